@@ -1,0 +1,111 @@
+/* model.h — the immutable mechanism model every consumer shares.
+ *
+ * One parser (parse.c) turns `.mech` text into a mech_model; the code
+ * generator, the dense reference, the engines and the WASM modules all read
+ * this struct and never re-parse.  Conventions (frames, signs, layouts) are
+ * normative in docs/conventions.md; the grammar is docs/mech-format.md.
+ *
+ * Frames.  Every body's frame is its joint frame: the joint sits at the body
+ * origin.  At q = 0 the body frame is its parent frame moved by the tree
+ * transform (translation `pos`, then fixed rotation `rot`, both expressed in
+ * the parent frame).  The joint then rotates about / slides along `axis`
+ * (a unit vector in the body frame).  CoM and inertia are in the body frame.
+ */
+#ifndef MECH_MODEL_H
+#define MECH_MODEL_H
+
+#include <stddef.h>
+
+#define MECH_NAME_MAX     48     /* names, including the terminating NUL */
+#define MECH_MAX_BODIES   1024   /* resource caps: a hostile file cannot   */
+#define MECH_MAX_POIS     4096   /* exhaust memory                        */
+#define MECH_MAX_SHAPES   4096
+#define MECH_MAX_TEXT     (4u << 20) /* bytes of .mech text accepted     */
+#define MECH_MAX_LINE     4096       /* characters in one line            */
+#define MECH_ERROR_MAX    320
+
+typedef enum {
+    MECH_JOINT_REVOLUTE,   /* nq = nv = 1: angle about +axis (rad)          */
+    MECH_JOINT_PRISMATIC,  /* nq = nv = 1: displacement along +axis (m)     */
+    MECH_JOINT_FLOATING,   /* nq = 7 [qw qx qy qz x y z], nv = 6 [w; v] body */
+    MECH_JOINT_FIXED       /* nq = nv = 0                                   */
+} mech_joint_type;
+
+typedef enum {
+    MECH_SHAPE_BOX,        /* size = full lengths x y z                     */
+    MECH_SHAPE_SPHERE,     /* size[0] = radius                              */
+    MECH_SHAPE_CYLINDER,   /* size[0] = radius, size[1] = length along z    */
+    MECH_SHAPE_CAPSULE     /* size[0] = radius, size[1] = length of the straight part, along z */
+} mech_shape_type;
+
+typedef struct {
+    mech_shape_type type;
+    int body;              /* index into mech_model.bodies                  */
+    double size[3];
+    double pos[3];         /* shape origin in the body frame                */
+    double rot[9];         /* shape axes in the body frame, row-major R     */
+    float rgba[4];         /* display colour; alpha 0 = let the page choose */
+    int line;
+} mech_shape;
+
+typedef struct {
+    char name[MECH_NAME_MAX];
+    int parent;            /* index of the parent body, -1 = base; always < own index */
+    mech_joint_type joint;
+    double axis[3];        /* unit joint axis in the body frame (1-DOF joints) */
+    double pos[3];         /* tree translation: body origin in parent frame at q = 0 */
+    double rot[9];         /* tree rotation R (row-major): body axes in parent frame at q = 0 */
+    double mass;           /* kg, > 0                                       */
+    double com[3];         /* centre of mass, body frame                    */
+    double inertia[9];     /* rotational inertia about the CoM, body frame, symmetric PD */
+    int fext;              /* 1 = reads its fext slots                      */
+    int qidx, vidx;        /* first slot in q and in qd/tau                 */
+    int nq, nv;            /* per joint type, see mech_joint_type           */
+    double q0[7];          /* initial joint position (nq entries)          */
+    double qd0[6];         /* initial joint velocity (nv entries)          */
+    int line;              /* line of the `body` keyword                    */
+} mech_body;
+
+typedef struct {
+    char name[MECH_NAME_MAX];
+    int body;
+    double pos[3];         /* in the body frame                             */
+    int line;
+} mech_poi;
+
+typedef struct mech_model {
+    char name[MECH_NAME_MAX];        /* file stem, or the name given       */
+    char description[256];           /* `description` line, may be empty   */
+    double gravity[3];               /* physical vector, m/s^2             */
+    int nb, nq, nv;                  /* bodies (excluding base), coordinates */
+    int npoi, nshape;
+    mech_body *bodies;               /* nb, topologically ordered          */
+    mech_poi *pois;
+    mech_shape *shapes;
+} mech_model;
+
+typedef struct {
+    char file[128];
+    int line, col;                   /* 1-based; 0 when not tied to a place */
+    char message[MECH_ERROR_MAX];    /* what was expected, without the place */
+} mech_error;
+
+/* Parse `len` bytes of .mech text.  `name` labels errors and becomes
+ * model->name.  Returns NULL and fills *err on any error; never aborts. */
+mech_model *mech_parse(const char *text, size_t len, const char *name, mech_error *err);
+
+/* Read and parse a file; the model is named after the file's stem. */
+mech_model *mech_load(const char *path, mech_error *err);
+
+void mech_model_free(mech_model *m);
+
+/* "file:line:col: message" into buf (always NUL-terminated). */
+void mech_error_format(const mech_error *err, char *buf, size_t cap);
+
+/* Index of the body called `name`, or -1. */
+int mech_body_find(const mech_model *m, const char *name);
+
+/* The model's initial state, q of length nq and qd of length nv. */
+void mech_initial_state(const mech_model *m, double *q, double *qd);
+
+#endif

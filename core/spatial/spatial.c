@@ -1,0 +1,302 @@
+/* spatial.c — see spatial.h.  Equation numbers are RBDA (Featherstone 2008). */
+#include "spatial/spatial.h"
+
+#include <math.h>
+#include <string.h>
+
+void v3_cross(const double a[3], const double b[3], double out[3])
+{
+    double t[3] = { a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0] };
+    memcpy(out, t, sizeof t);
+}
+
+double v3_dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+double v3_norm(const double a[3]) { return sqrt(v3_dot(a, a)); }
+
+void m3_identity(double m[9])
+{
+    static const double I[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    memcpy(m, I, sizeof I);
+}
+
+void m3_mul(const double a[9], const double b[9], double out[9])
+{
+    double t[9];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            t[3 * r + c] = a[3 * r] * b[c] + a[3 * r + 1] * b[3 + c] + a[3 * r + 2] * b[6 + c];
+    memcpy(out, t, sizeof t);
+}
+
+void m3_transpose(const double a[9], double out[9])
+{
+    double t[9] = { a[0], a[3], a[6], a[1], a[4], a[7], a[2], a[5], a[8] };
+    memcpy(out, t, sizeof t);
+}
+
+void m3_mulv(const double a[9], const double v[3], double out[3])
+{
+    double t[3];
+    for (int r = 0; r < 3; r++) t[r] = a[3 * r] * v[0] + a[3 * r + 1] * v[1] + a[3 * r + 2] * v[2];
+    memcpy(out, t, sizeof t);
+}
+
+void m3_tmulv(const double a[9], const double v[3], double out[3])
+{
+    double t[3];
+    for (int c = 0; c < 3; c++) t[c] = a[c] * v[0] + a[3 + c] * v[1] + a[6 + c] * v[2];
+    memcpy(out, t, sizeof t);
+}
+
+void m3_skew(const double v[3], double out[9])
+{
+    double t[9] = { 0, -v[2], v[1], v[2], 0, -v[0], -v[1], v[0], 0 };
+    memcpy(out, t, sizeof t);
+}
+
+/* Rodrigues: R = I + sin(a) K + (1 - cos(a)) K^2, K = axis x. */
+void rot_axis_angle(const double axis[3], double angle, double R[9])
+{
+    double K[9], K2[9];
+    double s = sin(angle), c = 1.0 - cos(angle);
+    m3_skew(axis, K);
+    m3_mul(K, K, K2);
+    m3_identity(R);
+    for (int i = 0; i < 9; i++) R[i] += s * K[i] + c * K2[i];
+}
+
+void quat_to_rot(const double q[4], double R[9])
+{
+    double w = q[0], x = q[1], y = q[2], z = q[3];
+    R[0] = 1 - 2 * (y * y + z * z); R[1] = 2 * (x * y - w * z);     R[2] = 2 * (x * z + w * y);
+    R[3] = 2 * (x * y + w * z);     R[4] = 1 - 2 * (x * x + z * z); R[5] = 2 * (y * z - w * x);
+    R[6] = 2 * (x * z - w * y);     R[7] = 2 * (y * z + w * x);     R[8] = 1 - 2 * (x * x + y * y);
+}
+
+/* Shepperd's method: pick the largest of 4w^2, 4x^2, 4y^2, 4z^2 to divide by. */
+void rot_to_quat(const double R[9], double q[4])
+{
+    double tr = R[0] + R[4] + R[8];
+    if (tr >= R[0] && tr >= R[4] && tr >= R[8]) {
+        double s = 2.0 * sqrt(1.0 + tr);
+        q[0] = 0.25 * s;
+        q[1] = (R[7] - R[5]) / s; q[2] = (R[2] - R[6]) / s; q[3] = (R[3] - R[1]) / s;
+    } else if (R[0] >= R[4] && R[0] >= R[8]) {
+        double s = 2.0 * sqrt(1.0 + R[0] - R[4] - R[8]);
+        q[0] = (R[7] - R[5]) / s; q[1] = 0.25 * s;
+        q[2] = (R[1] + R[3]) / s; q[3] = (R[2] + R[6]) / s;
+    } else if (R[4] >= R[8]) {
+        double s = 2.0 * sqrt(1.0 - R[0] + R[4] - R[8]);
+        q[0] = (R[2] - R[6]) / s; q[1] = (R[1] + R[3]) / s;
+        q[2] = 0.25 * s; q[3] = (R[5] + R[7]) / s;
+    } else {
+        double s = 2.0 * sqrt(1.0 - R[0] - R[4] + R[8]);
+        q[0] = (R[3] - R[1]) / s; q[1] = (R[2] + R[6]) / s;
+        q[2] = (R[5] + R[7]) / s; q[3] = 0.25 * s;
+    }
+    if (q[0] < 0)
+        for (int i = 0; i < 4; i++) q[i] = -q[i];
+}
+
+void quat_mul(const double a[4], const double b[4], double out[4])
+{
+    double t[4] = {
+        a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
+        a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+        a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
+        a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0],
+    };
+    memcpy(out, t, sizeof t);
+}
+
+/* q = [cos(t/2), sin(t/2) u], t = |phi|; sin(t/2)/t by its series below 1e-4. */
+void quat_from_rotvec(const double phi[3], double out[4])
+{
+    double t = v3_norm(phi);
+    double h = 0.5 * t;
+    double k = t < 1e-4 ? 0.5 - t * t / 48.0 : sin(h) / t;
+    out[0] = cos(h);
+    out[1] = k * phi[0]; out[2] = k * phi[1]; out[3] = k * phi[2];
+}
+
+void m6_identity(double m[36])
+{
+    memset(m, 0, 36 * sizeof(double));
+    for (int i = 0; i < 6; i++) m[7 * i] = 1.0;
+}
+
+void m6_mul(const double a[36], const double b[36], double out[36])
+{
+    double t[36];
+    for (int r = 0; r < 6; r++)
+        for (int c = 0; c < 6; c++) {
+            double s = 0;
+            for (int k = 0; k < 6; k++) s += a[6 * r + k] * b[6 * k + c];
+            t[6 * r + c] = s;
+        }
+    memcpy(out, t, sizeof t);
+}
+
+void m6_transpose(const double a[36], double out[36])
+{
+    double t[36];
+    for (int r = 0; r < 6; r++)
+        for (int c = 0; c < 6; c++) t[6 * c + r] = a[6 * r + c];
+    memcpy(out, t, sizeof t);
+}
+
+void m6_mulv(const double a[36], const double v[6], double out[6])
+{
+    double t[6];
+    for (int r = 0; r < 6; r++) {
+        double s = 0;
+        for (int k = 0; k < 6; k++) s += a[6 * r + k] * v[k];
+        t[r] = s;
+    }
+    memcpy(out, t, sizeof t);
+}
+
+void m6_tmulv(const double a[36], const double v[6], double out[6])
+{
+    double t[6];
+    for (int c = 0; c < 6; c++) {
+        double s = 0;
+        for (int k = 0; k < 6; k++) s += a[6 * k + c] * v[k];
+        t[c] = s;
+    }
+    memcpy(out, t, sizeof t);
+}
+
+/* Writes the 3x3 block (br, bc) of a 6x6 matrix. */
+static void m6_set_block(double X[36], int br, int bc, const double B[9])
+{
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) X[6 * (3 * br + r) + 3 * bc + c] = B[3 * r + c];
+}
+
+static void m6_get_block(const double X[36], int br, int bc, double B[9])
+{
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) B[3 * r + c] = X[6 * (3 * br + r) + 3 * bc + c];
+}
+
+/* eq. 2.24: X = [E 0; -E rx E]. */
+void plux(const double E[9], const double r[3], double X[36])
+{
+    double rx[9], Erx[9], Z[9] = { 0 };
+    m3_skew(r, rx);
+    m3_mul(E, rx, Erx);
+    for (int i = 0; i < 9; i++) Erx[i] = -Erx[i];
+    m6_set_block(X, 0, 0, E);
+    m6_set_block(X, 0, 1, Z);
+    m6_set_block(X, 1, 0, Erx);
+    m6_set_block(X, 1, 1, E);
+}
+
+/* X = [E 0; -E rx E]: rx = -E^T B, and A_X_B = plux(E^T, -E r). */
+void plux_inverse(const double X[36], double Xinv[36])
+{
+    double E[9], B[9], Et[9], M[9], r[3], Er[3];
+    m6_get_block(X, 0, 0, E);
+    m6_get_block(X, 1, 0, B);
+    m3_transpose(E, Et);
+    m3_mul(Et, B, M);                               /* M = -rx */
+    r[0] = -M[7]; r[1] = -M[2]; r[2] = -M[3];
+    m3_mulv(E, r, Er);
+    Er[0] = -Er[0]; Er[1] = -Er[1]; Er[2] = -Er[2];
+    plux(Et, Er, Xinv);
+}
+
+/* eq. 2.25: X* = [E -E rx; 0 E] = X^{-T}. */
+void plux_force(const double X[36], double Xf[36])
+{
+    double E[9], B[9], Z[9] = { 0 };
+    m6_get_block(X, 0, 0, E);
+    m6_get_block(X, 1, 0, B);
+    m6_set_block(Xf, 0, 0, E);
+    m6_set_block(Xf, 0, 1, B);
+    m6_set_block(Xf, 1, 0, Z);
+    m6_set_block(Xf, 1, 1, E);
+}
+
+/* eq. 2.31: v x = [wx 0; vx wx]. */
+void crm(const double v[6], double out[36])
+{
+    double wx[9], vx[9], Z[9] = { 0 };
+    m3_skew(v, wx);
+    m3_skew(v + 3, vx);
+    m6_set_block(out, 0, 0, wx);
+    m6_set_block(out, 0, 1, Z);
+    m6_set_block(out, 1, 0, vx);
+    m6_set_block(out, 1, 1, wx);
+}
+
+/* eq. 2.32: v x* = -(v x)^T. */
+void crf(const double v[6], double out[36])
+{
+    double m[36];
+    crm(v, m);
+    m6_transpose(m, out);
+    for (int i = 0; i < 36; i++) out[i] = -out[i];
+}
+
+/* eq. 2.63: I = [Ic + m cx cx^T, m cx; m cx^T, m 1]. */
+void mcI(double m, const double c[3], const double Ic[9], double I[36])
+{
+    double cx[9], cxcxT[9], mcx[9], mcxT[9], m1[9] = { 0 };
+    m3_skew(c, cx);
+    double cxT[9];
+    m3_transpose(cx, cxT);
+    m3_mul(cx, cxT, cxcxT);
+    double tl[9];
+    for (int i = 0; i < 9; i++) {
+        tl[i] = Ic[i] + m * cxcxT[i];
+        mcx[i] = m * cx[i];
+        mcxT[i] = m * cxT[i];
+    }
+    m1[0] = m1[4] = m1[8] = m;
+    m6_set_block(I, 0, 0, tl);
+    m6_set_block(I, 0, 1, mcx);
+    m6_set_block(I, 1, 0, mcxT);
+    m6_set_block(I, 1, 1, m1);
+}
+
+void body_xtree(const mech_body *b, double X[36])
+{
+    double E[9];
+    m3_transpose(b->rot, E);
+    plux(E, b->pos, X);
+}
+
+/* RBDA Table 4.1 (jcalc), with E = R^T for the physical rotation R. */
+void body_jcalc(const mech_body *b, const double *q, double XJ[36], double *S)
+{
+    static const double zero[3] = { 0, 0, 0 };
+    double R[9], E[9], r[3];
+    switch (b->joint) {
+    case MECH_JOINT_REVOLUTE:
+        rot_axis_angle(b->axis, q[0], R);
+        m3_transpose(R, E);
+        plux(E, zero, XJ);
+        S[0] = b->axis[0]; S[1] = b->axis[1]; S[2] = b->axis[2];
+        S[3] = S[4] = S[5] = 0.0;
+        break;
+    case MECH_JOINT_PRISMATIC:
+        m3_identity(E);
+        r[0] = b->axis[0] * q[0]; r[1] = b->axis[1] * q[0]; r[2] = b->axis[2] * q[0];
+        plux(E, r, XJ);
+        S[0] = S[1] = S[2] = 0.0;
+        S[3] = b->axis[0]; S[4] = b->axis[1]; S[5] = b->axis[2];
+        break;
+    case MECH_JOINT_FLOATING:
+        quat_to_rot(q, R);
+        m3_transpose(R, E);
+        plux(E, q + 4, XJ);
+        m6_identity(S);
+        break;
+    case MECH_JOINT_FIXED:
+        m6_identity(XJ);
+        break;
+    }
+}

@@ -1,0 +1,68 @@
+/* spatial.h — the one spatial-algebra layer (RBDA ch. 2), dense 6x6 form.
+ *
+ * Spatial vectors are [angular; linear]: motion [w; v], force [n; f].
+ * Matrices are row-major double arrays (3x3: m[3*r+c], 6x6: m[6*r+c]).
+ *
+ * A Plücker transform B_X_A (motion coordinates A -> B) is
+ *     X = [ E      0 ]      E = rotation taking A coordinates to B coordinates
+ *         [ -E rx  E ]      r = position of B's origin in A coordinates
+ * RBDA eq. 2.24.  For a body whose axes are physically rotated by R relative
+ * to its parent, E = R^T — the transpose is taken here, explicitly, once
+ * (see docs/conventions.md, "Why the transpose is explicit").
+ * Force transforms are X* = X^{-T} (eq. 2.25).
+ */
+#ifndef MECH_SPATIAL_H
+#define MECH_SPATIAL_H
+
+#include "model/model.h"
+
+/* ---- 3-vectors and 3x3 matrices ---- */
+void v3_cross(const double a[3], const double b[3], double out[3]);
+double v3_dot(const double a[3], const double b[3]);
+double v3_norm(const double a[3]);
+void m3_identity(double m[9]);
+void m3_mul(const double a[9], const double b[9], double out[9]);
+void m3_transpose(const double a[9], double out[9]);
+void m3_mulv(const double a[9], const double v[3], double out[3]);
+void m3_tmulv(const double a[9], const double v[3], double out[3]); /* a^T v */
+void m3_skew(const double v[3], double out[9]);                     /* v x   */
+
+/* R for a right-handed rotation by `angle` (rad) about unit `axis`. */
+void rot_axis_angle(const double axis[3], double angle, double R[9]);
+
+/* Unit quaternions [w x y z]; q acts as R(q) v = q (0,v) q*. */
+void quat_to_rot(const double q[4], double R[9]);
+void rot_to_quat(const double R[9], double q[4]);   /* w >= 0 */
+void quat_mul(const double a[4], const double b[4], double out[4]);
+/* Unit quaternion of the rotation by |phi| about phi/|phi| (rotation vector). */
+void quat_from_rotvec(const double phi[3], double out[4]);
+
+/* ---- 6-vectors and 6x6 matrices ---- */
+void m6_identity(double m[36]);
+void m6_mul(const double a[36], const double b[36], double out[36]);
+void m6_transpose(const double a[36], double out[36]);
+void m6_mulv(const double a[36], const double v[6], double out[6]);
+void m6_tmulv(const double a[36], const double v[6], double out[6]); /* a^T v */
+
+/* X from E and r (eq. 2.24). */
+void plux(const double E[9], const double r[3], double X[36]);
+/* Inverse of a Plücker motion transform, A_X_B from B_X_A. */
+void plux_inverse(const double X[36], double Xinv[36]);
+/* Force transform X* = X^{-T}. */
+void plux_force(const double X[36], double Xf[36]);
+/* Motion and force cross-product operators (eqs. 2.31-2.32). */
+void crm(const double v[6], double out[36]);
+void crf(const double v[6], double out[36]);
+/* Spatial inertia of mass m, CoM c, rotational inertia Ic about the CoM (eq. 2.63). */
+void mcI(double m, const double c[3], const double Ic[9], double I[36]);
+
+/* Tree transform of body b: body_X_parent at q = 0 (E = rot^T, r = pos). */
+void body_xtree(const mech_body *b, double X[36]);
+/* Joint transform body_X_jointframe and motion subspace S (6 x nv, row-major
+ * 6*nv entries) for the body's joint at its own q slice.  Floating: q slice is
+ * [qw qx qy qz x y z] relative to the parent (= base) frame, S = 1 (body-frame
+ * velocity).  Revolute: E = R(axis, q)^T, S = [axis; 0].  Prismatic: r = axis q,
+ * S = [0; axis].  Fixed: identity, nv = 0. */
+void body_jcalc(const mech_body *b, const double *q, double XJ[36], double *S);
+
+#endif
