@@ -120,6 +120,12 @@ void quat_from_rotvec(const double phi[3], double out[4])
     out[1] = k * phi[0]; out[2] = k * phi[1]; out[3] = k * phi[2];
 }
 
+void quat_normalize(const double q[4], double out[4])
+{
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int i = 0; i < 4; i++) out[i] = q[i] / n;
+}
+
 void m6_identity(double m[36])
 {
     memset(m, 0, 36 * sizeof(double));
@@ -166,6 +172,26 @@ void m6_tmulv(const double a[36], const double v[6], double out[6])
         t[c] = s;
     }
     memcpy(out, t, sizeof t);
+}
+
+void mat_mul(int r, int k, int c, const double *A, const double *B, double *out)
+{
+    for (int i = 0; i < r; i++)
+        for (int j = 0; j < c; j++) {
+            double s = 0;
+            for (int l = 0; l < k; l++) s += A[k * i + l] * B[c * l + j];
+            out[c * i + j] = s;
+        }
+}
+
+void mat_tmul(int r, int k, int c, const double *A, const double *B, double *out)
+{
+    for (int i = 0; i < r; i++)
+        for (int j = 0; j < c; j++) {
+            double s = 0;
+            for (int l = 0; l < k; l++) s += A[r * l + i] * B[c * l + j];
+            out[c * i + j] = s;
+        }
 }
 
 /* Writes the 3x3 block (br, bc) of a 6x6 matrix. */
@@ -299,4 +325,16 @@ void body_jcalc(const mech_body *b, const double *q, double XJ[36], double *S)
         m6_identity(XJ);
         break;
     }
+}
+
+void body_jcalc_normalized(const mech_body *b, const double *q, double XJ[36], double *S)
+{
+    double qn[7];
+    if (b->joint != MECH_JOINT_FLOATING) {
+        body_jcalc(b, q, XJ, S);
+        return;
+    }
+    quat_normalize(q, qn);
+    qn[4] = q[4]; qn[5] = q[5]; qn[6] = q[6];
+    body_jcalc(b, qn, XJ, S);
 }

@@ -36,6 +36,8 @@ void rot_to_quat(const double R[9], double q[4]);   /* w >= 0 */
 void quat_mul(const double a[4], const double b[4], double out[4]);
 /* Unit quaternion of the rotation by |phi| about phi/|phi| (rotation vector). */
 void quat_from_rotvec(const double phi[3], double out[4]);
+/* q / |q|: integration leaves floating quaternions slightly non-unit. */
+void quat_normalize(const double q[4], double out[4]);
 
 /* ---- 6-vectors and 6x6 matrices ---- */
 void m6_identity(double m[36]);
@@ -43,6 +45,12 @@ void m6_mul(const double a[36], const double b[36], double out[36]);
 void m6_transpose(const double a[36], double out[36]);
 void m6_mulv(const double a[36], const double v[6], double out[6]);
 void m6_tmulv(const double a[36], const double v[6], double out[6]); /* a^T v */
+
+/* General small row-major products for joint blocks (S is 6 x nv, nv <= 6):
+ * mat_mul: out (r x c) = A (r x k) B (k x c); mat_tmul: out (r x c) = A^T B
+ * with A stored k x r.  out must not alias A or B. */
+void mat_mul(int r, int k, int c, const double *A, const double *B, double *out);
+void mat_tmul(int r, int k, int c, const double *A, const double *B, double *out);
 
 /* X from E and r (eq. 2.24). */
 void plux(const double E[9], const double r[3], double X[36]);
@@ -64,5 +72,8 @@ void body_xtree(const mech_body *b, double X[36]);
  * velocity).  Revolute: E = R(axis, q)^T, S = [axis; 0].  Prismatic: r = axis q,
  * S = [0; axis].  Fixed: identity, nv = 0. */
 void body_jcalc(const mech_body *b, const double *q, double XJ[36], double *S);
+/* body_jcalc on a q slice as integration leaves it: a floating body's
+ * quaternion is normalized first.  Dynamics code calls this one. */
+void body_jcalc_normalized(const mech_body *b, const double *q, double XJ[36], double *S);
 
 #endif

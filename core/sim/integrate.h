@@ -1,0 +1,46 @@
+/* integrate.h — time stepping, shared by every dynamics engine.
+ *
+ * An engine is seen only through mech_fd_fn, so the dense reference, ABA and
+ * generated code are all stepped by the same integrator:
+ *
+ *   void fd(void *ctx, const double *q, const double *qd, const double *tau,
+ *           const double *fext, double *qdd);      qdd = FD(q, qd, tau, fext)
+ *
+ *   ctx   the engine's own state (its model, workspace, ...), passed through
+ *         untouched; the integrator never looks inside.
+ *   q     nq doubles.  Floating quaternions may be slightly non-unit (the
+ *         engine normalizes on use, as dense.h and aba.h do).
+ *   qd    nv doubles, tau nv doubles.
+ *   fext  6*nb base-coordinate spatial forces (docs/conventions.md), or NULL.
+ *   qdd   nv doubles out; never aliases an input.
+ *
+ * A callback must be a pure function of its inputs (plus ctx's fixed model):
+ * schemes may evaluate it at intermediate states, e.g. the Störmer–Verlet
+ * drift/kick/drift that evaluates once per step at the midpoint, and must not
+ * keep any pointer past the call.  dense_engine_fd (rbda/dense.h) and
+ * aba_engine_fd (rbda/aba.h) are the reference engines' adapters; generated
+ * code wraps its fwd_dyn in a three-line function with an unused ctx.
+ */
+#ifndef MECH_INTEGRATE_H
+#define MECH_INTEGRATE_H
+
+#include "model/model.h"
+
+typedef void (*mech_fd_fn)(void *ctx, const double *q, const double *qd, const double *tau,
+                           const double *fext, double *qdd);
+
+/* Drift q along the constant velocity qd for time dt (dt may be negative).
+ * 1-DOF joints: q += qd dt.  Floating bodies, exactly for constant body-frame
+ * [w; v] (seed 001, "Integration"):
+ *   Q(dt) = Q0 (x) exp(w dt / 2)          (quat_from_rotvec(w dt))
+ *   r(dt) = r0 + R(Q(dt/2)) v dt          (midpoint rule, self-adjoint)
+ * so drifting by +dt then -dt returns to the start to roundoff. */
+void mech_integrate_q(const mech_model *m, double *q, const double *qd, double dt);
+
+/* One semi-implicit (symplectic) Euler step:
+ *   qdd = fd(ctx, q, qd, tau, fext);  qd += qdd dt;  q = drift(q, qd, dt).
+ * qdd (nv) receives the acceleration used; fext may be NULL. */
+void mech_step_euler(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, double *qd,
+                     const double *tau, const double *fext, double *qdd, double dt);
+
+#endif
