@@ -1,0 +1,109 @@
+/* model.c — model lifetime, lookups, error formatting and file loading. */
+#include "model/model.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mech_model_free(mech_model *m)
+{
+    if (!m) return;
+    free(m->bodies);
+    free(m->pois);
+    free(m->shapes);
+    free(m);
+}
+
+void mech_error_format(const mech_error *err, char *buf, size_t cap)
+{
+    if (!buf || cap == 0) return;
+    if (err->line > 0)
+        snprintf(buf, cap, "%s:%d:%d: %s", err->file, err->line, err->col, err->message);
+    else
+        snprintf(buf, cap, "%s: %s", err->file, err->message);
+}
+
+int mech_body_find(const mech_model *m, const char *name)
+{
+    for (int i = 0; i < m->nb; i++)
+        if (strcmp(m->bodies[i].name, name) == 0) return i;
+    return -1;
+}
+
+void mech_initial_state(const mech_model *m, double *q, double *qd)
+{
+    for (int i = 0; i < m->nb; i++) {
+        const mech_body *b = &m->bodies[i];
+        if (q) memcpy(q + b->qidx, b->q0, (size_t)b->nq * sizeof *q);
+        if (qd) memcpy(qd + b->vidx, b->qd0, (size_t)b->nv * sizeof *qd);
+    }
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = path;
+    for (const char *c = path; *c; c++)
+        if (*c == '/' || *c == '\\') s = c + 1;
+    return s;
+}
+
+/* Whole file, at most MECH_MAX_TEXT + 1 bytes (one more shows it is too large). */
+static char *read_file(FILE *f, size_t *len)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap || cap > MECH_MAX_TEXT) break;
+        size_t ncap = cap * 2 > MECH_MAX_TEXT + 1 ? MECH_MAX_TEXT + 1 : cap * 2;
+        char *b = realloc(buf, ncap);
+        if (!b) free(buf);
+        buf = b;
+        cap = ncap;
+    }
+    if (buf && ferror(f)) {
+        free(buf);
+        buf = NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+static void load_error(mech_error *err, const char *file, const char *what)
+{
+    memset(err, 0, sizeof *err);
+    snprintf(err->file, sizeof err->file, "%s", file);
+    snprintf(err->message, sizeof err->message, "%s", what);
+}
+
+mech_model *mech_load(const char *path, mech_error *err)
+{
+    mech_error scratch;
+    if (!err) err = &scratch;
+    const char *file = base_name(path);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        char msg[MECH_ERROR_MAX];
+        snprintf(msg, sizeof msg, "cannot open file: %s", strerror(errno));
+        load_error(err, file, msg);
+        return NULL;
+    }
+    size_t len;
+    char *text = read_file(f, &len);
+    fclose(f);
+    if (!text) {
+        load_error(err, file, "cannot read file");
+        return NULL;
+    }
+    mech_model *m = mech_parse(text, len, file, err);
+    free(text);
+    if (m) {
+        const char *dot = strrchr(file, '.');
+        size_t stem = dot && dot != file ? (size_t)(dot - file) : strlen(file);
+        if (stem >= sizeof m->name) stem = sizeof m->name - 1;
+        memcpy(m->name, file, stem);
+        m->name[stem] = '\0';
+    }
+    return m;
+}

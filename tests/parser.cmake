@@ -1,0 +1,19 @@
+# The .mech parser (tests/test_parser.c): models, round-trips, tests/bad/*.
+# Runs twice: against mech_core, and rebuilt from source under ASan + UBSan.
+set(MECH_PARSER_ARGS ${CMAKE_SOURCE_DIR}/models ${CMAKE_CURRENT_LIST_DIR}/bad)
+
+add_executable(test_parser ${CMAKE_CURRENT_LIST_DIR}/test_parser.c)
+target_link_libraries(test_parser PRIVATE mech_core)
+add_test(NAME parser COMMAND test_parser ${MECH_PARSER_ARGS})
+
+if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang" AND NOT EMSCRIPTEN)
+  file(GLOB MECH_PARSER_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/core/model/*.c)
+  set(MECH_SANITIZE -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_executable(test_parser_asan ${CMAKE_CURRENT_LIST_DIR}/test_parser.c ${MECH_PARSER_SOURCES}
+                                  ${CMAKE_SOURCE_DIR}/core/spatial/spatial.c)
+  target_include_directories(test_parser_asan PRIVATE ${CMAKE_SOURCE_DIR}/core)
+  target_compile_options(test_parser_asan PRIVATE ${MECH_SANITIZE} -g)
+  target_link_options(test_parser_asan PRIVATE ${MECH_SANITIZE})
+  target_link_libraries(test_parser_asan PRIVATE m)
+  add_test(NAME parser_asan COMMAND test_parser_asan ${MECH_PARSER_ARGS})
+endif()

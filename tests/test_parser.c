@@ -1,0 +1,409 @@
+/* test_parser.c — the .mech parser: every model parses, values round-trip,
+ * every tests/bad file fails with exactly its expected message, and no input
+ * makes the parser read past `len`.
+ *
+ * usage: test_parser <models dir> <bad dir>
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "model/model.h"
+#include "model/inertia.h"
+#include "spatial/spatial.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond) check((cond), #cond, __FILE__, __LINE__)
+
+static int check(int ok, const char *what, const char *file, int line)
+{
+    if (!ok) {
+        fprintf(stderr, "%s:%d: check failed: %s\n", file, line, what);
+        failures++;
+    }
+    return ok;
+}
+
+static int near(double a, double b) { return fabs(a - b) <= 1e-12 * (1.0 + fabs(b)); }
+
+/* Whole file into an exact-size buffer (no terminator); NULL if unreadable. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc(n > 0 ? (size_t)n : 1);
+    *len = buf ? fread(buf, 1, (size_t)n, f) : 0;
+    fclose(f);
+    return buf;
+}
+
+/* Parse `s` from an exact-size heap copy, so ASan catches any over-read. */
+static mech_model *parse_exact(const char *s, size_t len, mech_error *err)
+{
+    char *buf = malloc(len ? len : 1);
+    memcpy(buf, s, len);
+    mech_model *m = mech_parse(buf, len, "t.mech", err);
+    free(buf);
+    return m;
+}
+
+static mech_model *parse_str(const char *s, mech_error *err) { return parse_exact(s, strlen(s), err); }
+
+/* The formatted error of `s`, which must fail. */
+static const char *error_of(const char *s)
+{
+    static char msg[512];
+    mech_error err;
+    mech_model *m = parse_str(s, &err);
+    if (m) {
+        mech_model_free(m);
+        return "(parsed)";
+    }
+    mech_error_format(&err, msg, sizeof msg);
+    return msg;
+}
+
+static int expect_error(const char *s, const char *want, int line)
+{
+    const char *got = error_of(s);
+    if (strcmp(got, want) == 0) return 1;
+    fprintf(stderr, "%s:%d: want '%s'\n  got '%s'\n", __FILE__, line, want, got);
+    failures++;
+    return 0;
+}
+
+/* ---- models ---- */
+
+static void test_models(const char *dir)
+{
+    static const struct { const char *name; int nb, nq, nv; } want[] = {
+        { "threelink", 3, 3, 3 }, { "fourlink", 4, 4, 4 }, { "elbow", 6, 6, 6 },
+        { "stanford", 6, 6, 6 },  { "gantry", 3, 3, 3 },   { "pendulums", 4, 4, 4 },
+        { "bintree", 7, 7, 7 },   { "satellite", 4, 10, 9 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char path[1024], msg[512];
+        snprintf(path, sizeof path, "%s/%s.mech", dir, want[i].name);
+        mech_error err;
+        mech_model *m = mech_load(path, &err);
+        if (!m) {
+            mech_error_format(&err, msg, sizeof msg);
+            fprintf(stderr, "model %s: %s\n", want[i].name, msg);
+            failures++;
+            continue;
+        }
+        CHECK(strcmp(m->name, want[i].name) == 0);
+        CHECK(m->nb == want[i].nb && m->nq == want[i].nq && m->nv == want[i].nv);
+        CHECK(m->description[0] != '\0');
+        CHECK(m->gravity[0] == 0.0 && m->gravity[1] == 0.0 && m->gravity[2] == -9.81);
+        for (int b = 0; b < m->nb; b++) CHECK(m->bodies[b].parent < b);
+        for (int b = 0; b < m->nb; b++) {
+            int shapes = 0;
+            for (int s = 0; s < m->nshape; s++) shapes += m->shapes[s].body == b;
+            CHECK(shapes > 0);
+        }
+        printf("model %-10s nb=%d nq=%d nv=%d shapes=%d\n", m->name, m->nb, m->nq, m->nv, m->nshape);
+        mech_model_free(m);
+    }
+}
+
+/* Every prefix of every model, from exact-size buffers: never crash or over-read. */
+static void test_prefixes(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!CHECK(d != NULL)) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name), len;
+        if (n < 6 || strcmp(e->d_name + n - 5, ".mech") != 0) continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        char *text = slurp(path, &len);
+        if (!CHECK(text != NULL)) continue;
+        for (size_t k = 0; k <= len; k++) {
+            mech_error err;
+            mech_model_free(parse_exact(text, k, &err));
+        }
+        free(text);
+    }
+    closedir(d);
+}
+
+/* ---- bad files ---- */
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void first_line(char *s)
+{
+    s[strcspn(s, "\r\n")] = '\0';
+}
+
+static int run_bad(const char *dir, const char *file)
+{
+    char path[1024], want[512] = "", got[512];
+    size_t n = strlen(file) - 5;
+    snprintf(path, sizeof path, "%s/%.*s.expected", dir, (int)n, file);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        if (!fgets(want, sizeof want, f)) want[0] = '\0';
+        fclose(f);
+    }
+    first_line(want);
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    mech_error err;
+    mech_model *m = mech_load(path, &err);
+    if (m) {
+        mech_model_free(m);
+        snprintf(got, sizeof got, "(parsed without error)");
+    } else {
+        mech_error_format(&err, got, sizeof got);
+    }
+    int ok = want[0] != '\0' && strcmp(want, got) == 0;
+    printf("%s %s\n", ok ? "ok  " : "FAIL", file);
+    if (!ok) printf("    want: %s\n    got:  %s\n", want[0] ? want : "(no .expected file)", got);
+    return ok;
+}
+
+static void test_bad(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!CHECK(d != NULL)) return;
+    char **names = NULL;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".mech") != 0) continue;
+        names = realloc(names, (size_t)(n + 1) * sizeof *names);
+        names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    if (n > 0) qsort(names, (size_t)n, sizeof *names, by_name);
+    int passed = 0;
+    for (int i = 0; i < n; i++) {
+        passed += run_bad(dir, names[i]);
+        free(names[i]);
+    }
+    free(names);
+    printf("bad files: %d/%d as expected\n", passed, n);
+    CHECK(n >= 45);
+    failures += n - passed;
+}
+
+/* ---- values ---- */
+
+static const char *body_text(const char *name, const char *parent, const char *extra)
+{
+    static char buf[1024];
+    snprintf(buf, sizeof buf, "body %s\n parent %s\n joint revolute z\n mass 1\n inertia 1 1 1\n%send\n",
+             name, parent, extra);
+    return buf;
+}
+
+static void test_forward_reference(void)
+{
+    char text[2048] = "";
+    strcat(text, body_text("c", "b", ""));
+    strcat(text, body_text("a", "base", ""));
+    strcat(text, body_text("b", "a", ""));
+    strcat(text, body_text("d", "base", ""));
+    mech_error err;
+    mech_model *m = parse_str(text, &err);
+    if (!CHECK(m != NULL)) return;
+    /* earliest body whose parent is placed: a, b, c, d */
+    CHECK(m->nb == 4);
+    CHECK(strcmp(m->bodies[0].name, "a") == 0 && m->bodies[0].parent == -1);
+    CHECK(strcmp(m->bodies[1].name, "b") == 0 && m->bodies[1].parent == 0);
+    CHECK(strcmp(m->bodies[2].name, "c") == 0 && m->bodies[2].parent == 1);
+    CHECK(strcmp(m->bodies[3].name, "d") == 0 && m->bodies[3].parent == -1);
+    CHECK(mech_body_find(m, "c") == 2 && mech_body_find(m, "zz") == -1);
+    CHECK(m->bodies[2].qidx == 2 && m->bodies[2].vidx == 2);
+    mech_model_free(m);
+}
+
+static void test_values(void)
+{
+    const char *text =
+        "description  a test model   # trailing comment\n"
+        "gravity 0 -9.81 0\n"
+        "poi tip arm 1 0 0\n"
+        "body arm\n"
+        "  parent base\n"
+        "  joint revolute 0 0 2   # normalised\n"
+        "  pos 1 2 3\n"
+        "  rot z 90\n"
+        "  mass 2.5#comment right after a value\n"
+        "  com 0.1 0 0\n"
+        "  inertia 1 2 2.5 0.1 0.2 0.3\n"
+        "  fext 1\n"
+        "  q0 90\n"
+        "  qd0 -1.5\n"
+        "  shape box 1 2 3 pos 0 0 1 rot x 90 color #ff8000\n"
+        "  shape sphere 0.5\n"
+        "end\n"
+        "body slider\n  qd0 0.25\n  q0 0.5\n  parent arm\n  joint prismatic -y\n"
+        "  mass 1\n  inertia 1 1 1\nend\n";
+    mech_error err;
+    mech_model *m = parse_str(text, &err);
+    if (!CHECK(m != NULL)) return;
+    const mech_body *b = &m->bodies[0];
+    CHECK(strcmp(m->description, "a test model") == 0);
+    CHECK(m->gravity[1] == -9.81 && m->gravity[2] == 0.0);
+    CHECK(b->axis[0] == 0.0 && b->axis[1] == 0.0 && b->axis[2] == 1.0);
+    CHECK(b->pos[0] == 1.0 && b->pos[1] == 2.0 && b->pos[2] == 3.0);
+    /* rot z 90: body x axis = parent y, i.e. column 0 of R is (0, 1, 0) */
+    CHECK(near(b->rot[0], 0) && near(b->rot[3], 1) && near(b->rot[6], 0));
+    CHECK(near(b->rot[1], -1) && near(b->rot[4], 0) && near(b->rot[8], 1));
+    CHECK(b->mass == 2.5 && b->com[0] == 0.1 && b->fext == 1);
+    const double I[9] = { 1, 0.1, 0.2, 0.1, 2, 0.3, 0.2, 0.3, 2.5 };
+    for (int i = 0; i < 9; i++) CHECK(b->inertia[i] == I[i]);
+    CHECK(near(b->q0[0], 3.14159265358979323846 / 2) && b->qd0[0] == -1.5);
+    const mech_body *s = &m->bodies[1];
+    CHECK(s->joint == MECH_JOINT_PRISMATIC && s->axis[1] == -1.0);
+    CHECK(s->q0[0] == 0.5 && s->qd0[0] == 0.25 && s->parent == 0);
+    CHECK(m->nshape == 2 && m->shapes[0].body == 0 && m->shapes[0].type == MECH_SHAPE_BOX);
+    CHECK(m->shapes[0].size[2] == 3.0 && m->shapes[0].pos[2] == 1.0 && near(m->shapes[0].rot[7], 1));
+    CHECK(m->shapes[0].rgba[0] == 1.0f && fabs(m->shapes[0].rgba[1] - 128.0 / 255) < 1e-6 && m->shapes[0].rgba[3] == 1.0f);
+    CHECK(m->shapes[1].rgba[3] == 0.0f && m->shapes[1].size[0] == 0.5);
+    CHECK(m->npoi == 1 && m->pois[0].body == 0 && m->pois[0].pos[0] == 1.0);
+    double q[2], qd[2];
+    mech_initial_state(m, q, qd);
+    CHECK(q[1] == 0.5 && qd[0] == -1.5 && qd[1] == 0.25);
+    mech_model_free(m);
+}
+
+static void test_floating(void)
+{
+    const char *text = "body bus\n parent base\n joint floating\n mass 10\n inertia 1 1 1\n"
+                       " q0 1 2 3 z 90\n qd0 1 2 3 4 5 6\nend\n"
+                       "body free\n parent base\n joint floating\n mass 1\n inertia 1 1 1\nend\n";
+    mech_error err;
+    mech_model *m = parse_str(text, &err);
+    if (!CHECK(m != NULL)) return;
+    const double *q = m->bodies[0].q0;
+    CHECK(near(q[0], sqrt(0.5)) && near(q[3], sqrt(0.5)) && q[1] == 0.0 && q[4] == 1.0 && q[6] == 3.0);
+    CHECK(m->bodies[0].qd0[5] == 6.0);
+    CHECK(m->bodies[1].q0[0] == 1.0 && m->bodies[1].qidx == 7 && m->bodies[1].vidx == 6);
+    CHECK(m->nq == 14 && m->nv == 12);
+    mech_model_free(m);
+}
+
+static void test_crlf_and_blank(void)
+{
+    const char *text = "# header\r\n\r\n\tgravity 0 0 -1\r\nbody a\r\n parent base\r\n joint fixed\r\n"
+                       " mass 1 \r\n inertia 1 1 1\r\nend\r\n   \r\n";
+    mech_error err;
+    mech_model *m = parse_str(text, &err);
+    if (!CHECK(m != NULL)) return;
+    CHECK(m->gravity[2] == -1.0 && m->nb == 1 && m->nq == 0 && m->nv == 0);
+    mech_model_free(m);
+}
+
+static void test_errors_inline(void)
+{
+    /* a thin plate's exact triangle equality passes */
+    mech_error err;
+    mech_model *m = parse_str("body p\n parent base\n joint fixed\n mass 1\n inertia 1 1 2\nend\n", &err);
+    CHECK(m != NULL);
+    mech_model_free(m);
+    expect_error("", "(parsed)", __LINE__);
+    expect_error("body a\n parent base\n joint fixed\n mass 1\n inertia 1 1 1\nend\nfoo",
+                 "t.mech:7:1: unknown keyword 'foo': expected one of: description gravity body poi",
+                 __LINE__);
+    expect_error("gravity 0 0 1e999\n", "t.mech:1:13: non-finite number '1e999' for 'gravity'", __LINE__);
+    expect_error("gravity 0 0 0x10\n",
+                 "t.mech:1:13: bad number '0x10' for 'gravity': expected a decimal number", __LINE__);
+}
+
+/* Jacobi recovers the principal moments of a rotated diagonal tensor. */
+static void test_eigenvalues(void)
+{
+    double axis[3] = { 1 / sqrt(14.0), 2 / sqrt(14.0), 3 / sqrt(14.0) }, R[9], Rt[9], DRt[9], A[9], ev[3];
+    const double D[9] = { 3, 0, 0, 0, 4, 0, 0, 0, 2 };
+    rot_axis_angle(axis, 0.7, R);
+    m3_transpose(R, Rt);
+    m3_mul(D, Rt, DRt);
+    m3_mul(R, DRt, A);
+    sym3_eigenvalues(A, ev);
+    CHECK(fabs(ev[0] - 2) < 1e-12 && fabs(ev[1] - 3) < 1e-12 && fabs(ev[2] - 4) < 1e-12);
+    CHECK(inertia_check(A, ev) == INERTIA_OK);
+    const double rod[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 0 }, flat[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 2 };
+    CHECK(inertia_check(rod, ev) == INERTIA_NOT_PD);
+    CHECK(inertia_check(flat, ev) == INERTIA_OK);
+}
+
+static void test_load_errors(void)
+{
+    mech_error err;
+    char msg[512], small[8];
+    CHECK(mech_load("/nonexistent/dir/missing.mech", &err) == NULL);
+    mech_error_format(&err, msg, sizeof msg);
+    CHECK(strcmp(msg, "missing.mech: cannot open file: No such file or directory") == 0);
+    mech_error_format(&err, small, sizeof small);
+    CHECK(strcmp(small, "missing") == 0);
+}
+
+/* Generated texts past each resource cap. */
+static void test_caps(void)
+{
+    size_t big = (size_t)MECH_MAX_TEXT + 1;
+    char *text = malloc(big);
+    memset(text, ' ', big);
+    mech_error err;
+    CHECK(mech_parse(text, big, "big.mech", &err) == NULL);
+    char msg[512];
+    mech_error_format(&err, msg, sizeof msg);
+    CHECK(strcmp(msg, "big.mech: text too large: 4194305 bytes, at most 4194304") == 0);
+
+    size_t len = 0;
+    for (int i = 0; i <= MECH_MAX_BODIES; i++)
+        len += (size_t)snprintf(text + len, big - len, "body b%d\n parent base\n joint fixed\n mass 1\n"
+                                " inertia 1 1 1\nend\n", i);
+    CHECK(mech_parse(text, len, "t.mech", &err) == NULL);
+    mech_error_format(&err, msg, sizeof msg);
+    CHECK(strcmp(msg, "t.mech:6145:1: too many bodies: at most 1024") == 0);
+
+    len = (size_t)snprintf(text, big, "body a\n parent base\n joint fixed\n mass 1\n inertia 1 1 1\n");
+    for (int i = 0; i <= MECH_MAX_SHAPES; i++) len += (size_t)snprintf(text + len, big - len, " shape sphere 1\n");
+    CHECK(mech_parse(text, len, "t.mech", &err) == NULL);
+    mech_error_format(&err, msg, sizeof msg);
+    CHECK(strcmp(msg, "t.mech:4102:2: too many shapes: at most 4096") == 0);
+
+    len = 0;
+    for (int i = 0; i <= MECH_MAX_POIS; i++)
+        len += (size_t)snprintf(text + len, big - len, "poi p%d base 0 0 0\n", i);
+    CHECK(mech_parse(text, len, "t.mech", &err) == NULL);
+    mech_error_format(&err, msg, sizeof msg);
+    CHECK(strcmp(msg, "t.mech:4097:1: too many pois: at most 4096") == 0);
+    free(text);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s <models dir> <bad dir>\n", argv[0]);
+        return 2;
+    }
+    test_models(argv[1]);
+    test_prefixes(argv[1]);
+    test_prefixes(argv[2]);
+    test_forward_reference();
+    test_values();
+    test_floating();
+    test_crlf_and_blank();
+    test_errors_inline();
+    test_caps();
+    test_load_errors();
+    test_eigenvalues();
+    test_bad(argv[2]);
+    if (failures) printf("%d failure(s)\n", failures);
+    else printf("parser: all tests passed\n");
+    return failures ? 1 : 0;
+}
