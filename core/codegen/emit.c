@@ -1,0 +1,224 @@
+/* emit.c — prints the expression DAG as a C function.
+ *
+ * Only nodes reachable from qdd are kept.  Each kept operation node becomes
+ * one named temporary, `const double tN = a op b;`, in node order (operands
+ * always precede their users), so a shared subexpression is computed once
+ * and later stages refer to it by name.  Constants and inputs are written
+ * inline.  Temporaries are grouped under the heading of the stage that first
+ * built them. */
+#include "codegen/gen.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const section_title[SEC_COUNT] = {
+    "kinematics: joint and tree transforms, E = R^T (RBDA Table 4.1)",
+    "velocities: v_i = i_X_p v_p + S_i qd_i, c_i = v_i x S_i qd_i (RBDA eq. 5.7)",
+    "bias forces: C = RNEA(q, qd, 0, fext), gravity as base acceleration (RBDA Table 5.1)",
+    "CRBA: composite inertias, lower triangle of H (RBDA Table 6.2)",
+    "L^T D L: in-place factorization over the expanded parent array (RBDA Table 6.3)",
+    "solve: qdd = L^-1 D^-1 L^-T (tau - C) (RBDA Table 6.5)",
+};
+
+typedef struct {
+    gen *g;
+    int *tnum;            /* temporary number of a kept operation node, or -1 */
+    gen_ops ops;          /* operation counts, one per temporary           */
+    int uses_q, uses_qd, uses_tau, uses_fext;
+} emitter;
+
+/* Shortest %g form that reads back exactly, always with a '.' or exponent. */
+static void format_double(char *buf, size_t cap, double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, cap, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v) break;
+    }
+    if (!strpbrk(buf, ".e")) strncat(buf, ".0", cap - strlen(buf) - 1);
+}
+
+/* An operand; a negative constant after an operator is parenthesized. */
+static void atom(FILE *f, const emitter *em, ex id, int leading)
+{
+    const ex_node *n = &em->g->p.nodes[id];
+    char buf[40];
+    switch (n->op) {
+    case EX_CONST:
+        format_double(buf, sizeof buf, n->c);
+        fprintf(f, !leading && n->c < 0 ? "(%s)" : "%s", buf);
+        break;
+    case EX_INPUT: fputs(n->name, f); break;
+    default: fprintf(f, "t%d", em->tnum[id]); break;
+    }
+}
+
+static void statement(FILE *f, const emitter *em, ex id)
+{
+    const ex_node *n = &em->g->p.nodes[id];
+    static const char *const infix[] = { [EX_ADD] = " + ", [EX_SUB] = " - ", [EX_MUL] = " * ", [EX_DIV] = " / " };
+    fprintf(f, "    const double t%d = ", em->tnum[id]);
+    switch (n->op) {
+    case EX_SIN: case EX_COS:
+        fputs(n->op == EX_SIN ? "sin(" : "cos(", f);
+        atom(f, em, n->a, 1);
+        fputc(')', f);
+        break;
+    case EX_NEG: fputc('-', f); atom(f, em, n->a, 0); break;
+    default:
+        atom(f, em, n->a, 1);
+        fputs(infix[n->op], f);
+        atom(f, em, n->b, 0);
+        break;
+    }
+    fputs(";\n", f);
+}
+
+/* Marks what qdd needs, numbers the temporaries and counts the operations. */
+static int analyse(emitter *em, unsigned char *keep)
+{
+    gen *g = em->g;
+    const ex_pool *p = &g->p;
+    for (int i = 0; i < g->m->nv; i++) keep[g->qdd[i]] = 1;
+    for (int id = p->n - 1; id >= 0; id--) {
+        const ex_node *n = &p->nodes[id];
+        if (!keep[id]) continue;
+        if (n->a >= 0) keep[n->a] = 1;
+        if (n->b >= 0) keep[n->b] = 1;
+    }
+    for (int id = 0; id < p->n; id++) {
+        const ex_node *n = &p->nodes[id];
+        em->tnum[id] = -1;
+        if (!keep[id]) continue;
+        switch (n->op) {
+        case EX_CONST:
+            if (!isfinite(n->c)) return gen_fail(g, 0, "a constant evaluates to %g (degenerate model data?)", n->c);
+            continue;
+        case EX_INPUT:
+            em->uses_q |= strncmp(n->name, "q[", 2) == 0;
+            em->uses_qd |= strncmp(n->name, "qd[", 3) == 0;
+            em->uses_tau |= strncmp(n->name, "tau[", 4) == 0;
+            em->uses_fext |= strncmp(n->name, "fext[", 5) == 0;
+            continue;
+        case EX_SIN: case EX_COS: em->ops.trig++; break;
+        case EX_NEG: em->ops.neg++; break;
+        case EX_ADD: case EX_SUB: em->ops.add++; break;
+        case EX_MUL: em->ops.mul++; break;
+        case EX_DIV: em->ops.div++; break;
+        }
+        em->tnum[id] = em->ops.total++;
+    }
+    return 0;
+}
+
+static void write_header(FILE *f, const gen *g, const char *cname)
+{
+    char guard[96];
+    size_t k = 0;
+    for (const char *s = cname; *s && k + 1 < sizeof guard; s++) guard[k++] = (char)toupper((unsigned char)*s);
+    guard[k] = '\0';
+    fprintf(f,
+            "/* %s.h — forward dynamics generated from %s by %s.\n"
+            " * Do not edit: it is regenerated from the model at build time. */\n"
+            "#ifndef MECHGEN_%s_H\n#define MECHGEN_%s_H\n\n#include \"generated.h\"\n\n"
+            "/* nq = %d, nv = %d, nb = %d; see mech_fwd_dyn_fn in generated.h. */\n"
+            "void mechgen_%s_fwd_dyn(const double *q, const double *qd, const double *tau,\n"
+            "                        const double *fext, const double *act, double *qdd);\n"
+            "extern const mech_generated mechgen_%s;\n\n#endif\n",
+            g->name, g->path, MECHGEN_VERSION, guard, guard, g->m->nq, g->m->nv, g->m->nb, cname, cname);
+}
+
+static void write_source(FILE *f, const emitter *em, const char *cname, const char *h_name)
+{
+    const gen *g = em->g;
+    const mech_model *m = g->m;
+    int nfext = 0;
+    for (int i = 0; i < m->nb; i++) nfext += m->bodies[i].fext;
+    fprintf(f,
+            "/* %s.c — forward dynamics generated from %s by %s.\n"
+            " * Do not edit: it is regenerated from the model at build time.\n"
+            " *\n"
+            " * nq = %d, nv = %d, nb = %d, %d bod%s reading fext\n"
+            " * %d operations: %d mul, %d add/sub, %d div, %d neg, %d sin/cos\n"
+            " *\n"
+            " * qdd = H(q)^-1 (tau - C(q, qd, fext)): C by RNEA, H by CRBA, solved by sparse\n"
+            " * L^T D L over the expanded parent array (RBDA sec 6.5)\n"
+            " *   lambda = {",
+            g->name, g->path, MECHGEN_VERSION, m->nq, m->nv, m->nb, nfext, nfext == 1 ? "y" : "ies",
+            em->ops.total, em->ops.mul, em->ops.add, em->ops.div, em->ops.neg, em->ops.trig);
+    for (int i = 0; i < m->nv; i++) fprintf(f, "%s%s%d", i ? "," : "", i && i % 20 == 0 ? "\n *     " : " ", g->lambda[i]);
+    fprintf(f, " }\n * Structural zeros were removed at generation time; every temporary below is\n"
+               " * computed once.\n */\n#include \"%s\"\n\n#include <math.h>\n\n", h_name);
+    if (em->uses_fext) fprintf(f, "static const double no_fext[%d];\n\n", 6 * m->nb);
+    fprintf(f, "void mechgen_%s_fwd_dyn(const double *q, const double *qd, const double *tau,\n"
+               "%*s const double *fext, const double *act, double *qdd)\n{\n",
+            cname, (int)strlen(cname) + 20, "");
+    if (!em->uses_q) fputs("    (void)q;\n", f);
+    if (!em->uses_qd) fputs("    (void)qd;\n", f);
+    if (!em->uses_tau) fputs("    (void)tau;\n", f);
+    fputs(em->uses_fext ? "    if (!fext) fext = no_fext;\n" : "    (void)fext;\n", f);
+    fputs("    (void)act;\n", f);
+    if (m->nv == 0) fputs("    (void)qdd;\n", f);
+
+    int sec = -1;
+    for (int id = 0; id < g->p.n; id++) {
+        if (em->tnum[id] < 0) continue;
+        int s = sec < 0 ? 0 : sec;
+        while (s + 1 < SEC_COUNT && g->section[s + 1] <= id) s++;
+        if (s != sec) {
+            fprintf(f, "\n    /* ---- %s ---- */\n", section_title[s]);
+            sec = s;
+        }
+        statement(f, em, id);
+    }
+    fputs("\n    /* ---- result ---- */\n", f);
+    for (int i = 0; i < m->nv; i++) {
+        fprintf(f, "    qdd[%d] = ", i);
+        atom(f, em, g->qdd[i], 1);
+        fputs(";\n", f);
+    }
+    fputs("}\n\nstatic const unsigned char fext_bodies[", f);
+    fprintf(f, "%d] = {", m->nb);
+    for (int i = 0; i < m->nb; i++) fprintf(f, "%s%s%d", i ? "," : "", i && i % 32 == 0 ? "\n   " : " ", m->bodies[i].fext);
+    fprintf(f, " };\n\nconst mech_generated mechgen_%s = {\n"
+               "    \"%s\", \"%s\", %d, %d, %d, 0, fext_bodies, mechgen_%s_fwd_dyn\n};\n",
+            cname, g->name, MECHGEN_VERSION, m->nq, m->nv, m->nb, cname);
+}
+
+/* Writes the header (h_name NULL) or the source to `path`; on any error the partial file is removed. */
+static int write_file(gen *g, const char *path, const emitter *em, const char *cname, const char *h_name)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return gen_fail(g, 0, "cannot write %s: %s", path, strerror(errno));
+    if (h_name) write_source(f, em, cname, h_name);
+    else write_header(f, g, cname);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        remove(path);
+        return gen_fail(g, 0, "error writing %s", path);
+    }
+    return 0;
+}
+
+int gen_emit(gen *g, const char *cname, const char *c_path, const char *h_path)
+{
+    emitter em = { .g = g };
+    unsigned char *keep = calloc((size_t)g->p.n, 1);
+    em.tnum = malloc((size_t)g->p.n * sizeof *em.tnum);
+    if (!keep || !em.tnum) {
+        free(keep);
+        free(em.tnum);
+        return gen_fail(g, 0, "out of memory");
+    }
+    const char *slash = strrchr(h_path, '/');
+    int rc = analyse(&em, keep);
+    if (rc == 0) rc = write_file(g, h_path, &em, cname, NULL);
+    if (rc == 0 && (rc = write_file(g, c_path, &em, cname, slash ? slash + 1 : h_path)) != 0) remove(h_path);
+    g->ops = em.ops;
+    free(keep);
+    free(em.tnum);
+    return rc;
+}

@@ -1,0 +1,63 @@
+/* expr.h — the generator's hash-consed expression DAG.
+ *
+ * The generator runs the dynamics algorithms on expressions instead of
+ * numbers.  Every node is built through the constructors below, which fold
+ * constants and apply structural simplification (x*0, x*1, x+0, -(-x), ...)
+ * before looking the node up in a hash table, so an expression that is built
+ * twice is stored once (common subexpressions are shared for free).  Nodes
+ * are only ever appended, and a node's operands always precede it, so the
+ * node order is a valid dependency order for emission.
+ */
+#ifndef MECHGEN_EXPR_H
+#define MECHGEN_EXPR_H
+
+typedef int ex;              /* a node: index into the pool */
+
+/* A pool stops growing here (about 300 MB) and reports failure rather than
+ * exhausting memory on an absurdly large model. */
+#define EX_MAX_NODES (1 << 23)
+
+typedef enum {
+    EX_CONST,                /* numeric constant (c)                     */
+    EX_INPUT,                /* runtime input, e.g. "q[3]" (name)        */
+    EX_SIN, EX_COS,          /* of an input (a)                          */
+    EX_NEG,                  /* -a                                       */
+    EX_ADD, EX_SUB,          /* a + b, a - b                             */
+    EX_MUL, EX_DIV           /* a * b, a / b                             */
+} ex_op;
+
+typedef struct {
+    ex_op op;
+    ex a, b;                 /* operands, -1 when unused                 */
+    double c;                /* EX_CONST value                           */
+    char *name;              /* EX_INPUT C text                          */
+} ex_node;
+
+typedef struct ex_pool {
+    ex_node *nodes;
+    int n, cap;
+    int *table;              /* open-addressed hash of node ids, -1 empty */
+    int tcap;
+    ex zero, one;
+    int failed;              /* set when an allocation failed or the pool is full */
+} ex_pool;
+
+/* 0 on success, -1 when out of memory. */
+int ex_pool_init(ex_pool *p);
+void ex_pool_free(ex_pool *p);
+
+ex ex_const(ex_pool *p, double c);
+ex ex_input(ex_pool *p, const char *name);
+ex ex_sin(ex_pool *p, ex a);
+ex ex_cos(ex_pool *p, ex a);
+ex ex_neg(ex_pool *p, ex a);
+ex ex_add(ex_pool *p, ex a, ex b);
+ex ex_sub(ex_pool *p, ex a, ex b);
+ex ex_mul(ex_pool *p, ex a, ex b);
+ex ex_div(ex_pool *p, ex a, ex b);
+
+/* a*b + c*d and friends, built from the constructors above. */
+ex ex_fma(ex_pool *p, ex acc, ex a, ex b);        /* acc + a*b */
+ex ex_fms(ex_pool *p, ex acc, ex a, ex b);        /* acc - a*b */
+
+#endif

@@ -1,0 +1,82 @@
+/* gen.c — generator state and the pipeline driver.  See gen.h. */
+#include "codegen/gen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gen_fail(gen *g, int line, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line > 0) snprintf(g->err, sizeof g->err, "%s:%d: %s", g->path, line, msg);
+    else snprintf(g->err, sizeof g->err, "%s: %s", g->path, msg);
+    return -1;
+}
+
+int gen_init(gen *g, const mech_model *m, const char *path, const char *name)
+{
+    memset(g, 0, sizeof *g);
+    g->m = m;
+    g->path = path;
+    g->name = name;
+    if (m->nb < 1) return gen_fail(g, 0, "the model has no bodies");
+    /* Tree dynamics only: a loop or force element left out would make the
+     * generated function silently wrong, so refuse the model instead. */
+    if (m->nloop > 0)
+        return gen_fail(g, m->loops[0].line, "loop joint '%s': closed loops are not generated yet", m->loops[0].name);
+    if (m->ntsda > 0)
+        return gen_fail(g, m->tsdas[0].line, "tsda '%s': force elements are not generated yet", m->tsdas[0].name);
+    if (m->nrsda > 0)
+        return gen_fail(g, m->rsdas[0].line, "rsda '%s': force elements are not generated yet", m->rsdas[0].name);
+    size_t nb = (size_t)m->nb, nv = (size_t)(m->nv ? m->nv : 1);
+    if (ex_pool_init(&g->p) != 0) return gen_fail(g, 0, "out of memory");
+    g->b = calloc(nb, sizeof *g->b);
+    g->C = calloc(nv, sizeof *g->C);
+    g->H = calloc(nv * nv, sizeof *g->H);
+    g->Hpat = calloc(nv * nv, 1);
+    g->lambda = calloc(nv, sizeof *g->lambda);
+    g->qdd = calloc(nv, sizeof *g->qdd);
+    if (!g->b || !g->C || !g->H || !g->Hpat || !g->lambda || !g->qdd) return gen_fail(g, 0, "out of memory");
+    return 0;
+}
+
+void gen_free(gen *g)
+{
+    ex_pool_free(&g->p);
+    free(g->b);
+    free(g->C);
+    free(g->H);
+    free(g->Hpat);
+    free(g->lambda);
+    free(g->qdd);
+    memset(g, 0, sizeof *g);
+}
+
+int gen_fwd_dyn(gen *g)
+{
+    if (gen_kinematics(g) || gen_rnea(g) || gen_crba(g) || gen_ltdl(g)) return -1;
+    if (g->p.failed)
+        return gen_fail(g, 0, "out of memory building expressions (at most %d nodes): the model is too large "
+                              "for straight-line code", EX_MAX_NODES);
+    return 0;
+}
+
+sv6 gen_up_motion(gen *g, int i, sv6 m)
+{
+    return sx_apply_motion(&g->p, g->b[i].xj, sx_apply_motion(&g->p, g->b[i].xt, m));
+}
+
+sv6 gen_up_transpose_force(gen *g, int i, sv6 f)
+{
+    return sx_apply_transpose_force(&g->p, g->b[i].xt, sx_apply_transpose_force(&g->p, g->b[i].xj, f));
+}
+
+sinertia gen_up_inertia(gen *g, int i, sinertia I)
+{
+    return si_transform(&g->p, si_transform(&g->p, I, g->b[i].xj), g->b[i].xt);
+}

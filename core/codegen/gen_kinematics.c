@@ -1,0 +1,149 @@
+/* gen_kinematics.c — joint and tree transforms (RBDA Table 4.1, with
+ * E = R^T), base-to-body transforms for fext, and body velocities (eq. 5.7).
+ *
+ * Each body's i_X_parent is kept as its two sparse factors: the constant tree
+ * transform xt (usually a pure translation) and the joint transform xj (a
+ * rotation made of sin/cos of one q, a translation along one axis, or the
+ * quaternion attitude of a floating body).  Applying them one after the other
+ * is never more work than applying their product, and much less when the
+ * tree rotation is not aligned with the joint axis. */
+#include "codegen/gen.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static ex input(gen *g, const char *array, int k)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%s[%d]", array, k);
+    return ex_input(&g->p, name);
+}
+
+/* A right-angle `rot` reaches the model as cos(pi/2) = 6.1e-17 and the like;
+ * entries within a few ulps of 0 or +-1 are taken as exact so such frames
+ * stay sparse (the change is far below the validation gate). */
+static double snap(double v)
+{
+    const double tol = 1e-15;
+    if (fabs(v) < tol) return 0.0;
+    if (fabs(fabs(v) - 1.0) < tol) return v > 0 ? 1.0 : -1.0;
+    return v;
+}
+
+static sxform tree_transform(gen *g, const mech_body *b)
+{
+    ex R[9], r[3];
+    for (int k = 0; k < 9; k++) R[k] = ex_const(&g->p, snap(b->rot[k]));
+    for (int k = 0; k < 3; k++) r[k] = ex_const(&g->p, b->pos[k]);
+    return sx_from_rot(R, r);
+}
+
+/* Rodrigues in the form R = a a^T + cos(q) (1 - a a^T) + sin(q) a x, whose
+ * constant coefficients are exactly 0 or 1 wherever a is a coordinate axis, so
+ * an x/y/z joint leaves four sin/cos entries and a single 1. */
+static sxform revolute(gen *g, const mech_body *b)
+{
+    const double *a = b->axis;
+    const double K[9] = { 0, -a[2], a[1], a[2], 0, -a[0], -a[1], a[0], 0 };
+    ex q = input(g, "q", b->qidx);
+    ex s = ex_sin(&g->p, q), c = ex_cos(&g->p, q);
+    ex R[9], r[3] = { g->p.zero, g->p.zero, g->p.zero };
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double aa = a[i] * a[j];
+            ex e = ex_const(&g->p, aa);
+            e = ex_fma(&g->p, e, ex_const(&g->p, (i == j) - aa), c);
+            R[3 * i + j] = ex_fma(&g->p, e, ex_const(&g->p, K[3 * i + j]), s);
+        }
+    return sx_from_rot(R, r);
+}
+
+/* E = 1, r = a q. */
+static sxform prismatic(gen *g, const mech_body *b)
+{
+    sxform X = sx_identity(&g->p);
+    ex q = input(g, "q", b->qidx);
+    for (int k = 0; k < 3; k++) X.r[k] = ex_mul(&g->p, ex_const(&g->p, b->axis[k]), q);
+    return X;
+}
+
+/* R(Q) with 2/|Q|^2 in place of 2: exactly R(Q/|Q|), so the quaternion is
+ * normalized at entry without a square root.  r is the base-frame position. */
+static sxform floating(gen *g, const mech_body *b)
+{
+    ex_pool *p = &g->p;
+    ex w = input(g, "q", b->qidx), x = input(g, "q", b->qidx + 1);
+    ex y = input(g, "q", b->qidx + 2), z = input(g, "q", b->qidx + 3);
+    ex ww = ex_mul(p, w, w), xx = ex_mul(p, x, x), yy = ex_mul(p, y, y), zz = ex_mul(p, z, z);
+    ex k = ex_div(p, ex_const(p, 2.0), ex_add(p, ex_add(p, ww, xx), ex_add(p, yy, zz)));
+    ex xy = ex_mul(p, x, y), xz = ex_mul(p, x, z), yz = ex_mul(p, y, z);
+    ex wx = ex_mul(p, w, x), wy = ex_mul(p, w, y), wz = ex_mul(p, w, z);
+    ex R[9] = {
+        ex_fms(p, p->one, k, ex_add(p, yy, zz)), ex_mul(p, k, ex_sub(p, xy, wz)), ex_mul(p, k, ex_add(p, xz, wy)),
+        ex_mul(p, k, ex_add(p, xy, wz)), ex_fms(p, p->one, k, ex_add(p, xx, zz)), ex_mul(p, k, ex_sub(p, yz, wx)),
+        ex_mul(p, k, ex_sub(p, xz, wy)), ex_mul(p, k, ex_add(p, yz, wx)), ex_fms(p, p->one, k, ex_add(p, xx, yy)),
+    };
+    ex r[3] = { input(g, "q", b->qidx + 4), input(g, "q", b->qidx + 5), input(g, "q", b->qidx + 6) };
+    return sx_from_rot(R, r);
+}
+
+/* Motion subspace columns: S = [a; 0], [0; a] or the 6x6 identity. */
+static void motion_subspace(gen *g, const mech_body *b, sv6 *S)
+{
+    for (int k = 0; k < b->nv; k++) {
+        S[k] = sv_zero(&g->p);
+        if (b->joint == MECH_JOINT_FLOATING) S[k].e[k] = g->p.one;
+    }
+    if (b->joint == MECH_JOINT_REVOLUTE || b->joint == MECH_JOINT_PRISMATIC) {
+        int off = b->joint == MECH_JOINT_PRISMATIC ? 3 : 0;
+        for (int k = 0; k < 3; k++) S[0].e[off + k] = ex_const(&g->p, b->axis[k]);
+    }
+}
+
+int gen_kinematics(gen *g)
+{
+    const mech_model *m = g->m;
+    g->section[SEC_KINEMATICS] = g->p.n;
+    for (int i = 0; i < m->nb; i++) {
+        const mech_body *b = &m->bodies[i];
+        gen_body *gb = &g->b[i];
+        if (b->parent >= i) return gen_fail(g, b->line, "body '%s' is listed before its parent", b->name);
+        gb->xt = tree_transform(g, b);
+        switch (b->joint) {
+        case MECH_JOINT_REVOLUTE: gb->xj = revolute(g, b); break;
+        case MECH_JOINT_PRISMATIC: gb->xj = prismatic(g, b); break;
+        case MECH_JOINT_FLOATING: gb->xj = floating(g, b); break;
+        case MECH_JOINT_FIXED: gb->xj = sx_identity(&g->p); break;
+        default: return gen_fail(g, b->line, "body '%s': unsupported joint type", b->name);
+        }
+        motion_subspace(g, b, gb->S);
+        gb->I = si_from_body(&g->p, b->mass, b->com, b->inertia);
+    }
+    /* i_X_0 = i_X_parent parent_X_0, only along the paths to bodies that read fext. */
+    for (int i = m->nb - 1; i >= 0; i--) {
+        int parent = m->bodies[i].parent;
+        g->b[i].need_x0 |= m->bodies[i].fext;
+        if (parent >= 0) g->b[parent].need_x0 |= g->b[i].need_x0;
+    }
+    for (int i = 0; i < m->nb; i++) {
+        gen_body *gb = &g->b[i];
+        int parent = m->bodies[i].parent;
+        if (!gb->need_x0) continue;
+        sxform up = sx_compose(&g->p, gb->xj, gb->xt);
+        gb->x0 = parent < 0 ? up : sx_compose(&g->p, up, g->b[parent].x0);
+    }
+
+    /* v_i = i_X_parent v_parent + S qd (eq. 5.7); c_i = v_i x (S qd), which
+     * equals (i_X_parent v_parent) x (S qd) because vJ x vJ = 0. */
+    g->section[SEC_VELOCITIES] = g->p.n;
+    for (int i = 0; i < m->nb; i++) {
+        const mech_body *b = &m->bodies[i];
+        gen_body *gb = &g->b[i];
+        sv6 vp = b->parent < 0 ? sv_zero(&g->p) : gen_up_motion(g, i, g->b[b->parent].v);
+        sv6 vJ = sv_zero(&g->p);
+        for (int k = 0; k < b->nv; k++) vJ = sv_add(&g->p, vJ, sv_scale(&g->p, gb->S[k], input(g, "qd", b->vidx + k)));
+        gb->v = sv_add(&g->p, vp, vJ);
+        gb->c = sv_crm(&g->p, vp, vJ);
+    }
+    return 0;
+}

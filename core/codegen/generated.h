@@ -1,0 +1,34 @@
+/* generated.h — the interface of generated forward dynamics.
+ *
+ * The build runs mechgen on every .mech file in models/ and compiles the results into
+ * the mech_generated library; each model exports one descriptor, so any
+ * number of models link into one binary (tests, benchmarks, the WASM build).
+ * See docs/codegen.md. */
+#ifndef MECH_GENERATED_H
+#define MECH_GENERATED_H
+
+/* qdd = FD(q, qd, tau, fext, act).  Layouts are docs/conventions.md: q has nq
+ * entries, qd/tau/qdd nv; fext is 6*nb doubles, per body a base-coordinate
+ * spatial force [moment about the base origin; force], read only for bodies
+ * flagged in fext_bodies; act has nact entries.  fext and act may be NULL
+ * (no external force, no actuation).  A floating body's quaternion need not
+ * be exactly unit: it is normalized on entry. */
+typedef void (*mech_fwd_dyn_fn)(const double *q, const double *qd, const double *tau,
+                                const double *fext, const double *act, double *qdd);
+
+typedef struct mech_generated {
+    const char *name;          /* model name (file stem) */
+    const char *generator;     /* generator version string */
+    int nq, nv, nb, nact;      /* nact = 0 for now (force-element inputs come later) */
+    const unsigned char *fext_bodies;   /* nb flags: 1 = body reads fext[6i..6i+5] */
+    mech_fwd_dyn_fn fwd_dyn;
+} mech_generated;
+
+/* Every model generated into this build, in models/ file-name order. */
+extern const mech_generated *const mechgen_all[];
+extern const int mechgen_count;
+
+/* The model called `name`, or NULL. */
+const mech_generated *mechgen_find(const char *name);
+
+#endif

@@ -1,0 +1,233 @@
+/* sym_spatial.c — see sym_spatial.h.  Equation numbers are RBDA (Featherstone 2008). */
+#include "codegen/sym_spatial.h"
+
+/* ---- 3-vectors ---- */
+
+static sv3 v3(ex x, ex y, ex z) { sv3 v = { { x, y, z } }; return v; }
+static sv3 v3_ang(sv6 s) { return v3(s.e[0], s.e[1], s.e[2]); }
+static sv3 v3_lin(sv6 s) { return v3(s.e[3], s.e[4], s.e[5]); }
+
+static sv6 sv_join(sv3 a, sv3 l)
+{
+    sv6 s = { { a.e[0], a.e[1], a.e[2], l.e[0], l.e[1], l.e[2] } };
+    return s;
+}
+
+static sv3 v3_add(ex_pool *p, sv3 a, sv3 b)
+{
+    return v3(ex_add(p, a.e[0], b.e[0]), ex_add(p, a.e[1], b.e[1]), ex_add(p, a.e[2], b.e[2]));
+}
+
+static sv3 v3_sub(ex_pool *p, sv3 a, sv3 b)
+{
+    return v3(ex_sub(p, a.e[0], b.e[0]), ex_sub(p, a.e[1], b.e[1]), ex_sub(p, a.e[2], b.e[2]));
+}
+
+static sv3 v3_cross(ex_pool *p, sv3 a, sv3 b)
+{
+    return v3(ex_fms(p, ex_mul(p, a.e[1], b.e[2]), a.e[2], b.e[1]),
+              ex_fms(p, ex_mul(p, a.e[2], b.e[0]), a.e[0], b.e[2]),
+              ex_fms(p, ex_mul(p, a.e[0], b.e[1]), a.e[1], b.e[0]));
+}
+
+static sv3 m3_mulv(ex_pool *p, const ex E[9], sv3 v)          /* E v   */
+{
+    sv3 o;
+    for (int r = 0; r < 3; r++)
+        o.e[r] = ex_fma(p, ex_fma(p, ex_mul(p, E[3 * r], v.e[0]), E[3 * r + 1], v.e[1]), E[3 * r + 2], v.e[2]);
+    return o;
+}
+
+static sv3 m3_tmulv(ex_pool *p, const ex E[9], sv3 v)         /* E^T v */
+{
+    sv3 o;
+    for (int c = 0; c < 3; c++)
+        o.e[c] = ex_fma(p, ex_fma(p, ex_mul(p, E[c], v.e[0]), E[3 + c], v.e[1]), E[6 + c], v.e[2]);
+    return o;
+}
+
+/* ---- 6-vectors ---- */
+
+sv6 sv_zero(ex_pool *p)
+{
+    sv6 s;
+    for (int k = 0; k < 6; k++) s.e[k] = p->zero;
+    return s;
+}
+
+sv6 sv_add(ex_pool *p, sv6 a, sv6 b)
+{
+    for (int k = 0; k < 6; k++) a.e[k] = ex_add(p, a.e[k], b.e[k]);
+    return a;
+}
+
+sv6 sv_sub(ex_pool *p, sv6 a, sv6 b)
+{
+    for (int k = 0; k < 6; k++) a.e[k] = ex_sub(p, a.e[k], b.e[k]);
+    return a;
+}
+
+ex sv_dot(ex_pool *p, sv6 a, sv6 b)
+{
+    ex acc = p->zero;
+    for (int k = 0; k < 6; k++) acc = ex_fma(p, acc, a.e[k], b.e[k]);
+    return acc;
+}
+
+sv6 sv_scale(ex_pool *p, sv6 a, ex s)
+{
+    for (int k = 0; k < 6; k++) a.e[k] = ex_mul(p, a.e[k], s);
+    return a;
+}
+
+/* ---- Plücker transforms ---- */
+
+sxform sx_identity(ex_pool *p)
+{
+    sxform X;
+    for (int k = 0; k < 9; k++) X.E[k] = k % 4 == 0 ? p->one : p->zero;
+    for (int k = 0; k < 3; k++) X.r[k] = p->zero;
+    return X;
+}
+
+/* E = R^T: the transpose is this index swap, free at run time. */
+sxform sx_from_rot(const ex R[9], const ex r[3])
+{
+    sxform X;
+    for (int row = 0; row < 3; row++)
+        for (int col = 0; col < 3; col++) X.E[3 * row + col] = R[3 * col + row];
+    for (int k = 0; k < 3; k++) X.r[k] = r[k];
+    return X;
+}
+
+/* E_ca = E_cb E_ba; r_ca = r_ba + E_ba^T r_cb (C's origin, seen from A). */
+sxform sx_compose(ex_pool *p, sxform cb, sxform ba)
+{
+    sxform X;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            X.E[3 * r + c] = ex_fma(p, ex_fma(p, ex_mul(p, cb.E[3 * r], ba.E[c]),
+                                              cb.E[3 * r + 1], ba.E[3 + c]),
+                                    cb.E[3 * r + 2], ba.E[6 + c]);
+    sv3 r = v3_add(p, v3(ba.r[0], ba.r[1], ba.r[2]), m3_tmulv(p, ba.E, v3(cb.r[0], cb.r[1], cb.r[2])));
+    for (int k = 0; k < 3; k++) X.r[k] = r.e[k];
+    return X;
+}
+
+/* eq. 2.24: [E w; E (v - r x w)]. */
+sv6 sx_apply_motion(ex_pool *p, sxform X, sv6 m)
+{
+    sv3 r = v3(X.r[0], X.r[1], X.r[2]), w = v3_ang(m);
+    return sv_join(m3_mulv(p, X.E, w), m3_mulv(p, X.E, v3_sub(p, v3_lin(m), v3_cross(p, r, w))));
+}
+
+/* eq. 2.25: [E (n - r x f); E f]. */
+sv6 sx_apply_force(ex_pool *p, sxform X, sv6 f)
+{
+    sv3 r = v3(X.r[0], X.r[1], X.r[2]), fl = v3_lin(f);
+    return sv_join(m3_mulv(p, X.E, v3_sub(p, v3_ang(f), v3_cross(p, r, fl))), m3_mulv(p, X.E, fl));
+}
+
+/* X^T = [E^T  rx E^T; 0  E^T]: carries a force from B back to A. */
+sv6 sx_apply_transpose_force(ex_pool *p, sxform X, sv6 f)
+{
+    sv3 r = v3(X.r[0], X.r[1], X.r[2]);
+    sv3 fa = m3_tmulv(p, X.E, v3_lin(f));
+    return sv_join(v3_add(p, m3_tmulv(p, X.E, v3_ang(f)), v3_cross(p, r, fa)), fa);
+}
+
+/* eq. 2.31: v x m = [w x mw; w x mv + vv x mw]. */
+sv6 sv_crm(ex_pool *p, sv6 v, sv6 m)
+{
+    sv3 w = v3_ang(v), vv = v3_lin(v);
+    return sv_join(v3_cross(p, w, v3_ang(m)),
+                   v3_add(p, v3_cross(p, w, v3_lin(m)), v3_cross(p, vv, v3_ang(m))));
+}
+
+/* ---- Rigid-body inertias ---- */
+
+/* Symmetric storage index of (i, j): xx yy zz xy xz yz. */
+static int sym(int i, int j)
+{
+    static const int idx[9] = { 0, 3, 4, 3, 1, 5, 4, 5, 2 };
+    return idx[3 * i + j];
+}
+
+/* eq. 2.63: Ibar = Ic + m (|c|^2 1 - c c^T), h = m c. */
+sinertia si_from_body(ex_pool *p, double m, const double c[3], const double Ic[9])
+{
+    sinertia I;
+    double cc = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
+    I.m = ex_const(p, m);
+    for (int k = 0; k < 3; k++) I.h[k] = ex_const(p, m * c[k]);
+    for (int i = 0; i < 3; i++)
+        for (int j = i; j < 3; j++)
+            I.I[sym(i, j)] = ex_const(p, Ic[3 * i + j] + m * ((i == j ? cc : 0.0) - c[i] * c[j]));
+    return I;
+}
+
+sinertia si_add(ex_pool *p, sinertia a, sinertia b)
+{
+    a.m = ex_add(p, a.m, b.m);
+    for (int k = 0; k < 3; k++) a.h[k] = ex_add(p, a.h[k], b.h[k]);
+    for (int k = 0; k < 6; k++) a.I[k] = ex_add(p, a.I[k], b.I[k]);
+    return a;
+}
+
+/* [Ibar w + h x v; m v - h x w]. */
+sv6 si_apply(ex_pool *p, sinertia I, sv6 v)
+{
+    sv3 w = v3_ang(v), vl = v3_lin(v), h = v3(I.h[0], I.h[1], I.h[2]);
+    sv3 n;
+    for (int i = 0; i < 3; i++)
+        n.e[i] = ex_fma(p, ex_fma(p, ex_mul(p, I.I[sym(i, 0)], w.e[0]), I.I[sym(i, 1)], w.e[1]),
+                        I.I[sym(i, 2)], w.e[2]);
+    sv3 hw = v3_cross(p, h, w), f;
+    for (int i = 0; i < 3; i++) f.e[i] = ex_sub(p, ex_mul(p, I.m, vl.e[i]), hw.e[i]);
+    return sv_join(v3_add(p, n, v3_cross(p, h, vl)), f);
+}
+
+/* v x* I v = [w x n + vv x f; w x f] with [n; f] = I v and f = m vv - h x w;
+ * since vv x (m vv) = 0, the vv x f term is written -vv x (h x w), which is
+ * structurally zero for a body whose CoM is at its origin (eq. 2.32). */
+sv6 si_velocity_product(ex_pool *p, sinertia I, sv6 v)
+{
+    sv3 w = v3_ang(v), vv = v3_lin(v), h = v3(I.h[0], I.h[1], I.h[2]);
+    sv6 Iv = si_apply(p, I, v);
+    return sv_join(v3_sub(p, v3_cross(p, w, v3_ang(Iv)), v3_cross(p, vv, v3_cross(p, h, w))),
+                   v3_cross(p, w, v3_lin(Iv)));
+}
+
+/* X^T I X for X = B_X_A (the rigid-body form of eq. 2.66).  With y = E^T h:
+ *   m_A = m,  h_A = y + m r,
+ *   Ibar_A = E^T Ibar E - (y r^T + r y^T) + (2 y.r + m |r|^2) 1 - m r r^T,
+ * written entrywise so nothing is added and subtracted again:
+ *   off the diagonal  Ibar_A(i,j) = (E^T Ibar E)(i,j) - y_i r_j - r_i h_A(j),
+ *   on it             Ibar_A(i,i) = (E^T Ibar E)(i,i) + sum over k != i of r_k (y_k + h_A(k)). */
+sinertia si_transform(ex_pool *p, sinertia I, sxform X)
+{
+    sinertia o;
+    sv3 r = v3(X.r[0], X.r[1], X.r[2]);
+    sv3 y = m3_tmulv(p, X.E, v3(I.h[0], I.h[1], I.h[2]));
+    ex z[3];
+    o.m = I.m;
+    for (int k = 0; k < 3; k++) {
+        o.h[k] = ex_fma(p, y.e[k], I.m, r.e[k]);
+        z[k] = ex_mul(p, r.e[k], ex_add(p, y.e[k], o.h[k]));
+    }
+    ex IE[9];                                             /* Ibar E */
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            IE[3 * i + j] = ex_fma(p, ex_fma(p, ex_mul(p, I.I[sym(i, 0)], X.E[j]), I.I[sym(i, 1)], X.E[3 + j]),
+                                   I.I[sym(i, 2)], X.E[6 + j]);
+    for (int i = 0; i < 3; i++)
+        for (int j = i; j < 3; j++) {
+            ex e = ex_fma(p, ex_fma(p, ex_mul(p, X.E[i], IE[j]), X.E[3 + i], IE[3 + j]), X.E[6 + i], IE[6 + j]);
+            if (i == j)
+                e = ex_add(p, e, ex_add(p, z[(i + 1) % 3], z[(i + 2) % 3]));
+            else
+                e = ex_fms(p, ex_fms(p, e, y.e[i], r.e[j]), r.e[i], o.h[j]);
+            o.I[sym(i, j)] = e;
+        }
+    return o;
+}

@@ -1,0 +1,10 @@
+# Generated dynamics vs the dense reference: one ctest per model in models/,
+# so a new .mech file is validated with no edit here.
+add_executable(validate_generated ${CMAKE_CURRENT_LIST_DIR}/validate_generated.c)
+target_link_libraries(validate_generated PRIVATE mech_generated mech_core)
+
+file(GLOB MECH_VALIDATE_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/*.mech)
+foreach(model ${MECH_VALIDATE_MODELS})
+  get_filename_component(stem ${model} NAME_WLE)
+  add_test(NAME validate_generated_${stem} COMMAND validate_generated ${stem} ${model})
+endforeach()
