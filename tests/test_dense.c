@@ -6,6 +6,9 @@
  *                                  has all four joint types, a branch and fext
  *   test_dense model FILE          every model check on a .mech file
  *   test_dense satellite FILE      free fall of a floating multibody
+ *   test_dense kinematics FILE     qd == dq/dt, poses and drift reversibility
+ *                                  only: for models/loops/ (loops and force
+ *                                  elements do not change the tree kinematics)
  *
  * Model checks: CRBA route vs ABA route (1000 random states incl. fext),
  * RNEA of the forward result vs tau, qd == dq/dt through the poses, poses vs
@@ -517,13 +520,19 @@ int main(int argc, char **argv)
         snprintf(sat.name, sizeof sat.name, "hand-floating");
         check_satellite(&sat);
         mech_model_free(m);
-    } else if (argc == 3 && (strcmp(argv[1], "model") == 0 || strcmp(argv[1], "satellite") == 0)) {
+    } else if (argc == 3 && (strcmp(argv[1], "model") == 0 || strcmp(argv[1], "satellite") == 0 ||
+                             strcmp(argv[1], "kinematics") == 0)) {
         mech_model *m = load(argv[2]);
         if (argv[1][0] == 'm') check_model(m);
-        else check_satellite(m);
+        else if (argv[1][0] == 's') check_satellite(m);
+        else {
+            printf("%s: nb %d, nq %d, nv %d, nc %d\n", m->name, m->nb, m->nq, m->nv, m->nc);
+            check_kinematics(m);
+            check_reversible(m);
+        }
         mech_model_free(m);
     } else {
-        fprintf(stderr, "usage: test_dense spatial | hand | model FILE | satellite FILE\n");
+        fprintf(stderr, "usage: test_dense spatial | hand | model FILE | satellite FILE | kinematics FILE\n");
         return 2;
     }
     printf("%s\n", failures ? "FAIL" : "PASS");

@@ -114,6 +114,75 @@ static void test_models(const char *dir)
     }
 }
 
+/* models/loops: sizes as in each model's header (seed 001's where it gives them). */
+static void test_loop_models(const char *dir)
+{
+    static const struct { const char *name; int nb, nq, nv, nc, nloop, ntsda, nrsda, nact; } want[] = {
+        { "fourbar", 3, 3, 3, 2, 1, 0, 0, 0 },       { "rrrs", 4, 4, 4, 3, 1, 0, 0, 0 },
+        { "slidercrank", 2, 2, 2, 1, 1, 1, 0, 0 },   { "springpend", 2, 2, 2, 0, 0, 1, 1, 2 },
+        { "quartercar", 5, 11, 10, 8, 4, 2, 1, 1 },  { "halfcar", 10, 22, 20, 16, 8, 4, 2, 2 },
+        { "hmmwv", 18, 48, 43, 32, 16, 8, 5, 5 },    { "hmmwv_pitman", 19, 49, 44, 33, 17, 8, 5, 5 },
+        { "looptypes", 4, 22, 19, 14, 3, 1, 1, 2 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char path[1024], msg[512];
+        snprintf(path, sizeof path, "%s/loops/%s.mech", dir, want[i].name);
+        mech_error err;
+        mech_model *m = mech_load(path, &err);
+        if (!m) {
+            mech_error_format(&err, msg, sizeof msg);
+            fprintf(stderr, "model %s: %s\n", want[i].name, msg);
+            failures++;
+            continue;
+        }
+        CHECK(m->nb == want[i].nb && m->nq == want[i].nq && m->nv == want[i].nv && m->nc == want[i].nc);
+        CHECK(m->nloop == want[i].nloop && m->ntsda == want[i].ntsda && m->nrsda == want[i].nrsda &&
+              m->nact == want[i].nact);
+        int rows = 0;
+        for (int l = 0; l < m->nloop; l++) {
+            CHECK(m->loops[l].cidx == rows && m->loops[l].pred != m->loops[l].succ);
+            rows += m->loops[l].nc;
+        }
+        CHECK(rows == m->nc);
+        for (int b = 0; b < m->nb; b++) {
+            int shapes = 0;
+            for (int s = 0; s < m->nshape; s++) shapes += m->shapes[s].body == b;
+            CHECK(shapes > 0);
+        }
+        printf("model loops/%-12s nb=%d nq=%d nv=%d nc=%d nact=%d\n", m->name, m->nb, m->nq, m->nv, m->nc, m->nact);
+        mech_model_free(m);
+    }
+}
+
+/* Loop and element values land where docs/mech-format.md says. */
+static void test_loop_values(void)
+{
+    const char *text =
+        "body a\n parent base\n joint revolute y\n mass 1\n inertia 1 1 1\nend\n"
+        "body b\n parent a\n joint prismatic x\n mass 1\n inertia 1 1 1\nend\n"
+        "poi pa a 1 0 0\npoi pw base 0 0 2\n"
+        "loop l1\n type distance\n pred b\n succ base\n ppos 1 2 3\n spos 4 5 6\n length 2.5\nend\n"
+        "loop l2\n type revolute\n pred base\n succ a\n paxis x\n srot z 90\n stab 0.05\nend\n"
+        "rsda r\n joint a\n k 2\n c 0.5\n q0 90\n input\nend\n"
+        "tsda t\n from pw\n to pa\n k 3\n c 0\n l0 1\nend\n"
+        "rsda s\n joint b\n k 1\n c 0\n q0 0.25\n input\nend\n";
+    mech_error err;
+    mech_model *m = parse_str(text, &err);
+    if (!CHECK(m != NULL)) return;
+    CHECK(m->nloop == 2 && m->nc == 6 && m->ntsda == 1 && m->nrsda == 2 && m->nact == 2);
+    const mech_loop *l = &m->loops[0];
+    CHECK(l->type == MECH_LOOP_DISTANCE && l->pred == 1 && l->succ == -1 && l->nc == 1 && l->cidx == 0);
+    CHECK(near(l->ppos[2], 3) && near(l->spos[0], 4) && near(l->length, 2.5) && near(l->stab, 0.1));
+    l = &m->loops[1];
+    CHECK(l->type == MECH_LOOP_REVOLUTE && l->pred == -1 && l->succ == 0 && l->nc == 5 && l->cidx == 1);
+    CHECK(near(l->prot[2], 1) && near(l->prot[5], 0) && near(l->prot[8], 0));      /* z column = x */
+    CHECK(near(l->srot[3], 1) && near(l->srot[1], -1) && near(l->stab, 0.05));     /* rot z 90 */
+    CHECK(m->rsdas[0].act == 0 && m->tsdas[0].act == -1 && m->rsdas[1].act == 1);
+    CHECK(near(m->rsdas[0].q0, 3.14159265358979323846 / 2) && near(m->rsdas[1].q0, 0.25));
+    CHECK(m->tsdas[0].poi_a == 1 && m->tsdas[0].poi_b == 0 && near(m->tsdas[0].k, 3) && near(m->tsdas[0].l0, 1));
+    mech_model_free(m);
+}
+
 /* Every prefix of every model, from exact-size buffers: never crash or over-read. */
 static void test_prefixes(const char *dir)
 {
@@ -315,7 +384,7 @@ static void test_errors_inline(void)
     mech_model_free(m);
     expect_error("", "(parsed)", __LINE__);
     expect_error("body a\n parent base\n joint fixed\n mass 1\n inertia 1 1 1\nend\nfoo",
-                 "t.mech:7:1: unknown keyword 'foo': expected one of: description gravity body poi",
+                 "t.mech:7:1: unknown keyword 'foo': expected one of: description gravity body poi loop tsda rsda",
                  __LINE__);
     expect_error("gravity 0 0 1e999\n", "t.mech:1:13: non-finite number '1e999' for 'gravity'", __LINE__);
     expect_error("gravity 0 0 0x10\n",
@@ -392,7 +461,12 @@ int main(int argc, char **argv)
         return 2;
     }
     test_models(argv[1]);
+    test_loop_models(argv[1]);
+    test_loop_values();
     test_prefixes(argv[1]);
+    char loops[1024];
+    snprintf(loops, sizeof loops, "%s/loops", argv[1]);
+    test_prefixes(loops);
     test_prefixes(argv[2]);
     test_forward_reference();
     test_values();

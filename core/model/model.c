@@ -12,6 +12,9 @@ void mech_model_free(mech_model *m)
     free(m->bodies);
     free(m->pois);
     free(m->shapes);
+    free(m->loops);
+    free(m->tsdas);
+    free(m->rsdas);
     free(m);
 }
 

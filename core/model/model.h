@@ -20,6 +20,8 @@
 #define MECH_MAX_BODIES   1024   /* resource caps: a hostile file cannot   */
 #define MECH_MAX_POIS     4096   /* exhaust memory                        */
 #define MECH_MAX_SHAPES   4096
+#define MECH_MAX_LOOPS    256
+#define MECH_MAX_ELEMENTS 4096   /* tsda + rsda                            */
 #define MECH_MAX_TEXT     (4u << 20) /* bytes of .mech text accepted     */
 #define MECH_MAX_LINE     4096       /* characters in one line            */
 #define MECH_ERROR_MAX    320
@@ -73,6 +75,58 @@ typedef struct {
     int line;
 } mech_poi;
 
+/* A loop-closing joint (RBDA ch. 8): constraints, never coordinates.  Each
+ * side carries a loop frame fixed in its body (origin pos, axes rot: columns
+ * in body coordinates); the joint axis is the frames' z.  The constraint rows
+ * (docs/conventions.md, "Closed loops") in order:
+ *   revolute     3 translations (pred x, y, z), 2 rotations (zs . xp, zs . yp)
+ *   prismatic    2 translations (pred x, y),    3 rotations (zs . xp, zs . yp, ys . xp)
+ *   cylindrical  2 translations (pred x, y),    2 rotations (zs . xp, zs . yp)
+ *   spherical    3 translations (pred x, y, z)
+ *   point-on-line 2 translations (pred x, y): the successor's origin on the
+ *                predecessor's z line
+ *   distance     1: (|ps - pp|^2 - length^2) / 2                           */
+typedef enum {
+    MECH_LOOP_REVOLUTE,
+    MECH_LOOP_PRISMATIC,
+    MECH_LOOP_CYLINDRICAL,
+    MECH_LOOP_SPHERICAL,
+    MECH_LOOP_POINT_ON_LINE,
+    MECH_LOOP_DISTANCE
+} mech_loop_type;
+
+typedef struct {
+    char name[MECH_NAME_MAX];
+    mech_loop_type type;
+    int pred, succ;        /* body indices, -1 = base; never equal         */
+    double ppos[3], prot[9];   /* loop frame on the predecessor, its body frame */
+    double spos[3], srot[9];   /* loop frame on the successor                  */
+    double length;         /* distance loops: rod length (m), > 0           */
+    double stab;           /* Baumgarte time constant T (s): alpha = beta = 1/T */
+    int nc, cidx;          /* constraint rows and the first row in K        */
+    int line;
+} mech_loop;
+
+/* Translational spring-damper-actuator between two POIs.  Tension (pulls the
+ * anchors together): f = k (l - l0) + c ldot + act[act]. */
+typedef struct {
+    char name[MECH_NAME_MAX];
+    int poi_a, poi_b;      /* indices into mech_model.pois, on different bodies */
+    double k, c, l0;
+    int act;               /* slot in act[], or -1 (no input)               */
+    int line;
+} mech_tsda;
+
+/* Rotational (or, on a prismatic joint, translational) spring-damper-actuator
+ * on a tree joint's own coordinate: tau_e = -k (q - q0) - c qd + act[act]. */
+typedef struct {
+    char name[MECH_NAME_MAX];
+    int body;              /* its revolute or prismatic joint               */
+    double k, c, q0;       /* q0 in rad (revolute) or m (prismatic)         */
+    int act;
+    int line;
+} mech_rsda;
+
 typedef struct mech_model {
     char name[MECH_NAME_MAX];        /* file stem, or the name given       */
     char description[256];           /* `description` line, may be empty   */
@@ -82,6 +136,11 @@ typedef struct mech_model {
     mech_body *bodies;               /* nb, topologically ordered          */
     mech_poi *pois;
     mech_shape *shapes;
+    int nloop, nc;                   /* loop joints, constraint rows        */
+    int ntsda, nrsda, nact;          /* force elements, input slots         */
+    mech_loop *loops;
+    mech_tsda *tsdas;
+    mech_rsda *rsdas;
 } mech_model;
 
 typedef struct {

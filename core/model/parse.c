@@ -25,7 +25,27 @@ static const char *const body_keys[K_COUNT] = {
     "parent", "joint", "pos", "rot", "mass", "com", "inertia", "fext", "q0", "qd0"
 };
 static const char *const unsupported_blocks[] = {
-    "loop", "tsda", "rsda", "track", "ground", "rod", "xpbd", "drive", "limit"
+    "track", "ground", "rod", "xpbd", "drive", "limit"
+};
+
+enum { B_NONE, B_BODY, B_LOOP, B_ELEM };   /* the open block */
+
+enum { L_TYPE, L_PRED, L_SUCC, L_PPOS, L_PROT, L_PAXIS, L_SPOS, L_SROT, L_SAXIS, L_LENGTH, L_STAB, L_COUNT };
+static const char *const loop_keys[L_COUNT] = {
+    "type", "pred", "succ", "ppos", "prot", "paxis", "spos", "srot", "saxis", "length", "stab"
+};
+static const char *const loop_types[] = {
+    "revolute", "prismatic", "cylindrical", "spherical", "point-on-line", "distance"
+};
+static const int loop_nc[] = { 5, 5, 4, 3, 2, 1 };
+#define LOOP_TYPES "revolute, prismatic, cylindrical, spherical, point-on-line or distance"
+
+enum { E_FROM, E_TO, E_JOINT, E_K, E_C, E_L0, E_Q0, E_INPUT, E_COUNT };
+static const char *const elem_keys[E_COUNT] = { "from", "to", "joint", "k", "c", "l0", "q0", "input" };
+/* Which keys each element kind takes (1) and requires (2): tsda, rsda. */
+static const int elem_key_use[2][E_COUNT] = {
+    { 2, 2, 0, 2, 2, 2, 0, 1 },
+    { 0, 0, 2, 2, 2, 0, 1, 1 },
 };
 
 typedef struct {
@@ -43,15 +63,36 @@ typedef struct {
 } raw_poi;
 
 typedef struct {
+    mech_loop l;
+    char pred[MECH_NAME_MAX], succ[MECH_NAME_MAX];
+    int name_col, type_set;
+    int key_line[L_COUNT], key_col[L_COUNT], val_col[L_COUNT];
+} raw_loop;
+
+typedef struct {
+    int rsda;                   /* 0 tsda, 1 rsda */
+    char name[MECH_NAME_MAX];
+    char ref[3][MECH_NAME_MAX]; /* from, to (POIs) / joint (a body), by E_FROM..E_JOINT */
+    double val[E_COUNT];        /* k, c, l0, q0 by their E_ index */
+    int name_col, line;
+    int key_line[E_COUNT], key_col[E_COUNT], val_col[E_COUNT];
+} raw_elem;
+
+typedef struct {
     lex_src src;
     lex_line ln;
     mech_error *err;
     int failed;
     mech_model *m;
     raw_body *bodies;
-    int nbodies, cap_bodies, cur;               /* cur: open block, or -1 */
+    int nbodies, cap_bodies, cur;               /* cur: open block's index, or -1 */
+    int block;                                  /* B_NONE, B_BODY, B_LOOP, B_ELEM */
     raw_poi *pois;
     int cap_pois, cap_shapes;
+    raw_loop *loops;
+    int nloops, cap_loops;
+    raw_elem *elems;
+    int nelems, cap_elems;
     int desc_line, grav_line;
 } parser;
 
@@ -226,6 +267,15 @@ static int fail_unsupported(parser *p, const lex_tok *kw)
         int block = !lex_is(kw, "drive") && !lex_is(kw, "limit");
         return fail_at(p, kw, "", block ? " blocks are not supported yet" : " is not supported yet");
     }
+    return 0;
+}
+
+/* A keyword that opens a top-level statement: inside a block it means a missing 'end'. */
+static int is_top_keyword(const lex_tok *kw)
+{
+    static const char *const top[] = { "body", "poi", "gravity", "description", "loop", "tsda", "rsda" };
+    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
+        if (lex_is(kw, top[i])) return 1;
     return 0;
 }
 
@@ -444,6 +494,7 @@ static int finish_body(parser *p, raw_body *rb)
         return fail(p, rb->key_line[K_PARENT], rb->parent_col,
                     "floating body '%s' must have parent 'base', not '%s'", rb->b.name, rb->parent);
     p->cur = -1;
+    p->block = B_NONE;
     return 0;
 }
 
@@ -481,7 +532,7 @@ static int body_line(parser *p, const lex_tok *kw)
         return body_key(p, rb, k);
     }
     if (fail_unsupported(p, kw)) return -1;
-    if (lex_is(kw, "body") || lex_is(kw, "poi") || lex_is(kw, "gravity") || lex_is(kw, "description"))
+    if (is_top_keyword(kw))
         return fail(p, p->ln.no, kw->col, "'%.*s' inside body '%s': missing 'end'", kw->n, kw->s,
                     rb->b.name);
     return fail_at(p, kw, "unknown keyword ", " in body: expected one of: parent joint pos rot "
@@ -508,6 +559,7 @@ static int top_body(parser *p, int col)
     rb->name_col = name_col;
     m3_identity(rb->b.rot);
     p->cur = p->nbodies++;
+    p->block = B_BODY;
     return 0;
 }
 
@@ -551,10 +603,239 @@ static int top_description(parser *p, int col)
     return 0;
 }
 
+/* ---- loop blocks ---- */
+
+/* A name that may be 'base', for pred / succ. */
+static int read_body_ref(parser *p, const char *key, char out[MECH_NAME_MAX], int *col)
+{
+    lex_tok t;
+    if (next_tok(p, &t, key, "a body name or 'base'")) return -1;
+    if (!lex_is(&t, "base") && check_name(p, &t, key)) return -1;
+    memcpy(out, t.s, (size_t)t.n);
+    out[t.n] = '\0';
+    *col = t.col;
+    return end_of_line(p, key, "1");
+}
+
+/* R whose z column is the unit axis a: the shortest rotation taking z to a. */
+static void frame_from_axis(const double a[3], double R[9])
+{
+    const double z[3] = { 0, 0, 1 }, x[3] = { 1, 0, 0 };
+    double n[3];
+    v3_cross(z, a, n);
+    double s = v3_norm(n), c = a[2];
+    if (s < 1e-12) {
+        rot_axis_angle(x, c > 0 ? 0.0 : 3.14159265358979323846, R);
+        return;
+    }
+    for (int k = 0; k < 3; k++) n[k] /= s;
+    rot_axis_angle(n, atan2(s, c), R);
+}
+
+static int positive_line(parser *p, const char *key, double *v)
+{
+    lex_tok t;
+    if (next_tok(p, &t, key, "1") || to_number(p, &t, key, v)) return -1;
+    if (!(*v > 0.0)) return fail(p, p->ln.no, t.col, "'%s' must be positive: got %g", key, *v);
+    return end_of_line(p, key, "1");
+}
+
+static int loop_type(parser *p, raw_loop *rl)
+{
+    lex_tok t;
+    if (next_tok(p, &t, "type", LOOP_TYPES)) return -1;
+    for (int j = 0; j < 6; j++)
+        if (lex_is(&t, loop_types[j])) {
+            rl->l.type = (mech_loop_type)j;
+            rl->type_set = 1;
+            return end_of_line(p, "type", "1");
+        }
+    return fail_at(p, &t, "unknown loop type ", ": expected " LOOP_TYPES);
+}
+
+static int loop_key(parser *p, raw_loop *rl, int k)
+{
+    double axis[3];
+    int other = k == L_PROT ? L_PAXIS : k == L_PAXIS ? L_PROT : k == L_SROT ? L_SAXIS : k == L_SAXIS ? L_SROT : -1;
+    if (other >= 0 && rl->key_line[other])
+        return fail(p, p->ln.no, rl->key_col[k], "'%s' and '%s' both orient the loop frame in loop '%s': "
+                    "give one", loop_keys[other], loop_keys[k], rl->l.name);
+    switch (k) {
+    case L_TYPE: return loop_type(p, rl);
+    case L_PRED: return read_body_ref(p, "pred", rl->pred, &rl->val_col[k]);
+    case L_SUCC: return read_body_ref(p, "succ", rl->succ, &rl->val_col[k]);
+    case L_PPOS: return number_line(p, "ppos", rl->l.ppos, 3);
+    case L_SPOS: return number_line(p, "spos", rl->l.spos, 3);
+    case L_PROT: case L_SROT:
+        return read_rotation(p, loop_keys[k], k == L_PROT ? rl->l.prot : rl->l.srot) ||
+               end_of_line(p, loop_keys[k], "<axis> <degrees>") ? -1 : 0;
+    case L_PAXIS: case L_SAXIS:
+        if (read_axis(p, loop_keys[k], axis) || end_of_line(p, loop_keys[k], "an axis")) return -1;
+        frame_from_axis(axis, k == L_PAXIS ? rl->l.prot : rl->l.srot);
+        return 0;
+    case L_LENGTH: return positive_line(p, "length", &rl->l.length);
+    default: return positive_line(p, "stab", &rl->l.stab);
+    }
+}
+
+/* Keys a loop type gives no meaning to are errors, never ignored. */
+static int loop_key_allowed(mech_loop_type t, int k)
+{
+    if (k == L_LENGTH) return t == MECH_LOOP_DISTANCE;
+    if (k == L_PROT || k == L_PAXIS) return t != MECH_LOOP_SPHERICAL && t != MECH_LOOP_DISTANCE;
+    if (k == L_SROT || k == L_SAXIS)
+        return t != MECH_LOOP_SPHERICAL && t != MECH_LOOP_DISTANCE && t != MECH_LOOP_POINT_ON_LINE;
+    return 1;
+}
+
+static int finish_loop(parser *p, raw_loop *rl)
+{
+    static const int required[] = { L_TYPE, L_PRED, L_SUCC };
+    if (end_of_line(p, "end", "no values")) return -1;
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (!rl->key_line[required[i]])
+            return fail(p, rl->l.line, rl->name_col, "loop '%s' has no '%s'", rl->l.name, loop_keys[required[i]]);
+    for (int k = 0; k < L_COUNT; k++)
+        if (rl->key_line[k] && !loop_key_allowed(rl->l.type, k))
+            return fail(p, rl->key_line[k], rl->key_col[k], "'%s' has no meaning for a %s loop (loop '%s')",
+                        loop_keys[k], loop_types[rl->l.type], rl->l.name);
+    if (rl->l.type == MECH_LOOP_DISTANCE && !rl->key_line[L_LENGTH])
+        return fail(p, rl->l.line, rl->name_col, "distance loop '%s' has no 'length'", rl->l.name);
+    if (strcmp(rl->pred, rl->succ) == 0)
+        return fail(p, rl->key_line[L_SUCC], rl->val_col[L_SUCC], "loop '%s' joins '%s' to itself",
+                    rl->l.name, rl->succ);
+    rl->l.nc = loop_nc[rl->l.type];
+    p->cur = -1;
+    p->block = B_NONE;
+    return 0;
+}
+
+static int loop_line(parser *p, const lex_tok *kw)
+{
+    raw_loop *rl = &p->loops[p->cur];
+    if (lex_is(kw, "end")) return finish_loop(p, rl);
+    for (int k = 0; k < L_COUNT; k++) {
+        if (!lex_is(kw, loop_keys[k])) continue;
+        if (rl->key_line[k])
+            return fail(p, p->ln.no, kw->col, "duplicate '%s' in loop '%s' (first on line %d)", loop_keys[k],
+                        rl->l.name, rl->key_line[k]);
+        rl->key_line[k] = p->ln.no;
+        rl->key_col[k] = kw->col;
+        return loop_key(p, rl, k);
+    }
+    if (is_top_keyword(kw))
+        return fail(p, p->ln.no, kw->col, "'%.*s' inside loop '%s': missing 'end'", kw->n, kw->s, rl->l.name);
+    return fail_at(p, kw, "unknown keyword ", " in loop: expected one of: type pred succ ppos prot paxis "
+                   "spos srot saxis length stab end");
+}
+
+static int top_loop(parser *p, int col)
+{
+    char name[MECH_NAME_MAX];
+    int name_col;
+    if (read_name(p, "loop", name, &name_col)) return -1;
+    for (int i = 0; i < p->nloops; i++)
+        if (strcmp(p->loops[i].l.name, name) == 0)
+            return fail(p, p->ln.no, name_col, "duplicate loop name '%s' (first on line %d)", name,
+                        p->loops[i].l.line);
+    if (end_of_line(p, "loop", "1") ||
+        grow(p, (void **)&p->loops, &p->cap_loops, p->nloops, sizeof *p->loops, MECH_MAX_LOOPS, "loops", col))
+        return -1;
+    raw_loop *rl = &p->loops[p->nloops];
+    memset(rl, 0, sizeof *rl);
+    memcpy(rl->l.name, name, sizeof name);
+    rl->l.line = p->ln.no;
+    rl->l.stab = 0.1;
+    m3_identity(rl->l.prot);
+    m3_identity(rl->l.srot);
+    rl->name_col = name_col;
+    p->cur = p->nloops++;
+    p->block = B_LOOP;
+    return 0;
+}
+
+/* ---- force-element blocks (tsda, rsda) ---- */
+
+static const char *elem_kind(const raw_elem *re) { return re->rsda ? "rsda" : "tsda"; }
+
+static int elem_key(parser *p, raw_elem *re, int k)
+{
+    lex_tok t;
+    if (k == E_INPUT) return end_of_line(p, "input", "no values");
+    if (k <= E_JOINT) {
+        if (read_name(p, elem_keys[k], re->ref[k], &re->val_col[k])) return -1;
+        return end_of_line(p, elem_keys[k], "1");
+    }
+    if (next_tok(p, &t, elem_keys[k], "1") || to_number(p, &t, elem_keys[k], &re->val[k])) return -1;
+    if (k != E_Q0 && re->val[k] < 0.0)
+        return fail(p, p->ln.no, t.col, "'%s' must not be negative: got %g", elem_keys[k], re->val[k]);
+    return end_of_line(p, elem_keys[k], "1");
+}
+
+static int finish_elem(parser *p, raw_elem *re)
+{
+    if (end_of_line(p, "end", "no values")) return -1;
+    for (int k = 0; k < E_COUNT; k++)
+        if (elem_key_use[re->rsda][k] == 2 && !re->key_line[k])
+            return fail(p, re->line, re->name_col, "%s '%s' has no '%s'", elem_kind(re), re->name, elem_keys[k]);
+    if (!re->rsda && strcmp(re->ref[E_FROM], re->ref[E_TO]) == 0)
+        return fail(p, re->key_line[E_TO], re->val_col[E_TO], "tsda '%s' has both ends at poi '%s'", re->name,
+                    re->ref[E_TO]);
+    p->cur = -1;
+    p->block = B_NONE;
+    return 0;
+}
+
+static int elem_line(parser *p, const lex_tok *kw)
+{
+    raw_elem *re = &p->elems[p->cur];
+    if (lex_is(kw, "end")) return finish_elem(p, re);
+    for (int k = 0; k < E_COUNT; k++) {
+        if (!lex_is(kw, elem_keys[k]) || !elem_key_use[re->rsda][k]) continue;
+        if (re->key_line[k])
+            return fail(p, p->ln.no, kw->col, "duplicate '%s' in %s '%s' (first on line %d)", elem_keys[k],
+                        elem_kind(re), re->name, re->key_line[k]);
+        re->key_line[k] = p->ln.no;
+        re->key_col[k] = kw->col;
+        return elem_key(p, re, k);
+    }
+    if (is_top_keyword(kw))
+        return fail(p, p->ln.no, kw->col, "'%.*s' inside %s '%s': missing 'end'", kw->n, kw->s, elem_kind(re),
+                    re->name);
+    return fail_at(p, kw, "unknown keyword ", re->rsda ? " in rsda: expected one of: joint k c q0 input end"
+                                                       : " in tsda: expected one of: from to k c l0 input end");
+}
+
+static int top_elem(parser *p, int rsda, int col)
+{
+    char name[MECH_NAME_MAX];
+    int name_col;
+    if (read_name(p, rsda ? "rsda" : "tsda", name, &name_col)) return -1;
+    for (int i = 0; i < p->nelems; i++)
+        if (strcmp(p->elems[i].name, name) == 0)
+            return fail(p, p->ln.no, name_col, "duplicate force element name '%s' (first on line %d)", name,
+                        p->elems[i].line);
+    if (end_of_line(p, rsda ? "rsda" : "tsda", "1") ||
+        grow(p, (void **)&p->elems, &p->cap_elems, p->nelems, sizeof *p->elems, MECH_MAX_ELEMENTS,
+             "force elements", col))
+        return -1;
+    raw_elem *re = &p->elems[p->nelems];
+    memset(re, 0, sizeof *re);
+    memcpy(re->name, name, sizeof name);
+    re->rsda = rsda;
+    re->line = p->ln.no;
+    re->name_col = name_col;
+    p->cur = p->nelems++;
+    p->block = B_ELEM;
+    return 0;
+}
+
 static int top_line(parser *p, const lex_tok *kw)
 {
     if (lex_is(kw, "body")) return top_body(p, kw->col);
     if (lex_is(kw, "poi")) return top_poi(p, kw->col);
+    if (lex_is(kw, "loop")) return top_loop(p, kw->col);
+    if (lex_is(kw, "tsda") || lex_is(kw, "rsda")) return top_elem(p, kw->s[0] == 'r', kw->col);
     if (lex_is(kw, "description")) return top_description(p, kw->col);
     if (lex_is(kw, "gravity")) {
         if (p->grav_line)
@@ -562,10 +843,10 @@ static int top_line(parser *p, const lex_tok *kw)
         p->grav_line = p->ln.no;
         return number_line(p, "gravity", p->m->gravity, 3);
     }
-    if (lex_is(kw, "end")) return fail(p, p->ln.no, kw->col, "'end' outside a body block");
+    if (lex_is(kw, "end")) return fail(p, p->ln.no, kw->col, "'end' outside a block");
     if (fail_unsupported(p, kw)) return -1;
     if (body_key_index(kw) >= 0 || lex_is(kw, "shape")) return fail_at(p, kw, "", " outside a body block");
-    return fail_at(p, kw, "unknown keyword ", ": expected one of: description gravity body poi");
+    return fail_at(p, kw, "unknown keyword ", ": expected one of: description gravity body poi loop tsda rsda");
 }
 
 /* ---- resolving names and ordering ---- */
@@ -659,6 +940,106 @@ static int store_pois(parser *p)
     return 0;
 }
 
+/* pred / succ names to stored body indices (-1 = base), rows in K in file order. */
+static int store_loops(parser *p)
+{
+    mech_model *m = p->m;
+    if (p->nloops == 0) return 0;
+    m->loops = malloc((size_t)p->nloops * sizeof *m->loops);
+    if (!m->loops) return fail(p, 0, 0, "out of memory");
+    for (int i = 0; i < p->nloops; i++) {
+        raw_loop *rl = &p->loops[i];
+        mech_loop *l = &m->loops[i];
+        *l = rl->l;
+        for (int side = 0; side < 2; side++) {
+            const char *name = side ? rl->succ : rl->pred;
+            int k = side ? L_SUCC : L_PRED, b = strcmp(name, "base") == 0 ? -1 : mech_body_find(m, name);
+            if (b < 0 && strcmp(name, "base") != 0)
+                return fail(p, rl->key_line[k], rl->val_col[k], "unknown body '%s' for '%s' in loop '%s'", name,
+                            loop_keys[k], l->name);
+            if (side) l->succ = b;
+            else l->pred = b;
+        }
+        l->cidx = m->nc;
+        m->nc += l->nc;
+        m->nloop++;
+    }
+    return 0;
+}
+
+static int find_poi(const mech_model *m, const char *name)
+{
+    for (int i = 0; i < m->npoi; i++)
+        if (strcmp(m->pois[i].name, name) == 0) return i;
+    return -1;
+}
+
+static int store_tsda(parser *p, const raw_elem *re, mech_tsda *t)
+{
+    mech_model *m = p->m;
+    memcpy(t->name, re->name, sizeof t->name);
+    t->k = re->val[E_K];
+    t->c = re->val[E_C];
+    t->l0 = re->val[E_L0];
+    t->line = re->line;
+    for (int k = E_FROM; k <= E_TO; k++) {
+        int i = find_poi(m, re->ref[k]);
+        if (i < 0)
+            return fail(p, re->key_line[k], re->val_col[k], "unknown poi '%s' for '%s' in tsda '%s'", re->ref[k],
+                        elem_keys[k], re->name);
+        if (k == E_FROM) t->poi_a = i;
+        else t->poi_b = i;
+    }
+    if (m->pois[t->poi_a].body == m->pois[t->poi_b].body)
+        return fail(p, re->key_line[E_TO], re->val_col[E_TO], "tsda '%s' joins two points of the same body: "
+                    "it would exert no force", re->name);
+    return 0;
+}
+
+static int store_rsda(parser *p, const raw_elem *re, mech_rsda *r)
+{
+    mech_model *m = p->m;
+    memcpy(r->name, re->name, sizeof r->name);
+    r->k = re->val[E_K];
+    r->c = re->val[E_C];
+    r->line = re->line;
+    r->body = mech_body_find(m, re->ref[E_JOINT]);
+    if (r->body < 0)
+        return fail(p, re->key_line[E_JOINT], re->val_col[E_JOINT], "unknown body '%s' for 'joint' in rsda '%s'",
+                    re->ref[E_JOINT], re->name);
+    mech_joint_type j = m->bodies[r->body].joint;
+    if (j != MECH_JOINT_REVOLUTE && j != MECH_JOINT_PRISMATIC)
+        return fail(p, re->key_line[E_JOINT], re->val_col[E_JOINT], "rsda '%s' needs a revolute or prismatic "
+                    "joint, but body '%s' has a %s joint", re->name, re->ref[E_JOINT],
+                    j == MECH_JOINT_FIXED ? "fixed" : "floating");
+    r->q0 = re->val[E_Q0] * (j == MECH_JOINT_REVOLUTE ? DEG : 1.0);
+    return 0;
+}
+
+/* Elements in file order; inputs get act slots in that order. */
+static int store_elems(parser *p)
+{
+    mech_model *m = p->m;
+    int nt = 0, nr = 0;
+    for (int i = 0; i < p->nelems; i++) nt += !p->elems[i].rsda;
+    nr = p->nelems - nt;
+    if (nt) m->tsdas = malloc((size_t)nt * sizeof *m->tsdas);
+    if (nr) m->rsdas = malloc((size_t)nr * sizeof *m->rsdas);
+    if ((nt && !m->tsdas) || (nr && !m->rsdas)) return fail(p, 0, 0, "out of memory");
+    for (int i = 0; i < p->nelems; i++) {
+        const raw_elem *re = &p->elems[i];
+        int act = re->key_line[E_INPUT] ? m->nact++ : -1;
+        if (re->rsda) {
+            m->rsdas[m->nrsda].act = act;
+            if (store_rsda(p, re, &m->rsdas[m->nrsda++])) return -1;
+        } else {
+            m->tsdas[m->ntsda].act = act;
+            if (store_tsda(p, re, &m->tsdas[m->ntsda++])) return -1;
+        }
+    }
+    return 0;
+}
+
 static int build_model(parser *p)
 {
     mech_model *m = p->m;
@@ -677,6 +1058,8 @@ static int build_model(parser *p)
         store_bodies(m, p->bodies, parent, order, slot);
         r = store_pois(p);
     }
+    if (!r) r = store_loops(p);
+    if (!r) r = store_elems(p);
     free(work);
     return r;
 }
@@ -694,12 +1077,25 @@ static int parse_lines(parser *p)
             return fail(p, p->ln.no, col, "line too long: at most %d characters", MECH_MAX_LINE);
         lex_tok kw;
         if (!lex_next(&p->ln, &kw)) continue;
-        if ((p->cur >= 0 ? body_line(p, &kw) : top_line(p, &kw)) < 0) return -1;
+        int r = p->block == B_BODY ? body_line(p, &kw)
+              : p->block == B_LOOP ? loop_line(p, &kw)
+              : p->block == B_ELEM ? elem_line(p, &kw)
+                                   : top_line(p, &kw);
+        if (r < 0) return -1;
     }
-    if (p->cur >= 0) {
+    if (p->block == B_BODY) {
         raw_body *rb = &p->bodies[p->cur];
         return fail(p, rb->b.line, rb->name_col, "body '%s' has no 'end' before the end of the file",
                     rb->b.name);
+    }
+    if (p->block == B_LOOP) {
+        raw_loop *rl = &p->loops[p->cur];
+        return fail(p, rl->l.line, rl->name_col, "loop '%s' has no 'end' before the end of the file", rl->l.name);
+    }
+    if (p->block == B_ELEM) {
+        raw_elem *re = &p->elems[p->cur];
+        return fail(p, re->line, re->name_col, "%s '%s' has no 'end' before the end of the file", elem_kind(re),
+                    re->name);
     }
     return 0;
 }
@@ -731,6 +1127,8 @@ mech_model *mech_parse(const char *text, size_t len, const char *name, mech_erro
     if (!r) r = build_model(&p);
     free(p.bodies);
     free(p.pois);
+    free(p.loops);
+    free(p.elems);
     if (r) {
         mech_model_free(p.m);
         return NULL;

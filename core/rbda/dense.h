@@ -47,7 +47,9 @@ double dense_id_residual(const mech_model *m, dense_ws *ws, const double *q, con
                          const double *qdd, const double *fext, const double *tau, double *plain);
 
 /* The dense reference as a mech_fd_fn (core/sim/integrate.h): ctx points to
- * a dense_engine. */
+ * a dense_engine.  It runs dense_fd_full (rbda/loops.h) with act = NULL, so
+ * loop models are stepped with their constraints and force elements; for a
+ * tree model without elements that is exactly dense_fd. */
 typedef struct { const mech_model *m; dense_ws *ws; } dense_engine;
 void dense_engine_fd(void *ctx, const double *q, const double *qd, const double *tau,
                      const double *fext, double *qdd);
@@ -74,6 +76,16 @@ struct dense_ws {
     double *tau_id;        /* nv, for dense_id_residual                      */
     int *piv;              /* nv                                             */
     double *pose;          /* 7*nb, for energy                               */
+    /* loops.c / elements.c: base-coordinate kinematics and the method-2 solve */
+    int nc;
+    double (*Xw)[36];      /* 0_X_i                                          */
+    double (*Sw)[36];      /* 0_X_i S_i, 6 x nv_i row-major                  */
+    double (*vw)[6], (*aw)[6]; /* velocity, velocity-product acceleration (qdd = 0, no gravity) */
+    double *K, *Y;         /* nc*nv: loop Jacobian; rows of H^-1 K^T         */
+    double *kc, *e, *ed;   /* nc: k + kstab, position error, velocity error  */
+    double *A, *lam;       /* nc*nc, nc                                      */
+    int *pivc;             /* nc                                             */
+    double *tau_e, *dnu;   /* nv: element forces; velocity-space scratch     */
 };
 
 #endif

@@ -1,6 +1,7 @@
 /* rnea.c — the dense workspace and the recursive Newton-Euler algorithm
  * (RBDA Table 5.1) with full 6x6 spatial matrices.  See dense.h. */
 #include "rbda/dense.h"
+#include "rbda/loops.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,8 +28,18 @@ dense_ws *dense_ws_new(const mech_model *m)
     ws->tau_id = malloc(nvv * sizeof(double));
     ws->piv = malloc(nvv * sizeof(int));
     ws->pose = malloc((size_t)(nb ? nb : 1) * 7 * sizeof(double));
+    size_t nc = (size_t)(m->nc ? m->nc : 1);
+    ws->nc = m->nc;
+    ws->Xw = malloc(n36); ws->Sw = malloc(n36); ws->vw = malloc(n6); ws->aw = malloc(n6);
+    ws->K = malloc(nc * nvv * sizeof(double)); ws->Y = malloc(nc * nvv * sizeof(double));
+    ws->kc = malloc(nc * sizeof(double)); ws->e = malloc(nc * sizeof(double)); ws->ed = malloc(nc * sizeof(double));
+    ws->A = malloc(nc * nc * sizeof(double)); ws->lam = malloc(nc * sizeof(double));
+    ws->pivc = malloc(nc * sizeof(int));
+    ws->tau_e = malloc(nvv * sizeof(double)); ws->dnu = malloc(nvv * sizeof(double));
     if (!ws->XT || !ws->I || !ws->Xup || !ws->X0 || !ws->S || !ws->IC || !ws->v || !ws->a || !ws->f ||
-        !ws->H || !ws->C || !ws->zero || !ws->tau_id || !ws->piv || !ws->pose) {
+        !ws->H || !ws->C || !ws->zero || !ws->tau_id || !ws->piv || !ws->pose || !ws->Xw || !ws->Sw ||
+        !ws->vw || !ws->aw || !ws->K || !ws->Y || !ws->kc || !ws->e || !ws->ed || !ws->A || !ws->lam ||
+        !ws->pivc || !ws->tau_e || !ws->dnu) {
         dense_ws_free(ws);
         return NULL;
     }
@@ -46,6 +57,9 @@ void dense_ws_free(dense_ws *ws)
     free(ws->XT); free(ws->I); free(ws->Xup); free(ws->X0); free(ws->S); free(ws->IC);
     free(ws->v); free(ws->a); free(ws->f);
     free(ws->H); free(ws->C); free(ws->zero); free(ws->tau_id); free(ws->piv); free(ws->pose);
+    free(ws->Xw); free(ws->Sw); free(ws->vw); free(ws->aw); free(ws->K); free(ws->Y);
+    free(ws->kc); free(ws->e); free(ws->ed); free(ws->A); free(ws->lam); free(ws->pivc);
+    free(ws->tau_e); free(ws->dnu);
     free(ws);
 }
 
@@ -130,5 +144,5 @@ void dense_engine_fd(void *ctx, const double *q, const double *qd, const double 
                      const double *fext, double *qdd)
 {
     dense_engine *e = ctx;
-    dense_fd(e->m, e->ws, q, qd, tau, fext, qdd);
+    dense_fd_full(e->m, e->ws, q, qd, tau, fext, NULL, qdd);
 }

@@ -37,3 +37,13 @@ void mech_step_euler(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, d
     for (int k = 0; k < m->nv; k++) qd[k] += qdd[k] * dt;
     mech_integrate_q(m, q, qd, dt);
 }
+
+void mech_step_verlet(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, double *qd,
+                      const double *tau, const double *fext, double *qdd, double *vmid, double dt)
+{
+    mech_integrate_q(m, q, qd, dt / 2);                                     /* drift */
+    for (int k = 0; k < m->nv; k++) vmid[k] = qd[k] + qdd[k] * dt / 2;
+    fd(ctx, q, vmid, tau, fext, qdd);
+    for (int k = 0; k < m->nv; k++) qd[k] += qdd[k] * dt;                  /* kick  */
+    mech_integrate_q(m, q, qd, dt / 2);                                     /* drift */
+}

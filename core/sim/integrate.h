@@ -43,4 +43,18 @@ void mech_integrate_q(const mech_model *m, double *q, const double *qd, double d
 void mech_step_euler(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, double *qd,
                      const double *tau, const double *fext, double *qdd, double dt);
 
+/* One Störmer–Verlet step, drift / kick / drift with ONE dynamics call at
+ * the midpoint (seed 001, "Second-order stepping"):
+ *   q   = drift(q, qd, dt/2)
+ *   qdd = fd(ctx, q, qd + qdd_prev dt/2, tau, fext)     midpoint velocity predictor
+ *   qd += qdd dt
+ *   q   = drift(q, qd, dt/2)
+ * qdd (nv) is in/out: on entry the previous step's acceleration (for the
+ * predictor; on the first step the acceleration at the initial state, or
+ * zeros at the price of one O(dt^2) velocity error), on exit the new one.
+ * vmid (nv) is scratch.  Second order for velocity-dependent forces
+ * (Coriolis, dampers) because both slots of fd are at the midpoint. */
+void mech_step_verlet(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, double *qd,
+                      const double *tau, const double *fext, double *qdd, double *vmid, double dt);
+
 #endif

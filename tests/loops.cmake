@@ -1,0 +1,33 @@
+# Loops, force elements, observe/find (tests/test_loops.c) on every
+# models/loops/*.mech, the over-constrained rejection, and the integrators'
+# asserted order on every tree model (tests/test_integrate.c).
+add_executable(test_loops ${CMAKE_CURRENT_LIST_DIR}/test_loops.c)
+target_link_libraries(test_loops PRIVATE mech_core m)
+file(GLOB MECH_LOOP_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/loops/*.mech)
+foreach(model ${MECH_LOOP_MODELS})
+  get_filename_component(stem ${model} NAME_WE)
+  add_test(NAME loops_${stem} COMMAND test_loops model ${model})
+endforeach()
+add_test(NAME loops_overconstrained COMMAND test_loops overconstrained)
+
+add_executable(test_integrate ${CMAKE_CURRENT_LIST_DIR}/test_integrate.c)
+target_link_libraries(test_integrate PRIVATE mech_core m)
+file(GLOB MECH_TREE_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/*.mech)
+foreach(model ${MECH_TREE_MODELS})
+  get_filename_component(stem ${model} NAME_WE)
+  add_test(NAME integrate_order_${stem} COMMAND test_integrate ${model})
+endforeach()
+
+# The mech CLI on loop models: check (nc, nact, rank(K) at q0), a near-manifold
+# compare, and a short run.
+if(TARGET mech)
+  add_test(NAME mech_check_loop_models COMMAND mech check ${MECH_LOOP_MODELS})
+  foreach(stem fourbar quartercar hmmwv_pitman)
+    if(EXISTS ${CMAKE_SOURCE_DIR}/models/loops/${stem}.mech)
+      add_test(NAME mech_compare_${stem} COMMAND mech compare ${CMAKE_SOURCE_DIR}/models/loops/${stem}.mech --trials 200)
+    endif()
+  endforeach()
+  if(EXISTS ${CMAKE_SOURCE_DIR}/models/loops/fourbar.mech)
+    add_test(NAME mech_run_fourbar COMMAND mech run ${CMAKE_SOURCE_DIR}/models/loops/fourbar.mech --time 0.5)
+  endif()
+endif()
