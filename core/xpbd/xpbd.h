@@ -86,6 +86,8 @@ typedef struct {
     double *inv_inertia;        /* 9 per body, from finalize */
 } xpbd_model;
 
+struct xpbd_rod; /* core/xpbd/rod.h */
+
 /* Time-varying targets: called at the end time of every substep. */
 typedef void (*xpbd_target_fn)(double t, int joint, double target[6], void *user);
 
@@ -106,6 +108,10 @@ typedef struct {
      * primal = |M Δx̃ − ∇Cᵀλ| (eq. 51), constraint = |C + α̃λ| (eq. 52). */
     int record_residuals;
     double primal, constraint;
+    /* Cosserat rods stepped inside the substeps (rod.h, xpbd_rod_attach);
+     * owned by the caller, none by default. */
+    int nrod;
+    struct xpbd_rod **rods;
 } xpbd_data;
 
 /* Model lifetime: alloc zero-fills bodies and joints (rotations and joint

@@ -2,6 +2,7 @@
  * oriented particles (§4.2): inertial prediction with ⊞, substeps,
  * constraint projection, velocities from ⊟, damping. */
 #include "xpbd/xpbd_internal.h"
+#include "xpbd/rod.h"
 
 #include "spatial/so3.h"
 #include "spatial/spatial.h"
@@ -217,10 +218,15 @@ static void substep(const xpbd_model *m, xpbd_data *d, double h)
     if (d->target_fn)
         for (int j = 0; j < m->njoint; j++) d->target_fn(t1, j, d->target + 6 * j, d->target_user);
     predict(m, d, h);
+    for (int r = 0; r < d->nrod; r++) xpbd_rod_substep_begin(d->rods[r], h, m->params.gravity);
     memset(d->lambda, 0, 6 * (size_t)m->njoint * sizeof(double));
     memset(d->lambda_limit, 0, 3 * (size_t)m->njoint * sizeof(double));
-    for (int it = 0; it < m->params.iterations; it++) xpbd_solve_positions(m, d, h);
+    for (int it = 0; it < m->params.iterations; it++) {
+        xpbd_solve_positions(m, d, h);
+        for (int r = 0; r < d->nrod; r++) xpbd_rod_iterate(d->rods[r], h);
+    }
     update_velocities(m, d, h);
+    for (int r = 0; r < d->nrod; r++) xpbd_rod_substep_end(d->rods[r], h);
     if (d->record_residuals) xpbd_residuals(m, d, h, &d->primal, &d->constraint);
     xpbd_solve_damping(m, d, h);
     d->t = t1;

@@ -1,0 +1,54 @@
+/* rod_internal.h — what the rod files share: Lagrange bases and Gauss
+ * points, constraint evaluation with analytic gradients, the banded solver. */
+#ifndef MECH_ROD_INTERNAL_H
+#define MECH_ROD_INTERNAL_H
+
+#include "xpbd/rod.h"
+
+/* Lagrange basis of order m (1-3) on equispaced nodes ξ_a = a/m of [0, 1]:
+ * φ_a(ξ) and dφ_a/dξ, a = 0..m (Fig. 7). */
+void rod_lagrange(int m, double xi, double phi[4], double dphi[4]);
+/* n-point Gauss–Legendre rule (n = 1-4) on [0, 1]. */
+void rod_gauss(int n, double xi[4], double w[4]);
+
+/* d/dψ [Γ(ψ) a]: the derivative of the right Jacobian applied to a fixed
+ * vector (needed by the bend/twist strain u = Γ(ψ) ψ′, docs/rods.md). */
+void rod_jr_apply_derivative(const double psi[3], const double a[3], double Q[9]);
+
+/* One constraint block (six rows) at the current state: value C and gradient
+ * G[k][row][0..5] with respect to node node0 + k, columns [p (3); δθ (3)];
+ * a clamp to a world body also has the gradient Gb by that body (else
+ * body = −1). */
+typedef struct rod_block {
+    int node0, nn;
+    double C[6];
+    double G[4][6][6];
+    int body;
+    double Gb[6][6];
+} rod_block;
+
+/* Raw strains [v; u] of Gauss point g (global index) at poses p, R. */
+void rod_strain(const xpbd_rod *rod, int g, const double *p, const double *R, rod_block *b);
+/* Block c of the system (clamps first and last, Gauss points between),
+ * evaluated at the rod's state; elastic blocks have C = [v; u] − [v*; u*]. */
+void rod_block_eval(const xpbd_rod *rod, int c, rod_block *b);
+/* Index of the first Gauss-point block, and whether block c is a clamp
+ * (returns its end 0/1, or −1). */
+int rod_first_gauss(const xpbd_rod *rod);
+int rod_block_end(const xpbd_rod *rod, int c);
+/* Target pose of clamped end e at time t, and its velocity (world linear,
+ * body-frame angular; for the ground and prescribed motion).  A body-clamped
+ * end's target is its body frame (the rest pose until the rod is attached). */
+void rod_clamp_target(const xpbd_rod *rod, int e, double t, double p[3], double R[9]);
+void rod_clamp_rate(const xpbd_rod *rod, int e, double t, double v[3], double w[3]);
+
+/* Banded SPD matrix of order n, lower half-bandwidth kd, stored by rows:
+ * A(i, j) for i − kd ≤ j ≤ i at band[(i + 1) kd + j].  Cholesky A = L Lᵀ in
+ * place (0, or −1 if not positive definite), then L Lᵀ x = b in place. */
+int rod_band_cholesky(int n, int kd, double *band);
+void rod_band_solve(int n, int kd, const double *band, double *b);
+
+/* The scalar half-bandwidth of the rod system, kd = 6(bandwidth + 1) − 1. */
+int rod_kd(const xpbd_rod *rod);
+
+#endif

@@ -1,0 +1,381 @@
+/* rod_solve.c — the XPBD step of a rod (§4.2): inertial prediction with ⊞,
+ * substeps, constraint projection by one block-banded direct solve of all
+ * elastic constraints and clamps (§8.2) or by Gauss–Seidel over the
+ * individual vector constraints (§8.1), velocities from ⊟, and the
+ * velocity-level damping solve (§4.4) with the same structure. */
+#include "xpbd/rod_internal.h"
+#include "xpbd/xpbd_internal.h"
+
+#include "spatial/so3.h"
+#include "spatial/spatial.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* out = M_j⁻¹ g for a gradient row g = [∂/∂p; D_R] of node j. */
+static void minv(const xpbd_rod *rod, int j, const double g[6], double out[6])
+{
+    for (int k = 0; k < 3; k++) {
+        out[k] = g[k] / rod->mass[j];
+        out[3 + k] = g[3 + k] / rod->inertia[3 * j + k];
+    }
+}
+
+/* A_cd = Σ_j G_c,j M_j⁻¹ G_d,jᵀ over the nodes j the two blocks share. */
+static void coupling(const xpbd_rod *rod, const rod_block *bc, const rod_block *bd, double A[6][6])
+{
+    int j0 = bc->node0 > bd->node0 ? bc->node0 : bd->node0;
+    int j1 = bc->node0 + bc->nn < bd->node0 + bd->nn ? bc->node0 + bc->nn : bd->node0 + bd->nn;
+    memset(A, 0, 36 * sizeof(double));
+    for (int j = j0; j < j1; j++) {
+        const double (*Gc)[6] = bc->G[j - bc->node0], (*Gd)[6] = bd->G[j - bd->node0];
+        double im[6];
+        for (int k = 0; k < 3; k++) {
+            im[k] = 1.0 / rod->mass[j];
+            im[3 + k] = 1.0 / rod->inertia[3 * j + k];
+        }
+        for (int a = 0; a < 6; a++)
+            for (int b = 0; b < 6; b++) {
+                double s = 0;
+                for (int q = 0; q < 6; q++) s += Gc[a][q] * im[q] * Gd[b][q];
+                A[a][b] += s;
+            }
+    }
+    if (bc != bd || bc->body < 0) return; /* a body enters only its own clamp's block */
+    for (int a = 0; a < 6; a++) {
+        double mg[6];
+        xpbd_minv(rod->world, bc->body, bc->Gb[a], mg);
+        for (int b = 0; b < 6; b++)
+            for (int q = 0; q < 6; q++) A[b][a] += bc->Gb[b][q] * mg[q];
+    }
+}
+
+/* M_b⁻¹ Gbᵀ μ for a body-clamp block. */
+static void body_correction(const xpbd_rod *rod, const rod_block *b, const double mu[6], double out[6])
+{
+    double g[6] = { 0 };
+    for (int a = 0; a < 6; a++)
+        for (int q = 0; q < 6; q++) g[q] += b->Gb[a][q] * mu[a];
+    xpbd_minv(rod->world, b->body, g, out);
+}
+
+/* Assemble every block into the band: A = ∇C M⁻¹ ∇Cᵀ + diag(diag). */
+static void assemble(xpbd_rod *rod, const double *diag)
+{
+    int kd = rod_kd(rod), n = 6 * rod->ncon;
+    memset(rod->band, 0, (size_t)n * (kd + 1) * sizeof(double));
+    for (int c = 0; c < rod->ncon; c++)
+        for (int d = c; d < rod->ncon && d <= c + rod->bandwidth; d++) {
+            double A[6][6];
+            coupling(rod, &rod->blocks[c], &rod->blocks[d], A);
+            for (int a = 0; a < 6; a++)
+                for (int b = 0; b < 6; b++) {
+                    int i = 6 * d + b, j = 6 * c + a; /* lower half: i ≥ j */
+                    if (i >= j) rod->band[(size_t)(i + 1) * kd + j] = A[a][b];
+                }
+        }
+    for (int i = 0; i < n; i++) rod->band[(size_t)(i + 1) * kd + i] += diag[i];
+}
+
+/* dx_j = M_j⁻¹ Σ_c G_c,jᵀ μ_c over the blocks c0..c1−1. */
+static void scatter(xpbd_rod *rod, int c0, int c1, const double *mu)
+{
+    memset(rod->dx, 0, 6 * (size_t)rod->nnode * sizeof(double));
+    for (int c = c0; c < c1; c++) {
+        const rod_block *b = &rod->blocks[c];
+        for (int k = 0; k < b->nn; k++) {
+            double g[6] = { 0 }, mg[6];
+            for (int a = 0; a < 6; a++)
+                for (int q = 0; q < 6; q++) g[q] += b->G[k][a][q] * mu[6 * (c - c0) + a];
+            minv(rod, b->node0 + k, g, mg);
+            for (int q = 0; q < 6; q++) rod->dx[6 * (b->node0 + k) + q] += mg[q];
+        }
+    }
+}
+
+static void apply_node(xpbd_rod *rod, int j, const double dx[6])
+{
+    for (int k = 0; k < 3; k++) rod->p[3 * j + k] += dx[k];
+    so3_plus(rod->R + 9 * j, dx + 3, rod->R + 9 * j); /* eq. 58 */
+}
+
+/* α̃ of block c's rows (clamps are rigid). */
+static void block_alpha(const xpbd_rod *rod, int c, double inv_h2, double at[6])
+{
+    int g = c - rod_first_gauss(rod);
+    for (int k = 0; k < 6; k++) at[k] = rod_block_end(rod, c) >= 0 ? 0 : rod->alpha[6 * g + k] * inv_h2;
+}
+
+/* §8.2: [∇C M⁻¹ ∇Cᵀ + α̃] Δλ = −C − α̃λ over every block at once. */
+static void iterate_banded(xpbd_rod *rod, double inv_h2)
+{
+    int nc = rod->ncon, kd = rod_kd(rod);
+    for (int c = 0; c < nc; c++) rod_block_eval(rod, c, &rod->blocks[c]);
+    double *at = rod->diag;
+    for (int c = 0; c < nc; c++) {
+        block_alpha(rod, c, inv_h2, at + 6 * c);
+        for (int k = 0; k < 6; k++) rod->rhs[6 * c + k] = -rod->blocks[c].C[k] - at[6 * c + k] * rod->lambda[6 * c + k];
+    }
+    assemble(rod, at);
+    if (rod_band_cholesky(6 * nc, kd, rod->band)) return;
+    rod_band_solve(6 * nc, kd, rod->band, rod->rhs);
+    for (int i = 0; i < 6 * nc; i++) rod->lambda[i] += rod->rhs[i];
+    scatter(rod, 0, nc, rod->rhs);
+    for (int j = 0; j < rod->nnode; j++) apply_node(rod, j, rod->dx + 6 * j);
+    for (int c = 0; c < nc; c++)
+        if (rod->blocks[c].body >= 0) {
+            double dxb[6];
+            body_correction(rod, &rod->blocks[c], rod->rhs + 6 * c, dxb);
+            xpbd_apply(rod->world_data, rod->blocks[c].body, dxb);
+        }
+}
+
+/* §8.1 applied to each vector constraint alone, swept along the rod. */
+static void iterate_gauss_seidel(xpbd_rod *rod, double inv_h2)
+{
+    for (int c = 0; c < rod->ncon; c++) {
+        rod_block *b = &rod->blocks[c];
+        double A[6][6], at[6], rhs[6];
+        rod_block_eval(rod, c, b);
+        coupling(rod, b, b, A);
+        block_alpha(rod, c, inv_h2, at);
+        for (int k = 0; k < 6; k++) {
+            A[k][k] += at[k];
+            rhs[k] = -b->C[k] - at[k] * rod->lambda[6 * c + k];
+        }
+        xpbd_spd_solve(6, &A[0][0], rhs);
+        for (int k = 0; k < 6; k++) rod->lambda[6 * c + k] += rhs[k];
+        for (int k = 0; k < b->nn; k++) {
+            double g[6] = { 0 }, mg[6];
+            for (int a = 0; a < 6; a++)
+                for (int q = 0; q < 6; q++) g[q] += b->G[k][a][q] * rhs[a];
+            minv(rod, b->node0 + k, g, mg);
+            apply_node(rod, b->node0 + k, mg);
+        }
+        if (b->body >= 0) {
+            double dxb[6];
+            body_correction(rod, b, rhs, dxb);
+            xpbd_apply(rod->world_data, b->body, dxb);
+        }
+    }
+}
+
+/* The velocity form of clamp e: [v; ω] of the node equals the target's
+ * (ground or prescribed motion), or the body's at the attachment point:
+ * v − v_b − R_b(ω_b × r) = 0, ω − RᵀR_b ω_b = 0, so Gb = [−I, R_b r^; 0, −RᵀR_b]. */
+static void velocity_clamp(const xpbd_rod *rod, int e, rod_block *b, double target[6])
+{
+    memset(b, 0, sizeof *b);
+    memset(target, 0, 6 * sizeof(double));
+    b->node0 = e ? rod->nnode - 1 : 0;
+    b->nn = 1;
+    b->body = rod->desc.end[e].on_body && rod->world_data ? rod->desc.end[e].body : -1;
+    for (int k = 0; k < 6; k++) b->G[0][k][k] = 1;
+    if (b->body < 0) {
+        rod_clamp_rate(rod, e, rod->t, target, target + 3);
+        return;
+    }
+    const double *Rb = rod->world_data->R + 9 * b->body, *R = rod->R + 9 * b->node0;
+    double S[9], RS[9], RtRb[9];
+    m3_skew(rod->attach_r[e], S);
+    m3_mul(Rb, S, RS);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) {
+            double t = 0;
+            for (int q = 0; q < 3; q++) t += R[3 * q + i] * Rb[3 * q + k];
+            RtRb[3 * i + k] = t;
+        }
+    for (int i = 0; i < 3; i++) {
+        b->Gb[i][i] = -1;
+        for (int k = 0; k < 3; k++) {
+            b->Gb[i][3 + k] = RS[3 * i + k];
+            b->Gb[3 + i][3 + k] = -RtRb[3 * i + k];
+        }
+    }
+}
+
+/* v ← v + dx for nodes j0..j1−1 (dx from scatter). */
+static void add_node_velocity(xpbd_rod *rod, int j0, int j1)
+{
+    for (int j = j0; j < j1; j++)
+        for (int q = 0; q < 3; q++) {
+            rod->v[3 * j + q] += rod->dx[6 * j + q];
+            rod->w[3 * j + q] += rod->dx[6 * j + 3 + q];
+        }
+}
+
+/* [v_b; ω_b] += M_b⁻¹ Gbᵀ μ for a clamp on a world body. */
+static void add_body_velocity(xpbd_rod *rod, const rod_block *b, const double mu[6])
+{
+    if (b->body < 0) return;
+    double dv[6];
+    body_correction(rod, b, mu, dv);
+    for (int q = 0; q < 3; q++) {
+        rod->world_data->v[3 * b->body + q] += dv[q];
+        rod->world_data->w[3 * b->body + q] += dv[3 + q];
+    }
+}
+
+/* §4.4 on the elastic rows, U_d = ½ Ċᵀ β Ċ taken implicitly over the substep:
+ * [∇C M⁻¹ ∇Cᵀ + (hβ)⁻¹] μ = −Ċ, v ← v + M⁻¹ ∇Cᵀ μ.  A clamp enters as a
+ * rigid velocity constraint (velocity_clamp) — without it the solve would
+ * hand the damped momentum to a rigid motion of the whole rod.  Banded: all
+ * blocks at once; Gauss–Seidel: block by block. */
+static void damp(xpbd_rod *rod, double h)
+{
+    int nc = rod->ncon, kd = rod_kd(rod), banded = rod->desc.solver == XPBD_ROD_BANDED;
+    double *diag = rod->diag;
+    for (int c = 0; c < nc; c++) {
+        rod_block *b = &rod->blocks[c];
+        int e = rod_block_end(rod, c), g = c - rod_first_gauss(rod);
+        double target[6] = { 0 };
+        if (e >= 0) velocity_clamp(rod, e, b, target);
+        else rod_block_eval(rod, c, b);
+        for (int a = 0; a < 6; a++) {
+            double r = -target[a];
+            for (int k = 0; k < b->nn; k++) {
+                int j = b->node0 + k;
+                r += v3_dot(b->G[k][a], rod->v + 3 * j) + v3_dot(b->G[k][a] + 3, rod->w + 3 * j);
+            }
+            if (b->body >= 0)
+                r += v3_dot(b->Gb[a], rod->world_data->v + 3 * b->body) +
+                     v3_dot(b->Gb[a] + 3, rod->world_data->w + 3 * b->body);
+            rod->rhs[6 * c + a] = -r;
+            diag[6 * c + a] = e >= 0 ? 0 : 1.0 / (h * rod->beta[6 * g + a]);
+        }
+        if (banded) continue;
+        double A[6][6];
+        coupling(rod, b, b, A);
+        for (int a = 0; a < 6; a++) A[a][a] += diag[6 * c + a];
+        xpbd_spd_solve(6, &A[0][0], rod->rhs + 6 * c);
+        scatter(rod, c, c + 1, rod->rhs + 6 * c);
+        add_node_velocity(rod, b->node0, b->node0 + b->nn);
+        add_body_velocity(rod, b, rod->rhs + 6 * c);
+    }
+    if (!banded) return;
+    assemble(rod, diag);
+    if (rod_band_cholesky(6 * nc, kd, rod->band)) return;
+    rod_band_solve(6 * nc, kd, rod->band, rod->rhs);
+    scatter(rod, 0, nc, rod->rhs);
+    add_node_velocity(rod, 0, rod->nnode);
+    for (int c = 0; c < nc; c++) add_body_velocity(rod, &rod->blocks[c], rod->rhs + 6 * c);
+}
+
+/* Inertial prediction (eqs. 46–48) per node, as for an XPBD body. */
+static void predict(xpbd_rod *rod, double h, const double g[3])
+{
+    for (int j = 0; j < rod->nnode; j++) {
+        double *p = rod->p + 3 * j, *R = rod->R + 9 * j, *v = rod->v + 3 * j, *w = rod->w + 3 * j;
+        const double *tau = rod->fext + 6 * j, *f = tau + 3, *J = rod->inertia + 3 * j;
+        double Jw[3] = { J[0] * w[0], J[1] * w[1], J[2] * w[2] }, gyro[3], tb[3], hw[3];
+        memcpy(rod->p_prev + 3 * j, p, 3 * sizeof(double));
+        memcpy(rod->R_prev + 9 * j, R, 9 * sizeof(double));
+        for (int k = 0; k < 3; k++) {
+            v[k] += h * (g[k] + f[k] / rod->mass[j]);
+            p[k] += h * v[k];
+        }
+        v3_cross(w, Jw, gyro);
+        m3_tmulv(R, tau, tb);
+        for (int k = 0; k < 3; k++) {
+            w[k] += h * (tb[k] - gyro[k]) / J[k];
+            hw[k] = h * w[k];
+        }
+        so3_plus(R, hw, R);
+    }
+}
+
+void xpbd_rod_substep_begin(xpbd_rod *rod, double h, const double gravity[3])
+{
+    predict(rod, h, gravity);
+    rod->t += h; /* clamp targets at the end of the substep */
+    memset(rod->lambda, 0, 6 * (size_t)rod->ncon * sizeof(double));
+}
+
+void xpbd_rod_iterate(xpbd_rod *rod, double h)
+{
+    if (rod->desc.solver == XPBD_ROD_BANDED) iterate_banded(rod, 1.0 / (h * h));
+    else iterate_gauss_seidel(rod, 1.0 / (h * h));
+}
+
+/* v = Δp/h, ω = (R⁺ ⊟ R)/h (§4.2); returns the largest |Δp|. */
+static double update_velocities(xpbd_rod *rod, double h)
+{
+    double moved = 0;
+    for (int j = 0; j < rod->nnode; j++) {
+        double th[3], dp[3];
+        for (int k = 0; k < 3; k++) {
+            dp[k] = rod->p[3 * j + k] - rod->p_prev[3 * j + k];
+            rod->v[3 * j + k] = dp[k] / h;
+        }
+        so3_minus(rod->R + 9 * j, rod->R_prev + 9 * j, th);
+        for (int k = 0; k < 3; k++) rod->w[3 * j + k] = th[k] / h;
+        moved = fmax(moved, v3_norm(dp));
+    }
+    return moved;
+}
+
+void xpbd_rod_substep_end(xpbd_rod *rod, double h)
+{
+    update_velocities(rod, h);
+    if (rod->desc.damping > 0) damp(rod, h);
+}
+
+/* A substep of a rod on its own; returns the largest node displacement. */
+static double substep(xpbd_rod *rod, double h)
+{
+    xpbd_rod_substep_begin(rod, h, rod->desc.gravity);
+    for (int it = 0; it < rod->desc.iterations; it++) xpbd_rod_iterate(rod, h);
+    double moved = update_velocities(rod, h);
+    if (rod->desc.damping > 0) damp(rod, h);
+    return moved;
+}
+
+void xpbd_rod_step(xpbd_rod *rod)
+{
+    double h = rod->desc.dt / rod->desc.substeps;
+    for (int s = 0; s < rod->desc.substeps; s++) substep(rod, h);
+}
+
+int xpbd_rod_attach(xpbd_rod *rod, const xpbd_model *m, xpbd_data *d, char *err, int errlen)
+{
+    const xpbd_rod_end *e0 = &rod->desc.end[0], *e1 = &rod->desc.end[1];
+    if (e0->clamped && e1->clamped && e0->on_body && e1->on_body && e0->body == e1->body) {
+        snprintf(err, (size_t)errlen, "rod: both ends on body %d would couple the ends outside the band", e0->body);
+        return -1;
+    }
+    for (int e = 0; e < 2; e++) {
+        const xpbd_rod_end *end = &rod->desc.end[e];
+        if (!end->clamped || !end->on_body) continue;
+        if (end->body < 0 || end->body >= m->nbody) {
+            snprintf(err, (size_t)errlen, "rod: end %d on body %d of %d", e, end->body, m->nbody);
+            return -1;
+        }
+        /* r = R_bᵀ(p_end − p_b), R_J = R_bᵀ R_end at the current poses. */
+        int node = e ? rod->nnode - 1 : 0;
+        const double *pb = d->p + 3 * end->body, *Rb = d->R + 9 * end->body;
+        double dp[3];
+        for (int k = 0; k < 3; k++) dp[k] = rod->p[3 * node + k] - pb[k];
+        m3_tmulv(Rb, dp, rod->attach_r[e]);
+        double Rbt[9];
+        m3_transpose(Rb, Rbt);
+        m3_mul(Rbt, rod->R + 9 * node, rod->attach_R[e]);
+    }
+    rod->world = m;
+    rod->world_data = d;
+    return 0;
+}
+
+double xpbd_rod_settle(xpbd_rod *rod, double h, int max_steps, double tol)
+{
+    double moved = 0;
+    for (int s = 0; s < max_steps; s++) {
+        memset(rod->v, 0, 3 * (size_t)rod->nnode * sizeof(double));
+        memset(rod->w, 0, 3 * (size_t)rod->nnode * sizeof(double));
+        moved = substep(rod, h);
+        if (moved < tol) break;
+    }
+    memset(rod->v, 0, 3 * (size_t)rod->nnode * sizeof(double));
+    memset(rod->w, 0, 3 * (size_t)rod->nnode * sizeof(double));
+    return moved;
+}
