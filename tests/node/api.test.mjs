@@ -1,0 +1,199 @@
+// The API's shape and its errors: every bad argument gives a clear error and
+// leaves the module working.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { MechError, listModels, loadModelText, openModel } from '../../wasm/index.mjs';
+import { modelNames } from './helpers.mjs';
+
+test('listModels lists every shipped model with its sizes', async () => {
+  const models = await listModels();
+  assert.deepEqual(models.map((m) => m.name), modelNames);
+  for (const m of models) {
+    const sim = await openModel(m.name);
+    assert.deepEqual([sim.name, sim.description, sim.nq, sim.nv, sim.nb], [m.name, m.description, m.nq, m.nv, m.nb]);
+    assert.equal(sim.bodyNames.length, sim.nb);
+    assert.equal(sim.poses().length, 7 * sim.nb);
+    sim.dispose();
+  }
+});
+
+test('a Sim: views, forward, step, poses, reset', async () => {
+  const sim = await openModel('satellite');
+  assert.deepEqual([sim.q.length, sim.qd.length, sim.tau.length, sim.act.length, sim.fext.length, sim.qdd.length],
+    [sim.nq, sim.nv, sim.nv, sim.nact, 6 * sim.nb, sim.nv]);
+  const q0 = Float64Array.from(sim.q);
+  const qd0 = Float64Array.from(sim.qd);
+  assert.equal(sim.forward(), sim.qdd);
+  sim.step(1e-3, 100);
+  assert.notDeepEqual([...sim.q], [...q0]);
+  const poses = sim.poses();
+  for (let b = 0; b < sim.nb; b++) {
+    const [w, x, y, z] = poses.subarray(7 * b + 3, 7 * b + 7);
+    assert.ok(Math.abs(Math.hypot(w, x, y, z) - 1) < 1e-12, `body ${b} attitude is a unit quaternion`);
+  }
+  sim.tau.fill(1);
+  sim.reset();
+  assert.deepEqual([...sim.q], [...q0]);
+  assert.deepEqual([...sim.qd], [...qd0]);
+  assert.ok(sim.tau.every((v) => v === 0), 'tau zeroed');
+  sim.dispose();
+});
+
+test('the runtime engine runs text, and a shipped model by name', async () => {
+  const text = await loadModelText('threelink');
+  const a = await openModel({ text, name: 'mine' });
+  const b = await openModel('threelink', { backend: 'runtime' });
+  assert.equal(a.name, 'mine');
+  assert.equal(a.backend, 'runtime');
+  assert.deepEqual([...a.forward()], [...b.forward()]);
+  a.dispose();
+  b.dispose();
+});
+
+test('bad model text raises MechError with line and column', async () => {
+  const text = 'gravity 0 0 -9.81\nbody a\n  parent base\n  joint revolute q\nend\n';
+  await assert.rejects(openModel({ text, name: 'edited' }), (e) => {
+    assert.ok(e instanceof MechError);
+    assert.equal(e.name, 'MechError');
+    assert.match(e.message, /^edited:4:/);
+    assert.equal(e.line, 4);
+    assert.ok(e.column > 0);
+    return true;
+  });
+});
+
+test('bad arguments give clear errors and the module keeps working', async () => {
+  const sim = await openModel('satellite');
+  const reference = Float64Array.from(sim.forward());
+  const stillWorks = () => assert.deepEqual([...sim.forward()], [...reference]);
+
+  for (const dt of [-1e-3, 0, NaN, Infinity]) {
+    assert.throws(() => sim.step(dt), { name: 'RangeError', message: /^step: dt must be a positive finite/ });
+  }
+  assert.throws(() => sim.step('0.001'), { name: 'TypeError', message: /dt must be a number/ });
+  for (const n of [-1, 1.5, NaN, 2 ** 31]) {
+    assert.throws(() => sim.step(1e-3, n), { name: 'RangeError', message: /n must be a non-negative integer/ });
+  }
+  stillWorks();
+
+  for (const [view, i] of [['q', 5], ['qd', 2], ['tau', 0], ['fext', 0]]) {
+    const saved = sim[view][i];
+    sim[view][i] = NaN;
+    assert.throws(() => sim.forward(), { name: 'RangeError', message: new RegExp(`^forward: ${view}\\[${i}\\].* is NaN`) });
+    assert.throws(() => sim.step(1e-3), { name: 'RangeError', message: new RegExp(`^step: ${view}\\[${i}\\].* is NaN`) });
+    sim[view][i] = saved;
+    stillWorks();
+  }
+  const quat = Float64Array.from(sim.q.subarray(0, 4));
+  sim.q.fill(0, 0, 4);
+  assert.throws(() => sim.forward(), { name: 'RangeError', message: /quaternion q\[0\.\.3\] of body 'bus' is zero/ });
+  sim.q.set(quat);
+  stillWorks();
+
+  sim.tau.fill(1e300);
+  assert.throws(() => sim.step(1e-3, 100), { name: 'RangeError', message: /blew up/ });
+  sim.reset();
+  stillWorks();
+
+  const chain = await openModel('threelink');
+  chain.fext[0] = NaN;
+  chain.forward();
+  chain.step(1e-3);
+  assert.ok(chain.q.every(Number.isFinite), 'fext slots of bodies without `fext 1` are never read');
+  chain.dispose();
+
+  await assert.rejects(openModel('satellite', { backend: 'xpbd' }), { name: 'RangeError', message: /unknown backend 'xpbd'/ });
+  await assert.rejects(openModel('nosuchmodel'), { name: 'RangeError', message: /unknown model 'nosuchmodel'; shipped models: / });
+  await assert.rejects(openModel({ text: 'gravity 0 0 -9.81\n' }, { backend: 'generated' }), { name: 'RangeError', message: /'generated' exists only for shipped models/ });
+  await assert.rejects(openModel(42), { name: 'TypeError' });
+  await assert.rejects(openModel({ text: 'x', name: 7 }), { name: 'TypeError' });
+  stillWorks();
+  sim.dispose();
+});
+
+test('describe, energy and gravity', async () => {
+  const gen = await openModel('satellite');
+  const run = await openModel('satellite', { backend: 'runtime' });
+  const d = gen.describe();
+  assert.deepEqual(d, run.describe());
+  assert.equal(d.name, 'satellite');
+  assert.deepEqual(d.bodies.map((b) => b.name), gen.bodyNames);
+  assert.equal(d.bodies[0].joint, 'floating');
+  assert.ok(d.shapes.every((s) => s.body >= 0 && s.body < gen.nb && s.rot.length === 9));
+
+  const e = gen.energy();
+  assert.equal(e.total, e.kinetic + e.potential);
+  assert.deepEqual(run.energy(), e);
+  gen.step(1e-4, 1000);
+  assert.ok(Math.abs(gen.energy().total - e.total) < 1e-3 * Math.max(1, Math.abs(e.total)), 'energy roughly kept');
+
+  assert.equal(gen.gravity, null, 'generated code has gravity built in');
+  assert.deepEqual([...run.gravity], d.gravity);
+  run.gravity.set([0, 0, 0]);
+  run.qd.fill(0);
+  assert.ok(run.forward().every((a) => a === 0), 'no gravity, no motion');
+  run.gravity[2] = NaN;
+  assert.throws(() => run.forward(), { name: 'RangeError', message: /gravity\[2\] is NaN/ });
+  gen.dispose();
+  run.dispose();
+});
+
+test('modules import nothing but the memory-growth notification', async () => {
+  const { readFile, readdir } = await import('node:fs/promises');
+  const dist = new URL('../../wasm/dist/', import.meta.url);
+  for (const file of (await readdir(dist)).filter((f) => f.endsWith('.wasm'))) {
+    const module = await WebAssembly.compile(await readFile(new URL(file, dist)));
+    assert.deepEqual(WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}`),
+      ['env.emscripten_notify_memory_growth'], file);
+  }
+});
+
+test('the runtime engine runs force elements, with act as their inputs', async () => {
+  const text = `gravity 0 0 -9.81
+body arm
+  parent base
+  joint revolute y
+  mass 1
+  com 0.5 0 0
+  inertia 0.001 0.08 0.08
+end
+rsda motor
+  joint arm
+  k 5
+  c 0.2
+  input
+end
+`;
+  const sim = await openModel({ text, name: 'motor' });
+  assert.equal(sim.nact, 1);
+  const passive = sim.forward()[0];
+  sim.act[0] = 2;
+  const driven = sim.forward()[0];
+  assert.ok(Math.abs(driven - passive - 2 / 0.33) < 1e-9, 'act adds its torque through the joint inertia (0.08 + 1·0.5²)');
+  sim.act[0] = NaN;
+  assert.throws(() => sim.forward(), { name: 'RangeError', message: /^forward: act\[0\] is NaN/ });
+  sim.dispose();
+});
+
+test('mangled model text never traps the runtime engine', async () => {
+  const text = new TextEncoder().encode(await loadModelText('satellite'));
+  let seed = 12345;
+  const random = (n) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+  let opened = 0;
+  for (let trial = 0; trial < 300; trial++) {
+    const bytes = Uint8Array.from(text);
+    for (let k = 0; k < 1 + random(8); k++) bytes[random(bytes.length)] = random(256);
+    try {
+      const sim = await openModel({ text: bytes, name: 'mangled' });
+      sim.step(1e-4, 10);
+      sim.dispose();
+      opened++;
+    } catch (e) {
+      assert.ok(e instanceof MechError || e instanceof RangeError, `${e}`);
+    }
+  }
+  const sim = await openModel('satellite', { backend: 'runtime' });
+  assert.ok(sim.forward().every(Number.isFinite), `still working after 300 mangled texts (${opened} parsed)`);
+  sim.dispose();
+});

@@ -1,0 +1,122 @@
+/* describe.c — the parsed model as JSON, for the page to draw: bodies
+ * (tree frames, joint, mass properties), points of interest and shapes,
+ * exactly as the one parser read them (fields as in core/model/model.h). */
+#include <emscripten.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+typedef struct {
+    char *s;
+    size_t n, cap;
+    int failed;
+} json_buf;
+
+__attribute__((format(printf, 2, 3))) static void put(json_buf *b, const char *fmt, ...)
+{
+    for (int attempt = 0; attempt < 2 && !b->failed; attempt++) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            b->failed = 1;
+        } else if (b->s && (size_t)k < b->cap - b->n) {
+            b->n += (size_t)k;
+            return;
+        } else {
+            size_t cap = 2 * (b->cap + (size_t)k) + 64;
+            char *s = realloc(b->s, cap);
+            if (!s) b->failed = 1;
+            else b->s = s, b->cap = cap;
+        }
+    }
+}
+
+static void put_string(json_buf *b, const char *key, const char *s)
+{
+    put(b, "\"%s\":\"", key);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') put(b, "\\%c", c);
+        else if (c < 0x20) put(b, "\\u%04x", c);
+        else put(b, "%c", c);
+    }
+    put(b, "\"");
+}
+
+static void put_array(json_buf *b, const char *key, const double *v, int n)
+{
+    put(b, ",\"%s\":[", key);
+    for (int i = 0; i < n; i++) put(b, "%s%.17g", i ? "," : "", v[i]);
+    put(b, "]");
+}
+
+static void put_body(json_buf *b, const mech_body *x)
+{
+    static const char *const joints[] = { "revolute", "prismatic", "floating", "fixed" };
+    put(b, "{");
+    put_string(b, "name", x->name);
+    put(b, ",\"parent\":%d,\"joint\":\"%s\"", x->parent, joints[x->joint]);
+    put_array(b, "axis", x->axis, 3);
+    put_array(b, "pos", x->pos, 3);
+    put_array(b, "rot", x->rot, 9);
+    put(b, ",\"mass\":%.17g", x->mass);
+    put_array(b, "com", x->com, 3);
+    put_array(b, "inertia", x->inertia, 9);
+    put(b, ",\"fext\":%d,\"qidx\":%d,\"vidx\":%d,\"nq\":%d,\"nv\":%d}", x->fext, x->qidx, x->vidx,
+        x->nq, x->nv);
+}
+
+static void put_shape(json_buf *b, const mech_shape *x)
+{
+    static const char *const types[] = { "box", "sphere", "cylinder", "capsule" };
+    const double rgba[4] = { x->rgba[0], x->rgba[1], x->rgba[2], x->rgba[3] };
+    put(b, "{\"type\":\"%s\",\"body\":%d", types[x->type], x->body);
+    put_array(b, "size", x->size, 3);
+    put_array(b, "pos", x->pos, 3);
+    put_array(b, "rot", x->rot, 9);
+    put_array(b, "rgba", rgba, 4);
+    put(b, "}");
+}
+
+/* The model as a malloc'd NUL-terminated JSON object (free it with free),
+ * or NULL with the error set when out of memory. */
+EMSCRIPTEN_KEEPALIVE char *mw_describe(const mw_sim *s)
+{
+    const mech_model *m = s->model;
+    json_buf b = { 0 };
+    put(&b, "{");
+    put_string(&b, "name", m->name);
+    put(&b, ",");
+    put_string(&b, "description", m->description);
+    put_array(&b, "gravity", m->gravity, 3);
+    put(&b, ",\"bodies\":[");
+    for (int i = 0; i < m->nb; i++) {
+        put(&b, i ? "," : "");
+        put_body(&b, &m->bodies[i]);
+    }
+    put(&b, "],\"pois\":[");
+    for (int i = 0; i < m->npoi; i++) {
+        put(&b, "%s{", i ? "," : "");
+        put_string(&b, "name", m->pois[i].name);
+        put(&b, ",\"body\":%d", m->pois[i].body);
+        put_array(&b, "pos", m->pois[i].pos, 3);
+        put(&b, "}");
+    }
+    put(&b, "],\"shapes\":[");
+    for (int i = 0; i < m->nshape; i++) {
+        put(&b, i ? "," : "");
+        put_shape(&b, &m->shapes[i]);
+    }
+    put(&b, "]}");
+    if (b.failed) {
+        free(b.s);
+        mw_fail("describe: out of memory");
+        return NULL;
+    }
+    return b.s;
+}

@@ -1,0 +1,135 @@
+// index.d.ts — types for wasm/index.mjs (docs/wasm.md).
+
+/** A shipped model, as listed by listModels(). */
+export interface ModelInfo {
+  name: string;
+  description: string;
+  nq: number;
+  nv: number;
+  nb: number;
+}
+
+/** A body of the parsed model (core/model/model.h; rotations row-major). */
+export interface BodyDescription {
+  name: string;
+  /** Index of the parent body, -1 for the base. */
+  parent: number;
+  joint: 'revolute' | 'prismatic' | 'floating' | 'fixed';
+  /** Unit joint axis, body frame (1-DOF joints). */
+  axis: [number, number, number];
+  /** Tree translation: body origin in the parent frame at q = 0. */
+  pos: [number, number, number];
+  /** Tree rotation R (9, row-major): body axes in the parent frame at q = 0. */
+  rot: number[];
+  mass: number;
+  com: [number, number, number];
+  /** Rotational inertia about the CoM, body frame (9, row-major). */
+  inertia: number[];
+  fext: 0 | 1;
+  qidx: number;
+  vidx: number;
+  nq: number;
+  nv: number;
+}
+
+/** What Sim.describe() returns: the model exactly as the parser read it. */
+export interface ModelDescription {
+  name: string;
+  description: string;
+  gravity: [number, number, number];
+  bodies: BodyDescription[];
+  pois: { name: string; body: number; pos: [number, number, number] }[];
+  shapes: {
+    type: 'box' | 'sphere' | 'cylinder' | 'capsule';
+    body: number;
+    size: [number, number, number];
+    pos: [number, number, number];
+    rot: number[];
+    /** Alpha 0: let the page choose the colour. */
+    rgba: [number, number, number, number];
+  }[];
+}
+
+/** Which forward dynamics runs a Sim. */
+export type Backend = 'generated' | 'runtime';
+
+export interface OpenOptions {
+  /** Default: 'generated' for a shipped model name, 'runtime' for text. */
+  backend?: Backend;
+}
+
+/** .mech text to run on the runtime engine. */
+export interface ModelText {
+  /** The text, or its UTF-8 bytes. */
+  text: string | Uint8Array;
+  /** Labels error messages and becomes sim.name.  Default 'model'. */
+  name?: string;
+}
+
+/** Bad model text.  `message` is `name:line:col: what was expected`. */
+export class MechError extends Error {
+  readonly name: 'MechError';
+  /** 1-based; 0 when the error has no place. */
+  readonly line: number;
+  /** 1-based; 0 when the error has no place. */
+  readonly column: number;
+}
+
+/**
+ * One simulation living in WebAssembly memory.  The Float64Array properties
+ * are live views of that memory (no copies): write inputs, read results.
+ * A view taken before memory grows (when another model is opened in the
+ * same module) is detached; reading the property again gives a valid one.
+ * Numeric errors (dt, n, non-finite state) throw RangeError; any use after
+ * dispose() throws Error.
+ */
+export class Sim {
+  private constructor();
+  readonly name: string;
+  readonly description: string;
+  readonly backend: Backend;
+  readonly nq: number;
+  readonly nv: number;
+  readonly nb: number;
+  readonly nact: number;
+  readonly bodyNames: readonly string[];
+  /** nq joint positions; a floating body's slice is qw qx qy qz x y z. */
+  readonly q: Float64Array;
+  /** nv joint velocities; a floating body's slice is its body-frame [ω; v]. */
+  readonly qd: Float64Array;
+  /** nv joint forces. */
+  readonly tau: Float64Array;
+  /** nact actuator inputs. */
+  readonly act: Float64Array;
+  /** 6·nb external forces in base coordinates, [moment about the base origin; force] per body. */
+  readonly fext: Float64Array;
+  /** nv joint accelerations, written by forward() and step(). */
+  readonly qdd: Float64Array;
+  /** Writable gravity (m/s², base frame) on the runtime engine; null on a generated module (built in). */
+  readonly gravity: Float64Array | null;
+  /** qdd ← forward dynamics at (q, qd, tau, fext, act); returns qdd. */
+  forward(): Float64Array;
+  /** Advance n (default 1) Störmer–Verlet steps of dt seconds in one call (one dynamics evaluation per step). */
+  step(dt: number, n?: number): void;
+  /** 7·nb values, per body world x y z, qw qx qy qz; a live view overwritten by the next call. */
+  poses(): Float64Array;
+  /** Mechanical energy (J) of the current state. */
+  energy(): { kinetic: number; potential: number; total: number };
+  /** The parsed model, for drawing it. */
+  describe(): ModelDescription;
+  /** The model's initial q and qd; tau, act, fext and qdd zeroed; gravity kept. */
+  reset(): void;
+  /** Bytes in use on this Sim's module heap and that module's linear-memory size. */
+  memoryUsage(): { heap: number; linear: number };
+  /** Free everything; idempotent. */
+  dispose(): void;
+}
+
+/** Open a shipped model by name, or run .mech text on the runtime engine. */
+export function openModel(source: string | ModelText, options?: OpenOptions): Promise<Sim>;
+
+/** The shipped models. */
+export function listModels(): Promise<ModelInfo[]>;
+
+/** The .mech text of a shipped model. */
+export function loadModelText(name: string): Promise<string>;

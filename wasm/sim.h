@@ -1,0 +1,51 @@
+/* sim.h — one simulation handle inside a WebAssembly module.
+ *
+ * This is the C half of wasm/index.mjs, shared by both kinds of module: the
+ * runtime engine (runtime.c: parser + ABA, runs any .mech text) and the
+ * per-model modules (model.c: one model's generated dynamics).  A handle owns
+ * its parsed model, the state buffers JavaScript views in place, and the
+ * workspace of its forward-dynamics backend.  All dynamics come from core/;
+ * nothing here computes any.
+ *
+ * Every exported function reports failure through mw_error_message/line/col
+ * and returns normally: no abort, no trap, no stdio, so the module imports
+ * nothing but the memory-growth notification and stays usable after errors.
+ */
+#ifndef MECH_WASM_SIM_H
+#define MECH_WASM_SIM_H
+
+#include <stdint.h>
+
+#include "model/model.h"
+#include "rbda/dense.h"
+#include "sim/integrate.h"
+
+typedef struct mw_sim {
+    /* The header index.mjs reads as int32 words at the handle's address, in
+     * this order (wasm32: pointers are 32-bit).  Keep HEADER in module.mjs in
+     * step; sim.c checks the offsets at compile time. */
+    int32_t nq, nv, nb, nact;
+    double *q, *qd, *tau, *act, *fext, *qdd, *poses;
+    double *energy;        /* [kinetic, potential], written by mw_energy         */
+    double *gravity;       /* the model's gravity when the backend reads it at   */
+                           /* run time (runtime engine), else NULL (generated)   */
+    /* Private to sim.c. */
+    mech_model *model;
+    dense_ws *energy_ws;   /* made on first mw_energy                          */
+    double *vmid;          /* Verlet's midpoint velocity scratch (nv)             */
+    mech_fd_fn fd;
+    void *ctx;
+    void (*ctx_free)(void *ctx);
+} mw_sim;
+
+/* A handle over `m` (taken over: freed on failure or by mw_close) whose
+ * forward dynamics is fd(ctx, ...) (ctx freed by ctx_free, which may be
+ * NULL), state set to the model's initial state.  NULL with the error set
+ * when out of memory. */
+mw_sim *mw_sim_new(mech_model *m, int nact, mech_fd_fn fd, void *ctx, void (*ctx_free)(void *ctx));
+
+/* Record an error (printf-style) / a parse error, for mw_error_*. */
+void mw_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void mw_fail_parse(const mech_error *err);
+
+#endif
