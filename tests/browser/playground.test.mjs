@@ -1,0 +1,265 @@
+// playground.test.mjs — the playground in Debian's chromium (headless, software WebGL), driven by
+// playwright-core, served by a Vite dev server this file starts on 127.0.0.1 and stops at the end.
+// Needs the WebAssembly modules (wasm/dist/, scripts/build-wasm.sh). Screenshots go to build/screenshots/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { createServer } from 'vite';
+import { chromium } from 'playwright-core';
+import LZString from 'lz-string';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const shots = join(repo, 'build', 'screenshots');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const WAIT = { timeout: 30_000 };
+const VIEWPORT = { width: 1600, height: 950 };
+
+let server;
+let browser;
+let base;
+
+before(async () => {
+  assert.ok(existsSync(join(repo, 'wasm/dist/models.json')), 'wasm/dist/ is missing: run scripts/build-wasm.sh');
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium`);
+  mkdirSync(shots, { recursive: true });
+  server = await createServer({
+    configFile: join(repo, 'web/vite.config.js'),
+    server: { host: '127.0.0.1', port: 5273, strictPort: false },
+    logLevel: 'error',
+    clearScreen: false,
+  });
+  await server.listen();
+  base = server.resolvedUrls.local[0];
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A fresh page (own storage) at `hash`, with the first model loaded. Page errors fail the test. */
+async function open(hash = '') {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(base + hash);
+  await page.waitForFunction(() => window.playground?.status().loaded || window.playground?.status().banner, null, WAIT);
+  return { page, context, errors };
+}
+
+const status = (page) => page.evaluate(() => window.playground.status());
+
+async function pick(page, name) {
+  await page.click(`.card[data-model="${name}"]`);
+  await page.waitForFunction((n) => {
+    const s = window.playground.status();
+    return s.loaded && s.model === n;
+  }, name, WAIT);
+}
+
+async function playFor(page, simSeconds) {
+  const t0 = (await status(page)).time;
+  await page.click('#play');
+  await page.waitForFunction((t) => window.playground.status().time > t, t0 + simSeconds, WAIT);
+  await page.click('#play');
+}
+
+/** The number box of the `index`-th slider in the settings folder titled `folder`. */
+function sliderInput(page, folder, index) {
+  return page.locator('.lil-gui:not(.lil-root)').filter({ has: page.locator(':scope > .lil-title', { hasText: folder }) })
+    .locator('.lil-controller.lil-number input').nth(index);
+}
+
+async function setSlider(page, folder, index, value) {
+  const input = sliderInput(page, folder, index);
+  await input.fill(String(value));
+  await input.press('Enter');
+}
+
+/** Puts the cursor at the end of 1-based `line` of the editor (a short line: End is per visual line). */
+async function cursorToLineEnd(page, line) {
+  await page.locator('.cm-content .cm-line').nth(line - 1).click();
+  await page.keyboard.press('End');
+}
+
+/** 1-based number of the first line of `text` that starts with `prefix` (after indentation). */
+function lineOf(text, prefix) {
+  const i = text.split('\n').findIndex((l) => l.trimStart().startsWith(prefix));
+  assert.ok(i >= 0, `no line starting with "${prefix}"`);
+  return i + 1;
+}
+
+test('every gallery model draws a non-blank canvas and advances simulated time', async (t) => {
+  const { page, context, errors } = await open();
+  const models = await page.evaluate(() => window.playground.models());
+  assert.ok(models.length > 0, 'the gallery is empty');
+  for (const { name } of models) {
+    await pick(page, name);
+    await playFor(page, 0.25);
+    const s = await status(page);
+    assert.ok(s.time > 0.25, `${name}: simulated time did not advance`);
+    assert.equal(s.blown, false, `${name}: blew up: ${s.banner}`);
+    await page.waitForTimeout(300); // paused: the next draw is at full quality
+    const px = await page.evaluate(() => window.playground.pixelStats());
+    t.diagnostic(`${name}: ${s.backend}, t = ${s.time.toFixed(3)} s, luminance variance ${px.variance.toFixed(1)}, model covers ${(100 * px.modelFraction).toFixed(2)} % of the view`);
+    assert.ok(px.variance > 20, `${name}: the canvas is blank (variance ${px.variance})`);
+    assert.ok(px.modelFraction > 0.002, `${name}: the model is not visible (${px.modelFraction})`);
+    await page.screenshot({ path: join(shots, `${name}.png`) });
+  }
+  const heaviest = models.reduce((a, b) => (b.nv > a.nv || (b.nv === a.nv && b.nb > a.nb) ? b : a));
+  await pick(page, heaviest.name);
+  await page.click('#play');
+  await page.waitForTimeout(4000);
+  const { fps, rtf } = await status(page);
+  await page.click('#play');
+  const line = `heaviest model ${heaviest.name} (nv ${heaviest.nv}): ${fps.toFixed(1)} fps, real-time factor ${rtf.toFixed(2)} (headless chromium, software WebGL)`;
+  t.diagnostic(line);
+  console.log(`playground: ${line}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('typing an error marks its line; fixing it and reloading runs the edited model', async () => {
+  const { page, context, errors } = await open();
+  await pick(page, 'threelink');
+  const text = await page.evaluate(() => window.playground.editorText());
+  const line = lineOf(text, 'mass');
+
+  await cursorToLineEnd(page, line);
+  await page.keyboard.type(' oops');
+  await page.waitForFunction(() => window.playground.editorErrors().length > 0, null, WAIT);
+  const [err] = await page.evaluate(() => window.playground.editorErrors());
+  assert.equal(err.line, line, `marker on line ${err.line}, expected ${line}: ${err.message}`);
+  assert.ok(await page.locator('.cm-lint-marker-error').count(), 'no error marker in the gutter');
+  assert.match(await page.textContent('#parse-status'), new RegExp(`line ${line}, column \\d+`));
+  await page.screenshot({ path: join(shots, 'editor-error.png') });
+
+  // Fix: drop the typo, and make a visible edit (first joint's initial angle 30 → 60 degrees).
+  for (let i = 0; i < ' oops'.length; i++) await page.keyboard.press('Backspace');
+  const q0 = lineOf(text, 'q0');
+  await cursorToLineEnd(page, q0);
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('60');
+  await page.waitForFunction(() => window.playground.editorErrors().length === 0, null, WAIT);
+  await page.keyboard.press('Control+Enter');
+  await page.waitForFunction(() => window.playground.status().backend === 'runtime', null, WAIT);
+  const s = await status(page);
+  assert.ok(Math.abs(s.q[0] - Math.PI / 3) < 1e-12, `edited q0 not applied: q[0] = ${s.q[0]}`);
+  assert.equal(await page.isVisible('#edited'), true);
+  await playFor(page, 0.1);
+  assert.ok((await status(page)).time > 0.1);
+
+  // The edit survives a page reload (localStorage), and "revert to shipped" brings back the module.
+  await page.reload();
+  await page.waitForFunction(() => window.playground?.status().loaded, null, WAIT);
+  assert.equal((await status(page)).backend, 'runtime');
+  await page.click('#revert');
+  await page.waitForFunction(() => window.playground.status().backend === 'generated', null, WAIT);
+  assert.equal(await page.evaluate(() => window.playground.editorText()), text);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a share link reproduces text, sliders, dt and time scale in a fresh page', async () => {
+  const { page, context } = await open();
+  await pick(page, 'fourlink');
+  const text = await page.evaluate(() => window.playground.editorText());
+  await cursorToLineEnd(page, lineOf(text, 'description'));
+  await page.keyboard.type(' (shared)');
+  await setSlider(page, 'Joint tau', 0, 1.5);
+  await setSlider(page, 'Gravity', 2, -5);
+  const timeScaleInput = page.locator('.lil-gui .lil-controller.lil-number').filter({ hasText: 'time scale' }).locator('input');
+  await timeScaleInput.fill('0.5');
+  await timeScaleInput.press('Enter');
+  await page.selectOption('.lil-gui .lil-controller.lil-option select', { label: '2 ms' });
+  const want = await page.evaluate(() => ({
+    text: window.playground.editorText(),
+    inputs: window.playground.inputs(),
+    settings: window.playground.settings(),
+    camera: window.playground.camera(),
+  }));
+  assert.notEqual(want.text, text);
+  assert.equal(want.inputs.tau[0], 1.5);
+  assert.deepEqual(want.inputs.gravity, [0, 0, -5]);
+  await page.click('#share');
+  const link = await page.evaluate(() => location.hash);
+  await context.close();
+
+  const fresh = await open(link);
+  const got = await fresh.page.evaluate(() => ({
+    text: window.playground.editorText(),
+    inputs: window.playground.inputs(),
+    settings: window.playground.settings(),
+    camera: window.playground.camera(),
+    status: window.playground.status(),
+  }));
+  assert.equal(got.status.model, 'fourlink');
+  assert.equal(got.status.backend, 'runtime');
+  assert.equal(got.text, want.text);
+  assert.deepEqual(got.inputs, want.inputs);
+  assert.deepEqual(got.settings, { dt: 0.002, timeScale: 0.5 });
+  got.camera.forEach((c, i) => assert.ok(Math.abs(c - want.camera[i]) < 1e-9, `camera[${i}]`));
+  await fresh.context.close();
+});
+
+test('bad links: corrupt → message and default scene; a .mech error → editor at the error', async () => {
+  const corrupt = await open('#s=' + 'x'.repeat(500));
+  await corrupt.page.waitForFunction(() => window.playground.status().loaded, null, WAIT);
+  const s = await status(corrupt.page);
+  assert.match(s.banner, /share link cannot be opened/);
+  assert.equal(s.model, 'threelink');
+  await corrupt.context.close();
+
+  const huge = await open('#s=' + 'A'.repeat(200_000));
+  assert.match((await status(huge.page)).banner, /too long/);
+  await huge.context.close();
+
+  const broken = 'description broken on purpose\ngravity 0 0 -9.81\nbody b\n  parent base\n  joint revolute y\n  mass -1\nend\n';
+  const hash = '#s=' + LZString.compressToEncodedURIComponent(JSON.stringify({ v: 1, model: 'threelink', text: broken }));
+  const { page, context } = await open(hash);
+  await page.waitForFunction(() => window.playground.editorErrors().length > 0, null, WAIT);
+  const [err] = await page.evaluate(() => window.playground.editorErrors());
+  assert.equal(err.line, 6);
+  assert.equal(await page.evaluate(() => window.playground.editorText()), broken);
+  assert.ok(await page.evaluate(() => document.activeElement.closest('.cm-editor') !== null), 'editor not focused');
+  assert.match((await status(page)).banner, /line 6/);
+  await context.close();
+});
+
+test('moving gravity on a generated model carries on in the runtime engine', async () => {
+  const { page, context, errors } = await open();
+  await pick(page, 'pendulums');
+  assert.equal((await status(page)).backend, 'generated');
+  await playFor(page, 0.2);
+  const before = await status(page);
+  await setSlider(page, 'Gravity', 2, -1.62);
+  await page.waitForFunction(() => window.playground.status().backend === 'runtime', null, WAIT);
+  const after = await status(page);
+  assert.equal(after.time, before.time, 'the state did not carry over');
+  assert.deepEqual(after.q, before.q);
+  assert.deepEqual((await page.evaluate(() => window.playground.inputs())).gravity, [0, 0, -1.62]);
+  await playFor(page, 0.1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a blow-up pauses with the step and time', async () => {
+  const hash = '#s=' + LZString.compressToEncodedURIComponent(JSON.stringify({ v: 1, model: 'threelink', tau: [1e300, 0, 0] }));
+  const { page, context } = await open(hash);
+  await page.click('#play');
+  await page.waitForFunction(() => window.playground.status().blown, null, WAIT);
+  const s = await status(page);
+  assert.equal(s.playing, false);
+  assert.match(s.banner, /blew up at step \d+ \(t = [\d.]+ s\)/);
+  assert.ok(s.q.every(Number.isFinite), 'the shown state is not finite');
+  await context.close();
+});

@@ -1,0 +1,47 @@
+// share.test.mjs — share-link decoding is the page's untrusted-input boundary; checked here without a browser.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import LZString from 'lz-string';
+import { encodeShare, decodeShare, MAX_HASH } from '../../web/src/share.js';
+
+const hashOf = (value) => '#s=' + LZString.compressToEncodedURIComponent(typeof value === 'string' ? value : JSON.stringify(value));
+
+test('a link round-trips every field', () => {
+  const state = { model: 'threelink', text: 'body a\n# <script>alert(1)</script>\n', tau: [1.5, -2, 0], act: [], gravity: [0, 0, -3.7],
+    camera: [1, 2, 3, 0, 0, 0.5], dt: 0.002, timeScale: 0.5 };
+  assert.deepEqual(decodeShare(encodeShare(state)), state);
+});
+
+test('no share state: null', () => {
+  assert.equal(decodeShare(''), null);
+  assert.equal(decodeShare('#section-2'), null);
+});
+
+test('corrupt, oversized or ill-typed links are refused with a reason', () => {
+  const bad = [
+    ['#s=' + 'x'.repeat(300), /damaged/],
+    ['#s=' + 'A'.repeat(MAX_HASH + 1), /too long/],
+    [hashOf('not json'), /not valid JSON/],
+    [hashOf([1, 2]), /unknown format/],
+    [hashOf({ v: 2, model: 'threelink' }), /unknown format/],
+    [hashOf({ v: 1 }), /no valid model/],
+    [hashOf({ v: 1, model: '../../etc/passwd' }), /no valid model/],
+    [hashOf({ v: 1, model: 'threelink', text: 42 }), /not text/],
+    [hashOf({ v: 1, model: 'threelink', tau: 'x' }), /"tau"/],
+    [hashOf({ v: 1, model: 'threelink', tau: [1, null] }), /"tau"/],
+    [hashOf({ v: 1, model: 'threelink', tau: new Array(5000).fill(0) }), /"tau"/],
+    [hashOf({ v: 1, model: 'threelink', camera: [1, 2, 3] }), /"camera" must have 6/],
+    [hashOf({ v: 1, model: 'threelink', gravity: [0, 0, 1e400] }), /"gravity"/],
+    [hashOf({ v: 1, model: 'threelink', dt: -1 }), /"dt"/],
+    [hashOf({ v: 1, model: 'threelink', dt: 5 }), /"dt"/],
+    [hashOf({ v: 1, model: 'threelink', timeScale: 0 }), /"timeScale"/],
+    [hashOf({ v: 1, model: 'threelink', text: 'x'.repeat(1_000_001) }), /too much text/],
+  ];
+  for (const [hash, reason] of bad) assert.throws(() => decodeShare(hash), reason, hash.slice(0, 60));
+});
+
+test('unknown fields are dropped', () => {
+  const got = decodeShare(hashOf('{"v":1,"model":"gantry","__proto__":{"polluted":true},"extra":"<img onerror=x>"}'));
+  assert.deepEqual(Object.keys(got).filter((k) => got[k] !== undefined), ['model']);
+  assert.equal({}.polluted, undefined);
+});

@@ -1,0 +1,92 @@
+// controls.js — the settings panel (lil-gui): time scale and dt, view toggles, and sliders generated from
+// the model for gravity, each joint's tau and each actuator input.
+import GUI from 'lil-gui';
+
+const DEFAULTS = { timeScale: 1, dt: 0.001 };
+const DT_CHOICES = { '0.1 ms': 1e-4, '0.25 ms': 2.5e-4, '0.5 ms': 5e-4, '1 ms': 1e-3, '2 ms': 2e-3, '5 ms': 5e-3, '10 ms': 1e-2 };
+
+function range(x, fallback) {
+  return Math.max(Math.abs(x) * 2, fallback);
+}
+// A round slider step near a thousandth of the range.
+const stepFor = (r) => 10 ** Math.floor(Math.log10(r / 1000) + 0.5);
+
+/**
+ * @param container element for the panel
+ * @param onView     (view) => void      a toggle changed
+ * @param onInputs   () => void          a gravity/tau/act slider moved
+ */
+export function createControls(container, { onView, onInputs }) {
+  const gui = new GUI({ container, title: 'Settings' });
+  const settings = { ...DEFAULTS };
+  const view = { jointAxes: true, pois: true, worldFrame: true, shadows: true };
+
+  const sim = gui.addFolder('Simulation');
+  const timeScale = sim.add(settings, 'timeScale', 0.05, 4, 0.05).name('time scale');
+  const dtChoice = { dt: settings.dt };
+  const dt = sim.add(dtChoice, 'dt', DT_CHOICES).name('dt').onChange((v) => (settings.dt = v));
+
+  const show = gui.addFolder('View');
+  show.add(view, 'jointAxes').name('joint axes').onChange(() => onView(view));
+  show.add(view, 'pois').name('points of interest').onChange(() => onView(view));
+  show.add(view, 'worldFrame').name('world frame').onChange(() => onView(view));
+  show.add(view, 'shadows').onChange(() => onView(view));
+
+  let inputs = { tau: [], act: [], gravity: [0, 0, 0] };
+  let modelFolders = [];
+
+  return {
+    settings,
+    view,
+    /** Sets time scale and dt (e.g. from a share link). Values outside the sliders' ranges are kept. */
+    setSettings({ timeScale: ts, dt: step }) {
+      if (ts !== undefined) settings.timeScale = ts;
+      if (step !== undefined) settings.dt = dtChoice.dt = step;
+      timeScale.updateDisplay();
+      dt.updateDisplay();
+    },
+    /**
+     * Rebuilds the model's sliders. `initial` (tau, act, gravity arrays) is kept where its length matches,
+     * so a reload of an edited model or a share link keeps the values.
+     */
+    buildModel(info, initial = {}) {
+      for (const f of modelFolders) f.destroy();
+      modelFolders = [];
+      const pick = (a, n, fill) => (Array.isArray(a) && a.length === n ? [...a] : Array.from({ length: n }, fill));
+      inputs = {
+        tau: pick(initial.tau, info.nv, () => 0),
+        act: pick(initial.act, info.nact, () => 0),
+        gravity: pick(initial.gravity, 3, (_, i) => info.gravity[i]),
+      };
+      const totalMass = info.model.bodies.reduce((s, b) => s + b.mass, 0);
+
+      if (info.nv > 0) {
+        const f = gui.addFolder('Joint tau (N·m or N)');
+        modelFolders.push(f);
+        const limit = Math.max(1, Math.ceil(totalMass * 9.81));
+        for (let i = 0; i < info.nv; i++) {
+          const b = info.model.bodies.find((b) => i >= b.vidx && i < b.vidx + b.nv);
+          const name = b.nv > 1 ? `${b.name}[${i - b.vidx}]` : b.name;
+          const r = range(inputs.tau[i], limit);
+          f.add(inputs.tau, i, -r, r, stepFor(r)).name(name).onChange(onInputs);
+        }
+        if (info.nv > 12) f.close();
+      }
+      if (info.nact > 0) {
+        const f = gui.addFolder('Actuator inputs');
+        modelFolders.push(f);
+        for (let i = 0; i < info.nact; i++) {
+          const r = range(inputs.act[i], 10);
+          f.add(inputs.act, i, -r, r, stepFor(r)).name(`act[${i}]`).onChange(onInputs);
+        }
+      }
+      const g = gui.addFolder('Gravity (m/s²)');
+      modelFolders.push(g);
+      ['x', 'y', 'z'].forEach((c, i) => g.add(inputs.gravity, i, -20, 20, 0.01).name(c).onChange(onInputs));
+    },
+    /** Current slider values: {tau, act, gravity}. */
+    inputs() {
+      return { tau: [...inputs.tau], act: [...inputs.act], gravity: [...inputs.gravity] };
+    },
+  };
+}

@@ -1,0 +1,437 @@
+// main.js — wires the page: gallery, scene, editor, settings, plots, share links, and the frame loop that
+// asks the worker for one bounded slice of simulation per displayed frame.
+import './style.css';
+import { Engine } from './engine.js';
+import { createScene } from './scene.js';
+import { createModelView } from './model-view.js';
+import { createEditor } from './editor.js';
+import { createControls } from './controls.js';
+import { createPlot, signalsFor } from './plots.js';
+import { createGallery } from './gallery.js';
+import { encodeShare, decodeShare, MAX_HASH } from './share.js';
+import { loadEdit, saveEdit, dropEdit } from './storage.js';
+import { banner, clearBanner, toast, describeError, parseStatus, showBackend } from './status.js';
+
+const BUDGET_MS = 10;        // worker time per displayed frame
+const DEFAULT_MODEL = 'threelink';
+
+const $ = (id) => document.getElementById(id);
+
+const engine = new Engine();
+const scene = createScene($('viewport'));
+const plot = createPlot($('plot'));
+
+let models = [];     // listModels()
+let gallery = null;  // gallery.js object, once the models are known
+
+const state = {
+  model: null,        // name of the model shown (shipped name, or the name a link gave)
+  shipped: null,      // its shipped text, or null when it has none
+  info: null,         // the worker's reply to 'open'
+  view: null,         // model-view.js object
+  framed: null,       // the model the camera was last framed for
+  generation: 0,      // bumps on every open, so late frames of a previous model are dropped
+  playing: false,
+  pendingStep: false,
+  blown: false,
+  signals: [],
+  signal: null,
+  lastFrame: null,
+};
+
+// ——— editor ———
+
+const editor = createEditor($('editor'), {
+  async check(text) {
+    const err = await engine.check(text, state.model ?? 'model');
+    parseStatus(err);
+    return err;
+  },
+  onChange(text) {
+    if (!state.model) return;
+    saveEdit(state.model, text, state.shipped);
+    showEdited();
+    forgetLink();
+  },
+  onReload: () => reload(),
+});
+
+function showEdited() {
+  const edited = state.shipped !== null && editor.text !== state.shipped;
+  $('edited').hidden = !edited;
+  $('revert').disabled = !edited;
+  gallery?.markEdited(state.model, edited);
+}
+
+// ——— settings ———
+
+const controls = createControls($('controls'), {
+  onView: applyView,
+  async onInputs() {
+    if (state.info?.backend === 'generated' && customGravity()) await switchToRuntime();
+    engine.setInputs(controls.inputs());
+  },
+});
+
+const sameVector = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** The gravity sliders' value when the user moved it away from the model's own, else null. */
+function customGravity() {
+  const g = controls.inputs().gravity;
+  return state.info && !sameVector(g, state.info.model.gravity) ? g : null;
+}
+
+// A generated module has the model's gravity built in: on a gravity change the model carries on, from
+// the same state, in the runtime engine. One switch at a time, however many slider events arrive.
+let switching = null;
+function switchToRuntime() {
+  switching ??= (async () => {
+    const gen = state.generation;
+    const info = await engine.open(state.model, { backend: 'runtime', keepState: true });
+    if (gen !== state.generation) return;
+    state.generation++;
+    state.info = info;
+    showBackend(info.backend);
+  })().finally(() => (switching = null));
+  return switching;
+}
+
+function applyView(v = controls.view) {
+  state.view?.setAxesVisible(v.jointAxes);
+  state.view?.setPoisVisible(v.pois);
+  scene.invalidate();
+  scene.setWorldFrame(v.worldFrame);
+  scene.setShadows(v.shadows);
+}
+
+// ——— opening models ———
+
+async function shippedText(name) {
+  try {
+    return await engine.shippedText(name);
+  } catch {
+    return null; // not a shipped model (a shared link's own text)
+  }
+}
+
+function setPlaying(on) {
+  state.playing = on;
+  $('play').textContent = on ? '❚❚ Pause' : '▶ Play';
+  if (!on) scene.adapt(null); // a still picture: full quality at once
+}
+
+function clearModel() {
+  state.info = null;
+  state.view = null;
+  state.generation++;
+  setPlaying(false);
+  scene.setModel(null);
+  $('backend').textContent = '';
+  $('behind').hidden = true;
+}
+
+/**
+ * Opens `text`, or the shipped module when the text is the shipped one or null. Keeps the camera when
+ * `keepCamera`, applies `inputs` (tau/act/gravity) where they fit. Returns false on a parse error, which
+ * is then shown in the editor.
+ */
+async function openText(text, { keepCamera = false, camera = null, inputs = {}, backend } = {}) {
+  const name = state.model;
+  const edited = text !== null && text !== state.shipped;
+  let info;
+  try {
+    info = await engine.open(edited ? { text, name } : name, { backend: edited ? undefined : backend });
+  } catch (e) {
+    if (state.info?.name !== name) clearModel();
+    parseStatus(e);
+    editor.revealError(e);
+    banner(`${name} did not load — ${describeError(e)}\nFix it in the editor and press Ctrl/⌘+Enter.`);
+    return false;
+  }
+  if (name !== state.model) return false; // another model was picked meanwhile
+  state.generation++;
+  state.info = info;
+  state.blown = false;
+  state.view = createModelView(info);
+  state.view.update(info.poses);
+  scene.setModel(state.view);
+  applyView();
+  if (camera) scene.setCamera(camera);
+  else if (!keepCamera || state.framed !== name) scene.frameModel();
+  state.framed = name;
+  controls.buildModel(info, inputs);
+  await engine.setInputs(controls.inputs());
+  setupSignals(info);
+  state.lastFrame = info;
+  showFrame(info);
+
+  $('model-name').textContent = info.name;
+  showBackend(info.backend);
+  clearBanner();
+  return true;
+}
+
+/** Slider values to carry into a reopened model, and the backend they need. */
+function carriedInputs() {
+  const gravity = customGravity();
+  return { inputs: { ...controls.inputs(), gravity: gravity ?? undefined }, backend: gravity ? 'runtime' : undefined };
+}
+
+async function pickModel(name, { text, camera, inputs, backend } = {}) {
+  state.model = name;
+  gallery.select(name);
+  clearModel();
+  $('model-name').textContent = name;
+  $('file-name').textContent = `${name}.mech`;
+  state.shipped = await shippedText(name);
+  if (state.model !== name) return;
+  const source = text ?? loadEdit(name) ?? state.shipped; // null: no text to show, run the module by name
+  editor.setText(source ?? '');
+  showEdited();
+  return openText(source, { camera, inputs, backend });
+}
+
+async function reload() {
+  if (!state.model) return;
+  const text = editor.text;
+  saveEdit(state.model, text, state.shipped);
+  showEdited();
+  await openText(text, { keepCamera: true, ...carriedInputs() });
+}
+
+async function revert() {
+  if (state.shipped === null) return;
+  dropEdit(state.model);
+  editor.setText(state.shipped);
+  showEdited();
+  forgetLink();
+  await openText(state.shipped, { keepCamera: true, ...carriedInputs() });
+}
+
+// ——— plots ———
+
+function setupSignals(info) {
+  const keep = state.signal?.label;
+  state.signals = signalsFor(info);
+  state.signal = state.signals.find((s) => s.label === keep) ?? state.signals[0] ?? null;
+  const select = $('signal');
+  select.replaceChildren(
+    ...state.signals.map((s, i) => {
+      const o = document.createElement('option');
+      o.value = String(i);
+      o.textContent = s.label;
+      o.selected = s === state.signal;
+      return o;
+    }),
+  );
+  plot.reset(state.signal?.label ?? '');
+}
+$('signal').addEventListener('change', (e) => {
+  state.signal = state.signals[Number(e.target.value)] ?? null;
+  plot.reset(state.signal?.label ?? '');
+});
+
+// ——— frame loop ———
+
+const meter = { draws: 0, since: performance.now(), simSince: 0, fps: 0, rtf: 0 };
+let inFlight = false;
+let owedWall = 0;
+let lastTick = performance.now();
+let lastPlot = 0;
+
+function showFrame(f) {
+  state.view.update(f.poses);
+  if (!state.view.anchored) scene.follow(state.view.root());
+  scene.invalidate();
+  plot.push(f.time, f.energy, state.signal ? state.signal.read(f) : null);
+}
+
+function onFrame(f) {
+  state.lastFrame = f;
+  showFrame(f);
+  $('behind').hidden = !f.behind;
+  if (f.blowup) {
+    setPlaying(false);
+    state.blown = true;
+    const { step, time, reason } = f.blowup;
+    banner(`The simulation blew up at step ${step} (t = ${time.toFixed(4)} s): ${reason}.\nPaused on the last finite state — reset, or try a smaller dt.`);
+  }
+}
+
+function requestFrame() {
+  if (!state.info || inFlight || !(state.playing || state.pendingStep)) return;
+  const gen = state.generation;
+  const single = state.pendingStep;
+  state.pendingStep = false;
+  inFlight = true;
+  const wall = owedWall;
+  owedWall = 0;
+  const { dt, timeScale } = controls.settings;
+  engine
+    .frame({ wall, play: state.playing, single, dt, timeScale, budget: BUDGET_MS })
+    .then((f) => gen === state.generation && onFrame(f))
+    .catch((e) => {
+      setPlaying(false);
+      banner(`The simulation stopped: ${describeError(e)}`);
+    })
+    .finally(() => (inFlight = false));
+}
+
+// Frame rate counts drawn frames; while paused nothing is drawn unless the view changes.
+function updateMeters(now, drew) {
+  if (drew) meter.draws++;
+  const span = (now - meter.since) / 1000;
+  if (span < 0.5) return;
+  const simTime = state.lastFrame?.time ?? 0;
+  meter.fps = meter.draws / span;
+  meter.rtf = state.playing ? Math.max(0, simTime - meter.simSince) / span : 0;
+  meter.draws = 0;
+  meter.since = now;
+  meter.simSince = simTime;
+  const level = scene.adapt(state.playing ? meter.fps : null);
+  $('fps').textContent = state.playing ? `${meter.fps.toFixed(0)} fps` : '– fps';
+  $('fps').title = level ? 'rendering at reduced resolution to hold the frame rate' : '';
+  $('rtf').textContent = state.playing ? `RTF ${meter.rtf.toFixed(2)}×` : 'RTF –';
+  $('time').textContent = `t ${simTime.toFixed(3)} s · step ${state.lastFrame?.steps ?? 0}`;
+}
+
+function tick(now) {
+  requestAnimationFrame(tick);
+  if (state.playing) owedWall += (now - lastTick) / 1000;
+  lastTick = now;
+  requestFrame();
+  if (now - lastPlot > 66) {
+    plot.redraw();
+    lastPlot = now;
+  }
+  updateMeters(now, scene.render());
+}
+
+// ——— buttons and keys ———
+
+function togglePlay() {
+  if (!state.info) return;
+  if (!state.playing && state.blown) clearBanner();
+  setPlaying(!state.playing);
+}
+$('play').addEventListener('click', togglePlay);
+$('step').addEventListener('click', () => {
+  setPlaying(false);
+  state.pendingStep = true;
+});
+$('reset').addEventListener('click', async () => {
+  if (!state.info) return;
+  const gen = state.generation;
+  const f = await engine.reset();
+  if (gen !== state.generation) return;
+  state.blown = false;
+  clearBanner();
+  setupSignals(state.info);
+  onFrame(f);
+});
+$('reload').addEventListener('click', reload);
+$('revert').addEventListener('click', revert);
+document.addEventListener('keydown', (e) => {
+  const typing = e.target.closest?.('.cm-editor, input, select, textarea, button');
+  if (e.code === 'Space' && !typing) {
+    e.preventDefault();
+    togglePlay();
+  }
+});
+
+// ——— share links ———
+
+function forgetLink() {
+  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+}
+
+$('share').addEventListener('click', async () => {
+  if (!state.model) return;
+  const text = editor.text;
+  const { tau, act } = controls.inputs();
+  const hash = encodeShare({
+    model: state.model,
+    text: state.shipped !== null && text === state.shipped ? undefined : text,
+    tau,
+    act,
+    gravity: customGravity() ?? undefined,
+    camera: scene.getCamera(),
+    dt: controls.settings.dt,
+    timeScale: controls.settings.timeScale,
+  });
+  if (hash.length > MAX_HASH) return toast('This model is too large to share as a link.');
+  history.replaceState(null, '', hash);
+  try {
+    await navigator.clipboard.writeText(location.href);
+    toast('Link copied to the clipboard');
+  } catch {
+    toast('Link ready in the address bar');
+  }
+});
+
+// ——— start ———
+
+
+async function start() {
+  try {
+    models = await engine.models();
+  } catch (e) {
+    banner(`The WebAssembly engine did not load: ${e.message}`);
+    return;
+  }
+  gallery = createGallery($('gallery'), models, (name) => {
+    forgetLink();
+    pickModel(name);
+  });
+  const fallback = models.some((m) => m.name === DEFAULT_MODEL) ? DEFAULT_MODEL : models[0]?.name;
+
+  let shared = null;
+  let linkProblem = null;
+  try {
+    shared = decodeShare(location.hash);
+    if (shared && shared.text === undefined && !models.some((m) => m.name === shared.model)) {
+      throw new Error(`the link names the model "${shared.model}", which this build does not ship`);
+    }
+  } catch (e) {
+    shared = null;
+    linkProblem = e.message;
+    forgetLink();
+  }
+
+  if (shared) {
+    controls.setSettings(shared);
+    await pickModel(shared.model, { text: shared.text, camera: shared.camera, inputs: shared, backend: shared.gravity ? 'runtime' : undefined });
+  } else if (fallback) {
+    await pickModel(fallback);
+  } else {
+    banner('No models are available.');
+  }
+  if (linkProblem) banner(`This share link cannot be opened: ${linkProblem}. Showing the default scene instead.`);
+  requestAnimationFrame(tick);
+}
+
+// Read-only hooks for the browser tests and for poking around from the console.
+window.playground = {
+  models: () => models.map((m) => ({ ...m })),
+  status: () => ({
+    model: state.model,
+    backend: state.info?.backend ?? null,
+    loaded: Boolean(state.info),
+    playing: state.playing,
+    blown: state.blown,
+    time: state.lastFrame?.time ?? 0,
+    steps: state.lastFrame?.steps ?? 0,
+    q: state.lastFrame ? [...state.lastFrame.q] : [],
+    fps: meter.fps,
+    rtf: meter.rtf,
+    banner: $('banner').hidden ? null : $('banner-text').textContent,
+  }),
+  pixelStats: () => scene.pixelStats(),
+  editorErrors: () => editor.errors(),
+  editorText: () => editor.text,
+  inputs: () => controls.inputs(),
+  settings: () => ({ ...controls.settings }),
+  camera: () => scene.getCamera(),
+};
+
+start();

@@ -1,0 +1,42 @@
+// status.js — the page's messages: the banner over the view, the toast, the parse status under the
+// editor and the backend badge. Text only, always through textContent (messages quote model text).
+const $ = (id) => document.getElementById(id);
+
+export function banner(text) {
+  $('banner-text').textContent = text;
+  $('banner').hidden = false;
+}
+
+export function clearBanner() {
+  $('banner').hidden = true;
+}
+$('banner-close').addEventListener('click', clearBanner);
+
+let toastTimer = 0;
+export function toast(text) {
+  $('toast').textContent = text;
+  $('toast').hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => ($('toast').hidden = true), 2500);
+}
+
+/** "line L, column C: message", or the message alone when it has no place. */
+export const describeError = (e) => (e.line ? `line ${e.line}, column ${e.column}: ${e.message}` : e.message);
+
+/** Under the editor: the first parse error, or that the text parses. */
+export function parseStatus(err) {
+  const el = $('parse-status');
+  el.className = `parse-status ${err ? 'error' : 'ok'}`;
+  el.textContent = err ? describeError(err) : '✓ parses';
+  el.title = el.textContent;
+}
+
+export function showBackend(backend) {
+  const el = $('backend');
+  el.textContent = backend;
+  el.classList.toggle('badge-runtime', backend !== 'generated');
+  el.title =
+    backend === 'generated'
+      ? 'generated: the module pre-generated for this shipped model at build time'
+      : 'runtime: the engine that parses and runs any .mech text (used after an edit or a gravity change)';
+}

@@ -1,0 +1,205 @@
+// worker.js — owns the simulation. The page sends requests ({id, op, ...}) and gets one reply per request
+// ({id, ok, value} or {id, ok: false, error}). Stepping happens only inside a 'frame' request, within a
+// time budget, so the page never waits on the simulation and the worker never runs ahead of the display.
+
+const SHIM = '../wasm/index.mjs'; // the repository layout is mirrored next to the page (see vite.config.js)
+const shim = import(/* @vite-ignore */ new URL(SHIM, import.meta.url).href);
+
+const RUNAWAY = 1e6;     // |qd| beyond this (rad/s, m/s) is a blow-up, not a motion
+const MAX_WALL = 0.1;    // s of wall time a single frame may ask for (a hidden tab must not queue minutes)
+const MAX_STEPS = 2e6;   // steps a single frame may ask for
+
+let sim = null;
+let time = 0;
+let steps = 0;
+let carry = 0;           // simulated time owed from earlier frames, below one step
+let inputs = { tau: [], act: [], gravity: null };
+
+function errorInfo(e) {
+  const line = Number.isInteger(e?.line) ? e.line : 0;
+  const column = Number.isInteger(e?.column) ? e.column : 0;
+  let message = String(e?.message ?? e);
+  // MechError messages read "name:line:col: what"; the page shows the place itself.
+  const place = `:${line}:${column}: `;
+  if (line && message.includes(place)) message = message.slice(message.indexOf(place) + place.length);
+  return { name: e?.name ?? 'Error', message, line, column };
+}
+
+function applyInputs() {
+  const { tau, act, gravity } = inputs;
+  for (let i = 0; i < sim.tau.length; i++) sim.tau[i] = Number.isFinite(tau[i]) ? tau[i] : 0;
+  for (let i = 0; i < sim.act.length; i++) sim.act[i] = Number.isFinite(act[i]) ? act[i] : 0;
+  if (gravity && sim.gravity) sim.gravity.set(gravity); // writable on the runtime engine only
+}
+
+// The first offending entry of the state, or null when it is finite with bounded velocities.
+function badState() {
+  const { q, qd } = sim;
+  for (let i = 0; i < q.length; i++) if (!Number.isFinite(q[i])) return `q[${i}] = ${q[i]}`;
+  for (let i = 0; i < qd.length; i++) {
+    if (!Number.isFinite(qd[i])) return `qd[${i}] = ${qd[i]}`;
+    if (Math.abs(qd[i]) > RUNAWAY) return `qd[${i}] = ${qd[i].toExponential(2)} (runaway)`;
+  }
+  return null;
+}
+
+function snapshot(extra = {}) {
+  return {
+    time,
+    steps,
+    poses: Float64Array.from(sim.poses()),
+    q: Float64Array.from(sim.q),
+    qd: Float64Array.from(sim.qd),
+    energy: sim.energy().total,
+    ...extra,
+  };
+}
+
+// Runs `n` steps; on a blow-up, replays the chunk one step at a time from its start to name the first bad
+// step, and leaves the state at the last good one.
+function advance(dt, n) {
+  const q0 = Float64Array.from(sim.q);
+  const qd0 = Float64Array.from(sim.qd);
+  let failure = null;
+  try {
+    sim.step(dt, n);
+    failure = badState();
+  } catch (e) {
+    failure = String(e?.message ?? e);
+  }
+  if (!failure) {
+    steps += n;
+    time += n * dt;
+    return null;
+  }
+  sim.q.set(q0);
+  sim.qd.set(qd0);
+  for (let k = 0; k < n; k++) {
+    const q1 = Float64Array.from(sim.q);
+    const qd1 = Float64Array.from(sim.qd);
+    let why;
+    try {
+      sim.step(dt, 1);
+      why = badState();
+    } catch (e) {
+      why = String(e?.message ?? e);
+    }
+    if (why) {
+      sim.q.set(q1);
+      sim.qd.set(qd1);
+      return { step: steps + 1, time: time + dt, reason: why };
+    }
+    steps += 1;
+    time += dt;
+  }
+  return { step: steps + 1, time: time + dt, reason: failure };
+}
+
+function frame({ wall, play, single, dt, timeScale, budget }) {
+  applyInputs();
+  if (single) {
+    const blowup = advance(dt, 1);
+    return snapshot({ behind: false, blowup });
+  }
+  if (!play) return snapshot({ behind: false, blowup: null });
+  const wanted = Math.min(Math.max(wall, 0), MAX_WALL) * timeScale + carry;
+  const target = Math.min(Math.floor(wanted / dt), MAX_STEPS);
+  carry = wanted - target * dt;
+  const start = performance.now();
+  let done = 0;
+  let chunk = 8;
+  let blowup = null;
+  while (done < target && !blowup) {
+    const n = Math.min(chunk, target - done);
+    const t0 = performance.now();
+    blowup = advance(dt, n);
+    done += n;
+    const spent = performance.now() - start;
+    if (spent >= budget) break;
+    const per = (performance.now() - t0) / n;
+    chunk = Math.max(1, Math.floor((budget - spent) / Math.max(per, 1e-6) / 2)); // never overshoot by much
+  }
+  const behind = done < target;
+  if (behind) carry = 0; // drop the debt: slower than real time, never a spiral
+  return snapshot({ behind, blowup });
+}
+
+// Opens a model. With `keepState`, a model of the same size continues from the current q, qd and time
+// (used to move from the generated module to the runtime engine when gravity changes).
+async function open({ source, backend, keepState }) {
+  const { openModel } = await shim;
+  const next = await openModel(source, backend ? { backend } : {});
+  if (keepState && sim && sim.nq === next.nq && sim.nv === next.nv) {
+    next.q.set(sim.q);
+    next.qd.set(sim.qd);
+  } else {
+    time = 0;
+    steps = 0;
+    carry = 0;
+  }
+  sim?.dispose();
+  sim = next;
+  inputs = { tau: [], act: [], gravity: null };
+  const model = sim.describe();
+  return {
+    name: sim.name,
+    description: sim.description,
+    backend: sim.backend,
+    nq: sim.nq,
+    nv: sim.nv,
+    nb: sim.nb,
+    nact: sim.nact,
+    bodyNames: [...sim.bodyNames],
+    model,
+    gravity: sim.gravity ? [...sim.gravity] : model.gravity,
+    ...snapshot(),
+  };
+}
+
+// Parses text in the runtime engine only to report its first error (null when it loads).
+async function check({ text, name }) {
+  const { openModel } = await shim;
+  try {
+    (await openModel({ text, name }, { backend: 'runtime' })).dispose();
+    return null;
+  } catch (e) {
+    return errorInfo(e);
+  }
+}
+
+const ops = {
+  async models() {
+    const { listModels } = await shim;
+    return listModels();
+  },
+  async text({ name }) {
+    const { loadModelText } = await shim;
+    return loadModelText(name);
+  },
+  open,
+  check,
+  inputs(msg) {
+    inputs = { tau: msg.tau ?? [], act: msg.act ?? [], gravity: msg.gravity ?? null };
+    return null;
+  },
+  frame,
+  reset() {
+    sim.reset();
+    time = 0;
+    steps = 0;
+    carry = 0;
+    return snapshot();
+  },
+};
+
+self.onmessage = async ({ data }) => {
+  const { id, op } = data;
+  try {
+    if (!['models', 'text', 'open', 'check'].includes(op) && !sim) throw new Error('no model is open');
+    const value = await ops[op](data);
+    const transfer = value?.poses ? [value.poses.buffer, value.q.buffer, value.qd.buffer] : [];
+    self.postMessage({ id, ok: true, value }, transfer);
+  } catch (e) {
+    self.postMessage({ id, ok: false, error: errorInfo(e) });
+  }
+};
