@@ -70,7 +70,7 @@ static const char RUN_HELP[] =
     "usage: mech run [FILE] [--time T] [--dt DT] [--engine dense|aba]\n"
     "\n"
     "Simulate the model (default " DEFAULT_MODEL ") from its initial state\n"
-    "with zero joint forces and semi-implicit Euler, and print a summary:\n"
+    "with zero joint forces and Stormer-Verlet, and print a summary:\n"
     "steps, wall time and real-time factor, initial and final total energy\n"
     "and their relative drift, and the final q.\n"
     "\n"
@@ -351,9 +351,9 @@ static int run_model(const char *path, double T, double dt, int use_dense)
     dense_ws *dws = dense_ws_new(m);
     aba_ws *aws = aba_ws_new(m);
     double *q = malloc(nqs * sizeof *q), *qd = malloc(nvs * sizeof *qd);
-    double *tau = calloc(nvs, sizeof *tau), *qdd = malloc(nvs * sizeof *qdd);
+    double *tau = calloc(nvs, sizeof *tau), *qdd = malloc(nvs * sizeof *qdd), *vmid = malloc(nvs * sizeof *vmid);
     int rc = 1;
-    if (!dws || !aws || !q || !qd || !tau || !qdd) {
+    if (!dws || !aws || !q || !qd || !tau || !qdd || !vmid) {
         fprintf(stderr, "mech run: out of memory\n");
         goto done;
     }
@@ -368,14 +368,14 @@ static int run_model(const char *path, double T, double dt, int use_dense)
     mech_loop_project_velocity(m, dws, q, qd);
     double E0 = mech_energy(m, dws, q, qd, NULL, NULL);
     double t0 = now();
-    for (long s = 0; s < steps; s++) mech_step_euler(m, fd, ctx, q, qd, tau, NULL, qdd, dt);
+    for (long s = 0; s < steps; s++) mech_step_verlet(m, fd, ctx, q, qd, tau, NULL, qdd, vmid, dt);
     double wall = now() - t0, sim = (double)steps * dt;
     double E1 = mech_energy(m, dws, q, qd, NULL, NULL);
     printf("model    %s (%s)\n", m->name, path);
     printf("sizes    nb %d, nq %d, nv %d", m->nb, m->nq, m->nv);
     if (m->nloop || m->ntsda || m->nrsda) printf(", nc %d, nact %d (act = 0)", m->nc, m->nact);
     printf("\n");
-    printf("engine   %s, semi-implicit Euler, dt %g s\n", use_dense ? "dense (RNEA + CRBA + LU)" : "aba", dt);
+    printf("engine   %s, Stormer-Verlet, dt %g s\n", use_dense ? "dense (RNEA + CRBA + LU)" : "aba", dt);
     printf("steps    %ld (%g s simulated)\n", steps, sim);
     if (wall > 0)
         printf("wall     %.3f s, %.0f ns/step, real-time factor %.1fx\n", wall, 1e9 * wall / (double)(steps ? steps : 1),
@@ -389,7 +389,7 @@ static int run_model(const char *path, double T, double dt, int use_dense)
     printf("\n");
     rc = 0;
 done:
-    free(q); free(qd); free(tau); free(qdd);
+    free(q); free(qd); free(tau); free(qdd); free(vmid);
     dense_ws_free(dws);
     aba_ws_free(aws);
     mech_model_free(m);

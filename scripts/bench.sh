@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# bench.sh — timing benchmarks.  Configures and builds (Release) into build/
-# (override with BUILD_DIR=...), then runs each benchmark in turn; the native
-# table is explained in docs/benchmarks.md.  Benchmarks are not tests: the
+# bench.sh — timing benchmarks.  Builds everything (scripts/build.sh, into
+# build/), then runs each benchmark in turn; the native table is explained in
+# docs/benchmarks.md.  Benchmarks are not tests: the
 # figures depend on the machine and on whatever else it is running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j "$(nproc)"
+if [ "$build" = build ]; then
+  bash scripts/build.sh >/dev/null
+else   # a private native build (BUILD_DIR=...): native tables only
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$build" -j "$(nproc)"
+fi
 
 # Native: generated fwd_dyn vs dense_fd vs MuJoCo, every model.
 if [ ! -x "$build/bench/bench_native" ]; then
@@ -16,3 +20,14 @@ if [ ! -x "$build/bench/bench_native" ]; then
 fi
 echo "bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p'), $(cc --version | head -n1)"
 "$build/bench/bench_native" models/*.mech
+
+[ "$build" = build ] || exit 0
+
+# WebAssembly (Node): generated module vs runtime engine vs native vs mujoco-js (docs/wasm.md).
+node bench/wasm_bench.mjs
+
+# XPBD, paper section 9.1: residuals and microseconds per substep (docs/xpbd.md).
+"$build/bench/xpbd_results"
+
+# Cosserat rods, Table 2 timings (the full tables: build/bench/rod_benchmarks; docs/rods.md).
+"$build/bench/rod_benchmarks" timing

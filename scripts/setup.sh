@@ -12,6 +12,7 @@ have make || missing+=(make)
 have clang || missing+=(clang)                       # libFuzzer target (scripts/fuzz.sh)
 have emcc || missing+=(emscripten)                   # WebAssembly modules
 [ -f /usr/include/mujoco/mujoco.h ] || missing+=(libmujoco-dev)   # external cross-check, tests/bench only
+[ -x /usr/bin/chromium ] || missing+=(chromium)                    # browser test suite
 
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"

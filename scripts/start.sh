@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# start.sh — the main job.  Until the playground exists: build everything and
-# run the default model headless, printing a short summary.
+# start.sh — the main job: build everything, then serve the playground.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
-./build/cli/mech run models/threelink.mech "$@"
+exec bash scripts/serve.sh "$@"

@@ -4,6 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
 (cd build && ctest --output-on-failure -j "$(nproc)")
-if compgen -G "tests/node/*.test.mjs" >/dev/null; then
-  node --test tests/node/
-fi
+node --test tests/node/
+node --test tests/browser/
