@@ -2,7 +2,7 @@
 # build-wasm.sh — the WebAssembly modules, their manifest and the native
 # reference helper (docs/wasm.md).
 #
-#   build/wasm/runtime.wasm       parser + ABA: runs any .mech text
+#   build/wasm/runtime.wasm       parser + ABA and XPBD: runs any .mech text
 #   build/wasm/<model>.wasm       one per models/*.mech: its generated dynamics
 #   build/wasm/mech-wasm-ref      native helper for the Node suite and bench
 #   build/wasm/mech-mjcf          .mech -> MJCF for the bench (when MuJoCo is installed)
@@ -35,7 +35,7 @@ CFLAGS=(-std=c11 -O2 -Wall -Wextra -Werror -I"$root/core" -I"$root/core/codegen"
 # grows on demand and index.mjs refreshes its views when it does.
 LDFLAGS=(-sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1MB -sINITIAL_MEMORY=2MB
          -sEXPORTED_FUNCTIONS=_malloc,_free)
-mapfile -t core < <(ls "$root"/core/{model,spatial,rbda,sim}/*.c)
+mapfile -t core < <(ls "$root"/core/{model,spatial,rbda,sim,xpbd}/*.c)
 mapfile -t headers < <(ls "$root"/core/*/*.h "$root"/wasm/*.h)
 toolchain=$(emcc --version | sed -n 1p)   # sed reads it all: no SIGPIPE under pipefail
 
@@ -80,7 +80,8 @@ module() {
 
 # ---- the modules, built in parallel ----
 pids=()
-module "$out/runtime.wasm" "" "" -- "$root/wasm/runtime.c" "$root/wasm/engine.c" "$root/wasm/describe.c" &
+module "$out/runtime.wasm" "" "" -- "$root/wasm/runtime.c" "$root/wasm/engine.c" "$root/wasm/describe.c" \
+    "$root/wasm/xpbd.c" &
 pids+=($!)
 models=()
 for mech in "$root"/models/*.mech; do

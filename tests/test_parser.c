@@ -364,6 +364,41 @@ static void test_floating(void)
     mech_model_free(m);
 }
 
+/* The XPBD keys, the xpbd block and a servo, stored in SI; defaults without them. */
+static void test_xpbd_values(void)
+{
+    mech_error err;
+    const double d = 3.14159265358979323846 / 180.0;
+    mech_model *m = parse_str("xpbd\n dt 0.005\n substeps 20\n iterations 2\n mode scalar\nend\n"
+                              "body a\n limit -30 60\n drive 50 0.5\n target sin 10 2 90 5\n parent base\n"
+                              " joint revolute y\n mass 1\n inertia 1 1 1\nend\n"
+                              "body b\n parent a\n joint prismatic z\n mass 1\n inertia 1 1 1\n compliance 1e-6\nend\n"
+                              "loop s\n type spherical\n pred b\n succ base\n swing 30\n limit -10 10\n drive 0\n"
+                              " target 1 2 3\nend\n"
+                              "servo t\n succ b\n z 0.5\n rx sin 1 0.5 0 0\n compliance 1e-3\nend\n", &err);
+    CHECK(m != NULL);
+    if (!m) return;
+    CHECK(m->xpbd.line == 1 && m->xpbd.dt == 0.005 && m->xpbd.substeps == 20 && m->xpbd.iterations == 2 &&
+          m->xpbd.mode == MECH_XPBD_SCALAR);
+    const mech_xjoint *a = &m->bodies[0].xj, *b = &m->bodies[1].xj, *s = &m->loops[0].xj;
+    CHECK(a->has_limit && fabs(a->lower + 30 * d) < 1e-15 && fabs(a->upper - 60 * d) < 1e-15);
+    CHECK(a->drive && a->stiffness == 50 && a->damping == 0.5 && a->line == 8);
+    CHECK(a->target[0].type == MECH_SIGNAL_SIN && fabs(a->target[0].a[0] - 10 * d) < 1e-15 &&
+          a->target[0].a[1] == 2 && fabs(a->target[0].a[2] - 90 * d) < 1e-15 && fabs(a->target[0].a[3] - 5 * d) < 1e-15);
+    CHECK(b->has_compliance && b->compliance == 1e-6 && !b->has_limit && !b->drive);
+    CHECK(s->has_swing && fabs(s->swing - 30 * d) < 1e-15 && s->has_limit && fabs(s->upper - 10 * d) < 1e-15);
+    CHECK(s->drive && s->stiffness == 0 && s->target[2].type == MECH_SIGNAL_CONST && fabs(s->target[2].a[3] - 3 * d) < 1e-15);
+    CHECK(m->nxtarget == 1 && m->xtargets[0].pred == -1 && m->xtargets[0].succ == 1);
+    CHECK(m->xtargets[0].rows == (1u << 2 | 1u << 3) && m->xtargets[0].value[2].a[3] == 0.5 &&
+          fabs(m->xtargets[0].value[3].a[0] - d) < 1e-15 && m->xtargets[0].compliance == 1e-3);
+    mech_model_free(m);
+
+    m = parse_str("body a\n parent base\n joint fixed\n mass 1\n inertia 1 1 1\nend\n", &err);
+    CHECK(m && m->xpbd.line == 0 && m->xpbd.dt == 0.01 && m->xpbd.substeps == 10 && m->xpbd.iterations == 1 &&
+          m->xpbd.mode == MECH_XPBD_BLOCK && m->nxtarget == 0 && !m->bodies[0].xj.line);
+    mech_model_free(m);
+}
+
 static void test_crlf_and_blank(void)
 {
     const char *text = "# header\r\n\r\n\tgravity 0 0 -1\r\nbody a\r\n parent base\r\n joint fixed\r\n"
@@ -384,7 +419,8 @@ static void test_errors_inline(void)
     mech_model_free(m);
     expect_error("", "(parsed)", __LINE__);
     expect_error("body a\n parent base\n joint fixed\n mass 1\n inertia 1 1 1\nend\nfoo",
-                 "t.mech:7:1: unknown keyword 'foo': expected one of: description gravity body poi loop tsda rsda",
+                 "t.mech:7:1: unknown keyword 'foo': expected one of: description gravity body poi loop tsda rsda "
+                 "xpbd servo",
                  __LINE__);
     expect_error("gravity 0 0 1e999\n", "t.mech:1:13: non-finite number '1e999' for 'gravity'", __LINE__);
     expect_error("gravity 0 0 0x10\n",
@@ -467,10 +503,14 @@ int main(int argc, char **argv)
     char loops[1024];
     snprintf(loops, sizeof loops, "%s/loops", argv[1]);
     test_prefixes(loops);
+    char xpbd[1024];
+    snprintf(xpbd, sizeof xpbd, "%s/xpbd", argv[1]);
+    test_prefixes(xpbd);
     test_prefixes(argv[2]);
     test_forward_reference();
     test_values();
     test_floating();
+    test_xpbd_values();
     test_crlf_and_blank();
     test_errors_inline();
     test_caps();

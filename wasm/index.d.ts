@@ -53,9 +53,14 @@ export interface ModelDescription {
 /** Which forward dynamics runs a Sim. */
 export type Backend = 'generated' | 'runtime';
 
+/** What steps a Sim: the Featherstone engines (ABA / generated code) or XPBD bodies and joints. */
+export type Engine = 'featherstone' | 'xpbd';
+
 export interface OpenOptions {
-  /** Default: 'generated' for a shipped model name, 'runtime' for text. */
+  /** Default: 'generated' for a shipped model name, 'runtime' for text; 'xpbd' needs 'runtime'. */
   backend?: Backend;
+  /** Default 'featherstone'.  'xpbd' runs the same file on XPBD in the runtime module (docs/wasm.md). */
+  engine?: Engine;
 }
 
 /** .mech text to run on the runtime engine. */
@@ -88,12 +93,13 @@ export class Sim {
   readonly name: string;
   readonly description: string;
   readonly backend: Backend;
+  readonly engine: Engine;
   readonly nq: number;
   readonly nv: number;
   readonly nb: number;
   readonly nact: number;
   readonly bodyNames: readonly string[];
-  /** nq joint positions; a floating body's slice is qw qx qy qz x y z. */
+  /** nq joint positions; a floating body's slice is qw qx qy qz x y z.  On XPBD: read back from the bodies after each step. */
   readonly q: Float64Array;
   /** nv joint velocities; a floating body's slice is its body-frame [ω; v]. */
   readonly qd: Float64Array;
@@ -103,16 +109,21 @@ export class Sim {
   readonly act: Float64Array;
   /** 6·nb external forces in base coordinates, [moment about the base origin; force] per body. */
   readonly fext: Float64Array;
-  /** nv joint accelerations, written by forward() and step(). */
+  /** nv joint accelerations, written by forward() and (Featherstone only) step(). */
   readonly qdd: Float64Array;
   /** Writable gravity (m/s², base frame) on the runtime engine; null on a generated module (built in). */
   readonly gravity: Float64Array | null;
   /** qdd ← forward dynamics at (q, qd, tau, fext, act); returns qdd. */
   forward(): Float64Array;
-  /** Advance n (default 1) Störmer–Verlet steps of dt seconds in one call (one dynamics evaluation per step). */
+  /**
+   * Advance n (default 1) steps of dt seconds in one call: Störmer–Verlet (one dynamics evaluation per step),
+   * or on XPBD one XPBD step of the file's substeps each.
+   */
   step(dt: number, n?: number): void;
   /** 7·nb values, per body world x y z, qw qx qy qz; a live view overwritten by the next call. */
   poses(): Float64Array;
+  /** XPBD only (else throws): primal and constraint residuals (Tobin & Rucker eqs. 51, 52) of the last substep. */
+  residuals(): { primal: number; constraint: number };
   /** Mechanical energy (J) of the current state. */
   energy(): { kinetic: number; potential: number; total: number };
   /** The parsed model, for drawing it. */

@@ -12,6 +12,7 @@
 import { HEADER, WasmModule, load } from './module.mjs';
 
 const DIST = new URL('./dist/', import.meta.url);
+const ENGINES = ['featherstone', 'xpbd'];
 const BACKENDS = ['generated', 'runtime'];
 
 /** Bad model text: `message` is `name:line:col: what was expected`. */
@@ -74,18 +75,28 @@ async function shippedModel(name) {
  * @param {string | { text: string | Uint8Array, name?: string }} source a
  *   shipped model's name, or .mech text (a string or its UTF-8 bytes) with a
  *   name for error messages and `sim.name`
- * @param {{ backend?: 'generated' | 'runtime' }} [options] default: the
- *   generated module for a shipped model, the runtime engine for text
+ * @param {{ backend?: 'generated' | 'runtime', engine?: 'featherstone' | 'xpbd' }} [options]
+ *   backend default: the generated module for a shipped model, the runtime
+ *   engine for text.  engine 'xpbd' runs the same file as XPBD bodies and
+ *   joints in the runtime module (docs/wasm.md, "XPBD engine").
  * @returns {Promise<Sim>}
  */
 export async function openModel(source, options = {}) {
   const backend = options?.backend;
+  const engine = options?.engine ?? 'featherstone';
   if (backend !== undefined && !BACKENDS.includes(backend)) {
     throw new RangeError(`unknown backend '${backend}'; use 'generated' or 'runtime'`);
   }
+  if (!ENGINES.includes(engine)) {
+    throw new RangeError(`unknown engine '${engine}'; use 'featherstone' or 'xpbd'`);
+  }
+  if (engine === 'xpbd' && backend === 'generated') {
+    throw new RangeError("openModel: engine 'xpbd' runs in the runtime module; backend 'generated' is Featherstone only");
+  }
+  const runtime = backend === 'runtime' || engine === 'xpbd';
   if (typeof source === 'string') {
     await shippedModel(source);
-    if (backend === 'runtime') return openText(await loadModelText(source), source);
+    if (runtime) return openText(await loadModelText(source), source, engine);
     const mod = await instance(`${source}.wasm`);
     return new Sim(mod, opened(mod, mod.exports.mw_open()), 'generated');
   }
@@ -98,14 +109,15 @@ export async function openModel(source, options = {}) {
   }
   const name = source.name ?? 'model';
   if (typeof name !== 'string') throw new TypeError('openModel: source.name must be a string');
-  return openText(text, name);
+  return openText(text, name, engine);
 }
 
-async function openText(text, name) {
+async function openText(text, name, engine) {
   const mod = await instance('runtime.wasm');
+  const open = engine === 'xpbd' ? mod.exports.mw_open_text_xpbd : mod.exports.mw_open_text;
   const ptr = mod.withString(name, (namePtr) =>
-    mod.withString(text, (textPtr, length) => mod.exports.mw_open_text(textPtr, length, namePtr)));
-  return new Sim(mod, opened(mod, ptr), 'runtime');
+    mod.withString(text, (textPtr, length) => open(textPtr, length, namePtr)));
+  return new Sim(mod, opened(mod, ptr), 'runtime', engine);
 }
 
 /** `ptr`, or the module's error thrown as MechError (model text) or Error. */
@@ -130,13 +142,18 @@ export class Sim {
   #views = null;
   #generation = -1;
 
-  /** @param {WasmModule} mod @param {number} ptr @param {'generated' | 'runtime'} backend */
-  constructor(mod, ptr, backend) {
+  /**
+   * @param {WasmModule} mod @param {number} ptr @param {'generated' | 'runtime'} backend
+   * @param {'featherstone' | 'xpbd'} [engine]
+   */
+  constructor(mod, ptr, backend, engine = 'featherstone') {
     this.#mod = mod;
     this.#ptr = ptr;
     const h = mod.i32(ptr, 4);
     /** @type {'generated' | 'runtime'} */
     this.backend = backend;
+    /** @type {'featherstone' | 'xpbd'} what step() and poses() run */
+    this.engine = engine;
     this.nq = h[HEADER.nq];
     this.nv = h[HEADER.nv];
     this.nb = h[HEADER.nb];
@@ -197,7 +214,8 @@ export class Sim {
   }
 
   /**
-   * Advance n steps of dt seconds (Störmer–Verlet, one dynamics call per step) in one call.
+   * Advance n steps of dt seconds in one call: Störmer–Verlet with one dynamics
+   * call per step, or on engine 'xpbd' one XPBD step (the file's substeps).
    * @param {number} dt @param {number} [n=1]
    */
   step(dt, n = 1) {
@@ -212,6 +230,19 @@ export class Sim {
   poses() {
     this.#mod.exports.mw_poses(this.#handle());
     return this.#view().poses;
+  }
+
+  /**
+   * XPBD residuals of the last substep (eqs. 51, 52 of Tobin & Rucker):
+   * primal |M Δx̃ − ∇Cᵀλ| and constraint |C + α̃λ|; zeros before the first step.
+   * Only on engine 'xpbd'.
+   * @returns {{ primal: number, constraint: number }}
+   */
+  residuals() {
+    const ptr = this.#mod.exports.mw_xpbd_residuals?.(this.#handle());
+    if (!ptr) throw new Error(`residuals: Sim '${this.name}' runs engine '${this.engine}', not 'xpbd'`);
+    const [primal, constraint] = this.#mod.f64(ptr, 2);
+    return { primal, constraint };
   }
 
   /** Mechanical energy (J) of the current q, qd: kinetic, potential (gravity) and their sum. */

@@ -52,6 +52,7 @@ EMSCRIPTEN_KEEPALIVE void mw_close(mw_sim *s)
 {
     if (!s) return;
     if (s->ctx_free) s->ctx_free(s->ctx);
+    if (s->stepper) s->stepper->free(s->stepper_state);
     dense_ws_free(s->energy_ws);
     mech_model_free(s->model);
     free(s->q);
@@ -65,6 +66,7 @@ EMSCRIPTEN_KEEPALIVE void mw_reset(mw_sim *s)
     memset(s->act, 0, sizeof(double) * (size_t)s->nact);
     memset(s->fext, 0, sizeof(double) * 6 * (size_t)s->nb);
     memset(s->qdd, 0, sizeof(double) * (size_t)s->nv);
+    if (s->stepper) s->stepper->reset(s);
 }
 
 mw_sim *mw_sim_new(mech_model *m, int nact, mech_fd_fn fd, void *ctx, void (*ctx_free)(void *ctx))
@@ -169,7 +171,8 @@ EMSCRIPTEN_KEEPALIVE int mw_step(mw_sim *s, double dt, int n)
     }
     if (check_inputs(s, "step")) return -1;
     for (int k = 0; k < n; k++) {
-        mech_step_verlet(s->model, s->fd, s->ctx, s->q, s->qd, s->tau, s->fext, s->qdd, s->vmid, dt);
+        if (s->stepper) s->stepper->step(s, dt);
+        else mech_step_verlet(s->model, s->fd, s->ctx, s->q, s->qd, s->tau, s->fext, s->qdd, s->vmid, dt);
         if (check_finite("step", "q", s->q, s->nq) || check_finite("step", "qd", s->qd, s->nv)) {
             char why[sizeof last_error.message];
             memcpy(why, last_error.message, sizeof why);
@@ -181,7 +184,11 @@ EMSCRIPTEN_KEEPALIVE int mw_step(mw_sim *s, double dt, int n)
     return 0;
 }
 
-EMSCRIPTEN_KEEPALIVE void mw_poses(mw_sim *s) { mech_body_poses(s->model, s->q, s->poses); }
+EMSCRIPTEN_KEEPALIVE void mw_poses(mw_sim *s)
+{
+    if (s->stepper) s->stepper->poses(s);
+    else mech_body_poses(s->model, s->q, s->poses);
+}
 
 /* Kinetic and potential energy of (q, qd) into s->energy; 0, or -1 with the
  * error set. */

@@ -29,14 +29,27 @@ typedef struct mw_sim {
     double *energy;        /* [kinetic, potential], written by mw_energy         */
     double *gravity;       /* the model's gravity when the backend reads it at   */
                            /* run time (runtime engine), else NULL (generated)   */
-    /* Private to sim.c. */
+    /* Private to sim.c (and the stepper, when there is one). */
     mech_model *model;
+    const struct mw_stepper *stepper; /* NULL: Störmer–Verlet over fd        */
+    void *stepper_state;
     dense_ws *energy_ws;   /* made on first mw_energy                          */
     double *vmid;          /* Verlet's midpoint velocity scratch (nv)             */
     mech_fd_fn fd;
     void *ctx;
     void (*ctx_free)(void *ctx);
 } mw_sim;
+
+/* An engine that advances the state itself instead of the integrator
+ * (XPBD, wasm/xpbd.c): step() moves one step of dt and writes q and qd,
+ * poses() fills s->poses, reset() returns to the initial state, free()
+ * releases stepper_state.  forward() keeps using fd. */
+typedef struct mw_stepper {
+    void (*step)(struct mw_sim *s, double dt);
+    void (*poses)(struct mw_sim *s);
+    void (*reset)(struct mw_sim *s);
+    void (*free)(void *state);
+} mw_stepper;
 
 /* A handle over `m` (taken over: freed on failure or by mw_close) whose
  * forward dynamics is fd(ctx, ...) (ctx freed by ctx_free, which may be

@@ -15,6 +15,7 @@ void mech_model_free(mech_model *m)
     free(m->loops);
     free(m->tsdas);
     free(m->rsdas);
+    free(m->xtargets);
     free(m);
 }
 

@@ -50,6 +50,34 @@ typedef struct {
     int line;
 } mech_shape;
 
+/* XPBD-only joint options (docs/mech-format.md, "XPBD scenes"), on a tree
+ * joint (mech_body.xj) or a loop (mech_loop.xj).  core/xpbd/xpbd_from_model.c
+ * reads them; the Featherstone engines ignore them.  Values are SI in our
+ * sign convention: q, target and limits are the joint coordinate of
+ * docs/conventions.md (revolute rad about +axis, prismatic m along +axis;
+ * loops: the successor frame relative to the predecessor frame). */
+typedef enum { MECH_SIGNAL_CONST, MECH_SIGNAL_SIN } mech_signal_type;
+
+/* s(t) = offset + amp sin(2 pi freq t + phase): a[0..3] = amp, freq, phase
+ * (rad), offset; MECH_SIGNAL_CONST uses a[3] only. */
+typedef struct {
+    mech_signal_type type;
+    double a[4];
+} mech_signal;
+
+typedef struct {
+    int has_limit;         /* revolute / prismatic: q in [lower, upper]; spherical: twist */
+    double lower, upper;
+    int has_swing;         /* spherical: swing angle <= swing (rad)          */
+    double swing;
+    int drive;             /* spring towards target: stiffness (0 = rigid), damping */
+    double stiffness, damping;
+    mech_signal target[3]; /* revolute/prismatic [0]; spherical rotation x y z */
+    int has_compliance;    /* compliance of the equality rows (SI, 1/stiffness) */
+    double compliance;
+    int line;              /* first XPBD key's line, 0 if none                */
+} mech_xjoint;
+
 typedef struct {
     char name[MECH_NAME_MAX];
     int parent;            /* index of the parent body, -1 = base; always < own index */
@@ -65,6 +93,7 @@ typedef struct {
     int nq, nv;            /* per joint type, see mech_joint_type           */
     double q0[7];          /* initial joint position (nq entries)          */
     double qd0[6];         /* initial joint velocity (nv entries)          */
+    mech_xjoint xj;        /* XPBD limit, drive, compliance of the tree joint */
     int line;              /* line of the `body` keyword                    */
 } mech_body;
 
@@ -104,6 +133,7 @@ typedef struct {
     double length;         /* distance loops: rod length (m), > 0           */
     double stab;           /* Baumgarte time constant T (s): alpha = beta = 1/T */
     int nc, cidx;          /* constraint rows and the first row in K        */
+    mech_xjoint xj;        /* XPBD options (revolute, prismatic, spherical) */
     int line;
 } mech_loop;
 
@@ -127,6 +157,29 @@ typedef struct {
     int line;
 } mech_rsda;
 
+/* An XPBD pose target (`servo` block): drives rows of the successor frame
+ * relative to the predecessor frame, pos = R_pᵀ(x_s − x_p) (rows x y z) and
+ * the rotation vector of R_pᵀ R_s (rows rx ry rz).  XPBD only. */
+typedef struct {
+    char name[MECH_NAME_MAX];
+    int pred, succ;            /* body indices, -1 = base                   */
+    double ppos[3], prot[9], spos[3], srot[9];
+    unsigned rows;             /* bit k: row k (x y z rx ry rz) is driven    */
+    mech_signal value[6];
+    double compliance;
+    int line;
+} mech_xtarget;
+
+typedef enum { MECH_XPBD_ROWS, MECH_XPBD_BLOCK, MECH_XPBD_SCALAR } mech_xpbd_mode;
+
+/* `xpbd` block: step settings of an XPBD run (defaults when absent). */
+typedef struct {
+    int line;                  /* 0: no block, the defaults                  */
+    double dt;                 /* s, default 0.01                            */
+    int substeps, iterations;  /* default 10, 1                              */
+    mech_xpbd_mode mode;       /* default block                              */
+} mech_xpbd_settings;
+
 typedef struct mech_model {
     char name[MECH_NAME_MAX];        /* file stem, or the name given       */
     char description[256];           /* `description` line, may be empty   */
@@ -141,6 +194,9 @@ typedef struct mech_model {
     mech_loop *loops;
     mech_tsda *tsdas;
     mech_rsda *rsdas;
+    mech_xpbd_settings xpbd;         /* XPBD step settings                  */
+    int nxtarget;                    /* XPBD pose targets                   */
+    mech_xtarget *xtargets;
 } mech_model;
 
 typedef struct {

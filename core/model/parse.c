@@ -4,10 +4,11 @@
  * stops at the first error (mech_error: file, line, column, message) and
  * never reads past `len`.  Bodies are collected in file order, then parents
  * are resolved and the bodies stored parents-first (stable topological order).
+ * The XPBD statements (joint limits and drives, `xpbd`, `servo`) are in
+ * parse_xpbd.c; the state and helpers both share are in parse_internal.h.
  */
-#include "model/model.h"
+#include "model/parse_internal.h"
 #include "model/inertia.h"
-#include "model/lex.h"
 #include "spatial/spatial.h"
 
 #include <math.h>
@@ -16,21 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEG (3.14159265358979323846 / 180.0)
-#define QUOTE_MAX 40            /* characters of a token shown in a message */
-#define AXIS_EXPECT "an axis (x, y, z, -x, -y, -z or 3 numbers)"
-
-enum { K_PARENT, K_JOINT, K_POS, K_ROT, K_MASS, K_COM, K_INERTIA, K_FEXT, K_Q0, K_QD0, K_COUNT };
 static const char *const body_keys[K_COUNT] = {
     "parent", "joint", "pos", "rot", "mass", "com", "inertia", "fext", "q0", "qd0"
 };
 static const char *const unsupported_blocks[] = {
-    "track", "ground", "rod", "xpbd", "drive", "limit"
+    "ground", "rod", "track"
 };
 
-enum { B_NONE, B_BODY, B_LOOP, B_ELEM };   /* the open block */
-
-enum { L_TYPE, L_PRED, L_SUCC, L_PPOS, L_PROT, L_PAXIS, L_SPOS, L_SROT, L_SAXIS, L_LENGTH, L_STAB, L_COUNT };
 static const char *const loop_keys[L_COUNT] = {
     "type", "pred", "succ", "ppos", "prot", "paxis", "spos", "srot", "saxis", "length", "stab"
 };
@@ -40,7 +33,6 @@ static const char *const loop_types[] = {
 static const int loop_nc[] = { 5, 5, 4, 3, 2, 1 };
 #define LOOP_TYPES "revolute, prismatic, cylindrical, spherical, point-on-line or distance"
 
-enum { E_FROM, E_TO, E_JOINT, E_K, E_C, E_L0, E_Q0, E_INPUT, E_COUNT };
 static const char *const elem_keys[E_COUNT] = { "from", "to", "joint", "k", "c", "l0", "q0", "input" };
 /* Which keys each element kind takes (1) and requires (2): tsda, rsda. */
 static const int elem_key_use[2][E_COUNT] = {
@@ -48,60 +40,13 @@ static const int elem_key_use[2][E_COUNT] = {
     { 0, 0, 2, 2, 2, 0, 1, 1 },
 };
 
-typedef struct {
-    mech_body b;
-    char parent[MECH_NAME_MAX];
-    int parent_col, name_col;
-    int key_line[K_COUNT], key_col[K_COUNT];   /* line 0 = key not seen */
-    lex_line q0, qd0;           /* kept until the joint type is known */
-} raw_body;
-
-typedef struct {
-    mech_poi p;
-    char body[MECH_NAME_MAX];
-    int body_col;
-} raw_poi;
-
-typedef struct {
-    mech_loop l;
-    char pred[MECH_NAME_MAX], succ[MECH_NAME_MAX];
-    int name_col, type_set;
-    int key_line[L_COUNT], key_col[L_COUNT], val_col[L_COUNT];
-} raw_loop;
-
-typedef struct {
-    int rsda;                   /* 0 tsda, 1 rsda */
-    char name[MECH_NAME_MAX];
-    char ref[3][MECH_NAME_MAX]; /* from, to (POIs) / joint (a body), by E_FROM..E_JOINT */
-    double val[E_COUNT];        /* k, c, l0, q0 by their E_ index */
-    int name_col, line;
-    int key_line[E_COUNT], key_col[E_COUNT], val_col[E_COUNT];
-} raw_elem;
-
-typedef struct {
-    lex_src src;
-    lex_line ln;
-    mech_error *err;
-    int failed;
-    mech_model *m;
-    raw_body *bodies;
-    int nbodies, cap_bodies, cur;               /* cur: open block's index, or -1 */
-    int block;                                  /* B_NONE, B_BODY, B_LOOP, B_ELEM */
-    raw_poi *pois;
-    int cap_pois, cap_shapes;
-    raw_loop *loops;
-    int nloops, cap_loops;
-    raw_elem *elems;
-    int nelems, cap_elems;
-    int desc_line, grav_line;
-} parser;
 
 /* ---- errors ---- */
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-static int fail(parser *p, int line, int col, const char *fmt, ...)
+int mp_fail(parser *p, int line, int col, const char *fmt, ...)
 {
     if (!p->failed) {
         va_list ap;
@@ -116,7 +61,7 @@ static int fail(parser *p, int line, int col, const char *fmt, ...)
 }
 
 /* A token for a message: printable ASCII only, cut at QUOTE_MAX characters. */
-static const char *quote(const lex_tok *t, char buf[QUOTE_MAX + 4])
+const char *mp_quote(const lex_tok *t, char buf[QUOTE_MAX + 4])
 {
     int n = t->n < QUOTE_MAX ? t->n : QUOTE_MAX;
     for (int i = 0; i < n; i++) {
@@ -128,22 +73,22 @@ static const char *quote(const lex_tok *t, char buf[QUOTE_MAX + 4])
 }
 
 /* An error at token t whose message names it: `what` is printed as '<token>' + rest. */
-static int fail_at(parser *p, const lex_tok *t, const char *what, const char *rest)
+int mp_fail_at(parser *p, const lex_tok *t, const char *what, const char *rest)
 {
     char q[QUOTE_MAX + 4];
-    return fail(p, p->ln.no, t->col, "%s'%s'%s", what, quote(t, q), rest);
+    return mp_fail(p, p->ln.no, t->col, "%s'%s'%s", what, mp_quote(t, q), rest);
 }
 
 /* ---- growing arrays within the caps ---- */
 
 static int grow(parser *p, void **arr, int *cap, int n, size_t elem, int max, const char *what, int col)
 {
-    if (n >= max) return fail(p, p->ln.no, col, "too many %s: at most %d", what, max);
+    if (n >= max) return mp_fail(p, p->ln.no, col, "too many %s: at most %d", what, max);
     if (n < *cap) return 0;
     int ncap = *cap ? 2 * *cap : 8;
     if (ncap > max) ncap = max;
     void *a = realloc(*arr, (size_t)ncap * elem);
-    if (!a) return fail(p, p->ln.no, col, "out of memory");
+    if (!a) return mp_fail(p, p->ln.no, col, "out of memory");
     *arr = a;
     *cap = ncap;
     return 0;
@@ -151,58 +96,58 @@ static int grow(parser *p, void **arr, int *cap, int n, size_t elem, int max, co
 
 /* ---- tokens and values ---- */
 
-static int next_tok(parser *p, lex_tok *t, const char *key, const char *expect)
+int mp_next_tok(parser *p, lex_tok *t, const char *key, const char *expect)
 {
     if (lex_next(&p->ln, t)) return 0;
-    return fail(p, p->ln.no, lex_end_col(&p->ln), "too few values for '%s': expected %s", key, expect);
+    return mp_fail(p, p->ln.no, lex_end_col(&p->ln), "too few values for '%s': expected %s", key, expect);
 }
 
-static int end_of_line(parser *p, const char *key, const char *expect)
+int mp_end_of_line(parser *p, const char *key, const char *expect)
 {
     lex_tok t;
     if (!lex_next(&p->ln, &t)) return 0;
-    return fail(p, p->ln.no, t.col, "too many values for '%s': expected %s", key, expect);
+    return mp_fail(p, p->ln.no, t.col, "too many values for '%s': expected %s", key, expect);
 }
 
-static int to_number(parser *p, const lex_tok *t, const char *key, double *v)
+int mp_to_number(parser *p, const lex_tok *t, const char *key, double *v)
 {
     char q[QUOTE_MAX + 4];
     switch (lex_number(t, v)) {
     case NUM_OK: return 0;
     case NUM_NONFINITE:
-        return fail(p, p->ln.no, t->col, "non-finite number '%s' for '%s'", quote(t, q), key);
+        return mp_fail(p, p->ln.no, t->col, "non-finite number '%s' for '%s'", mp_quote(t, q), key);
     case NUM_TOO_LONG:
-        return fail(p, p->ln.no, t->col, "number '%s' for '%s' is too long: at most %d characters",
-                    quote(t, q), key, LEX_NUM_MAX);
+        return mp_fail(p, p->ln.no, t->col, "number '%s' for '%s' is too long: at most %d characters",
+                    mp_quote(t, q), key, LEX_NUM_MAX);
     default:
-        return fail(p, p->ln.no, t->col, "bad number '%s' for '%s': expected a decimal number",
-                    quote(t, q), key);
+        return mp_fail(p, p->ln.no, t->col, "bad number '%s' for '%s': expected a decimal number",
+                    mp_quote(t, q), key);
     }
 }
 
-static int read_numbers(parser *p, const char *key, const char *expect, double *v, int n)
+int mp_read_numbers(parser *p, const char *key, const char *expect, double *v, int n)
 {
     lex_tok t;
     for (int i = 0; i < n; i++)
-        if (next_tok(p, &t, key, expect) || to_number(p, &t, key, &v[i])) return -1;
+        if (mp_next_tok(p, &t, key, expect) || mp_to_number(p, &t, key, &v[i])) return -1;
     return 0;
 }
 
 /* A complete line of exactly n numbers. */
-static int number_line(parser *p, const char *key, double *v, int n)
+int mp_number_line(parser *p, const char *key, double *v, int n)
 {
     char expect[16];
     snprintf(expect, sizeof expect, "%d", n);
-    if (read_numbers(p, key, expect, v, n)) return -1;
-    return end_of_line(p, key, expect);
+    if (mp_read_numbers(p, key, expect, v, n)) return -1;
+    return mp_end_of_line(p, key, expect);
 }
 
 /* x|y|z|-x|-y|-z or three numbers, normalised. */
-static int read_axis(parser *p, const char *key, double axis[3])
+int mp_read_axis(parser *p, const char *key, double axis[3])
 {
     static const char *const names[6] = { "x", "y", "z", "-x", "-y", "-z" };
     lex_tok t;
-    if (next_tok(p, &t, key, AXIS_EXPECT)) return -1;
+    if (mp_next_tok(p, &t, key, AXIS_EXPECT)) return -1;
     for (int i = 0; i < 6; i++)
         if (lex_is(&t, names[i])) {
             axis[0] = axis[1] = axis[2] = 0.0;
@@ -211,12 +156,12 @@ static int read_axis(parser *p, const char *key, double axis[3])
         }
     if (lex_number(&t, &axis[0]) == NUM_BAD) {
         char q[QUOTE_MAX + 4];
-        return fail(p, p->ln.no, t.col, "bad axis '%s' for '%s': expected x, y, z, -x, -y, -z or 3 numbers",
-                    quote(&t, q), key);
+        return mp_fail(p, p->ln.no, t.col, "bad axis '%s' for '%s': expected x, y, z, -x, -y, -z or 3 numbers",
+                    mp_quote(&t, q), key);
     }
-    if (to_number(p, &t, key, &axis[0]) || read_numbers(p, key, AXIS_EXPECT, axis + 1, 2)) return -1;
+    if (mp_to_number(p, &t, key, &axis[0]) || mp_read_numbers(p, key, AXIS_EXPECT, axis + 1, 2)) return -1;
     double m = fmax(fabs(axis[0]), fmax(fabs(axis[1]), fabs(axis[2])));
-    if (m == 0.0) return fail(p, p->ln.no, t.col, "zero-length axis for '%s'", key);
+    if (m == 0.0) return mp_fail(p, p->ln.no, t.col, "zero-length axis for '%s'", key);
     for (int i = 0; i < 3; i++) axis[i] /= m;
     double n = v3_norm(axis);
     for (int i = 0; i < 3; i++) axis[i] /= n;
@@ -224,15 +169,15 @@ static int read_axis(parser *p, const char *key, double axis[3])
 }
 
 /* <axis> <degrees> as a rotation matrix. */
-static int read_rotation(parser *p, const char *key, double R[9])
+int mp_read_rotation(parser *p, const char *key, double R[9])
 {
     double axis[3], deg;
-    if (read_axis(p, key, axis) || read_numbers(p, key, "<axis> <degrees>", &deg, 1)) return -1;
+    if (mp_read_axis(p, key, axis) || mp_read_numbers(p, key, "<axis> <degrees>", &deg, 1)) return -1;
     rot_axis_angle(axis, deg * DEG, R);
     return 0;
 }
 
-static int check_name(parser *p, const lex_tok *t, const char *key)
+int mp_check_name(parser *p, const lex_tok *t, const char *key)
 {
     char q[QUOTE_MAX + 4];
     int ok = t->n > 0 && !(t->s[0] >= '0' && t->s[0] <= '9');
@@ -241,18 +186,18 @@ static int check_name(parser *p, const lex_tok *t, const char *key)
         ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     }
     if (!ok)
-        return fail(p, p->ln.no, t->col, "bad name '%s' for '%s': expected letters, digits and '_', "
-                    "not starting with a digit", quote(t, q), key);
+        return mp_fail(p, p->ln.no, t->col, "bad name '%s' for '%s': expected letters, digits and '_', "
+                    "not starting with a digit", mp_quote(t, q), key);
     if (t->n >= MECH_NAME_MAX)
-        return fail(p, p->ln.no, t->col, "name '%s' is too long: at most %d characters",
-                    quote(t, q), MECH_NAME_MAX - 1);
+        return mp_fail(p, p->ln.no, t->col, "name '%s' is too long: at most %d characters",
+                    mp_quote(t, q), MECH_NAME_MAX - 1);
     return 0;
 }
 
-static int read_name(parser *p, const char *key, char out[MECH_NAME_MAX], int *col)
+int mp_read_name(parser *p, const char *key, char out[MECH_NAME_MAX], int *col)
 {
     lex_tok t;
-    if (next_tok(p, &t, key, "a name") || check_name(p, &t, key)) return -1;
+    if (mp_next_tok(p, &t, key, "a name") || mp_check_name(p, &t, key)) return -1;
     memcpy(out, t.s, (size_t)t.n);
     out[t.n] = '\0';
     if (col) *col = t.col;
@@ -263,9 +208,7 @@ static int read_name(parser *p, const char *key, char out[MECH_NAME_MAX], int *c
 static int fail_unsupported(parser *p, const lex_tok *kw)
 {
     for (size_t i = 0; i < sizeof unsupported_blocks / sizeof unsupported_blocks[0]; i++) {
-        if (!lex_is(kw, unsupported_blocks[i])) continue;
-        int block = !lex_is(kw, "drive") && !lex_is(kw, "limit");
-        return fail_at(p, kw, "", block ? " blocks are not supported yet" : " is not supported yet");
+        if (lex_is(kw, unsupported_blocks[i])) return mp_fail_at(p, kw, "", " blocks are not supported yet");
     }
     return 0;
 }
@@ -273,7 +216,8 @@ static int fail_unsupported(parser *p, const lex_tok *kw)
 /* A keyword that opens a top-level statement: inside a block it means a missing 'end'. */
 static int is_top_keyword(const lex_tok *kw)
 {
-    static const char *const top[] = { "body", "poi", "gravity", "description", "loop", "tsda", "rsda" };
+    static const char *const top[] = { "body", "poi", "gravity", "description", "loop", "tsda", "rsda", "xpbd",
+                                       "servo" };
     for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
         if (lex_is(kw, top[i])) return 1;
     return 0;
@@ -291,41 +235,41 @@ static int body_key_index(const lex_tok *kw)
 static int key_parent(parser *p, raw_body *rb)
 {
     lex_tok t;
-    if (next_tok(p, &t, "parent", "a body name or 'base'")) return -1;
-    if (!lex_is(&t, "base") && check_name(p, &t, "parent")) return -1;
+    if (mp_next_tok(p, &t, "parent", "a body name or 'base'")) return -1;
+    if (!lex_is(&t, "base") && mp_check_name(p, &t, "parent")) return -1;
     memcpy(rb->parent, t.s, (size_t)t.n);
     rb->parent[t.n] = '\0';
     rb->parent_col = t.col;
-    return end_of_line(p, "parent", "1");
+    return mp_end_of_line(p, "parent", "1");
 }
 
 static int key_joint(parser *p, raw_body *rb)
 {
     static const char *const types[] = { "revolute", "prismatic", "floating", "fixed" };
     lex_tok t;
-    if (next_tok(p, &t, "joint", "revolute, prismatic, floating or fixed")) return -1;
+    if (mp_next_tok(p, &t, "joint", "revolute, prismatic, floating or fixed")) return -1;
     for (int j = 0; j < 4; j++) {
         if (!lex_is(&t, types[j])) continue;
         rb->b.joint = (mech_joint_type)j;
         if (j == MECH_JOINT_REVOLUTE || j == MECH_JOINT_PRISMATIC) {
             char key[24];
             snprintf(key, sizeof key, "joint %s", types[j]);
-            return read_axis(p, key, rb->b.axis) || end_of_line(p, key, "an axis") ? -1 : 0;
+            return mp_read_axis(p, key, rb->b.axis) || mp_end_of_line(p, key, "an axis") ? -1 : 0;
         }
-        return end_of_line(p, "joint", "no values after the type");
+        return mp_end_of_line(p, "joint", "no values after the type");
     }
     if (lex_is(&t, "spherical") || lex_is(&t, "cylindrical"))
-        return fail_at(p, &t, "joint type ", " is not supported yet");
-    return fail_at(p, &t, "unknown joint type ", ": expected revolute, prismatic, floating or fixed");
+        return mp_fail_at(p, &t, "joint type ", " is not supported yet");
+    return mp_fail_at(p, &t, "unknown joint type ", ": expected revolute, prismatic, floating or fixed");
 }
 
 static int key_mass(parser *p, raw_body *rb)
 {
     lex_tok t;
-    if (next_tok(p, &t, "mass", "1") || to_number(p, &t, "mass", &rb->b.mass)) return -1;
+    if (mp_next_tok(p, &t, "mass", "1") || mp_to_number(p, &t, "mass", &rb->b.mass)) return -1;
     if (!(rb->b.mass > 0.0))
-        return fail(p, p->ln.no, t.col, "mass must be positive: got %g", rb->b.mass);
-    return end_of_line(p, "mass", "1");
+        return mp_fail(p, p->ln.no, t.col, "mass must be positive: got %g", rb->b.mass);
+    return mp_end_of_line(p, "mass", "1");
 }
 
 static int key_inertia(parser *p, raw_body *rb)
@@ -334,14 +278,14 @@ static int key_inertia(parser *p, raw_body *rb)
     int n = 0, col = 0;
     lex_tok t;
     while (lex_next(&p->ln, &t)) {
-        if (n == 6) return fail(p, p->ln.no, t.col, "too many values for 'inertia': expected 3 or 6");
+        if (n == 6) return mp_fail(p, p->ln.no, t.col, "too many values for 'inertia': expected 3 or 6");
         if (n == 0) col = t.col;
-        if (to_number(p, &t, "inertia", &v[n++])) return -1;
+        if (mp_to_number(p, &t, "inertia", &v[n++])) return -1;
     }
     if (n < 3)
-        return fail(p, p->ln.no, lex_end_col(&p->ln), "too few values for 'inertia': expected 3 or 6");
+        return mp_fail(p, p->ln.no, lex_end_col(&p->ln), "too few values for 'inertia': expected 3 or 6");
     if (n != 3 && n != 6)
-        return fail(p, p->ln.no, lex_end_col(&p->ln), "expected 3 or 6 values for 'inertia', got %d", n);
+        return mp_fail(p, p->ln.no, lex_end_col(&p->ln), "expected 3 or 6 values for 'inertia', got %d", n);
     if (n == 3) v[3] = v[4] = v[5] = 0.0;
     double *I = rb->b.inertia, ev[3];
     I[0] = v[0]; I[1] = v[3]; I[2] = v[4];
@@ -349,10 +293,10 @@ static int key_inertia(parser *p, raw_body *rb)
     I[6] = v[4]; I[7] = v[5]; I[8] = v[2];
     switch (inertia_check(I, ev)) {
     case INERTIA_NOT_PD:
-        return fail(p, p->ln.no, col, "inertia is not positive definite: principal moments %g %g %g",
+        return mp_fail(p, p->ln.no, col, "inertia is not positive definite: principal moments %g %g %g",
                     ev[0], ev[1], ev[2]);
     case INERTIA_TRIANGLE:
-        return fail(p, p->ln.no, col, "inertia violates the triangle inequality: principal moments "
+        return mp_fail(p, p->ln.no, col, "inertia violates the triangle inequality: principal moments "
                     "%g %g %g (the largest must not exceed the sum of the other two)", ev[0], ev[1], ev[2]);
     default: return 0;
     }
@@ -361,30 +305,30 @@ static int key_inertia(parser *p, raw_body *rb)
 static int key_fext(parser *p, raw_body *rb)
 {
     lex_tok t;
-    if (next_tok(p, &t, "fext", "0 or 1")) return -1;
+    if (mp_next_tok(p, &t, "fext", "0 or 1")) return -1;
     if (!lex_is(&t, "0") && !lex_is(&t, "1"))
-        return fail_at(p, &t, "bad value ", " for 'fext': expected 0 or 1");
+        return mp_fail_at(p, &t, "bad value ", " for 'fext': expected 0 or 1");
     rb->b.fext = t.s[0] == '1';
-    return end_of_line(p, "fext", "1");
+    return mp_end_of_line(p, "fext", "1");
 }
 
 /* q0 of a floating body: x y z [<axis> <degrees>]. */
 static int floating_q0(parser *p, double q0[7])
 {
     double axis[3], deg = 0.0, phi[3];
-    if (read_numbers(p, "q0", "x y z [<axis> <degrees>]", q0 + 4, 3)) return -1;
+    if (mp_read_numbers(p, "q0", "x y z [<axis> <degrees>]", q0 + 4, 3)) return -1;
     q0[0] = 1.0;
     q0[1] = q0[2] = q0[3] = 0.0;
     if (!lex_more(&p->ln)) return 0;
-    if (read_axis(p, "q0", axis) || read_numbers(p, "q0", "x y z [<axis> <degrees>]", &deg, 1)) return -1;
+    if (mp_read_axis(p, "q0", axis) || mp_read_numbers(p, "q0", "x y z [<axis> <degrees>]", &deg, 1)) return -1;
     for (int i = 0; i < 3; i++) phi[i] = axis[i] * deg * DEG;
     quat_from_rotvec(phi, q0);
-    return end_of_line(p, "q0", "x y z [<axis> <degrees>]");
+    return mp_end_of_line(p, "q0", "x y z [<axis> <degrees>]");
 }
 
 static int fixed_joint_key(parser *p, const raw_body *rb, int k)
 {
-    return fail(p, rb->key_line[k], rb->key_col[k], "'%s' is not allowed for a fixed joint (body '%s')",
+    return mp_fail(p, rb->key_line[k], rb->key_col[k], "'%s' is not allowed for a fixed joint (body '%s')",
                 body_keys[k], rb->b.name);
 }
 
@@ -398,11 +342,11 @@ static int joint_values(parser *p, raw_body *rb, int k)
     if (b->joint == MECH_JOINT_FIXED)
         r = fixed_joint_key(p, rb, k);
     else if (k == K_QD0)
-        r = number_line(p, "qd0", b->qd0, b->joint == MECH_JOINT_FLOATING ? 6 : 1);
+        r = mp_number_line(p, "qd0", b->qd0, b->joint == MECH_JOINT_FLOATING ? 6 : 1);
     else if (b->joint == MECH_JOINT_FLOATING)
         r = floating_q0(p, b->q0);
     else {
-        r = number_line(p, "q0", b->q0, 1);
+        r = mp_number_line(p, "q0", b->q0, 1);
         if (b->joint == MECH_JOINT_REVOLUTE) b->q0[0] *= DEG;
     }
     p->ln = saved;
@@ -420,10 +364,10 @@ static int key_state(parser *p, raw_body *rb, int k)
 static int read_color(parser *p, float rgba[4])
 {
     lex_tok c;
-    if (next_tok(p, &c, "color", "#rrggbb")) return -1;
+    if (mp_next_tok(p, &c, "color", "#rrggbb")) return -1;
     int ok = c.n == 7 && c.s[0] == '#';
     for (int i = 1; ok && i < 7; i++) ok = strchr("0123456789abcdefABCDEF", c.s[i]) != NULL;
-    if (!ok) return fail_at(p, &c, "bad color ", ": expected #rrggbb");
+    if (!ok) return mp_fail_at(p, &c, "bad color ", ": expected #rrggbb");
     char hex[7];
     memcpy(hex, c.s + 1, 6);
     hex[6] = '\0';
@@ -438,11 +382,11 @@ static int shape_option(parser *p, mech_shape *s, const lex_tok *t, int seen[3])
     static const char *const opts[3] = { "pos", "rot", "color" };
     int o = 0;
     while (o < 3 && !lex_is(t, opts[o])) o++;
-    if (o == 3) return fail_at(p, t, "unknown shape option ", ": expected pos, rot or color");
-    if (seen[o]) return fail(p, p->ln.no, t->col, "duplicate '%s' in shape", opts[o]);
+    if (o == 3) return mp_fail_at(p, t, "unknown shape option ", ": expected pos, rot or color");
+    if (seen[o]) return mp_fail(p, p->ln.no, t->col, "duplicate '%s' in shape", opts[o]);
     seen[o] = 1;
-    if (o == 0) return read_numbers(p, "shape pos", "3", s->pos, 3);
-    if (o == 1) return read_rotation(p, "shape rot", s->rot);
+    if (o == 0) return mp_read_numbers(p, "shape pos", "3", s->pos, 3);
+    if (o == 1) return mp_read_rotation(p, "shape rot", s->rot);
     return read_color(p, s->rgba);
 }
 
@@ -460,18 +404,18 @@ static int key_shape(parser *p, int col)
     s->body = p->cur;
     s->line = p->ln.no;
     lex_tok t;
-    if (next_tok(p, &t, "shape", "box, sphere, cylinder or capsule")) return -1;
+    if (mp_next_tok(p, &t, "shape", "box, sphere, cylinder or capsule")) return -1;
     int ty = 0;
     while (ty < 4 && !lex_is(&t, types[ty])) ty++;
     if (ty == 4)
-        return fail_at(p, &t, "unknown shape type ", ": expected box, sphere, cylinder or capsule");
+        return mp_fail_at(p, &t, "unknown shape type ", ": expected box, sphere, cylinder or capsule");
     s->type = (mech_shape_type)ty;
     char key[24];
     snprintf(key, sizeof key, "shape %s", types[ty]);
     for (int i = 0; i < ndims[ty]; i++) {
-        if (next_tok(p, &t, key, dims[ty]) || to_number(p, &t, key, &s->size[i])) return -1;
+        if (mp_next_tok(p, &t, key, dims[ty]) || mp_to_number(p, &t, key, &s->size[i])) return -1;
         if (!(s->size[i] > 0.0))
-            return fail(p, p->ln.no, t.col, "shape dimensions must be positive: got %g", s->size[i]);
+            return mp_fail(p, p->ln.no, t.col, "shape dimensions must be positive: got %g", s->size[i]);
     }
     int seen[3] = { 0, 0, 0 };
     while (lex_next(&p->ln, &t))
@@ -485,14 +429,15 @@ static int key_shape(parser *p, int col)
 static int finish_body(parser *p, raw_body *rb)
 {
     static const int required[] = { K_PARENT, K_JOINT, K_MASS, K_INERTIA };
-    if (end_of_line(p, "end", "no values")) return -1;
+    if (mp_end_of_line(p, "end", "no values")) return -1;
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
         if (!rb->key_line[required[i]])
-            return fail(p, rb->b.line, rb->name_col, "body '%s' has no '%s'", rb->b.name,
+            return mp_fail(p, rb->b.line, rb->name_col, "body '%s' has no '%s'", rb->b.name,
                         body_keys[required[i]]);
     if (rb->b.joint == MECH_JOINT_FLOATING && strcmp(rb->parent, "base") != 0)
-        return fail(p, rb->key_line[K_PARENT], rb->parent_col,
+        return mp_fail(p, rb->key_line[K_PARENT], rb->parent_col,
                     "floating body '%s' must have parent 'base', not '%s'", rb->b.name, rb->parent);
+    if (xp_check_body(p, &rb->b, &rb->xj)) return -1;
     p->cur = -1;
     p->block = B_NONE;
     return 0;
@@ -506,11 +451,11 @@ static int body_key(parser *p, raw_body *rb, int k)
         if (key_joint(p, rb)) return -1;
         if (rb->key_line[K_Q0] && joint_values(p, rb, K_Q0)) return -1;
         return rb->key_line[K_QD0] ? joint_values(p, rb, K_QD0) : 0;
-    case K_POS: return number_line(p, "pos", rb->b.pos, 3);
+    case K_POS: return mp_number_line(p, "pos", rb->b.pos, 3);
     case K_ROT:
-        return read_rotation(p, "rot", rb->b.rot) || end_of_line(p, "rot", "<axis> <degrees>") ? -1 : 0;
+        return mp_read_rotation(p, "rot", rb->b.rot) || mp_end_of_line(p, "rot", "<axis> <degrees>") ? -1 : 0;
     case K_MASS: return key_mass(p, rb);
-    case K_COM: return number_line(p, "com", rb->b.com, 3);
+    case K_COM: return mp_number_line(p, "com", rb->b.com, 3);
     case K_INERTIA: return key_inertia(p, rb);
     case K_FEXT: return key_fext(p, rb);
     default: return key_state(p, rb, k);
@@ -522,10 +467,11 @@ static int body_line(parser *p, const lex_tok *kw)
     raw_body *rb = &p->bodies[p->cur];
     if (lex_is(kw, "end")) return finish_body(p, rb);
     if (lex_is(kw, "shape")) return key_shape(p, kw->col);
+    if (xp_joint_line(p, kw, &rb->b.xj, &rb->xj, "body", rb->b.name)) return p->failed ? -1 : 0;
     int k = body_key_index(kw);
     if (k >= 0) {
         if (rb->key_line[k])
-            return fail(p, p->ln.no, kw->col, "duplicate '%s' in body '%s' (first on line %d)",
+            return mp_fail(p, p->ln.no, kw->col, "duplicate '%s' in body '%s' (first on line %d)",
                         body_keys[k], rb->b.name, rb->key_line[k]);
         rb->key_line[k] = p->ln.no;
         rb->key_col[k] = kw->col;
@@ -533,23 +479,23 @@ static int body_line(parser *p, const lex_tok *kw)
     }
     if (fail_unsupported(p, kw)) return -1;
     if (is_top_keyword(kw))
-        return fail(p, p->ln.no, kw->col, "'%.*s' inside body '%s': missing 'end'", kw->n, kw->s,
+        return mp_fail(p, p->ln.no, kw->col, "'%.*s' inside body '%s': missing 'end'", kw->n, kw->s,
                     rb->b.name);
-    return fail_at(p, kw, "unknown keyword ", " in body: expected one of: parent joint pos rot "
-                   "mass com inertia fext q0 qd0 shape end");
+    return mp_fail_at(p, kw, "unknown keyword ", " in body: expected one of: parent joint pos rot "
+                   "mass com inertia fext q0 qd0 shape limit drive target compliance end");
 }
 
 static int top_body(parser *p, int col)
 {
     char name[MECH_NAME_MAX];
     int name_col;
-    if (read_name(p, "body", name, &name_col)) return -1;
-    if (strcmp(name, "base") == 0) return fail(p, p->ln.no, name_col, "body name 'base' is reserved");
+    if (mp_read_name(p, "body", name, &name_col)) return -1;
+    if (strcmp(name, "base") == 0) return mp_fail(p, p->ln.no, name_col, "body name 'base' is reserved");
     for (int i = 0; i < p->nbodies; i++)
         if (strcmp(p->bodies[i].b.name, name) == 0)
-            return fail(p, p->ln.no, name_col, "duplicate body name '%s' (first on line %d)", name,
+            return mp_fail(p, p->ln.no, name_col, "duplicate body name '%s' (first on line %d)", name,
                         p->bodies[i].b.line);
-    if (end_of_line(p, "body", "1") ||
+    if (mp_end_of_line(p, "body", "1") ||
         grow(p, (void **)&p->bodies, &p->cap_bodies, p->nbodies, sizeof *p->bodies, MECH_MAX_BODIES,
              "bodies", col)) return -1;
     raw_body *rb = &p->bodies[p->nbodies];
@@ -570,20 +516,20 @@ static int top_poi(parser *p, int col)
     raw_poi *rp = &p->pois[p->m->npoi];
     memset(rp, 0, sizeof *rp);
     int name_col;
-    if (read_name(p, "poi", rp->p.name, &name_col)) return -1;
+    if (mp_read_name(p, "poi", rp->p.name, &name_col)) return -1;
     for (int i = 0; i < p->m->npoi; i++)
         if (strcmp(p->pois[i].p.name, rp->p.name) == 0)
-            return fail(p, p->ln.no, name_col, "duplicate poi name '%s' (first on line %d)", rp->p.name,
+            return mp_fail(p, p->ln.no, name_col, "duplicate poi name '%s' (first on line %d)", rp->p.name,
                         p->pois[i].p.line);
     lex_tok t;
-    if (next_tok(p, &t, "poi", "<name> <body> x y z")) return -1;
-    if (!lex_is(&t, "base") && check_name(p, &t, "poi")) return -1;
+    if (mp_next_tok(p, &t, "poi", "<name> <body> x y z")) return -1;
+    if (!lex_is(&t, "base") && mp_check_name(p, &t, "poi")) return -1;
     memcpy(rp->body, t.s, (size_t)t.n);
     rp->body[t.n] = '\0';
     rp->body_col = t.col;
     rp->p.line = p->ln.no;
-    if (read_numbers(p, "poi", "<name> <body> x y z", rp->p.pos, 3) ||
-        end_of_line(p, "poi", "<name> <body> x y z")) return -1;
+    if (mp_read_numbers(p, "poi", "<name> <body> x y z", rp->p.pos, 3) ||
+        mp_end_of_line(p, "poi", "<name> <body> x y z")) return -1;
     p->m->npoi++;
     return 0;
 }
@@ -593,10 +539,10 @@ static int top_description(parser *p, int col)
     int n, dcol;
     const char *s = lex_rest(&p->ln, &n, &dcol);
     if (p->desc_line)
-        return fail(p, p->ln.no, col, "duplicate 'description' (first on line %d)", p->desc_line);
+        return mp_fail(p, p->ln.no, col, "duplicate 'description' (first on line %d)", p->desc_line);
     p->desc_line = p->ln.no;
     if ((size_t)n >= sizeof p->m->description)
-        return fail(p, p->ln.no, dcol, "description too long: at most %d characters",
+        return mp_fail(p, p->ln.no, dcol, "description too long: at most %d characters",
                     (int)sizeof p->m->description - 1);
     memcpy(p->m->description, s, (size_t)n);
     p->m->description[n] = '\0';
@@ -606,19 +552,19 @@ static int top_description(parser *p, int col)
 /* ---- loop blocks ---- */
 
 /* A name that may be 'base', for pred / succ. */
-static int read_body_ref(parser *p, const char *key, char out[MECH_NAME_MAX], int *col)
+int mp_read_body_ref(parser *p, const char *key, char out[MECH_NAME_MAX], int *col)
 {
     lex_tok t;
-    if (next_tok(p, &t, key, "a body name or 'base'")) return -1;
-    if (!lex_is(&t, "base") && check_name(p, &t, key)) return -1;
+    if (mp_next_tok(p, &t, key, "a body name or 'base'")) return -1;
+    if (!lex_is(&t, "base") && mp_check_name(p, &t, key)) return -1;
     memcpy(out, t.s, (size_t)t.n);
     out[t.n] = '\0';
     *col = t.col;
-    return end_of_line(p, key, "1");
+    return mp_end_of_line(p, key, "1");
 }
 
 /* R whose z column is the unit axis a: the shortest rotation taking z to a. */
-static void frame_from_axis(const double a[3], double R[9])
+void mp_frame_from_axis(const double a[3], double R[9])
 {
     const double z[3] = { 0, 0, 1 }, x[3] = { 1, 0, 0 };
     double n[3];
@@ -635,22 +581,22 @@ static void frame_from_axis(const double a[3], double R[9])
 static int positive_line(parser *p, const char *key, double *v)
 {
     lex_tok t;
-    if (next_tok(p, &t, key, "1") || to_number(p, &t, key, v)) return -1;
-    if (!(*v > 0.0)) return fail(p, p->ln.no, t.col, "'%s' must be positive: got %g", key, *v);
-    return end_of_line(p, key, "1");
+    if (mp_next_tok(p, &t, key, "1") || mp_to_number(p, &t, key, v)) return -1;
+    if (!(*v > 0.0)) return mp_fail(p, p->ln.no, t.col, "'%s' must be positive: got %g", key, *v);
+    return mp_end_of_line(p, key, "1");
 }
 
 static int loop_type(parser *p, raw_loop *rl)
 {
     lex_tok t;
-    if (next_tok(p, &t, "type", LOOP_TYPES)) return -1;
+    if (mp_next_tok(p, &t, "type", LOOP_TYPES)) return -1;
     for (int j = 0; j < 6; j++)
         if (lex_is(&t, loop_types[j])) {
             rl->l.type = (mech_loop_type)j;
             rl->type_set = 1;
-            return end_of_line(p, "type", "1");
+            return mp_end_of_line(p, "type", "1");
         }
-    return fail_at(p, &t, "unknown loop type ", ": expected " LOOP_TYPES);
+    return mp_fail_at(p, &t, "unknown loop type ", ": expected " LOOP_TYPES);
 }
 
 static int loop_key(parser *p, raw_loop *rl, int k)
@@ -658,20 +604,20 @@ static int loop_key(parser *p, raw_loop *rl, int k)
     double axis[3];
     int other = k == L_PROT ? L_PAXIS : k == L_PAXIS ? L_PROT : k == L_SROT ? L_SAXIS : k == L_SAXIS ? L_SROT : -1;
     if (other >= 0 && rl->key_line[other])
-        return fail(p, p->ln.no, rl->key_col[k], "'%s' and '%s' both orient the loop frame in loop '%s': "
+        return mp_fail(p, p->ln.no, rl->key_col[k], "'%s' and '%s' both orient the loop frame in loop '%s': "
                     "give one", loop_keys[other], loop_keys[k], rl->l.name);
     switch (k) {
     case L_TYPE: return loop_type(p, rl);
-    case L_PRED: return read_body_ref(p, "pred", rl->pred, &rl->val_col[k]);
-    case L_SUCC: return read_body_ref(p, "succ", rl->succ, &rl->val_col[k]);
-    case L_PPOS: return number_line(p, "ppos", rl->l.ppos, 3);
-    case L_SPOS: return number_line(p, "spos", rl->l.spos, 3);
+    case L_PRED: return mp_read_body_ref(p, "pred", rl->pred, &rl->val_col[k]);
+    case L_SUCC: return mp_read_body_ref(p, "succ", rl->succ, &rl->val_col[k]);
+    case L_PPOS: return mp_number_line(p, "ppos", rl->l.ppos, 3);
+    case L_SPOS: return mp_number_line(p, "spos", rl->l.spos, 3);
     case L_PROT: case L_SROT:
-        return read_rotation(p, loop_keys[k], k == L_PROT ? rl->l.prot : rl->l.srot) ||
-               end_of_line(p, loop_keys[k], "<axis> <degrees>") ? -1 : 0;
+        return mp_read_rotation(p, loop_keys[k], k == L_PROT ? rl->l.prot : rl->l.srot) ||
+               mp_end_of_line(p, loop_keys[k], "<axis> <degrees>") ? -1 : 0;
     case L_PAXIS: case L_SAXIS:
-        if (read_axis(p, loop_keys[k], axis) || end_of_line(p, loop_keys[k], "an axis")) return -1;
-        frame_from_axis(axis, k == L_PAXIS ? rl->l.prot : rl->l.srot);
+        if (mp_read_axis(p, loop_keys[k], axis) || mp_end_of_line(p, loop_keys[k], "an axis")) return -1;
+        mp_frame_from_axis(axis, k == L_PAXIS ? rl->l.prot : rl->l.srot);
         return 0;
     case L_LENGTH: return positive_line(p, "length", &rl->l.length);
     default: return positive_line(p, "stab", &rl->l.stab);
@@ -691,19 +637,20 @@ static int loop_key_allowed(mech_loop_type t, int k)
 static int finish_loop(parser *p, raw_loop *rl)
 {
     static const int required[] = { L_TYPE, L_PRED, L_SUCC };
-    if (end_of_line(p, "end", "no values")) return -1;
+    if (mp_end_of_line(p, "end", "no values")) return -1;
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
         if (!rl->key_line[required[i]])
-            return fail(p, rl->l.line, rl->name_col, "loop '%s' has no '%s'", rl->l.name, loop_keys[required[i]]);
+            return mp_fail(p, rl->l.line, rl->name_col, "loop '%s' has no '%s'", rl->l.name, loop_keys[required[i]]);
     for (int k = 0; k < L_COUNT; k++)
         if (rl->key_line[k] && !loop_key_allowed(rl->l.type, k))
-            return fail(p, rl->key_line[k], rl->key_col[k], "'%s' has no meaning for a %s loop (loop '%s')",
+            return mp_fail(p, rl->key_line[k], rl->key_col[k], "'%s' has no meaning for a %s loop (loop '%s')",
                         loop_keys[k], loop_types[rl->l.type], rl->l.name);
     if (rl->l.type == MECH_LOOP_DISTANCE && !rl->key_line[L_LENGTH])
-        return fail(p, rl->l.line, rl->name_col, "distance loop '%s' has no 'length'", rl->l.name);
+        return mp_fail(p, rl->l.line, rl->name_col, "distance loop '%s' has no 'length'", rl->l.name);
     if (strcmp(rl->pred, rl->succ) == 0)
-        return fail(p, rl->key_line[L_SUCC], rl->val_col[L_SUCC], "loop '%s' joins '%s' to itself",
+        return mp_fail(p, rl->key_line[L_SUCC], rl->val_col[L_SUCC], "loop '%s' joins '%s' to itself",
                     rl->l.name, rl->succ);
+    if (xp_check_loop(p, &rl->l, &rl->xj)) return -1;
     rl->l.nc = loop_nc[rl->l.type];
     p->cur = -1;
     p->block = B_NONE;
@@ -714,31 +661,32 @@ static int loop_line(parser *p, const lex_tok *kw)
 {
     raw_loop *rl = &p->loops[p->cur];
     if (lex_is(kw, "end")) return finish_loop(p, rl);
+    if (xp_joint_line(p, kw, &rl->l.xj, &rl->xj, "loop", rl->l.name)) return p->failed ? -1 : 0;
     for (int k = 0; k < L_COUNT; k++) {
         if (!lex_is(kw, loop_keys[k])) continue;
         if (rl->key_line[k])
-            return fail(p, p->ln.no, kw->col, "duplicate '%s' in loop '%s' (first on line %d)", loop_keys[k],
+            return mp_fail(p, p->ln.no, kw->col, "duplicate '%s' in loop '%s' (first on line %d)", loop_keys[k],
                         rl->l.name, rl->key_line[k]);
         rl->key_line[k] = p->ln.no;
         rl->key_col[k] = kw->col;
         return loop_key(p, rl, k);
     }
     if (is_top_keyword(kw))
-        return fail(p, p->ln.no, kw->col, "'%.*s' inside loop '%s': missing 'end'", kw->n, kw->s, rl->l.name);
-    return fail_at(p, kw, "unknown keyword ", " in loop: expected one of: type pred succ ppos prot paxis "
-                   "spos srot saxis length stab end");
+        return mp_fail(p, p->ln.no, kw->col, "'%.*s' inside loop '%s': missing 'end'", kw->n, kw->s, rl->l.name);
+    return mp_fail_at(p, kw, "unknown keyword ", " in loop: expected one of: type pred succ ppos prot paxis "
+                   "spos srot saxis length stab limit swing drive target compliance end");
 }
 
 static int top_loop(parser *p, int col)
 {
     char name[MECH_NAME_MAX];
     int name_col;
-    if (read_name(p, "loop", name, &name_col)) return -1;
+    if (mp_read_name(p, "loop", name, &name_col)) return -1;
     for (int i = 0; i < p->nloops; i++)
         if (strcmp(p->loops[i].l.name, name) == 0)
-            return fail(p, p->ln.no, name_col, "duplicate loop name '%s' (first on line %d)", name,
+            return mp_fail(p, p->ln.no, name_col, "duplicate loop name '%s' (first on line %d)", name,
                         p->loops[i].l.line);
-    if (end_of_line(p, "loop", "1") ||
+    if (mp_end_of_line(p, "loop", "1") ||
         grow(p, (void **)&p->loops, &p->cap_loops, p->nloops, sizeof *p->loops, MECH_MAX_LOOPS, "loops", col))
         return -1;
     raw_loop *rl = &p->loops[p->nloops];
@@ -761,25 +709,25 @@ static const char *elem_kind(const raw_elem *re) { return re->rsda ? "rsda" : "t
 static int elem_key(parser *p, raw_elem *re, int k)
 {
     lex_tok t;
-    if (k == E_INPUT) return end_of_line(p, "input", "no values");
+    if (k == E_INPUT) return mp_end_of_line(p, "input", "no values");
     if (k <= E_JOINT) {
-        if (read_name(p, elem_keys[k], re->ref[k], &re->val_col[k])) return -1;
-        return end_of_line(p, elem_keys[k], "1");
+        if (mp_read_name(p, elem_keys[k], re->ref[k], &re->val_col[k])) return -1;
+        return mp_end_of_line(p, elem_keys[k], "1");
     }
-    if (next_tok(p, &t, elem_keys[k], "1") || to_number(p, &t, elem_keys[k], &re->val[k])) return -1;
+    if (mp_next_tok(p, &t, elem_keys[k], "1") || mp_to_number(p, &t, elem_keys[k], &re->val[k])) return -1;
     if (k != E_Q0 && re->val[k] < 0.0)
-        return fail(p, p->ln.no, t.col, "'%s' must not be negative: got %g", elem_keys[k], re->val[k]);
-    return end_of_line(p, elem_keys[k], "1");
+        return mp_fail(p, p->ln.no, t.col, "'%s' must not be negative: got %g", elem_keys[k], re->val[k]);
+    return mp_end_of_line(p, elem_keys[k], "1");
 }
 
 static int finish_elem(parser *p, raw_elem *re)
 {
-    if (end_of_line(p, "end", "no values")) return -1;
+    if (mp_end_of_line(p, "end", "no values")) return -1;
     for (int k = 0; k < E_COUNT; k++)
         if (elem_key_use[re->rsda][k] == 2 && !re->key_line[k])
-            return fail(p, re->line, re->name_col, "%s '%s' has no '%s'", elem_kind(re), re->name, elem_keys[k]);
+            return mp_fail(p, re->line, re->name_col, "%s '%s' has no '%s'", elem_kind(re), re->name, elem_keys[k]);
     if (!re->rsda && strcmp(re->ref[E_FROM], re->ref[E_TO]) == 0)
-        return fail(p, re->key_line[E_TO], re->val_col[E_TO], "tsda '%s' has both ends at poi '%s'", re->name,
+        return mp_fail(p, re->key_line[E_TO], re->val_col[E_TO], "tsda '%s' has both ends at poi '%s'", re->name,
                     re->ref[E_TO]);
     p->cur = -1;
     p->block = B_NONE;
@@ -793,16 +741,16 @@ static int elem_line(parser *p, const lex_tok *kw)
     for (int k = 0; k < E_COUNT; k++) {
         if (!lex_is(kw, elem_keys[k]) || !elem_key_use[re->rsda][k]) continue;
         if (re->key_line[k])
-            return fail(p, p->ln.no, kw->col, "duplicate '%s' in %s '%s' (first on line %d)", elem_keys[k],
+            return mp_fail(p, p->ln.no, kw->col, "duplicate '%s' in %s '%s' (first on line %d)", elem_keys[k],
                         elem_kind(re), re->name, re->key_line[k]);
         re->key_line[k] = p->ln.no;
         re->key_col[k] = kw->col;
         return elem_key(p, re, k);
     }
     if (is_top_keyword(kw))
-        return fail(p, p->ln.no, kw->col, "'%.*s' inside %s '%s': missing 'end'", kw->n, kw->s, elem_kind(re),
+        return mp_fail(p, p->ln.no, kw->col, "'%.*s' inside %s '%s': missing 'end'", kw->n, kw->s, elem_kind(re),
                     re->name);
-    return fail_at(p, kw, "unknown keyword ", re->rsda ? " in rsda: expected one of: joint k c q0 input end"
+    return mp_fail_at(p, kw, "unknown keyword ", re->rsda ? " in rsda: expected one of: joint k c q0 input end"
                                                        : " in tsda: expected one of: from to k c l0 input end");
 }
 
@@ -810,12 +758,12 @@ static int top_elem(parser *p, int rsda, int col)
 {
     char name[MECH_NAME_MAX];
     int name_col;
-    if (read_name(p, rsda ? "rsda" : "tsda", name, &name_col)) return -1;
+    if (mp_read_name(p, rsda ? "rsda" : "tsda", name, &name_col)) return -1;
     for (int i = 0; i < p->nelems; i++)
         if (strcmp(p->elems[i].name, name) == 0)
-            return fail(p, p->ln.no, name_col, "duplicate force element name '%s' (first on line %d)", name,
+            return mp_fail(p, p->ln.no, name_col, "duplicate force element name '%s' (first on line %d)", name,
                         p->elems[i].line);
-    if (end_of_line(p, rsda ? "rsda" : "tsda", "1") ||
+    if (mp_end_of_line(p, rsda ? "rsda" : "tsda", "1") ||
         grow(p, (void **)&p->elems, &p->cap_elems, p->nelems, sizeof *p->elems, MECH_MAX_ELEMENTS,
              "force elements", col))
         return -1;
@@ -837,16 +785,20 @@ static int top_line(parser *p, const lex_tok *kw)
     if (lex_is(kw, "loop")) return top_loop(p, kw->col);
     if (lex_is(kw, "tsda") || lex_is(kw, "rsda")) return top_elem(p, kw->s[0] == 'r', kw->col);
     if (lex_is(kw, "description")) return top_description(p, kw->col);
+    if (lex_is(kw, "xpbd")) return xp_top_xpbd(p, kw);
+    if (lex_is(kw, "servo")) return xp_top_servo(p, kw);
     if (lex_is(kw, "gravity")) {
         if (p->grav_line)
-            return fail(p, p->ln.no, kw->col, "duplicate 'gravity' (first on line %d)", p->grav_line);
+            return mp_fail(p, p->ln.no, kw->col, "duplicate 'gravity' (first on line %d)", p->grav_line);
         p->grav_line = p->ln.no;
-        return number_line(p, "gravity", p->m->gravity, 3);
+        return mp_number_line(p, "gravity", p->m->gravity, 3);
     }
-    if (lex_is(kw, "end")) return fail(p, p->ln.no, kw->col, "'end' outside a block");
+    if (lex_is(kw, "end")) return mp_fail(p, p->ln.no, kw->col, "'end' outside a block");
     if (fail_unsupported(p, kw)) return -1;
-    if (body_key_index(kw) >= 0 || lex_is(kw, "shape")) return fail_at(p, kw, "", " outside a body block");
-    return fail_at(p, kw, "unknown keyword ", ": expected one of: description gravity body poi loop tsda rsda");
+    if (body_key_index(kw) >= 0 || lex_is(kw, "shape")) return mp_fail_at(p, kw, "", " outside a body block");
+    if (xp_is_joint_key(kw)) return mp_fail_at(p, kw, "", " outside a body or loop block");
+    return mp_fail_at(p, kw, "unknown keyword ", ": expected one of: description gravity body poi loop tsda rsda "
+                   "xpbd servo");
 }
 
 /* ---- resolving names and ordering ---- */
@@ -865,7 +817,7 @@ static int resolve_parents(parser *p, int *parent)
         raw_body *rb = &p->bodies[i];
         parent[i] = strcmp(rb->parent, "base") == 0 ? -1 : find_raw(p, rb->parent);
         if (parent[i] < 0 && strcmp(rb->parent, "base") != 0)
-            return fail(p, rb->key_line[K_PARENT], rb->parent_col, "unknown parent '%s' for body '%s'",
+            return mp_fail(p, rb->key_line[K_PARENT], rb->parent_col, "unknown parent '%s' for body '%s'",
                         rb->parent, rb->b.name);
     }
     return 0;
@@ -889,7 +841,7 @@ static int fail_cycle(parser *p, const int *parent, const int *placed)
     } while (u != first && len < sizeof msg);
     if (len < sizeof msg) snprintf(msg + len, sizeof msg - len, "%s", p->bodies[first].b.name);
     raw_body *rb = &p->bodies[first];
-    return fail(p, rb->key_line[K_PARENT], rb->parent_col, "%s", msg);
+    return mp_fail(p, rb->key_line[K_PARENT], rb->parent_col, "%s", msg);
 }
 
 /* Stable topological order: always take the earliest body whose parent is placed. */
@@ -929,13 +881,13 @@ static int store_pois(parser *p)
     mech_model *m = p->m;
     if (m->npoi == 0) return 0;
     m->pois = malloc((size_t)m->npoi * sizeof *m->pois);
-    if (!m->pois) return fail(p, 0, 0, "out of memory");
+    if (!m->pois) return mp_fail(p, 0, 0, "out of memory");
     for (int i = 0; i < m->npoi; i++) {
         raw_poi *rp = &p->pois[i];
         m->pois[i] = rp->p;
         m->pois[i].body = strcmp(rp->body, "base") == 0 ? -1 : mech_body_find(m, rp->body);
         if (m->pois[i].body < 0 && strcmp(rp->body, "base") != 0)
-            return fail(p, rp->p.line, rp->body_col, "unknown body '%s' for poi '%s'", rp->body, rp->p.name);
+            return mp_fail(p, rp->p.line, rp->body_col, "unknown body '%s' for poi '%s'", rp->body, rp->p.name);
     }
     return 0;
 }
@@ -946,7 +898,7 @@ static int store_loops(parser *p)
     mech_model *m = p->m;
     if (p->nloops == 0) return 0;
     m->loops = malloc((size_t)p->nloops * sizeof *m->loops);
-    if (!m->loops) return fail(p, 0, 0, "out of memory");
+    if (!m->loops) return mp_fail(p, 0, 0, "out of memory");
     for (int i = 0; i < p->nloops; i++) {
         raw_loop *rl = &p->loops[i];
         mech_loop *l = &m->loops[i];
@@ -955,7 +907,7 @@ static int store_loops(parser *p)
             const char *name = side ? rl->succ : rl->pred;
             int k = side ? L_SUCC : L_PRED, b = strcmp(name, "base") == 0 ? -1 : mech_body_find(m, name);
             if (b < 0 && strcmp(name, "base") != 0)
-                return fail(p, rl->key_line[k], rl->val_col[k], "unknown body '%s' for '%s' in loop '%s'", name,
+                return mp_fail(p, rl->key_line[k], rl->val_col[k], "unknown body '%s' for '%s' in loop '%s'", name,
                             loop_keys[k], l->name);
             if (side) l->succ = b;
             else l->pred = b;
@@ -985,13 +937,13 @@ static int store_tsda(parser *p, const raw_elem *re, mech_tsda *t)
     for (int k = E_FROM; k <= E_TO; k++) {
         int i = find_poi(m, re->ref[k]);
         if (i < 0)
-            return fail(p, re->key_line[k], re->val_col[k], "unknown poi '%s' for '%s' in tsda '%s'", re->ref[k],
+            return mp_fail(p, re->key_line[k], re->val_col[k], "unknown poi '%s' for '%s' in tsda '%s'", re->ref[k],
                         elem_keys[k], re->name);
         if (k == E_FROM) t->poi_a = i;
         else t->poi_b = i;
     }
     if (m->pois[t->poi_a].body == m->pois[t->poi_b].body)
-        return fail(p, re->key_line[E_TO], re->val_col[E_TO], "tsda '%s' joins two points of the same body: "
+        return mp_fail(p, re->key_line[E_TO], re->val_col[E_TO], "tsda '%s' joins two points of the same body: "
                     "it would exert no force", re->name);
     return 0;
 }
@@ -1005,11 +957,11 @@ static int store_rsda(parser *p, const raw_elem *re, mech_rsda *r)
     r->line = re->line;
     r->body = mech_body_find(m, re->ref[E_JOINT]);
     if (r->body < 0)
-        return fail(p, re->key_line[E_JOINT], re->val_col[E_JOINT], "unknown body '%s' for 'joint' in rsda '%s'",
+        return mp_fail(p, re->key_line[E_JOINT], re->val_col[E_JOINT], "unknown body '%s' for 'joint' in rsda '%s'",
                     re->ref[E_JOINT], re->name);
     mech_joint_type j = m->bodies[r->body].joint;
     if (j != MECH_JOINT_REVOLUTE && j != MECH_JOINT_PRISMATIC)
-        return fail(p, re->key_line[E_JOINT], re->val_col[E_JOINT], "rsda '%s' needs a revolute or prismatic "
+        return mp_fail(p, re->key_line[E_JOINT], re->val_col[E_JOINT], "rsda '%s' needs a revolute or prismatic "
                     "joint, but body '%s' has a %s joint", re->name, re->ref[E_JOINT],
                     j == MECH_JOINT_FIXED ? "fixed" : "floating");
     r->q0 = re->val[E_Q0] * (j == MECH_JOINT_REVOLUTE ? DEG : 1.0);
@@ -1025,7 +977,7 @@ static int store_elems(parser *p)
     nr = p->nelems - nt;
     if (nt) m->tsdas = malloc((size_t)nt * sizeof *m->tsdas);
     if (nr) m->rsdas = malloc((size_t)nr * sizeof *m->rsdas);
-    if ((nt && !m->tsdas) || (nr && !m->rsdas)) return fail(p, 0, 0, "out of memory");
+    if ((nt && !m->tsdas) || (nr && !m->rsdas)) return mp_fail(p, 0, 0, "out of memory");
     for (int i = 0; i < p->nelems; i++) {
         const raw_elem *re = &p->elems[i];
         int act = re->key_line[E_INPUT] ? m->nact++ : -1;
@@ -1045,13 +997,13 @@ static int build_model(parser *p)
     mech_model *m = p->m;
     int n = p->nbodies > 0 ? p->nbodies : 1;
     int *work = calloc((size_t)n * 4, sizeof *work);
-    if (!work) return fail(p, 0, 0, "out of memory");
+    if (!work) return mp_fail(p, 0, 0, "out of memory");
     int *parent = work, *order = work + n, *placed = work + 2 * n, *slot = work + 3 * n;
     int r = resolve_parents(p, parent);
     if (!r) r = order_bodies(p, parent, order, placed);
     if (!r && p->nbodies > 0) {
         m->bodies = malloc((size_t)p->nbodies * sizeof *m->bodies);
-        if (!m->bodies) r = fail(p, 0, 0, "out of memory");
+        if (!m->bodies) r = mp_fail(p, 0, 0, "out of memory");
     }
     if (!r) {
         m->nb = p->nbodies;
@@ -1060,6 +1012,7 @@ static int build_model(parser *p)
     }
     if (!r) r = store_loops(p);
     if (!r) r = store_elems(p);
+    if (!r) r = xp_store_servos(p);
     free(work);
     return r;
 }
@@ -1072,32 +1025,34 @@ static int parse_lines(parser *p)
         int col = 0;
         lex_status st = lex_read_line(&p->src, &p->ln, &col);
         if (st == LEX_EOF) break;
-        if (st == LEX_NUL) return fail(p, p->ln.no, col, "NUL byte in text");
+        if (st == LEX_NUL) return mp_fail(p, p->ln.no, col, "NUL byte in text");
         if (st == LEX_TOO_LONG)
-            return fail(p, p->ln.no, col, "line too long: at most %d characters", MECH_MAX_LINE);
+            return mp_fail(p, p->ln.no, col, "line too long: at most %d characters", MECH_MAX_LINE);
         lex_tok kw;
         if (!lex_next(&p->ln, &kw)) continue;
         int r = p->block == B_BODY ? body_line(p, &kw)
               : p->block == B_LOOP ? loop_line(p, &kw)
               : p->block == B_ELEM ? elem_line(p, &kw)
+              : p->block == B_XPBD ? xp_xpbd_line(p, &kw)
+              : p->block == B_SERVO ? xp_servo_line(p, &kw)
                                    : top_line(p, &kw);
         if (r < 0) return -1;
     }
     if (p->block == B_BODY) {
         raw_body *rb = &p->bodies[p->cur];
-        return fail(p, rb->b.line, rb->name_col, "body '%s' has no 'end' before the end of the file",
+        return mp_fail(p, rb->b.line, rb->name_col, "body '%s' has no 'end' before the end of the file",
                     rb->b.name);
     }
     if (p->block == B_LOOP) {
         raw_loop *rl = &p->loops[p->cur];
-        return fail(p, rl->l.line, rl->name_col, "loop '%s' has no 'end' before the end of the file", rl->l.name);
+        return mp_fail(p, rl->l.line, rl->name_col, "loop '%s' has no 'end' before the end of the file", rl->l.name);
     }
     if (p->block == B_ELEM) {
         raw_elem *re = &p->elems[p->cur];
-        return fail(p, re->line, re->name_col, "%s '%s' has no 'end' before the end of the file", elem_kind(re),
+        return mp_fail(p, re->line, re->name_col, "%s '%s' has no 'end' before the end of the file", elem_kind(re),
                     re->name);
     }
-    return 0;
+    return xp_unclosed(p);
 }
 
 mech_model *mech_parse(const char *text, size_t len, const char *name, mech_error *err)
@@ -1111,24 +1066,26 @@ mech_model *mech_parse(const char *text, size_t len, const char *name, mech_erro
     snprintf(p.err->file, sizeof p.err->file, "%s", name);
     p.cur = -1;
     if (len > MECH_MAX_TEXT) {
-        fail(&p, 0, 0, "text too large: %zu bytes, at most %u", len, (unsigned)MECH_MAX_TEXT);
+        mp_fail(&p, 0, 0, "text too large: %zu bytes, at most %u", len, (unsigned)MECH_MAX_TEXT);
         return NULL;
     }
     p.src.text = text;
     p.src.len = text ? len : 0;
     p.m = calloc(1, sizeof *p.m);
     if (!p.m) {
-        fail(&p, 0, 0, "out of memory");
+        mp_fail(&p, 0, 0, "out of memory");
         return NULL;
     }
     snprintf(p.m->name, sizeof p.m->name, "%s", name);
     p.m->gravity[2] = -9.81;
+    p.m->xpbd = (mech_xpbd_settings){ .dt = 0.01, .substeps = 10, .iterations = 1, .mode = MECH_XPBD_BLOCK };
     int r = parse_lines(&p);
     if (!r) r = build_model(&p);
     free(p.bodies);
     free(p.pois);
     free(p.loops);
     free(p.elems);
+    free(p.servos);
     if (r) {
         mech_model_free(p.m);
         return NULL;

@@ -25,7 +25,7 @@ static void so3_poly(const double theta[3], double a, double b, double out[9])
 
 void so3_exp(const double theta[3], double R[9])
 {
-    double t = v3_norm(theta), t2 = t * t;
+    double t = sqrt(theta[0] * theta[0] + theta[1] * theta[1] + theta[2] * theta[2]), t2 = t * t;
     double a, b;
     if (t < SO3_SERIES_T) {
         a = 1.0 - t2 / 6.0 + t2 * t2 / 120.0;
@@ -43,8 +43,10 @@ void quat_log(const double q[4], double theta[3])
     /* q and −q are the same rotation: take w >= 0 so that |θ| <= π. */
     double sgn = q[0] < 0 ? -1.0 : 1.0;
     double w = sgn * q[0], v[3] = { sgn * q[1], sgn * q[2], sgn * q[3] };
-    double n = v3_norm(v);
-    /* θ = 2 atan2(|v|, w) v/|v|; at |v| → 0 the ratio tends to 2/w. */
+    double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    /* θ = 2 atan2(|v|, w) v/|v|; at |v| → 0 the ratio tends to 2/w.  (An atan
+     * series for small |v|/w would spare the atan2 call but moves the last bit,
+     * and the scalar mode's blow-up time depends on the last bits.) */
     double k = n < 1e-300 ? 2.0 / w : 2.0 * atan2(n, w) / n;
     for (int i = 0; i < 3; i++) theta[i] = k * v[i];
 }
@@ -88,14 +90,24 @@ void so3_plus(const double R[9], const double theta[3], double out[9])
 {
     double E[9];
     so3_exp(theta, E);
-    m3_mul(R, E, out);
+    /* out = R E, row by row (out may alias R) */
+    for (int r = 0; r < 3; r++) {
+        double a = R[3 * r], b = R[3 * r + 1], c = R[3 * r + 2];
+        out[3 * r + 0] = a * E[0] + b * E[3] + c * E[6];
+        out[3 * r + 1] = a * E[1] + b * E[4] + c * E[7];
+        out[3 * r + 2] = a * E[2] + b * E[5] + c * E[8];
+    }
 }
 
 void so3_minus(const double R1[9], const double R0[9], double theta[3])
 {
-    double R0t[9], D[9];
-    m3_transpose(R0, R0t);
-    m3_mul(R0t, R1, D);
+    double D[9]; /* R0ᵀ R1 */
+    for (int r = 0; r < 3; r++) {
+        double a = R0[r], b = R0[3 + r], c = R0[6 + r];
+        D[3 * r + 0] = a * R1[0] + b * R1[3] + c * R1[6];
+        D[3 * r + 1] = a * R1[1] + b * R1[4] + c * R1[7];
+        D[3 * r + 2] = a * R1[2] + b * R1[5] + c * R1[8];
+    }
     so3_log(D, theta);
 }
 

@@ -8,22 +8,42 @@
 #include <math.h>
 #include <string.h>
 
-/* Rows r0..r0+2 of G[i] get the 3x3 block B in columns c0..c0+2. */
-static void put_block(double G[6][6], int r0, int c0, const double B[9], double sign)
+/* θ = Log(D) and Γ⁻¹(θ) (so3_log, so3_jr_inv) from one quaternion: with
+ * q = (w, v), w ≥ 0, t/2 = atan2(|v|, w), so cot(t/2) = w/|v| and Γ⁻¹ needs
+ * no further trigonometry. */
+static void log_jrinv(const double D[9], double th[3], double Ji[9])
 {
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) G[r0 + r][c0 + c] = sign * B[3 * r + c];
+    double q[4];
+    rot_to_quat(D, q);
+    quat_log(q, th);
+    double x = th[0], y = th[1], z = th[2], d2 = x * x + y * y + z * z, t = sqrt(d2), t2 = t * t, b;
+    if (t < 1e-2)
+        b = 1.0 / 12.0 + t2 / 720.0 + t2 * t2 / 30240.0;
+    else {
+        double n = sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+        b = (1.0 - 0.5 * t * q[0] / n) / t2;
+    }
+    /* I + ½θ^ + b θ^² (so3_poly) */
+    Ji[0] = 1.0 + b * (x * x - d2); Ji[1] = b * x * y - 0.5 * z;     Ji[2] = b * x * z + 0.5 * y;
+    Ji[3] = b * x * y + 0.5 * z;     Ji[4] = 1.0 + b * (y * y - d2); Ji[5] = b * y * z - 0.5 * x;
+    Ji[6] = b * x * z - 0.5 * y;     Ji[7] = b * y * z + 0.5 * x;     Ji[8] = 1.0 + b * (z * z - d2);
 }
 
-/* out = R_iJᵀ B (left) or B R_iJᵀ (right), skipped for an identity frame. */
-static void chain(const xpbd_joint *jt, int i, const xpbd_jeval *e, const double B[9], double out[9], int left)
+/* Rows r0..r0+2, columns c0..c0+2 of G get sign·B. */
+static inline void put_block(double G[6][6], int r0, int c0, const double B[9], double sign)
 {
-    if (jt->frame_identity[i]) memcpy(out, B, 9 * sizeof(double));
-    else if (left) m3_mul(e->Rbar_t[i], B, out);
-    else m3_mul(B, e->Rbar_t[i], out);
+    double *g0 = G[r0] + c0, *g1 = G[r0 + 1] + c0, *g2 = G[r0 + 2] + c0;
+    g0[0] = sign * B[0], g0[1] = sign * B[1], g0[2] = sign * B[2];
+    g1[0] = sign * B[3], g1[1] = sign * B[4], g1[2] = sign * B[5];
+    g2[0] = sign * B[6], g2[1] = sign * B[7], g2[2] = sign * B[8];
 }
 
 void xpbd_joint_eval(const xpbd_model *m, const xpbd_data *d, int j, xpbd_jeval *e)
+{
+    xpbd_joint_eval_rows(m, d, j, e, 0x3Fu);
+}
+
+void xpbd_joint_eval_rows(const xpbd_model *m, const xpbd_data *d, int j, xpbd_jeval *e, unsigned need)
 {
     static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, zero3[3] = { 0, 0, 0 };
     const xpbd_joint *jt = &m->joints[j];
@@ -32,67 +52,119 @@ void xpbd_joint_eval(const xpbd_model *m, const xpbd_data *d, int j, xpbd_jeval 
     const double *p[2], *R[2];
     double pbar[2][3], q[6];
     double(*Rbar)[9] = e->Rbar;
+    const int need_rot = (need & 0x38u) != 0;
 
     /* Joint frames p̄_i = p_i + R_i r_i, R̄_i = R_i R_iJ (§5.2.1). */
     for (int i = 0; i < 2; i++) {
-        p[i] = body[i] < 0 ? zero3 : d->p + 3 * body[i];
-        R[i] = body[i] < 0 ? I3 : d->R + 9 * body[i];
-        m3_mulv(R[i], rJ[i], pbar[i]);
+        e->RJ[i] = RJ[i];
+        if (body[i] < 0) {
+            p[i] = zero3;
+            R[i] = I3;
+            for (int k = 0; k < 3; k++) pbar[i][k] = rJ[i][k];
+            for (int k = 0; k < 9; k++) Rbar[i][k] = RJ[i][k];
+            continue;
+        }
+        p[i] = d->p + 3 * body[i];
+        R[i] = d->R + 9 * body[i];
+        xm3_mulv(R[i], rJ[i], pbar[i]);
         for (int k = 0; k < 3; k++) pbar[i][k] += p[i][k];
-        if (jt->frame_identity[i]) {
-            memcpy(Rbar[i], R[i], sizeof Rbar[i]);
-            memcpy(e->Rbar_t[i], I3, sizeof I3);
+        if (!need_rot && !(i == 0 && jt->local_pos)) continue; /* R̄_i unused */
+        if (jt->frame_identity[i])
+            for (int k = 0; k < 9; k++) Rbar[i][k] = R[i][k];
+        else
+            xm3_mul(R[i], RJ[i], Rbar[i]);
+    }
+    if (need == 0x3Fu) /* a full evaluation zeroes a ground side; the solvers never read it */
+        for (int i = 0; i < 2; i++)
+            if (body[i] < 0) memset(e->G[i], 0, sizeof e->G[i]);
+
+    /* θ = R̄1 ⊟ R̄2: D_R1 = Γ⁻¹(θ) R1Jᵀ (E.5, E.3), D_R2 = −Γ⁻¹(θ)ᵀ R2Jᵀ (D.2). */
+    double D[9], Ji[9], B[9], T[9];
+    if (need_rot) {
+        xm3_tmul(Rbar[1], Rbar[0], D); /* R̄2ᵀ R̄1 */
+        log_jrinv(D, q + 3, Ji);
+    } else
+        q[3] = q[4] = q[5] = 0.0;
+
+    for (int i = 0; i < 2 && need_rot; i++) {
+        if (body[i] < 0) continue;
+        double(*G)[6] = e->G[i];
+        G[3][0] = G[3][1] = G[3][2] = 0.0;
+        G[4][0] = G[4][1] = G[4][2] = 0.0;
+        G[5][0] = G[5][1] = G[5][2] = 0.0;
+        if (i == 0) {
+            if (jt->frame_identity[0]) put_block(G, 3, 3, Ji, 1.0);
+            else {
+                xm3_mult(Ji, RJ[0], T);
+                put_block(G, 3, 3, T, 1.0);
+            }
         } else {
-            m3_mul(R[i], RJ[i], Rbar[i]);
-            m3_transpose(RJ[i], e->Rbar_t[i]);
+            if (jt->frame_identity[1]) /* −Γ⁻¹ᵀ */
+                for (int r = 0; r < 3; r++)
+                    for (int c = 0; c < 3; c++) G[3 + r][3 + c] = -Ji[3 * c + r];
+            else {
+                xm3_mul(RJ[1], Ji, T); /* Γ⁻¹ᵀ R2Jᵀ = (R2J Γ⁻¹)ᵀ */
+                G[3][3] = -T[0], G[3][4] = -T[3], G[3][5] = -T[6];
+                G[4][3] = -T[1], G[4][4] = -T[4], G[4][5] = -T[7];
+                G[5][3] = -T[2], G[5][4] = -T[5], G[5][5] = -T[8];
+            }
         }
     }
-    memset(e->G, 0, sizeof e->G);
 
-    double B[9], T[9], Rb0t[9], u[3];
-    m3_transpose(Rbar[0], Rb0t);
-    if (!jt->local_pos) {
-        /* p̄1 − p̄2: ∂/∂p1 = I, D_R1 = −R1 r1^, ∂/∂p2 = −I, D_R2 = R2 r2^ (§3.4). */
+    if (!(need & 7u))
+        q[0] = q[1] = q[2] = 0.0;
+    else if (!jt->local_pos) {
+        /* p̄1 − p̄2: ∂/∂p1 = I, D_R1 = −R1 r1^, ∂/∂p2 = −I, D_R2 = R2 r2^ (§3.4);
+         * row r of −R p^ is p × (row r of R). */
         for (int k = 0; k < 3; k++) q[k] = pbar[0][k] - pbar[1][k];
-        put_block(e->G[0], 0, 0, I3, 1.0);
-        put_block(e->G[1], 0, 0, I3, -1.0);
-        so3_d_rot_vec(R[0], rJ[0], B);
-        put_block(e->G[0], 0, 3, B, 1.0);
-        so3_d_rot_vec(R[1], rJ[1], B);
-        put_block(e->G[1], 0, 3, B, -1.0);
+        for (int i = 0; i < 2; i++) {
+            if (body[i] < 0) continue;
+            const double sg = i == 0 ? 1.0 : -1.0, *r = rJ[i], *Ri = R[i];
+            double(*G)[6] = e->G[i];
+            G[0][0] = sg, G[0][1] = 0.0, G[0][2] = 0.0;
+            G[1][0] = 0.0, G[1][1] = sg, G[1][2] = 0.0;
+            G[2][0] = 0.0, G[2][1] = 0.0, G[2][2] = sg;
+            for (int k = 0; k < 3; k++) { /* row k: sg · (r × row k of R) */
+                const double *Rk = Ri + 3 * k;
+                G[k][3] = sg * (r[1] * Rk[2] - r[2] * Rk[1]);
+                G[k][4] = sg * (r[2] * Rk[0] - r[0] * Rk[2]);
+                G[k][5] = sg * (r[0] * Rk[1] - r[1] * Rk[0]);
+            }
+        }
     } else {
         /* R̄1ᵀ(p̄2 − p̄1) (F.3): ∂/∂p1 = −R̄1ᵀ, ∂/∂p2 = R̄1ᵀ,
          * D_R1 = R1Jᵀ (R1ᵀ(p̄2 − p1))^, D_R2 = R̄1ᵀ (−R2 r2^). */
-        double dp[3];
+        double dp[3], u[3], w[3];
         for (int k = 0; k < 3; k++) dp[k] = pbar[1][k] - pbar[0][k];
-        m3_mulv(Rb0t, dp, q);
-        put_block(e->G[0], 0, 0, Rb0t, -1.0);
-        put_block(e->G[1], 0, 0, Rb0t, 1.0);
-        for (int k = 0; k < 3; k++) u[k] = pbar[1][k] - p[0][k];
-        so3_d_rot_tvec(R[0], u, B);
-        chain(jt, 0, e, B, T, 1);
-        put_block(e->G[0], 0, 3, T, 1.0);
-        so3_d_rot_vec(R[1], rJ[1], B);
-        m3_mul(Rb0t, B, T);
-        put_block(e->G[1], 0, 3, T, 1.0);
+        xm3_tmulv(Rbar[0], dp, q);
+        if (body[0] >= 0) {
+            double(*G)[6] = e->G[0];
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++) G[r][c] = -Rbar[0][3 * c + r];
+            for (int k = 0; k < 3; k++) u[k] = pbar[1][k] - p[0][k];
+            xm3_tmulv(R[0], u, w);
+            m3_skew(w, B);
+            if (jt->frame_identity[0]) put_block(G, 0, 3, B, 1.0);
+            else {
+                xm3_tmul(RJ[0], B, T);
+                put_block(G, 0, 3, T, 1.0);
+            }
+        }
+        if (body[1] >= 0) {
+            double(*G)[6] = e->G[1];
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++) G[r][c] = Rbar[0][3 * c + r];
+            for (int r = 0; r < 3; r++) xv3_cross(rJ[1], R[1] + 3 * r, B + 3 * r);
+            xm3_tmul(Rbar[0], B, T);
+            put_block(G, 0, 3, T, 1.0);
+        }
     }
-
-    /* θ = R̄1 ⊟ R̄2: D_R1 = Γ⁻¹(θ) R1Jᵀ (E.5, E.3), D_R2 = −Γ⁻¹(θ)ᵀ R2Jᵀ (D.2). */
-    so3_minus(Rbar[0], Rbar[1], q + 3);
-    so3_d_minus_first(q + 3, B);
-    chain(jt, 0, e, B, T, 0);
-    put_block(e->G[0], 3, 3, T, 1.0);
-    m3_transpose(B, T);
-    chain(jt, 1, e, T, B, 0);
-    put_block(e->G[1], 3, 3, B, -1.0);
 
     const double *tgt = d->target + 6 * j;
     for (int k = 0; k < 6; k++) {
         e->q[k] = q[k];
         e->g[k] = q[k] - tgt[k];
     }
-    for (int i = 0; i < 2; i++)
-        if (body[i] < 0) memset(e->G[i], 0, sizeof e->G[i]);
 }
 
 /* Gradient of f(R_Δ), R_Δ = R̄1ᵀR̄2, given ∂f/∂R_Δ (dfdR, 3x3): right
@@ -116,7 +188,7 @@ static void rel_rot_grad(const xpbd_jeval *e, const double Rrel[9], const double
     for (int i = 0; i < 2; i++) {
         memset(gl[i], 0, 6 * sizeof(double));
         for (int c = 0; c < 3; c++)
-            for (int k = 0; k < 3; k++) gl[i][3 + c] += g[i][k] * e->Rbar_t[i][3 * k + c];
+            for (int k = 0; k < 3; k++) gl[i][3 + c] += g[i][k] * e->RJ[i][3 * c + k];
     }
 }
 

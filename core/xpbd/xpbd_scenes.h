@@ -1,6 +1,8 @@
 /* xpbd_scenes.h — the two rigid-body scenes of Tobin & Rucker §9.1, built in
- * C until the .mech syntax for XPBD scenes exists.  The paper gives no
- * geometry or masses; the values chosen are listed in docs/xpbd.md. */
+ * C.  models/xpbd/triple_pendulum.mech and rps3.mech write the same scenes in
+ * the model language (what bench/xpbd_results runs); tests/xpbd_scene_files.c
+ * checks them against these.  The paper gives no geometry or masses; the
+ * values chosen are listed in docs/xpbd.md. */
 #ifndef MECH_XPBD_SCENES_H
 #define MECH_XPBD_SCENES_H
 

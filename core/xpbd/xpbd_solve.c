@@ -8,18 +8,23 @@
 #include <math.h>
 #include <string.h>
 
-void xpbd_minv(const xpbd_model *m, int body, const double g[6], double out[6])
+/* M_i⁻¹ g: linear rows / m, rotational rows J⁻¹ (body frame). */
+static inline void minv_inline(const xpbd_model *m, int body, const double g[6], double out[6])
 {
     double im = 1.0 / m->bodies[body].mass;
     for (int k = 0; k < 3; k++) out[k] = im * g[k];
-    m3_mulv(m->inv_inertia + 9 * body, g + 3, out + 3);
+    xm3_mulv(m->inv_inertia + 9 * body, g + 3, out + 3);
 }
+
+void xpbd_minv(const xpbd_model *m, int body, const double g[6], double out[6]) { minv_inline(m, body, g, out); }
 
 void xpbd_apply(xpbd_data *d, int body, const double dx[6])
 {
     double *p = d->p + 3 * body, *R = d->R + 9 * body;
-    for (int k = 0; k < 3; k++) p[k] += dx[k];
-    so3_plus(R, dx + 3, R); /* eq. 58 */
+    p[0] += dx[0];
+    p[1] += dx[1];
+    p[2] += dx[2];
+    xso3_plus_inplace(R, dx + 3); /* eq. 58 */
 }
 
 void xpbd_muller_rotate(double R[9], const double phi[3])
@@ -32,9 +37,11 @@ void xpbd_muller_rotate(double R[9], const double phi[3])
     so3_plus(R, th, R);
 }
 
-void xpbd_spd_solve(int n, double *A, double *b)
+/* Cholesky A = L Lᵀ (L in the lower triangle of A), then the two triangular
+ * solves.  The joint sizes that occur (3, 5, 6) are unrolled below (same
+ * operations in the same order as the loop). */
+static void spd_solve_loop(int n, double *A, double *b)
 {
-    /* A = L Lᵀ, L stored in the lower triangle of A. */
     for (int j = 0; j < n; j++) {
         double s = A[n * j + j];
         for (int k = 0; k < j; k++) s -= A[n * j + k] * A[n * j + k];
@@ -56,12 +63,101 @@ void xpbd_spd_solve(int n, double *A, double *b)
     }
 }
 
-static double dot6(const double a[6], const double b[6])
+static void spd_solve_3(double *restrict A, double *restrict b)
 {
-    double s = 0;
-    for (int k = 0; k < 6; k++) s += a[k] * b[k];
-    return s;
+    A[0] = sqrt(A[0]);
+    A[3] = (A[3]) / A[0];
+    A[6] = (A[6]) / A[0];
+    A[4] = sqrt(A[4] - A[3] * A[3]);
+    A[7] = (A[7] - A[6] * A[3]) / A[4];
+    A[8] = sqrt(A[8] - A[6] * A[6] - A[7] * A[7]);
+    b[0] = (b[0]) / A[0];
+    b[1] = (b[1] - A[3] * b[0]) / A[4];
+    b[2] = (b[2] - A[6] * b[0] - A[7] * b[1]) / A[8];
+    b[2] = (b[2]) / A[8];
+    b[1] = (b[1] - A[7] * b[2]) / A[4];
+    b[0] = (b[0] - A[3] * b[1] - A[6] * b[2]) / A[0];
 }
+static void spd_solve_5(double *restrict A, double *restrict b)
+{
+    A[0] = sqrt(A[0]);
+    A[5] = (A[5]) / A[0];
+    A[10] = (A[10]) / A[0];
+    A[15] = (A[15]) / A[0];
+    A[20] = (A[20]) / A[0];
+    A[6] = sqrt(A[6] - A[5] * A[5]);
+    A[11] = (A[11] - A[10] * A[5]) / A[6];
+    A[16] = (A[16] - A[15] * A[5]) / A[6];
+    A[21] = (A[21] - A[20] * A[5]) / A[6];
+    A[12] = sqrt(A[12] - A[10] * A[10] - A[11] * A[11]);
+    A[17] = (A[17] - A[15] * A[10] - A[16] * A[11]) / A[12];
+    A[22] = (A[22] - A[20] * A[10] - A[21] * A[11]) / A[12];
+    A[18] = sqrt(A[18] - A[15] * A[15] - A[16] * A[16] - A[17] * A[17]);
+    A[23] = (A[23] - A[20] * A[15] - A[21] * A[16] - A[22] * A[17]) / A[18];
+    A[24] = sqrt(A[24] - A[20] * A[20] - A[21] * A[21] - A[22] * A[22] - A[23] * A[23]);
+    b[0] = (b[0]) / A[0];
+    b[1] = (b[1] - A[5] * b[0]) / A[6];
+    b[2] = (b[2] - A[10] * b[0] - A[11] * b[1]) / A[12];
+    b[3] = (b[3] - A[15] * b[0] - A[16] * b[1] - A[17] * b[2]) / A[18];
+    b[4] = (b[4] - A[20] * b[0] - A[21] * b[1] - A[22] * b[2] - A[23] * b[3]) / A[24];
+    b[4] = (b[4]) / A[24];
+    b[3] = (b[3] - A[23] * b[4]) / A[18];
+    b[2] = (b[2] - A[17] * b[3] - A[22] * b[4]) / A[12];
+    b[1] = (b[1] - A[11] * b[2] - A[16] * b[3] - A[21] * b[4]) / A[6];
+    b[0] = (b[0] - A[5] * b[1] - A[10] * b[2] - A[15] * b[3] - A[20] * b[4]) / A[0];
+}
+static void spd_solve_6(double *restrict A, double *restrict b)
+{
+    A[0] = sqrt(A[0]);
+    A[6] = (A[6]) / A[0];
+    A[12] = (A[12]) / A[0];
+    A[18] = (A[18]) / A[0];
+    A[24] = (A[24]) / A[0];
+    A[30] = (A[30]) / A[0];
+    A[7] = sqrt(A[7] - A[6] * A[6]);
+    A[13] = (A[13] - A[12] * A[6]) / A[7];
+    A[19] = (A[19] - A[18] * A[6]) / A[7];
+    A[25] = (A[25] - A[24] * A[6]) / A[7];
+    A[31] = (A[31] - A[30] * A[6]) / A[7];
+    A[14] = sqrt(A[14] - A[12] * A[12] - A[13] * A[13]);
+    A[20] = (A[20] - A[18] * A[12] - A[19] * A[13]) / A[14];
+    A[26] = (A[26] - A[24] * A[12] - A[25] * A[13]) / A[14];
+    A[32] = (A[32] - A[30] * A[12] - A[31] * A[13]) / A[14];
+    A[21] = sqrt(A[21] - A[18] * A[18] - A[19] * A[19] - A[20] * A[20]);
+    A[27] = (A[27] - A[24] * A[18] - A[25] * A[19] - A[26] * A[20]) / A[21];
+    A[33] = (A[33] - A[30] * A[18] - A[31] * A[19] - A[32] * A[20]) / A[21];
+    A[28] = sqrt(A[28] - A[24] * A[24] - A[25] * A[25] - A[26] * A[26] - A[27] * A[27]);
+    A[34] = (A[34] - A[30] * A[24] - A[31] * A[25] - A[32] * A[26] - A[33] * A[27]) / A[28];
+    A[35] = sqrt(A[35] - A[30] * A[30] - A[31] * A[31] - A[32] * A[32] - A[33] * A[33] - A[34] * A[34]);
+    b[0] = (b[0]) / A[0];
+    b[1] = (b[1] - A[6] * b[0]) / A[7];
+    b[2] = (b[2] - A[12] * b[0] - A[13] * b[1]) / A[14];
+    b[3] = (b[3] - A[18] * b[0] - A[19] * b[1] - A[20] * b[2]) / A[21];
+    b[4] = (b[4] - A[24] * b[0] - A[25] * b[1] - A[26] * b[2] - A[27] * b[3]) / A[28];
+    b[5] = (b[5] - A[30] * b[0] - A[31] * b[1] - A[32] * b[2] - A[33] * b[3] - A[34] * b[4]) / A[35];
+    b[5] = (b[5]) / A[35];
+    b[4] = (b[4] - A[34] * b[5]) / A[28];
+    b[3] = (b[3] - A[27] * b[4] - A[33] * b[5]) / A[21];
+    b[2] = (b[2] - A[20] * b[3] - A[26] * b[4] - A[32] * b[5]) / A[14];
+    b[1] = (b[1] - A[13] * b[2] - A[19] * b[3] - A[25] * b[4] - A[31] * b[5]) / A[7];
+    b[0] = (b[0] - A[6] * b[1] - A[12] * b[2] - A[18] * b[3] - A[24] * b[4] - A[30] * b[5]) / A[0];
+}
+
+void xpbd_spd_solve(int n, double *A, double *b)
+{
+    switch (n) {
+    case 3: spd_solve_3(A, b); break;
+    case 5: spd_solve_5(A, b); break;
+    case 6: spd_solve_6(A, b); break;
+    default: spd_solve_loop(n, A, b); break;
+    }
+}
+
+static inline double dot6(const double a[6], const double b[6])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+static inline double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 /* One scalar row (eqs. 56–58): Δλ = (−C − α̃λ) / (∇C M⁻¹ ∇Cᵀ + α̃), clamped
  * to λ ≥ 0 for an inequality C ≥ 0; x ← x ⊞ M⁻¹∇Cᵀ Δλ. */
@@ -71,7 +167,7 @@ static void row_update(const xpbd_model *m, xpbd_data *d, const int body[2], con
     double mg[2][6], w = at;
     for (int i = 0; i < 2; i++)
         if (body[i] >= 0) {
-            xpbd_minv(m, body[i], g[i], mg[i]);
+            minv_inline(m, body[i], g[i], mg[i]);
             w += dot6(g[i], mg[i]);
         }
     if (w <= 0) return;
@@ -105,46 +201,71 @@ static void solve_rows(const xpbd_model *m, xpbd_data *d, int j, double inv_h2)
         int k = idx[a];
         xpbd_jeval e;
         double g[2][6];
-        xpbd_joint_eval(m, d, j, &e);
-        memcpy(g[0], e.G[0][k], sizeof g[0]);
-        memcpy(g[1], e.G[1][k], sizeof g[1]);
+        xpbd_joint_eval_rows(m, d, j, &e, k < 3 ? 7u : 0x38u); /* only this row's group */
+        for (int i = 0; i < 2; i++)
+            if (body[i] >= 0) memcpy(g[i], e.G[i][k], sizeof g[i]); /* a ground side is never read */
         row_update(m, d, body, g, e.g[k], jt->alpha[k] * inv_h2, d->lambda + 6 * j + k, 0);
     }
 }
 
-/* (b) [∇C M⁻¹ ∇Cᵀ + α̃] Δλ = −C − α̃λ over the joint's rows (§8.1). */
+/* (b) [∇C M⁻¹ ∇Cᵀ + α̃] Δλ = −C − α̃λ over the joint's rows (§8.1).
+ * Structure used: a rotational row (k ≥ 3) has no linear part, and the linear
+ * parts of the positional rows of every joint are the rows of ±I or ±R̄1ᵀ, an
+ * orthonormal set, so their block of ∇C M⁻¹ ∇Cᵀ is (Σ 1/m_i) I; only the
+ * rotational parts W_i (body frame) need products, W_i J_i⁻¹ W_iᵀ. */
 static void solve_block(const xpbd_model *m, xpbd_data *d, int j, double inv_h2)
 {
     const xpbd_joint *jt = &m->joints[j];
-    const int body[2] = { jt->body1, jt->body2 };
     int idx[6], n = active_rows(jt->rows, idx);
-    double A[36] = { 0 }, b[6], mg[2][6][6];
+    int nb = 0, bl[2], side[2];
+    if (jt->body1 >= 0) bl[nb] = jt->body1, side[nb++] = 0;
+    if (jt->body2 >= 0) bl[nb] = jt->body2, side[nb++] = 1;
+    double A[36], b[6], K[2][6][3], im[2], imsum = 0;
+    const double *W[2][6];
     double *lambda = d->lambda + 6 * j;
     xpbd_jeval e;
-    xpbd_joint_eval(m, d, j, &e);
-    for (int i = 0; i < 2; i++)
-        if (body[i] >= 0)
-            for (int a = 0; a < n; a++) xpbd_minv(m, body[i], e.G[i][idx[a]], mg[i][a]);
+    xpbd_joint_eval_rows(m, d, j, &e, jt->rows);
+    for (int i = 0; i < nb; i++) {
+        im[i] = 1.0 / m->bodies[bl[i]].mass;
+        imsum += im[i];
+        const double *Ji = m->inv_inertia + 9 * bl[i];
+        for (int a = 0; a < n; a++) {
+            W[i][a] = e.G[side[i]][idx[a]] + 3;
+            xm3_mulv(Ji, W[i][a], K[i][a]);
+        }
+    }
     for (int a = 0; a < n; a++) {
-        double at = jt->alpha[idx[a]] * inv_h2;
         for (int c = 0; c <= a; c++) {
-            double s = 0;
-            for (int i = 0; i < 2; i++)
-                if (body[i] >= 0) s += dot6(e.G[i][idx[a]], mg[i][c]);
+            double s = dot3(W[0][a], K[0][c]);
+            if (nb > 1) s += dot3(W[1][a], K[1][c]);
             A[n * a + c] = A[n * c + a] = s;
         }
-        A[n * a + a] += at;
+        double at = jt->alpha[idx[a]] * inv_h2;
+        A[n * a + a] += at + (idx[a] < 3 ? imsum : 0.0);
         b[a] = -e.g[idx[a]] - at * lambda[idx[a]];
     }
     xpbd_spd_solve(n, A, b);
     for (int a = 0; a < n; a++) lambda[idx[a]] += b[a];
-    for (int i = 0; i < 2; i++)
-        if (body[i] >= 0) {
-            double dx[6] = { 0 };
-            for (int a = 0; a < n; a++)
-                for (int k = 0; k < 6; k++) dx[k] += mg[i][a][k] * b[a];
-            xpbd_apply(d, body[i], dx);
+    /* Δx_i = M_i⁻¹ G_iᵀ Δλ: linear part from the positional rows, angular K Δλ. */
+    for (int i = 0; i < nb; i++) {
+        double dx[6] = { 0, 0, 0, 0, 0, 0 };
+        for (int a = 0; a < n; a++) {
+            double ba = b[a];
+            if (idx[a] < 3) {
+                const double *g = W[i][a] - 3;
+                dx[0] += g[0] * ba;
+                dx[1] += g[1] * ba;
+                dx[2] += g[2] * ba;
+            }
+            dx[3] += K[i][a][0] * ba;
+            dx[4] += K[i][a][1] * ba;
+            dx[5] += K[i][a][2] * ba;
         }
+        dx[0] *= im[i];
+        dx[1] *= im[i];
+        dx[2] *= im[i];
+        xpbd_apply(d, bl[i], dx);
+    }
 }
 
 /* World inverse inertia times a world vector: R J⁻¹ Rᵀ x. */
@@ -213,6 +334,7 @@ void xpbd_solve_positions(const xpbd_model *m, xpbd_data *d, double h)
         case XPBD_VECTOR_BLOCK: solve_block(m, d, j, inv_h2); break;
         case XPBD_SCALAR: solve_scalar(m, d, j, inv_h2); break;
         }
+        if (!(jt->has_lower | jt->has_upper | jt->has_swing)) continue;
         for (int s = 0; s < 3; s++) {
             xpbd_jeval e;
             double C, gl[2][6];

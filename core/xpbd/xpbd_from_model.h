@@ -1,0 +1,66 @@
+/* xpbd_from_model.h — one mechanism, two engines: a parsed .mech model as an
+ * XPBD scene of maximal-coordinate bodies (docs/xpbd.md, "From a .mech model").
+ *
+ * XPBD body i is mech body i: its pose from the model's initial state q0
+ * (p = world CoM, R = body-to-world of the body frame), its inertia about
+ * the CoM in the body frame, its velocities from qd0.  Joints, in the
+ * order Gauss–Seidel visits them: per body in body order, its tree joint
+ * (to its parent or the ground; none if floating) and then the loops
+ * (revolute, prismatic, spherical) whose later body — the larger index of
+ * pred and succ — it is; then the `servo` blocks.  Limits, drives and compliance come from the XPBD keys of the
+ * file (mech_xjoint), step settings from its `xpbd` block.
+ *
+ * Signs: the file's coordinates are ours (docs/conventions.md); the paper's
+ * θ_rev = [R̄1 ⊟ R̄2]₃ and rotation targets are their negatives, which is
+ * applied here and nowhere else. */
+#ifndef MECH_XPBD_FROM_MODEL_H
+#define MECH_XPBD_FROM_MODEL_H
+
+#include "model/model.h"
+#include "xpbd/xpbd.h"
+
+/* One time-varying target row: target[6 j + row] = sign · s(t). */
+typedef struct {
+    int joint, row;
+    double sign;
+    mech_signal s;
+} xpbd_signal_row;
+
+typedef struct {
+    xpbd_model m;
+    xpbd_mode mode;             /* from the file's `xpbd` block               */
+    int nsignal;
+    xpbd_signal_row *signals;   /* in joint order                            */
+} xpbd_mech;
+
+/* Build the scene of `mm`.  Returns 0, or −1 with "line N: message" (or a
+ * message without a place) in err for what XPBD cannot run: force elements,
+ * cylindrical / point-on-line / distance loops, limits with compliance. */
+int xpbd_from_model(const mech_model *mm, xpbd_mech *x, char *err, int errlen);
+void xpbd_mech_free(xpbd_mech *x);
+
+/* Allocate a run of x in `mode` (usually x->mode) with the time-varying
+ * targets wired in.  0 or −1. */
+int xpbd_mech_data(const xpbd_mech *x, xpbd_mode mode, xpbd_data *d);
+
+/* Per body x y z qw qx qy qz (7·nb): the world position of the body-frame
+ * origin and its attitude — the layout of mech_body_poses. */
+void xpbd_mech_poses(const mech_model *mm, const xpbd_data *d, double *out);
+
+/* The model's coordinates of an XPBD state (xpbd_mech_state.c): q (nq) and
+ * qd (nv) of every tree joint from the bodies' relative poses and
+ * velocities — exact when the joints hold, a projection when they are
+ * violated.  Revolute angles come back in (−π, π]. */
+void xpbd_mech_joint_state(const mech_model *mm, const xpbd_data *d, double *q, double *qd);
+
+/* The model's inputs as XPBD body wrenches into out (6·nb, the layout of
+ * xpbd_data.fext): fext (6·nb, base coordinates, moment about the base
+ * origin; bodies with `fext 1` only) and the joint forces tau (nv) of
+ * revolute / prismatic joints, applied to the body and, reversed, to its
+ * parent.  Either may be NULL. */
+void xpbd_mech_forces(const mech_model *mm, const xpbd_data *d, const double *tau, const double *fext, double *out);
+
+/* s(t) of a signal. */
+double xpbd_signal_eval(const mech_signal *s, double t);
+
+#endif

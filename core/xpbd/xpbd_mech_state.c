@@ -1,0 +1,117 @@
+/* xpbd_mech_state.c — an XPBD run of a .mech model read back in the
+ * model's own coordinates (see xpbd_from_model.h). */
+#include "xpbd/xpbd_from_model.h"
+
+#include "spatial/spatial.h"
+
+#include <math.h>
+#include <string.h>
+
+/* World origin o, rotation R, angular velocity w and origin velocity vo of
+ * body i (−1: the ground, at rest at the origin). */
+static void frame(const mech_model *mm, const xpbd_data *d, int i, double o[3], double R[9], double w[3],
+                  double vo[3])
+{
+    if (i < 0) {
+        memset(o, 0, 3 * sizeof *o);
+        m3_identity(R);
+        memset(w, 0, 3 * sizeof *w);
+        memset(vo, 0, 3 * sizeof *vo);
+        return;
+    }
+    double c[3], wc[3];
+    memcpy(R, d->R + 9 * i, 9 * sizeof *R);
+    m3_mulv(R, mm->bodies[i].com, c);
+    m3_mulv(R, d->w + 3 * i, w);
+    v3_cross(w, c, wc);
+    for (int k = 0; k < 3; k++) {
+        o[k] = d->p[3 * i + k] - c[k];
+        vo[k] = d->v[3 * i + k] - wc[k];
+    }
+}
+
+void xpbd_mech_joint_state(const mech_model *mm, const xpbd_data *d, double *q, double *qd)
+{
+    for (int i = 0; i < mm->nb; i++) {
+        const mech_body *b = &mm->bodies[i];
+        double o[3], R[9], w[3], vo[3], op[3], Rp[9], wp[3], vp[3];
+        frame(mm, d, i, o, R, w, vo);
+        frame(mm, d, b->parent, op, Rp, wp, vp);
+        double *qi = q + b->qidx, *ui = qd + b->vidx;
+        if (b->joint == MECH_JOINT_FLOATING) {
+            rot_to_quat(R, qi);
+            memcpy(qi + 4, o, sizeof o);
+            m3_tmulv(R, w, ui);
+            m3_tmulv(R, vo, ui + 3);
+            continue;
+        }
+        if (b->joint == MECH_JOINT_FIXED) continue;
+        /* The joint axis in world coordinates, through the parent's tree frame. */
+        double Rt[9], a[3], d0[3], dr[3], rel[3], wrel[3], vrel[3], wxd[3];
+        m3_mul(Rp, b->rot, Rt);
+        m3_mulv(Rt, b->axis, a);
+        for (int k = 0; k < 3; k++) d0[k] = o[k] - op[k];
+        v3_cross(wp, d0, wxd);
+        for (int k = 0; k < 3; k++) {
+            wrel[k] = w[k] - wp[k];
+            vrel[k] = vo[k] - vp[k] - wxd[k];
+        }
+        if (b->joint == MECH_JOINT_PRISMATIC) {
+            m3_mulv(Rp, b->pos, dr);
+            for (int k = 0; k < 3; k++) rel[k] = d0[k] - dr[k];
+            qi[0] = v3_dot(a, rel);
+            ui[0] = v3_dot(a, vrel);
+            continue;
+        }
+        /* Revolute: the angle that takes a vector u ⊥ axis of the tree frame
+         * to the same vector of the body frame, about +axis. */
+        double u0[3] = { 0, 0, 0 }, ub[3], u[3], ut[3], x[3];
+        int k0 = fabs(b->axis[0]) <= fabs(b->axis[1]) && fabs(b->axis[0]) <= fabs(b->axis[2]) ? 0
+               : fabs(b->axis[1]) <= fabs(b->axis[2]) ? 1 : 2;
+        u0[k0] = 1.0;
+        v3_cross(b->axis, u0, ub);
+        m3_mulv(Rt, ub, ut);
+        m3_mulv(R, ub, u);
+        v3_cross(ut, u, x);
+        qi[0] = atan2(v3_dot(a, x), v3_dot(ut, u));
+        ui[0] = v3_dot(a, wrel);
+    }
+}
+
+void xpbd_mech_forces(const mech_model *mm, const xpbd_data *d, const double *tau, const double *fext, double *out)
+{
+    memset(out, 0, 6 * (size_t)mm->nb * sizeof *out);
+    for (int i = 0; i < mm->nb; i++) {
+        const mech_body *b = &mm->bodies[i];
+        double *fi = out + 6 * i;
+        if (fext && b->fext) {
+            /* [moment about the base origin; force] → [torque about the CoM; force] */
+            const double *f = fext + 6 * i;
+            double pxf[3];
+            v3_cross(d->p + 3 * i, f + 3, pxf);
+            for (int k = 0; k < 3; k++) {
+                fi[k] += f[k] - pxf[k];
+                fi[3 + k] += f[3 + k];
+            }
+        }
+        if (!tau || b->nv != 1) continue;
+        /* A joint force acts on the body along / about the world axis and
+         * reacts on the parent.  A force pair applied at the two CoMs
+         * (r = p_body − p_parent apart) has the moment r × f, which the
+         * parent's torque −r × f cancels. */
+        double Rt[9], a[3], t = tau[b->vidx];
+        if (b->parent >= 0) m3_mul(d->R + 9 * b->parent, b->rot, Rt);
+        else memcpy(Rt, b->rot, sizeof Rt);
+        m3_mulv(Rt, b->axis, a);
+        int lin = b->joint == MECH_JOINT_PRISMATIC ? 3 : 0;
+        for (int k = 0; k < 3; k++) fi[lin + k] += t * a[k];
+        if (b->parent >= 0)
+            for (int k = 0; k < 3; k++) out[6 * b->parent + lin + k] -= t * a[k];
+        if (lin && b->parent >= 0) {
+            double r[3], rxf[3], f[3] = { t * a[0], t * a[1], t * a[2] };
+            for (int k = 0; k < 3; k++) r[k] = d->p[3 * i + k] - d->p[3 * b->parent + k];
+            v3_cross(r, f, rxf);
+            for (int k = 0; k < 3; k++) out[6 * b->parent + k] -= rxf[k];
+        }
+    }
+}

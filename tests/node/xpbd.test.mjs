@@ -1,0 +1,103 @@
+// The XPBD engine behind the same Sim surface (docs/wasm.md, "XPBD engine"):
+// threelink opened with engine 'xpbd' steps, its poses are finite and hold
+// the joints, the joint coordinates read back reproduce them, residuals are
+// reported, bad engine names are rejected and two runs are bitwise equal.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { MechError, openModel } from '../../wasm/index.mjs';
+
+const DT = 0.01;
+const STEPS = 100;
+
+/** |origin of body i − origin of body j| from a poses array. */
+function distance(poses, i, j) {
+  return Math.hypot(poses[7 * i] - poses[7 * j], poses[7 * i + 1] - poses[7 * j + 1],
+    poses[7 * i + 2] - poses[7 * j + 2]);
+}
+
+test('threelink on XPBD: steps, holds its joints, reads back q, reports residuals', async () => {
+  const sim = await openModel('threelink', { engine: 'xpbd' });
+  const fk = await openModel('threelink', { backend: 'runtime' });
+  try {
+    assert.equal(sim.engine, 'xpbd');
+    assert.equal(sim.backend, 'runtime');
+    assert.deepEqual(sim.residuals(), { primal: 0, constraint: 0 });
+    const start = Float64Array.from(sim.poses());
+    fk.q.set(sim.q);
+    assert.ok(Math.max(...start.map((v, k) => Math.abs(v - fk.poses()[k]))) < 1e-12, 'initial poses are q0');
+
+    sim.step(DT, STEPS);
+    const poses = Float64Array.from(sim.poses());
+    assert.ok(poses.every(Number.isFinite), 'poses are finite');
+    assert.ok(Math.abs(poses[0] - start[0]) + Math.abs(poses[7] - start[7]) > 0.1, 'the chain moved');
+    // link1 hinges at the origin; link2 and link3 sit 1 m down the previous link.
+    assert.ok(Math.hypot(poses[0], poses[1], poses[2]) < 1e-3, 'the base joint holds');
+    assert.ok(Math.abs(distance(poses, 0, 1) - 1) < 1e-3 && Math.abs(distance(poses, 1, 2) - 1) < 1e-3,
+      'the link lengths hold');
+    for (let i = 0; i < 3; i++) {
+      assert.ok(Math.abs(poses[7 * i + 1]) < 1e-9, `body ${i} stays in the x-z plane`);
+    }
+    // q read back from the bodies reproduces the XPBD poses through the tree.
+    fk.q.set(sim.q);
+    const tree = fk.poses();
+    for (let k = 0; k < poses.length; k++) assert.ok(Math.abs(tree[k] - poses[k]) < 1e-3, `pose entry ${k}`);
+
+    const { primal, constraint } = sim.residuals();
+    assert.ok(primal >= 0 && primal < 1e-6, `primal residual ${primal}`);
+    assert.ok(constraint > 0 && constraint < 1e-3, `constraint residual ${constraint}`);
+
+    sim.reset();
+    assert.deepEqual(Float64Array.from(sim.poses()), start, 'reset returns to the initial poses');
+    assert.deepEqual(sim.residuals(), { primal: 0, constraint: 0 });
+  } finally {
+    sim.dispose();
+    fk.dispose();
+  }
+  assert.throws(() => sim.poses(), /disposed/);
+});
+
+test('XPBD follows Featherstone on the same file over 0.5 s', async () => {
+  const xp = await openModel('threelink', { engine: 'xpbd' });
+  const fs = await openModel('threelink', { backend: 'runtime' });
+  try {
+    xp.step(DT, 50);
+    fs.step(1e-4, 5000);
+    const a = xp.poses();
+    const b = fs.poses();
+    for (let i = 0; i < 3; i++) assert.ok(distance([...a, ...b], i, i + 3) < 0.02, `body ${i} within 2 cm`);
+  } finally {
+    xp.dispose();
+    fs.dispose();
+  }
+});
+
+test('engine names are checked, residuals need XPBD, XPBD limits are reported', async () => {
+  await assert.rejects(openModel('threelink', { engine: 'pbd' }), (e) => e instanceof RangeError && /unknown engine 'pbd'/.test(e.message));
+  await assert.rejects(openModel('threelink', { engine: 'xpbd', backend: 'generated' }), RangeError);
+  const fs = await openModel('threelink');
+  try {
+    assert.equal(fs.engine, 'featherstone');
+    assert.throws(() => fs.residuals(), /not 'xpbd'/);
+  } finally {
+    fs.dispose();
+  }
+  const spring = 'body a\n parent base\n joint revolute y\n mass 1\n inertia 1 1 1\nend\n' +
+    'rsda s\n joint a\n k 1\n c 0\nend\n';
+  await assert.rejects(openModel({ text: spring, name: 'spring' }, { engine: 'xpbd' }), /not supported by XPBD/);
+  await assert.rejects(openModel({ text: 'body a\n limit 1\n', name: 'bad' }, { engine: 'xpbd' }), MechError);
+});
+
+test('XPBD runs are bitwise reproducible', async () => {
+  const run = async () => {
+    const sim = await openModel('threelink', { engine: 'xpbd' });
+    try {
+      sim.step(DT, STEPS);
+      return Float64Array.from([...sim.poses(), ...sim.q, ...sim.qd]);
+    } finally {
+      sim.dispose();
+    }
+  };
+  const first = await run();
+  assert.deepEqual(await run(), first);
+});
