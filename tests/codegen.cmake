@@ -8,3 +8,9 @@ foreach(model ${MECH_VALIDATE_MODELS})
   get_filename_component(stem ${model} NAME_WLE)
   add_test(NAME validate_generated_${stem} COMMAND validate_generated ${stem} ${model})
 endforeach()
+
+# The inline sincos every generated file uses, against libm over ~10^6 arguments.
+add_executable(test_sincos ${CMAKE_CURRENT_LIST_DIR}/test_sincos.c)
+target_include_directories(test_sincos PRIVATE ${CMAKE_SOURCE_DIR}/core/codegen)
+target_link_libraries(test_sincos PRIVATE m)
+add_test(NAME test_sincos COMMAND test_sincos)

@@ -56,17 +56,46 @@ static void atom(FILE *f, const emitter *em, ex id, int leading)
     }
 }
 
+/* The kept sin or cos node of the same argument as trig node `id`, or -1. */
+static int trig_partner(const emitter *em, ex id)
+{
+    const ex_pool *p = &em->g->p;
+    ex_node probe = p->nodes[id];
+    probe.op = probe.op == EX_SIN ? EX_COS : EX_SIN;
+    for (int k = 0; k < p->n; k++)    /* generation-time only; trig nodes are few */
+        if (p->nodes[k].op == probe.op && p->nodes[k].a == probe.a) return em->tnum[k] >= 0 ? k : -1;
+    return -1;
+}
+
+/* sin and cos of one angle come from one inline mech_sincos (mech_sincos.h),
+ * emitted where the first of the pair would be; a lone sin or cos takes the
+ * same call with a scratch output, which the compiler drops. */
+static void trig_statement(FILE *f, const emitter *em, ex id)
+{
+    const ex_node *n = &em->g->p.nodes[id];
+    int other = trig_partner(em, id);
+    if (other >= 0 && other < id) return;                 /* emitted with its partner */
+    char sname[32], cname[32];
+    ex s = n->op == EX_SIN ? id : other, c = n->op == EX_COS ? id : other;
+    if (s >= 0) snprintf(sname, sizeof sname, "t%d", em->tnum[s]);
+    else snprintf(sname, sizeof sname, "t%d_sin_unused", em->tnum[id]);
+    if (c >= 0) snprintf(cname, sizeof cname, "t%d", em->tnum[c]);
+    else snprintf(cname, sizeof cname, "t%d_cos_unused", em->tnum[id]);
+    fprintf(f, "    double %s, %s;\n    mech_sincos(", sname, cname);
+    atom(f, em, n->a, 1);
+    fprintf(f, ", &%s, &%s);\n", sname, cname);
+}
+
 static void statement(FILE *f, const emitter *em, ex id)
 {
     const ex_node *n = &em->g->p.nodes[id];
     static const char *const infix[] = { [EX_ADD] = " + ", [EX_SUB] = " - ", [EX_MUL] = " * ", [EX_DIV] = " / " };
+    if (n->op == EX_SIN || n->op == EX_COS) {
+        trig_statement(f, em, id);
+        return;
+    }
     fprintf(f, "    const double t%d = ", em->tnum[id]);
     switch (n->op) {
-    case EX_SIN: case EX_COS:
-        fputs(n->op == EX_SIN ? "sin(" : "cos(", f);
-        atom(f, em, n->a, 1);
-        fputc(')', f);
-        break;
     case EX_NEG: fputc('-', f); atom(f, em, n->a, 0); break;
     default:
         atom(f, em, n->a, 1);
@@ -151,7 +180,7 @@ static void write_source(FILE *f, const emitter *em, const char *cname, const ch
             em->ops.total, em->ops.mul, em->ops.add, em->ops.div, em->ops.neg, em->ops.trig);
     for (int i = 0; i < m->nv; i++) fprintf(f, "%s%s%d", i ? "," : "", i && i % 20 == 0 ? "\n *     " : " ", g->lambda[i]);
     fprintf(f, " }\n * Structural zeros were removed at generation time; every temporary below is\n"
-               " * computed once.\n */\n#include \"%s\"\n\n#include <math.h>\n\n", h_name);
+               " * computed once.\n */\n#include \"%s\"\n\n#include \"mech_sincos.h\"\n\n", h_name);
     if (em->uses_fext) fprintf(f, "static const double no_fext[%d];\n\n", 6 * m->nb);
     fprintf(f, "void mechgen_%s_fwd_dyn(const double *q, const double *qd, const double *tau,\n"
                "%*s const double *fext, const double *act, double *qdd)\n{\n",

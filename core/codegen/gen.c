@@ -1,6 +1,7 @@
 /* gen.c — generator state and the pipeline driver.  See gen.h. */
 #include "codegen/gen.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +77,30 @@ sv6 gen_up_transpose_force(gen *g, int i, sv6 f)
     return sx_apply_transpose_force(&g->p, g->b[i].xt, sx_apply_transpose_force(&g->p, g->b[i].xj, f));
 }
 
+/* The coordinate axis (0, 1, 2) a revolute joint turns about, with its sign
+ * in *sign, or -1. */
+static int coordinate_axis(const mech_body *b, int *sign)
+{
+    if (b->joint != MECH_JOINT_REVOLUTE) return -1;
+    for (int k = 0; k < 3; k++)
+        if (fabs(b->axis[k]) == 1.0 && b->axis[(k + 1) % 3] == 0.0 && b->axis[(k + 2) % 3] == 0.0) {
+            *sign = b->axis[k] > 0 ? 1 : -1;
+            return k;
+        }
+    return -1;
+}
+
 sinertia gen_up_inertia(gen *g, int i, sinertia I)
 {
-    return si_transform(&g->p, si_transform(&g->p, I, g->b[i].xj), g->b[i].xt);
+    const mech_body *b = &g->m->bodies[i];
+    int sign = 1, k = coordinate_axis(b, &sign);
+    if (k >= 0) {
+        char name[32];
+        snprintf(name, sizeof name, "q[%d]", b->qidx);
+        ex q = ex_input(&g->p, name);
+        I = si_rotate_axis(&g->p, I, k, sign, ex_sin(&g->p, q), ex_cos(&g->p, q));
+    } else {
+        I = si_transform(&g->p, I, g->b[i].xj);
+    }
+    return si_transform(&g->p, I, g->b[i].xt);
 }

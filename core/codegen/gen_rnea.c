@@ -24,22 +24,42 @@ int gen_rnea(gen *g)
     const mech_model *m = g->m;
     ex_pool *p = &g->p;
     sv6 *a = malloc((size_t)m->nb * sizeof *a), *f = malloc((size_t)m->nb * sizeof *f);
-    if (!a || !f) {
+    sv3 *ao = malloc((size_t)m->nb * sizeof *ao);
+    if (!a || !f || !ao) {
         free(a);
         free(f);
+        free(ao);
         return gen_fail(g, 0, "out of memory");
     }
     g->section[SEC_BIAS] = p->n;
 
     /* Forward pass: a_i = i_X_parent a_parent + c_i (qdd = 0);
-     * f_i = I_i a_i + v_i x* I_i v_i - i_X_0* fext_i. */
+     * f_i = I_i a_i + v_i x* I_i v_i - i_X_0* fext_i.
+     * Beside the spatial a_i, each body carries ao_i, the classical
+     * acceleration of its origin (a_lin + w x v_lin).  Across a revolute or
+     * fixed joint, whose child origin is fixed in the parent, it follows the
+     * classical recursion ao_i = E (ao_p + wd_p x r + w_p x (w_p x r)), which
+     * needs no linear velocity; the force of a non-root body is then formed
+     * about its centre of mass from w, wd and ao (si_body_force).  A root
+     * body keeps the spatial form at its origin: only S^T f is read there. */
     sv6 a0 = sv_zero(p);
     for (int k = 0; k < 3; k++) a0.e[3 + k] = ex_const(p, -m->gravity[k]);
     for (int i = 0; i < m->nb; i++) {
         const mech_body *b = &m->bodies[i];
         const gen_body *gb = &g->b[i];
         a[i] = sv_add(p, gen_up_motion(g, i, b->parent < 0 ? a0 : a[b->parent]), gb->c);
-        f[i] = sv_add(p, si_apply(p, gb->I, a[i]), si_velocity_product(p, gb->I, gb->v));
+        sv3 w = sv_angular(gb->v), wd = sv_angular(a[i]);
+        if (b->parent >= 0 && (b->joint == MECH_JOINT_REVOLUTE || b->joint == MECH_JOINT_FIXED)) {
+            const gen_body *pb = &g->b[b->parent];
+            sv3 wp = sv_angular(pb->v), wdp = sv_angular(a[b->parent]);
+            /* xt carries the offset r; a revolute or fixed xj has r = 0, so only
+             * its rotation acts (the w, wd passed to it multiply zeros). */
+            ao[i] = sx_point_accel(p, gb->xj, sx_point_accel(p, gb->xt, ao[b->parent], wp, wdp), wp, wdp);
+        } else {
+            ao[i] = sv3_add(p, sv_linear(a[i]), sv3_cross(p, w, sv_linear(gb->v)));
+        }
+        if (b->parent < 0) f[i] = sv_add(p, si_apply(p, gb->I, a[i]), si_velocity_product(p, gb->I, gb->v));
+        else f[i] = si_body_force(p, b->mass, b->com, b->inertia, wd, w, ao[i]);
         if (b->fext) f[i] = sv_sub(p, f[i], external_force(g, i));
     }
 
@@ -51,5 +71,6 @@ int gen_rnea(gen *g)
     }
     free(a);
     free(f);
+    free(ao);
     return 0;
 }

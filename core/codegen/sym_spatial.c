@@ -231,3 +231,107 @@ sinertia si_transform(ex_pool *p, sinertia I, sxform X)
         }
     return o;
 }
+
+/* w x (Ic w).  For a diagonal Ic it is ((Izz - Iyy) wy wz, (Ixx - Izz) wz wx,
+ * (Iyy - Ixx) wx wy): six products instead of twelve operations, and a
+ * component vanishes outright for a body symmetric about an axis. */
+static sv3 gyroscopic(ex_pool *p, const double Ic[9], sv3 w)
+{
+    if (Ic[1] != 0.0 || Ic[2] != 0.0 || Ic[3] != 0.0 || Ic[5] != 0.0 || Ic[6] != 0.0 || Ic[7] != 0.0) {
+        ex I[9];
+        for (int k = 0; k < 9; k++) I[k] = ex_const(p, Ic[k]);
+        return v3_cross(p, w, m3_mulv(p, I, w));
+    }
+    sv3 o;
+    for (int k = 0; k < 3; k++) {
+        int i = (k + 1) % 3, j = (k + 2) % 3;
+        o.e[k] = ex_mul(p, ex_const(p, Ic[4 * j] - Ic[4 * i]), ex_mul(p, w.e[i], w.e[j]));
+    }
+    return o;
+}
+
+/* w x (w x v) for a constant v.  When v lies on an axis k it is
+ * v_k (-(w_i^2 + w_j^2), w_i w_k, w_j w_k) with (i, j) the other two axes,
+ * built from the products w_a w_b, which the DAG shares with every other
+ * such term and with the gyroscopic term of the same w. */
+static sv3 w_cross_w_cross(ex_pool *p, sv3 w, sv3 v)
+{
+    int axis = -1, nonzero = 0;
+    for (int k = 0; k < 3; k++)
+        if (!(p->nodes[v.e[k]].op == EX_CONST && p->nodes[v.e[k]].c == 0.0)) { axis = k; nonzero++; }
+    if (nonzero != 1 || p->nodes[v.e[axis]].op != EX_CONST) return v3_cross(p, w, v3_cross(p, w, v));
+    int k = axis, i = (k + 1) % 3, j = (k + 2) % 3;
+    ex vk = v.e[k];
+    sv3 o;
+    o.e[k] = ex_neg(p, ex_mul(p, vk, ex_add(p, ex_mul(p, w.e[i], w.e[i]), ex_mul(p, w.e[j], w.e[j]))));
+    o.e[i] = ex_mul(p, vk, ex_mul(p, w.e[i], w.e[k]));
+    o.e[j] = ex_mul(p, vk, ex_mul(p, w.e[j], w.e[k]));
+    return o;
+}
+
+/* The force I a + v x* I v of one rigid body in classical (Newton-Euler)
+ * form, about its centre of mass c: with w, wd the angular velocity and
+ * acceleration and ao the classical acceleration of the body origin
+ * (ao = a_lin + w x v_lin for spatial a, v),
+ *   F = m (ao + wd x c + w x (w x c)),   n = Ic wd + w x (Ic w) + c x F.
+ * It needs no linear velocity at all, and with c on an axis w x (w x c) is a
+ * handful of products. */
+sv6 si_body_force(ex_pool *p, double m, const double c[3], const double Ic[9], sv3 wd, sv3 w, sv3 ao)
+{
+    sv3 cc = v3(ex_const(p, c[0]), ex_const(p, c[1]), ex_const(p, c[2]));
+    ex I[9];
+    for (int k = 0; k < 9; k++) I[k] = ex_const(p, Ic[k]);
+    sv3 t = v3_add(p, v3_add(p, ao, v3_cross(p, wd, cc)), w_cross_w_cross(p, w, cc));
+    ex mm = ex_const(p, m);
+    sv3 F = v3(ex_mul(p, mm, t.e[0]), ex_mul(p, mm, t.e[1]), ex_mul(p, mm, t.e[2]));
+    sv3 n = v3_add(p, v3_add(p, m3_mulv(p, I, wd), gyroscopic(p, Ic, w)), v3_cross(p, cc, F));
+    return sv_join(n, F);
+}
+
+/* E (ao + wd x r + w x (w x r)): the classical acceleration of B's origin in
+ * B coordinates, from A's origin acceleration ao and A's w, wd (A
+ * coordinates), for X = B_X_A when B's origin is fixed in A. */
+sv3 sx_point_accel(ex_pool *p, sxform X, sv3 ao, sv3 w, sv3 wd)
+{
+    sv3 r = v3(X.r[0], X.r[1], X.r[2]);
+    sv3 t = v3_add(p, v3_add(p, ao, v3_cross(p, wd, r)), w_cross_w_cross(p, w, r));
+    return m3_mulv(p, X.E, t);
+}
+
+sv3 sv_angular(sv6 s) { return v3_ang(s); }
+sv3 sv_linear(sv6 s) { return v3_lin(s); }
+sv3 sv3_add(ex_pool *p, sv3 a, sv3 b) { return v3_add(p, a, b); }
+sv3 sv3_cross(ex_pool *p, sv3 a, sv3 b) { return v3_cross(p, a, b); }
+
+/* A body's inertia re-expressed in the frame it is rotated from by R = a
+ * rotation of angle q about sign * e_k (a revolute joint about a coordinate
+ * axis): m stays, h -> R h, Ibar -> R Ibar R^T.  With (i, j, k) cyclic only
+ * the (i, j) block mixes, and with D = Ibar_ii - Ibar_jj and the double angle
+ * (c^2 - s^2 = 1 - 2 s^2, 2 c s):
+ *   A_ii = (Ibar_ii + Ibar_jj)/2 + D (1/2 - s^2) - Ibar_ij 2cs,
+ *   A_jj = Ibar_ii + Ibar_jj - A_ii,   A_ij = D cs + Ibar_ij (1 - 2 s^2),
+ *   A_ik = c Ibar_ik - s Ibar_jk,      A_jk = s Ibar_ik + c Ibar_jk.
+ * About half the operations of the general congruence E^T Ibar E when the
+ * block is full, and two products per constant diagonal block. */
+sinertia si_rotate_axis(ex_pool *p, sinertia I, int k, int sign, ex s, ex c)
+{
+    int i = (k + 1) % 3, j = (k + 2) % 3;
+    if (sign < 0) s = ex_neg(p, s);
+    ex ss = ex_mul(p, s, s), cs = ex_mul(p, c, s);
+    ex hc2 = ex_sub(p, ex_const(p, 0.5), ss);                 /* (c^2 - s^2)/2 */
+    ex c2 = ex_sub(p, p->one, ex_mul(p, ex_const(p, 2.0), ss)); /* c^2 - s^2     */
+    ex s2 = ex_mul(p, ex_const(p, 2.0), cs);                  /* 2 c s         */
+    sinertia o = I;
+    o.h[i] = ex_fms(p, ex_mul(p, c, I.h[i]), s, I.h[j]);
+    o.h[j] = ex_fma(p, ex_mul(p, s, I.h[i]), c, I.h[j]);
+    ex Iii = I.I[sym(i, i)], Ijj = I.I[sym(j, j)], Iij = I.I[sym(i, j)];
+    ex Iik = I.I[sym(i, k)], Ijk = I.I[sym(j, k)];
+    ex D = ex_sub(p, Iii, Ijj), T = ex_add(p, Iii, Ijj);
+    ex Aii = ex_fms(p, ex_fma(p, ex_mul(p, ex_const(p, 0.5), T), D, hc2), Iij, s2);
+    o.I[sym(i, i)] = Aii;
+    o.I[sym(j, j)] = ex_sub(p, T, Aii);
+    o.I[sym(i, j)] = ex_fma(p, ex_mul(p, D, cs), Iij, c2);
+    o.I[sym(i, k)] = ex_fms(p, ex_mul(p, c, Iik), s, Ijk);
+    o.I[sym(j, k)] = ex_fma(p, ex_mul(p, s, Iik), c, Ijk);
+    return o;
+}

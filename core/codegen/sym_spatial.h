@@ -52,7 +52,21 @@ sinertia si_from_body(ex_pool *p, double m, const double c[3], const double Ic[9
 sinertia si_add(ex_pool *p, sinertia a, sinertia b);
 sv6 si_apply(ex_pool *p, sinertia I, sv6 v);                 /* I v        */
 sv6 si_velocity_product(ex_pool *p, sinertia I, sv6 v);      /* v x* I v   */
+/* I a + v x* I v for a body of mass m, CoM c, rotational inertia Ic about
+ * the CoM (row-major), in classical form from its angular velocity w and
+ * acceleration wd and the classical acceleration ao of its origin. */
+sv6 si_body_force(ex_pool *p, double m, const double c[3], const double Ic[9], sv3 wd, sv3 w, sv3 ao);
+/* Classical acceleration of B's origin (fixed in A) in B coordinates. */
+sv3 sx_point_accel(ex_pool *p, sxform X, sv3 ao, sv3 w, sv3 wd);
+sv3 sv_angular(sv6 s);
+sv3 sv_linear(sv6 s);
+sv3 sv3_add(ex_pool *p, sv3 a, sv3 b);
+sv3 sv3_cross(ex_pool *p, sv3 a, sv3 b);
 /* A_X_B^T I_B A_X_B: an inertia in B coordinates re-expressed in A (eq. 2.66). */
 sinertia si_transform(ex_pool *p, sinertia I, sxform ba);
+
+/* I re-expressed through a rotation by angle q (s = sin q, c = cos q) about
+ * sign * e_k: the X^T I X of a revolute joint about a coordinate axis. */
+sinertia si_rotate_axis(ex_pool *p, sinertia I, int k, int sign, ex s, ex c);
 
 #endif
