@@ -67,31 +67,59 @@ static int trig_partner(const emitter *em, ex id)
     return -1;
 }
 
-/* sin and cos of one angle come from one inline mech_sincos (mech_sincos.h),
- * emitted where the first of the pair would be; a lone sin or cos takes the
- * same call with a scratch output, which the compiler drops. */
-static void trig_statement(FILE *f, const emitter *em, ex id)
+/* The output names of trig node `id`'s angle: its sin and cos temporaries,
+ * or a scratch name for a half nothing reads (the compiler drops it). */
+static void trig_names(const emitter *em, ex id, char *sname, char *cname, size_t cap)
 {
     const ex_node *n = &em->g->p.nodes[id];
     int other = trig_partner(em, id);
-    if (other >= 0 && other < id) return;                 /* emitted with its partner */
-    char sname[32], cname[32];
     ex s = n->op == EX_SIN ? id : other, c = n->op == EX_COS ? id : other;
-    if (s >= 0) snprintf(sname, sizeof sname, "t%d", em->tnum[s]);
-    else snprintf(sname, sizeof sname, "t%d_sin_unused", em->tnum[id]);
-    if (c >= 0) snprintf(cname, sizeof cname, "t%d", em->tnum[c]);
-    else snprintf(cname, sizeof cname, "t%d_cos_unused", em->tnum[id]);
-    fprintf(f, "    double %s, %s;\n    mech_sincos(", sname, cname);
-    atom(f, em, n->a, 1);
-    fprintf(f, ", &%s, &%s);\n", sname, cname);
+    if (s >= 0) snprintf(sname, cap, "t%d", em->tnum[s]);
+    else snprintf(sname, cap, "t%d_sin_unused", em->tnum[id]);
+    if (c >= 0) snprintf(cname, cap, "t%d", em->tnum[c]);
+    else snprintf(cname, cap, "t%d_cos_unused", em->tnum[id]);
 }
 
-static void statement(FILE *f, const emitter *em, ex id)
+/* Every angle's sin and cos are emitted together, where the first trig node
+ * would be (they depend on inputs only): two angles per inline mech_sincos2,
+ * whose packed arithmetic does both at the cost of about one, and a last odd
+ * angle by mech_sincos (mech_sincos.h). */
+static void trig_statements(FILE *f, const emitter *em, int *done)
+{
+    const ex_pool *p = &em->g->p;
+    ex pending = -1;
+    char s0[32], c0[32], s1[32], c1[32];
+    if (*done) return;
+    *done = 1;
+    for (ex id = 0; id < p->n; id++) {
+        const ex_node *n = &p->nodes[id];
+        if ((n->op != EX_SIN && n->op != EX_COS) || em->tnum[id] < 0) continue;
+        int other = trig_partner(em, id);
+        if (other >= 0 && other < id) continue;            /* same angle as an earlier node */
+        if (pending < 0) { pending = id; continue; }
+        trig_names(em, pending, s0, c0, sizeof s0);
+        trig_names(em, id, s1, c1, sizeof s1);
+        fprintf(f, "    double %s, %s, %s, %s;\n    mech_sincos2(", s0, c0, s1, c1);
+        atom(f, em, p->nodes[pending].a, 1);
+        fputs(", ", f);
+        atom(f, em, n->a, 1);
+        fprintf(f, ", &%s, &%s, &%s, &%s);\n", s0, c0, s1, c1);
+        pending = -1;
+    }
+    if (pending >= 0) {
+        trig_names(em, pending, s0, c0, sizeof s0);
+        fprintf(f, "    double %s, %s;\n    mech_sincos(", s0, c0);
+        atom(f, em, p->nodes[pending].a, 1);
+        fprintf(f, ", &%s, &%s);\n", s0, c0);
+    }
+}
+
+static void statement(FILE *f, const emitter *em, ex id, int *trig_done)
 {
     const ex_node *n = &em->g->p.nodes[id];
     static const char *const infix[] = { [EX_ADD] = " + ", [EX_SUB] = " - ", [EX_MUL] = " * ", [EX_DIV] = " / " };
     if (n->op == EX_SIN || n->op == EX_COS) {
-        trig_statement(f, em, id);
+        trig_statements(f, em, trig_done);
         return;
     }
     fprintf(f, "    const double t%d = ", em->tnum[id]);
@@ -192,7 +220,7 @@ static void write_source(FILE *f, const emitter *em, const char *cname, const ch
     fputs("    (void)act;\n", f);
     if (m->nv == 0) fputs("    (void)qdd;\n", f);
 
-    int sec = -1;
+    int sec = -1, trig_done = 0;
     for (int id = 0; id < g->p.n; id++) {
         if (em->tnum[id] < 0) continue;
         int s = sec < 0 ? 0 : sec;
@@ -201,7 +229,7 @@ static void write_source(FILE *f, const emitter *em, const char *cname, const ch
             fprintf(f, "\n    /* ---- %s ---- */\n", section_title[s]);
             sec = s;
         }
-        statement(f, em, id);
+        statement(f, em, id, &trig_done);
     }
     fputs("\n    /* ---- result ---- */\n", f);
     for (int i = 0; i < m->nv; i++) {
