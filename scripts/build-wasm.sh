@@ -7,7 +7,8 @@
 #   build/wasm/mech-wasm-ref      native helper for the Node suite and bench
 #   build/wasm/mech-mjcf          .mech -> MJCF for the bench (when MuJoCo is installed)
 #   wasm/dist/                    what wasm/index.mjs loads: the modules,
-#                                 models.json and models/<model>.mech
+#                                 models.json and models/<model>.mech (also
+#                                 models/loops/*.mech, which run on the runtime)
 #
 # The generated C comes from the native CMake build (target mech_generated);
 # MECH_NATIVE_BUILD names its directory (default: build).  A module is rebuilt
@@ -128,5 +129,13 @@ for stem in "${models[@]}"; do
     cp "$out/$stem.wasm" "$dist/"
     cp "$root/models/$stem.mech" "$dist/models/"
 done
-"$out/mech-wasm-ref" info "$root"/models/*.mech >"$dist/models.json"
-echo "build-wasm: ${#models[@]} model modules + runtime in wasm/dist/"
+# models/loops/: closed loops and force elements, which the code generator
+# does not do yet; shipped as text only, run by runtime.wasm.
+loops=("$root"/models/loops/*.mech)
+for mech in "${loops[@]}"; do
+    stem=$(basename "$mech" .mech)
+    [ -f "$root/models/$stem.mech" ] && { echo "build-wasm: models/loops/$stem.mech shadows models/$stem.mech" >&2; exit 1; }
+    cp "$mech" "$dist/models/"
+done
+"$out/mech-wasm-ref" info "$root"/models/*.mech --runtime "${loops[@]}" >"$dist/models.json"
+echo "build-wasm: ${#models[@]} model modules + runtime, ${#loops[@]} runtime-only models in wasm/dist/"

@@ -1,5 +1,6 @@
 /* describe.c — the parsed model as JSON, for the page to draw: bodies
- * (tree frames, joint, mass properties), points of interest and shapes,
+ * (tree frames, joint, mass properties), points of interest, shapes and the
+ * force elements that read act[] (inputs, one per slot),
  * exactly as the one parser read them (fields as in core/model/model.h). */
 #include <emscripten.h>
 #include <stdarg.h>
@@ -111,6 +112,19 @@ EMSCRIPTEN_KEEPALIVE char *mw_describe(const mw_sim *s)
     for (int i = 0; i < m->nshape; i++) {
         put(&b, i ? "," : "");
         put_shape(&b, &m->shapes[i]);
+    }
+    /* One entry per act[] slot, in slot order: the (first) element that reads it. */
+    put(&b, "],\"inputs\":[");
+    for (int a = 0; a < m->nact; a++) {
+        const mech_tsda *t = NULL;
+        const mech_rsda *r = NULL;
+        for (int i = 0; i < m->ntsda && !t; i++) if (m->tsdas[i].act == a) t = &m->tsdas[i];
+        for (int i = 0; i < m->nrsda && !t && !r; i++) if (m->rsdas[i].act == a) r = &m->rsdas[i];
+        const char *unit = r && m->bodies[r->body].joint == MECH_JOINT_REVOLUTE ? "rad" : "m";
+        put(&b, "%s{", a ? "," : "");
+        put_string(&b, "name", t ? t->name : r ? r->name : "");
+        put(&b, ",\"act\":%d,\"element\":\"%s\",\"body\":%d,\"unit\":\"%s\",\"k\":%.17g,\"c\":%.17g}", a,
+            t ? "tsda" : r ? "rsda" : "", r ? r->body : -1, unit, t ? t->k : r ? r->k : 0, t ? t->c : r ? r->c : 0);
     }
     put(&b, "]}");
     if (b.failed) {

@@ -7,6 +7,12 @@ export interface ModelInfo {
   nq: number;
   nv: number;
   nb: number;
+  /** act[] slots (inputs of force elements). */
+  nact: number;
+  /** 'generated': the model has its own generated module; 'runtime': text only, run by the runtime engine. */
+  backend: Backend;
+  /** 'trees': kinematic trees (generated modules); 'loops': closed loops and force elements (models/loops/). */
+  group: 'trees' | 'loops';
 }
 
 /** A body of the parsed model (core/model/model.h; rotations row-major). */
@@ -48,6 +54,23 @@ export interface ModelDescription {
     /** Alpha 0: let the page choose the colour. */
     rgba: [number, number, number, number];
   }[];
+  /** One per act[] slot, in slot order: the force element whose input it is. */
+  inputs: InputDescription[];
+}
+
+/**
+ * A force element's input: act[act] is added to its force (tsda, N) or joint effort (rsda: N·m on a revolute,
+ * N on a prismatic).  With k > 0, act = k × x holds the element's coordinate x (unit) offset by x from rest.
+ */
+export interface InputDescription {
+  name: string;
+  act: number;
+  element: 'tsda' | 'rsda';
+  /** The rsda's joint (body index), -1 for a tsda. */
+  body: number;
+  unit: 'm' | 'rad';
+  k: number;
+  c: number;
 }
 
 /** Which forward dynamics runs a Sim. */
@@ -57,7 +80,10 @@ export type Backend = 'generated' | 'runtime';
 export type Engine = 'featherstone' | 'xpbd';
 
 export interface OpenOptions {
-  /** Default: 'generated' for a shipped model name, 'runtime' for text; 'xpbd' needs 'runtime'. */
+  /**
+   * Default: 'generated' for a shipped model name that has a module (ModelInfo.backend), 'runtime' for the
+   * others and for text; 'xpbd' needs 'runtime'.
+   */
   backend?: Backend;
   /** Default 'featherstone'.  'xpbd' runs the same file on XPBD in the runtime module (docs/wasm.md). */
   engine?: Engine;

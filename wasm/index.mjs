@@ -41,7 +41,8 @@ function cached(map, key, make) {
 
 const loads = new Map();
 
-/** @returns {Promise<{ name: string, description: string, nq: number, nv: number, nb: number }[]>} */
+/** @returns {Promise<{ name: string, description: string, nq: number, nv: number, nb: number, nact: number,
+ *   backend: 'generated' | 'runtime', group: 'trees' | 'loops' }[]>} */
 function manifest() {
   return cached(loads, 'models.json', async () =>
     JSON.parse(new TextDecoder().decode(await load(new URL('models.json', DIST)))));
@@ -52,22 +53,30 @@ function instance(file) {
   return cached(loads, file, () => WasmModule.instantiate(new URL(file, DIST)));
 }
 
-/** The shipped models: name, description, nq, nv, nb. */
+/**
+ * The shipped models: name, description, nq, nv, nb, nact, backend and group.
+ * backend 'generated': the model has its own generated module (group 'trees');
+ * 'runtime': it ships as text only and runs on the runtime engine (group
+ * 'loops': closed loops and force elements, which the code generator does not do).
+ */
 export async function listModels() {
   return (await manifest()).map((m) => ({ ...m }));
 }
 
-/** The .mech text of a shipped model (what its generated module was made from). */
+/** The .mech text of a shipped model (what its generated module, if it has one, was made from). */
 export async function loadModelText(name) {
   await shippedModel(name);
   return new TextDecoder().decode(await load(new URL(`models/${name}.mech`, DIST)));
 }
 
+/** The manifest entry of a shipped model, or RangeError. */
 async function shippedModel(name) {
   const models = await manifest();
-  if (!models.some((m) => m.name === name)) {
+  const model = models.find((m) => m.name === name);
+  if (!model) {
     throw new RangeError(`unknown model '${name}'; shipped models: ${models.map((m) => m.name).join(', ')}`);
   }
+  return model;
 }
 
 /**
@@ -76,7 +85,7 @@ async function shippedModel(name) {
  *   shipped model's name, or .mech text (a string or its UTF-8 bytes) with a
  *   name for error messages and `sim.name`
  * @param {{ backend?: 'generated' | 'runtime', engine?: 'featherstone' | 'xpbd' }} [options]
- *   backend default: the generated module for a shipped model, the runtime
+ *   backend default: the generated module for a shipped model that has one, the runtime
  *   engine for text.  engine 'xpbd' runs the same file as XPBD bodies and
  *   joints in the runtime module (docs/wasm.md, "XPBD engine").
  * @returns {Promise<Sim>}
@@ -95,8 +104,11 @@ export async function openModel(source, options = {}) {
   }
   const runtime = backend === 'runtime' || engine === 'xpbd';
   if (typeof source === 'string') {
-    await shippedModel(source);
-    if (runtime) return openText(await loadModelText(source), source, engine);
+    const shipped = await shippedModel(source);
+    if (shipped.backend === 'runtime' && backend === 'generated') {
+      throw new RangeError(`openModel: '${source}' has no generated module (closed loops or force elements); it runs on 'runtime'`);
+    }
+    if (runtime || shipped.backend === 'runtime') return openText(await loadModelText(source), source, engine);
     const mod = await instance(`${source}.wasm`);
     return new Sim(mod, opened(mod, mod.exports.mw_open()), 'generated');
   }

@@ -6,7 +6,8 @@
  * against.  All output is JSON on stdout; numbers are %.17g so they
  * round-trip exactly.
  *
- *   mech-wasm-ref info FILE...         [{name, description, nq, nv, nb}] (the dist manifest)
+ *   mech-wasm-ref info FILE... [--runtime FILE...]
+ *                                      [{name, description, nq, nv, nb, nact, backend, group}] (the dist manifest)
  *   mech-wasm-ref check FILE           the parser's verdict: {"error": "file:line:col: ..."} or {"error": null}
  *   mech-wasm-ref states FILE SEED N   N random states (mech_sample_state) and qdd by the
  *                                      generated code (when the build has it), the runtime
@@ -106,17 +107,25 @@ static int engines_open(engines *e, const char *path)
     return -1;
 }
 
+/* Files before "--runtime" have a generated module (group "trees"); files
+ * after it run on the runtime engine only (group "loops"). */
 static int info(int argc, char **argv)
 {
     printf("[");
+    int runtime = 0, n = 0;
     for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--runtime") == 0) {
+            runtime = 1;
+            continue;
+        }
         mech_model *m = load(argv[i]);
         if (!m) return 1;
-        printf("%s\n{\"name\":", i ? "," : "");
+        printf("%s\n{\"name\":", n++ ? "," : "");
         json_string(m->name);
         printf(",\"description\":");
         json_string(m->description);
-        printf(",\"nq\":%d,\"nv\":%d,\"nb\":%d}", m->nq, m->nv, m->nb);
+        printf(",\"nq\":%d,\"nv\":%d,\"nb\":%d,\"nact\":%d,\"backend\":\"%s\",\"group\":\"%s\"}", m->nq, m->nv,
+               m->nb, m->nact, runtime ? "runtime" : "generated", runtime ? "loops" : "trees");
         mech_model_free(m);
     }
     printf("]\n");

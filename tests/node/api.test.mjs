@@ -4,14 +4,21 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { MechError, listModels, loadModelText, openModel } from '../../wasm/index.mjs';
-import { modelNames } from './helpers.mjs';
+import { loopModelNames, modelNames } from './helpers.mjs';
 
 test('listModels lists every shipped model with its sizes', async () => {
   const models = await listModels();
-  assert.deepEqual(models.map((m) => m.name), modelNames);
+  // models/*.mech have generated modules; models/loops/*.mech ship as text for the runtime engine.
+  assert.deepEqual(models.filter((m) => m.backend === 'generated').map((m) => m.name), modelNames);
+  assert.deepEqual(models.filter((m) => m.backend === 'runtime').map((m) => m.name), loopModelNames);
+  assert.equal(models.length, modelNames.length + loopModelNames.length);
   for (const m of models) {
+    assert.equal(m.group, m.backend === 'generated' ? 'trees' : 'loops');
     const sim = await openModel(m.name);
-    assert.deepEqual([sim.name, sim.description, sim.nq, sim.nv, sim.nb], [m.name, m.description, m.nq, m.nv, m.nb]);
+    assert.equal(sim.backend, m.backend, `${m.name} opens on its own backend`);
+    assert.deepEqual([sim.name, sim.description, sim.nq, sim.nv, sim.nb, sim.nact],
+      [m.name, m.description, m.nq, m.nv, m.nb, m.nact]);
+    assert.equal(sim.describe().inputs.length, sim.nact);
     assert.equal(sim.bodyNames.length, sim.nb);
     assert.equal(sim.poses().length, 7 * sim.nb);
     sim.dispose();
@@ -106,6 +113,7 @@ test('bad arguments give clear errors and the module keeps working', async () =>
   await assert.rejects(openModel('satellite', { backend: 'xpbd' }), { name: 'RangeError', message: /unknown backend 'xpbd'/ });
   await assert.rejects(openModel('nosuchmodel'), { name: 'RangeError', message: /unknown model 'nosuchmodel'; shipped models: / });
   await assert.rejects(openModel({ text: 'gravity 0 0 -9.81\n' }, { backend: 'generated' }), { name: 'RangeError', message: /'generated' exists only for shipped models/ });
+  await assert.rejects(openModel('hmmwv', { backend: 'generated' }), { name: 'RangeError', message: /'hmmwv' has no generated module/ });
   await assert.rejects(openModel(42), { name: 'TypeError' });
   await assert.rejects(openModel({ text: 'x', name: 7 }), { name: 'TypeError' });
   stillWorks();

@@ -16,6 +16,12 @@ export const modelNames = readdirSync(modelsDir)
   .map((f) => f.slice(0, -'.mech'.length))
   .sort();
 
+/** models/loops/: closed loops and force elements, shipped as text for the runtime engine. */
+export const loopModelNames = readdirSync(`${modelsDir}loops`)
+  .filter((f) => f.endsWith('.mech'))
+  .map((f) => f.slice(0, -'.mech'.length))
+  .sort();
+
 /** Run the native helper; its stdout as JSON. */
 export function nativeRef(...args) {
   if (!existsSync(refTool)) throw new Error(`${refTool} is missing: run \`npm run build\``);

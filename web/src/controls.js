@@ -5,6 +5,10 @@ import GUI from 'lil-gui';
 const DEFAULTS = { timeScale: 1, dt: 0.001 };
 const DT_CHOICES = { '0.1 ms': 1e-4, '0.25 ms': 2.5e-4, '0.5 ms': 5e-4, '1 ms': 1e-3, '2 ms': 2e-3, '5 ms': 5e-3, '10 ms': 1e-2 };
 
+// Half-ranges of a commanded coordinate (act = k × x): posts and racks in metres, joints in radians.
+const COMMAND_M = 0.15;
+const COMMAND_RAD = 0.6;
+
 function range(x, fallback) {
   return Math.max(Math.abs(x) * 2, fallback);
 }
@@ -76,8 +80,21 @@ export function createControls(container, { onView, onInputs }) {
         const f = gui.addFolder('Actuator inputs');
         modelFolders.push(f);
         for (let i = 0; i < info.nact; i++) {
-          const r = range(inputs.act[i], 10);
-          f.add(inputs.act, i, -r, r, stepFor(r)).name(`act[${i}]`).onChange(onInputs);
+          const input = info.model.inputs?.[i];
+          if (input?.k > 0) {
+            // A stiff element used as a position command: act = k × x holds its coordinate x away from rest,
+            // so the slider is x (shaker post height, rack travel, steering angle), sent as k × x.
+            const cmd = { x: inputs.act[i] / input.k };
+            const r = range(cmd.x, input.unit === 'rad' ? COMMAND_RAD : COMMAND_M);
+            f.add(cmd, 'x', -r, r, stepFor(r)).name(`${input.name} (${input.unit})`).onChange((x) => {
+              inputs.act[i] = input.k * x;
+              onInputs();
+            });
+          } else {
+            const unit = !input ? '' : input.element === 'tsda' || input.unit === 'm' ? ' (N)' : ' (N·m)';
+            const r = range(inputs.act[i], 10);
+            f.add(inputs.act, i, -r, r, stepFor(r)).name(input?.name ? `${input.name}${unit}` : `act[${i}]`).onChange(onInputs);
+          }
         }
       }
       const g = gui.addFolder('Gravity (m/s²)');

@@ -1,4 +1,5 @@
-// gallery.js — the shipped models, one card each: name, one-line description, nq/nv.
+// gallery.js — the shipped models, one card each: name, one-line description, nq/nv; grouped by the
+// manifest's `group`: kinematic trees (generated modules), then closed loops and vehicles (runtime engine).
 function el(tag, className, text) {
   const e = document.createElement(tag);
   if (className) e.className = className;
@@ -6,15 +7,31 @@ function el(tag, className, text) {
   return e;
 }
 
+const GROUPS = [
+  ['trees', 'Trees'],
+  ['loops', 'Closed loops & vehicles'],
+];
+
 export function createGallery(list, models, onPick) {
   const cards = new Map();
-  for (const m of models) {
+  const groupOf = (m) => (GROUPS.some(([g]) => g === m.group) ? m.group : 'trees');
+  const ordered = GROUPS.flatMap(([g, title]) => {
+    const members = models.filter((m) => groupOf(m) === g);
+    return members.length ? [{ heading: title, group: g }, ...members] : [];
+  });
+  const grouped = new Set(ordered.filter((x) => x.heading).map((x) => x.group)).size > 1;
+  for (const m of ordered) {
+    if (m.heading) {
+      if (grouped) list.append(el('li', 'card-group', m.heading));
+      continue;
+    }
     const card = el('button', 'card');
     card.type = 'button';
     card.dataset.model = m.name;
     const head = el('div', 'card-head');
     head.append(el('span', 'card-name', m.name), el('span', 'card-dims', `nq ${m.nq} · nv ${m.nv}`));
     card.append(head, el('div', 'card-desc', m.description || 'no description'));
+    if (m.backend === 'runtime') card.dataset.backend = 'runtime';
     card.title = m.description || m.name;
     card.addEventListener('click', () => onPick(m.name));
     const item = el('li');

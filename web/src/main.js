@@ -422,6 +422,7 @@ window.playground = {
     time: state.lastFrame?.time ?? 0,
     steps: state.lastFrame?.steps ?? 0,
     q: state.lastFrame ? [...state.lastFrame.q] : [],
+    poses: state.lastFrame ? [...state.lastFrame.poses] : [],
     fps: meter.fps,
     rtf: meter.rtf,
     banner: $('banner').hidden ? null : $('banner-text').textContent,

@@ -100,6 +100,8 @@ function modelScale(model) {
 }
 
 /** The 3D view of a model: `info` is the worker's reply to 'open'. */
+const IDENTITY = new THREE.Matrix4();
+
 export function createModelView(info) {
   const { nb, model } = info;
   const scale = modelScale(model);
@@ -163,7 +165,8 @@ export function createModelView(info) {
         frames[i].quaternion.set(poses[k + 4], poses[k + 5], poses[k + 6], poses[k + 3]);
         frames[i].updateMatrix();
       }
-      followers.forEach((o, j) => o.matrix.multiplyMatrices(frames[o.userData.body].matrix, local[j]));
+      // A POI on the base (body -1, e.g. a loop's ground anchor) stays where it is.
+      followers.forEach((o, j) => o.matrix.copy(local[j]).premultiply(frames[o.userData.body]?.matrix ?? IDENTITY));
     },
     /** World position of the first body (a free-floating model's root) at the last update. */
     root() {

@@ -39,6 +39,15 @@ export function signalsFor(info) {
   return out;
 }
 
+// A y range at least a millionth of the values' size wide: a signal that only wobbles in its last bits
+// (a vehicle's attitude quaternion, a stiff system's energy) would otherwise ask uPlot for ~1e15 ticks.
+function padded(u, min, max) {
+  if (min === null || max === null) return [0, 1];
+  const span = Math.max(max - min, 1e-6 * Math.max(Math.abs(min), Math.abs(max), 1));
+  const pad = max - min < span ? (span - (max - min)) / 2 : 0.05 * span;
+  return [min - pad, max + pad];
+}
+
 export function createPlot(container) {
   const data = [[], [], []];
   let signalName = '';
@@ -56,8 +65,8 @@ export function createPlot(container) {
         cursor: { drag: { x: false, y: false } },
         scales: {
           x: { time: false, range: (u, min, max) => (min === null || min === max ? [min ?? 0, (min ?? 0) + WINDOW] : [min, max]) },
-          E: { auto: true },
-          s: { auto: true },
+          E: { auto: true, range: padded },
+          s: { auto: true, range: padded },
         },
         series: [
           { label: 't (s)' },
