@@ -27,6 +27,8 @@
 #include "sim/sample.h"
 #include "spatial/spatial.h"
 
+#include "test_support.h"
+
 #define GATE 1e-12
 #define TRIALS 1000
 
@@ -494,19 +496,6 @@ static void check_satellite(const mech_model *m)
     aba_ws_free(aws);
 }
 
-static mech_model *load(const char *path)
-{
-    mech_error err;
-    mech_model *m = mech_load(path, &err);
-    if (!m) {
-        char buf[512];
-        mech_error_format(&err, buf, sizeof buf);
-        fprintf(stderr, "%s\n", buf);
-        exit(2);
-    }
-    return m;
-}
-
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "spatial") == 0) {
@@ -522,7 +511,7 @@ int main(int argc, char **argv)
         mech_model_free(m);
     } else if (argc == 3 && (strcmp(argv[1], "model") == 0 || strcmp(argv[1], "satellite") == 0 ||
                              strcmp(argv[1], "kinematics") == 0)) {
-        mech_model *m = load(argv[2]);
+        mech_model *m = test_load_model(argv[2]);
         if (argv[1][0] == 'm') check_model(m);
         else if (argv[1][0] == 's') check_satellite(m);
         else {

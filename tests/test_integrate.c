@@ -25,6 +25,8 @@
 #include "sim/sample.h"
 #include "spatial/spatial.h"
 
+#include "test_support.h"
+
 static double excursion(const mech_model *m, aba_engine *ae, dense_ws *dws, const double *q0, const double *qd0,
                         int verlet, double T, double dt)
 {
@@ -51,14 +53,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_integrate FILE [T DT]\n");
         return 2;
     }
-    mech_error err;
-    mech_model *m = mech_load(argv[1], &err);
-    if (!m) {
-        char buf[512];
-        mech_error_format(&err, buf, sizeof buf);
-        fprintf(stderr, "%s\n", buf);
-        return 2;
-    }
+    mech_model *m = test_load_model(argv[1]);
     double T = argc == 4 ? atof(argv[2]) : 0.5, dt = argc == 4 ? atof(argv[3]) : 1e-4;
     dense_ws *dws = dense_ws_new(m);
     aba_ws *aws = aba_ws_new(m);

@@ -32,6 +32,8 @@
 #include "sim/sample.h"
 #include "spatial/spatial.h"
 
+#include "test_support.h"
+
 #define TRIALS 300
 #define GATE 1e-9
 
@@ -45,19 +47,6 @@ static void report(const char *model, const char *what, double err, double gate)
 }
 
 static double *vec(int n) { return calloc((size_t)n + 1, sizeof(double)); }
-
-static mech_model *load(const char *path)
-{
-    mech_error err;
-    mech_model *m = mech_load(path, &err);
-    if (!m) {
-        char buf[512];
-        mech_error_format(&err, buf, sizeof buf);
-        fprintf(stderr, "%s\n", buf);
-        exit(2);
-    }
-    return m;
-}
 
 /* The maximal check: returns max(|K qdd - k - kstab| scaled, |r - K^T lambda| / balance)
  * with r = ID(q, qd, qdd) - tau - tau_e and lambda = (K K^T)^-1 K r. */
@@ -362,7 +351,7 @@ static void check_overconstrained(void)
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "model") == 0) {
-        mech_model *m = load(argv[2]);
+        mech_model *m = test_load_model(argv[2]);
         check_model(m);
         mech_model_free(m);
     } else if (argc == 2 && strcmp(argv[1], "overconstrained") == 0) {

@@ -22,6 +22,8 @@
 #include "sim/integrate.h"
 #include "xpbd/xpbd_from_model.h"
 
+#include "test_support.h"
+
 #define REF_DT 1e-5
 
 /* Reference body poses at the sample times k·dts, k = 0..ns. */
@@ -104,14 +106,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: xpbd_gap FILE [T [SUBSTEPS]]\n");
         return 2;
     }
-    mech_error err;
-    mech_model *m = mech_load(argv[1], &err);
-    if (!m) {
-        char buf[512];
-        mech_error_format(&err, buf, sizeof buf);
-        fprintf(stderr, "%s\n", buf);
-        return 2;
-    }
+    mech_model *m = test_load_model(argv[1]);
     if (argc == 4) m->xpbd.substeps = atoi(argv[3]);
     double T = argc >= 3 ? atof(argv[2]) : 2.0, dt = m->xpbd.dt, dts = 2 * dt;
     int ns = (int)lround(T / dts);
