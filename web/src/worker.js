@@ -13,6 +13,7 @@ let sim = null;
 let time = 0;
 let steps = 0;
 let carry = 0;           // simulated time owed from earlier frames, below one step
+let stepCost = Infinity; // ms per step, measured per model; unknown (one step at a time) until measured
 let inputs = { tau: [], act: [], gravity: null };
 
 function errorInfo(e) {
@@ -107,17 +108,17 @@ function frame({ wall, play, single, dt, timeScale, budget }) {
   carry = wanted - target * dt;
   const start = performance.now();
   let done = 0;
-  let chunk = 8;
   let blowup = null;
   while (done < target && !blowup) {
-    const n = Math.min(chunk, target - done);
+    // Chunks sized from the measured cost of a step (kept across frames), so even the first chunk of a
+    // slow model stays inside the budget; half the remaining budget at a time never overshoots by much.
+    const spent = performance.now() - start;
+    const n = Math.min(Math.max(1, Math.floor((budget - spent) / stepCost / 2)), target - done);
     const t0 = performance.now();
     blowup = advance(dt, n);
     done += n;
-    const spent = performance.now() - start;
-    if (spent >= budget) break;
-    const per = (performance.now() - t0) / n;
-    chunk = Math.max(1, Math.floor((budget - spent) / Math.max(per, 1e-6) / 2)); // never overshoot by much
+    stepCost = Math.max((performance.now() - t0) / n, 1e-6);
+    if (performance.now() - start >= budget) break;
   }
   const behind = done < target;
   if (behind) carry = 0; // drop the debt: slower than real time, never a spiral
@@ -139,6 +140,7 @@ async function open({ source, backend, keepState }) {
   }
   sim?.dispose();
   sim = next;
+  stepCost = Infinity;
   inputs = { tau: [], act: [], gravity: null };
   const model = sim.describe();
   return {
