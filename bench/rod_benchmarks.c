@@ -10,6 +10,8 @@
 #define _POSIX_C_SOURCE 199309L
 #include "xpbd/rod.h"
 
+#include "rod_cantilever.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,18 +81,7 @@ static double fit_slope(int n, const double *x, const double *y)
 /* ---- §9.2: large-deflection cantilever under gravity, rod along +x ---- */
 static void cantilever_desc(xpbd_rod_desc *d, xpbd_rod_discretization disc, int nel)
 {
-    static const double along_x[9] = { 0, 0, 1, 0, 1, 0, -1, 0, 0 }; /* local e3 → world x */
-    xpbd_rod_desc_default(d);
-    d->disc = disc;
-    d->elements = nel;
-    d->length = 1;
-    d->diameter = 0.1;
-    d->E = 5e6;
-    d->nu = 0.5;
-    d->rho = 1000;
-    memcpy(d->frame, along_x, sizeof along_x);
-    d->gravity[2] = -9.81;
-    d->end[0].clamped = 1;
+    rod_cantilever(d, disc, nel);
     d->dt = 5e-3;
 }
 

@@ -6,6 +6,8 @@
  * two-way coupled to a body of the rigid-body world. */
 #include "xpbd/rod_internal.h"
 
+#include "rod_cantilever.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -104,18 +106,7 @@ static void test_rest_state(void)
 /* The §9.2 cantilever along +x under gravity. */
 static void cantilever(xpbd_rod_desc *d, xpbd_rod_discretization disc, int nel)
 {
-    static const double along_x[9] = { 0, 0, 1, 0, 1, 0, -1, 0, 0 };
-    xpbd_rod_desc_default(d);
-    d->disc = disc;
-    d->elements = nel;
-    d->length = 1;
-    d->diameter = 0.1;
-    d->E = 5e6;
-    d->nu = 0.5;
-    d->rho = 1000;
-    memcpy(d->frame, along_x, sizeof along_x);
-    d->gravity[2] = -9.81;
-    d->end[0].clamped = 1;
+    rod_cantilever(d, disc, nel);
     d->iterations = 4;
 }
 
