@@ -1,11 +1,16 @@
 /* validate_generated.c — generated forward dynamics against the dense
- * reference (core/rbda/dense.h), which shares no code with the generator.
+ * reference (core/rbda/dense.h, loops.h), which shares no code with the
+ * generator.
  *
  *   validate_generated <model> <model.mech>
  *
  * <model> names the descriptor in mechgen_all; the .mech file is parsed again
- * here so the comparison runs on the model as the dense side sees it.  Exit
- * status 0 = PASS, 1 = FAIL. */
+ * here so the comparison runs on the model as the dense side sees it.
+ * Tree models are compared at random states; models with loops at states
+ * near the closure manifold, torn a little so the Baumgarte terms are live
+ * (mech_sample_loop_state), with rank(K) = nc checked at every trial.  Force
+ * elements get random act[]; observe and find are checked against
+ * mech_observe and mech_find.  Exit status 0 = PASS, 1 = FAIL. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +18,7 @@
 #include "generated.h"
 #include "model/model.h"
 #include "rbda/dense.h"
+#include "rbda/loops.h"
 #include "sim/sample.h"
 
 #define TRIALS 1000
@@ -40,9 +46,12 @@ static void denormalize_quaternions(const mech_model *m, double *q, double scale
 
 static int check_descriptor(const mech_generated *gen, const mech_model *m)
 {
-    if (gen->nq != m->nq || gen->nv != m->nv || gen->nb != m->nb) {
-        fprintf(stderr, "validate: %s: generated for nq %d nv %d nb %d but the model has nq %d nv %d nb %d -- regenerate\n",
-                gen->name, gen->nq, gen->nv, gen->nb, m->nq, m->nv, m->nb);
+    if (gen->nq != m->nq || gen->nv != m->nv || gen->nb != m->nb || gen->nc != m->nc || gen->nact != m->nact ||
+        gen->npoi != m->npoi || gen->ntsda != m->ntsda || gen->nrsda != m->nrsda ||
+        gen->observe_len != mech_observe_len(m) || (gen->observe_len > 0) != (gen->observe != NULL)) {
+        fprintf(stderr, "validate: %s: generated for nq %d nv %d nb %d nc %d nact %d but the model has nq %d nv %d "
+                "nb %d nc %d nact %d (or its POIs and elements differ) -- regenerate\n", gen->name, gen->nq, gen->nv,
+                gen->nb, gen->nc, gen->nact, m->nq, m->nv, m->nb, m->nc, m->nact);
         return -1;
     }
     for (int i = 0; i < m->nb; i++)
@@ -52,6 +61,22 @@ static int check_descriptor(const mech_generated *gen, const mech_model *m)
             return -1;
         }
     return 0;
+}
+
+/* mechgen_find_signal agrees with mech_find on every name and kind, and
+ * rejects a bogus name and a bogus kind. */
+static int find_failures(const mech_generated *gen, const mech_model *m)
+{
+    static const char *const kinds[] = { "poi", "tsda", "rsda", "act" };
+    int bad = 0;
+    for (int k = 0; k < 4; k++) {
+        for (int i = 0; i < m->npoi; i++) bad += mechgen_find_signal(gen, kinds[k], m->pois[i].name) != mech_find(m, kinds[k], m->pois[i].name);
+        for (int i = 0; i < m->ntsda; i++) bad += mechgen_find_signal(gen, kinds[k], m->tsdas[i].name) != mech_find(m, kinds[k], m->tsdas[i].name);
+        for (int i = 0; i < m->nrsda; i++) bad += mechgen_find_signal(gen, kinds[k], m->rsdas[i].name) != mech_find(m, kinds[k], m->rsdas[i].name);
+        bad += mechgen_find_signal(gen, kinds[k], "no_such_name") != -1;
+    }
+    if (m->npoi) bad += mechgen_find_signal(gen, "body", m->pois[0].name) != -1;
+    return bad;
 }
 
 int main(int argc, char **argv)
@@ -75,43 +100,68 @@ int main(int argc, char **argv)
     }
     dense_ws *ws = dense_ws_new(m);
     size_t nq = (size_t)m->nq + 1, nv = (size_t)m->nv + 1, nf = 6 * (size_t)m->nb;
-    double *q = malloc(nq * sizeof *q), *qd = malloc(nv * sizeof *qd), *tau = malloc(nv * sizeof *tau);
-    double *fext = malloc(nf * sizeof *fext), *qdd_gen = malloc(nv * sizeof *qdd_gen);
-    double *qdd_dense = malloc(nv * sizeof *qdd_dense);
-    int fail = !ws || !q || !qd || !tau || !fext || !qdd_gen || !qdd_dense;
+    size_t nobs = (size_t)mech_observe_len(m) + 1;
+    double *q = malloc(nq * sizeof *q), *qw = malloc(nq * sizeof *qw), *qd = malloc(nv * sizeof *qd);
+    double *tau = malloc(nv * sizeof *tau), *fext = malloc(nf * sizeof *fext), *act = calloc((size_t)m->nact + 1, sizeof *act);
+    double *qdd_gen = malloc(nv * sizeof *qdd_gen), *qdd_dense = malloc(nv * sizeof *qdd_dense);
+    double *obs_gen = malloc(nobs * sizeof *obs_gen), *obs_dense = malloc(nobs * sizeof *obs_dense);
+    int fail = !ws || !q || !qw || !qd || !tau || !fext || !act || !qdd_gen || !qdd_dense || !obs_gen || !obs_dense;
     if (fail) fprintf(stderr, "validate: out of memory\n");
     else fail = check_descriptor(gen, m) != 0;
 
     if (!fail) {
-        /* 1000 random states: q, qd, tau and fext on the bodies that read it;
+        /* 1000 states: q, qd, tau, act and fext on the bodies that read it;
          * every other one with non-unit floating quaternions. */
         mech_rng rng;
         mech_rng_seed(&rng, 20261129);
-        double worst = 0.0;
-        int worst_trial = 0;
+        double worst = 0.0, worst_obs = 0.0;
+        int worst_trial = 0, rank_short = 0;
+        mech_initial_state(m, qw, NULL);
+        if (m->nc) mech_loop_project(m, ws, qw);
         for (int t = 0; t < TRIALS; t++) {
-            mech_sample_state(m, &rng, q, qd, tau, fext);
+            mech_sample_loop_state(m, ws, &rng, qw, q, qd, tau, fext, act);
             if (t % 2) denormalize_quaternions(m, q, 0.5 + t / (double)TRIALS);
-            gen->fwd_dyn(q, qd, tau, fext, NULL, qdd_gen);
-            dense_fd(m, ws, q, qd, tau, fext, qdd_dense);
+            if (m->nc) {
+                mech_loop_terms(m, ws, q, NULL, NULL, NULL, ws->K, NULL);
+                rank_short += mech_loop_rank(m, ws, ws->K, NULL, NULL) != m->nc;
+            }
+            gen->fwd_dyn(q, qd, tau, fext, act, qdd_gen);
+            dense_fd_full(m, ws, q, qd, tau, fext, act, qdd_dense);
             double e = mech_scaled_error(qdd_gen, qdd_dense, m->nv);
             if (!(e <= worst)) { worst = e; worst_trial = t; }
+            if (gen->observe) {
+                gen->observe(q, qd, obs_gen);
+                mech_observe(m, ws, q, qd, obs_dense);
+                worst_obs = fmax(worst_obs, mech_scaled_error(obs_gen, obs_dense, gen->observe_len));
+            }
         }
         printf("validate: %s: %d trials, max scaled |qdd_generated - qdd_dense| = %.2g (worst at trial %d)\n",
                gen->name, TRIALS, worst, worst_trial);
         fail |= !(worst <= gate(m->nv));
+        if (m->nc) {
+            printf("validate: %s: rank(K) < nc = %d at %d of %d trials\n", gen->name, m->nc, rank_short, TRIALS);
+            fail |= rank_short != 0;
+        }
+        if (gen->observe) {
+            printf("validate: %s: max scaled |observe_generated - observe_dense| = %.2g\n", gen->name, worst_obs);
+            fail |= !(worst_obs <= 1e-9);
+        }
+        int bad_names = find_failures(gen, m);
+        if (m->npoi + m->ntsda + m->nrsda) printf("validate: %s: find: %d names that do not round-trip\n", gen->name, bad_names);
+        fail |= bad_names != 0;
 
-        /* The model's initial pose at rest, unactuated, fext NULL. */
+        /* The model's initial pose at rest, unactuated, fext and act NULL. */
         mech_initial_state(m, q, qd);
         for (int i = 0; i < m->nv; i++) qd[i] = tau[i] = 0.0;
         gen->fwd_dyn(q, qd, tau, NULL, NULL, qdd_gen);
-        dense_fd(m, ws, q, qd, tau, NULL, qdd_dense);
+        dense_fd_full(m, ws, q, qd, tau, NULL, NULL, qdd_dense);
         double e = mech_scaled_error(qdd_gen, qdd_dense, m->nv);
-        printf("validate: %s: initial pose, qd = 0, tau = 0, fext = NULL: scaled error %.2g\n", gen->name, e);
+        printf("validate: %s: initial pose, qd = 0, tau = 0, fext = act = NULL: scaled error %.2g\n", gen->name, e);
         fail |= !(e <= gate(m->nv));
         printf("validate: %s (gate %.3g)\n", fail ? "FAIL" : "PASS", gate(m->nv));
     }
-    free(q); free(qd); free(tau); free(fext); free(qdd_gen); free(qdd_dense);
+    free(q); free(qw); free(qd); free(tau); free(fext); free(act); free(qdd_gen); free(qdd_dense);
+    free(obs_gen); free(obs_dense);
     dense_ws_free(ws);
     mech_model_free(m);
     return fail ? 1 : 0;

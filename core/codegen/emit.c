@@ -1,12 +1,15 @@
-/* emit.c — prints the expression DAG as a C function.
+/* emit.c — prints the expression DAG as C functions: forward dynamics, and
+ * the observation function when the model declares anything to observe.
  *
- * Only nodes reachable from qdd are kept.  Each kept operation node becomes
+ * Each function keeps only the nodes reachable from its outputs.  Each kept operation node becomes
  * one named temporary, `const double tN = a op b;`, in node order (operands
  * always precede their users), so a shared subexpression is computed once
  * and later stages refer to it by name.  Constants and inputs are written
  * inline.  Temporaries are grouped under the heading of the stage that first
  * built them. */
 #include "codegen/gen.h"
+
+#include "rbda/loops.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -20,15 +23,21 @@ static const char *const section_title[SEC_COUNT] = {
     "velocities: v_i = i_X_p v_p + S_i qd_i, c_i = v_i x S_i qd_i (RBDA eq. 5.7)",
     "bias forces: C = RNEA(q, qd, 0, fext), gravity as base acceleration (RBDA Table 5.1)",
     "CRBA: composite inertias, lower triangle of H (RBDA Table 6.2)",
+    "base-coordinate kinematics of loop, POI and tsda bodies (RBDA eq. 2.26)",
+    "force elements: tsda path walk, rsda on its joint (tau_e)",
+    "loops: K (RBDA eqs. 8.18-8.20), k (Table 8.4) + kstab (sec. 8.3), exact position errors",
     "L^T D L: in-place factorization over the expanded parent array (RBDA Table 6.3)",
-    "solve: qdd = L^-1 D^-1 L^-T (tau - C) (RBDA Table 6.5)",
+    "solve, first half: u = L^-T (tau + tau_e - C) (RBDA Table 6.5)",
+    "method 2 (RBDA sec. 8.5): z = L^-T K^T, A = K H^-1 K^T = L D L^T, u += z lambda",
+    "solve, second half: qdd = L^-1 D^-1 u (RBDA Table 6.5)",
+    "observation values",
 };
 
 typedef struct {
     gen *g;
     int *tnum;            /* temporary number of a kept operation node, or -1 */
     gen_ops ops;          /* operation counts, one per temporary           */
-    int uses_q, uses_qd, uses_tau, uses_fext;
+    int uses_q, uses_qd, uses_tau, uses_fext, uses_act;
 } emitter;
 
 /* Shortest %g form that reads back exactly, always with a '.' or exponent. */
@@ -125,6 +134,13 @@ static void statement(FILE *f, const emitter *em, ex id, int *trig_done)
     fprintf(f, "    const double t%d = ", em->tnum[id]);
     switch (n->op) {
     case EX_NEG: fputc('-', f); atom(f, em, n->a, 0); break;
+    case EX_SQRT: fputs("sqrt(", f); atom(f, em, n->a, 1); fputc(')', f); break;
+    case EX_RECIP0:
+        atom(f, em, n->a, 1);
+        fputs(" > 0.0 ? 1.0 / ", f);
+        atom(f, em, n->a, 0);
+        fputs(" : 0.0", f);
+        break;
     default:
         atom(f, em, n->a, 1);
         fputs(infix[n->op], f);
@@ -134,12 +150,13 @@ static void statement(FILE *f, const emitter *em, ex id, int *trig_done)
     fputs(";\n", f);
 }
 
-/* Marks what qdd needs, numbers the temporaries and counts the operations. */
-static int analyse(emitter *em, unsigned char *keep)
+/* Marks what the outputs need, numbers the temporaries and counts the operations. */
+static int analyse(emitter *em, unsigned char *keep, const ex *out, int nout)
 {
     gen *g = em->g;
     const ex_pool *p = &g->p;
-    for (int i = 0; i < g->m->nv; i++) keep[g->qdd[i]] = 1;
+    memset(keep, 0, (size_t)p->n);
+    for (int i = 0; i < nout; i++) keep[out[i]] = 1;
     for (int id = p->n - 1; id >= 0; id--) {
         const ex_node *n = &p->nodes[id];
         if (!keep[id]) continue;
@@ -159,17 +176,24 @@ static int analyse(emitter *em, unsigned char *keep)
             em->uses_qd |= strncmp(n->name, "qd[", 3) == 0;
             em->uses_tau |= strncmp(n->name, "tau[", 4) == 0;
             em->uses_fext |= strncmp(n->name, "fext[", 5) == 0;
+            em->uses_act |= strncmp(n->name, "act[", 4) == 0;
             continue;
         case EX_SIN: case EX_COS: em->ops.trig++; break;
         case EX_NEG: em->ops.neg++; break;
         case EX_ADD: case EX_SUB: em->ops.add++; break;
         case EX_MUL: em->ops.mul++; break;
-        case EX_DIV: em->ops.div++; break;
+        case EX_DIV: case EX_RECIP0: em->ops.div++; break;
+        case EX_SQRT: em->ops.sqrt++; break;
         }
         em->tnum[id] = em->ops.total++;
     }
     return 0;
 }
+
+/* The two functions of one generated file: forward dynamics and observe. */
+typedef struct {
+    emitter fd, obs;
+} emitters;
 
 static void write_header(FILE *f, const gen *g, const char *cname)
 {
@@ -181,45 +205,22 @@ static void write_header(FILE *f, const gen *g, const char *cname)
             "/* %s.h — forward dynamics generated from %s by %s.\n"
             " * Do not edit: it is regenerated from the model at build time. */\n"
             "#ifndef MECHGEN_%s_H\n#define MECHGEN_%s_H\n\n#include \"generated.h\"\n\n"
-            "/* nq = %d, nv = %d, nb = %d; see mech_fwd_dyn_fn in generated.h. */\n"
+            "/* nq = %d, nv = %d, nb = %d, nc = %d, nact = %d; see mech_fwd_dyn_fn in generated.h. */\n"
             "void mechgen_%s_fwd_dyn(const double *q, const double *qd, const double *tau,\n"
-            "                        const double *fext, const double *act, double *qdd);\n"
-            "extern const mech_generated mechgen_%s;\n\n#endif\n",
-            g->name, g->path, MECHGEN_VERSION, guard, guard, g->m->nq, g->m->nv, g->m->nb, cname, cname);
+            "                        const double *fext, const double *act, double *qdd);\n",
+            g->name, g->path, MECHGEN_VERSION, guard, guard, g->m->nq, g->m->nv, g->m->nb, g->m->nc, g->m->nact,
+            cname);
+    if (mech_observe_len(g->m) > 0)
+        fprintf(f, "/* %d observation values; see mech_observe_fn in generated.h. */\n"
+                   "void mechgen_%s_observe(const double *q, const double *qd, double *out);\n",
+                mech_observe_len(g->m), cname);
+    fprintf(f, "extern const mech_generated mechgen_%s;\n\n#endif\n", cname);
 }
 
-static void write_source(FILE *f, const emitter *em, const char *cname, const char *h_name)
+/* The statements of one function, under the heading of the stage that built them. */
+static void write_body(FILE *f, const emitter *em)
 {
     const gen *g = em->g;
-    const mech_model *m = g->m;
-    int nfext = 0;
-    for (int i = 0; i < m->nb; i++) nfext += m->bodies[i].fext;
-    fprintf(f,
-            "/* %s.c — forward dynamics generated from %s by %s.\n"
-            " * Do not edit: it is regenerated from the model at build time.\n"
-            " *\n"
-            " * nq = %d, nv = %d, nb = %d, %d bod%s reading fext\n"
-            " * %d operations: %d mul, %d add/sub, %d div, %d neg, %d sin/cos\n"
-            " *\n"
-            " * qdd = H(q)^-1 (tau - C(q, qd, fext)): C by RNEA, H by CRBA, solved by sparse\n"
-            " * L^T D L over the expanded parent array (RBDA sec 6.5)\n"
-            " *   lambda = {",
-            g->name, g->path, MECHGEN_VERSION, m->nq, m->nv, m->nb, nfext, nfext == 1 ? "y" : "ies",
-            em->ops.total, em->ops.mul, em->ops.add, em->ops.div, em->ops.neg, em->ops.trig);
-    for (int i = 0; i < m->nv; i++) fprintf(f, "%s%s%d", i ? "," : "", i && i % 20 == 0 ? "\n *     " : " ", g->lambda[i]);
-    fprintf(f, " }\n * Structural zeros were removed at generation time; every temporary below is\n"
-               " * computed once.\n */\n#include \"%s\"\n\n#include \"mech_sincos.h\"\n\n", h_name);
-    if (em->uses_fext) fprintf(f, "static const double no_fext[%d];\n\n", 6 * m->nb);
-    fprintf(f, "void mechgen_%s_fwd_dyn(const double *q, const double *qd, const double *tau,\n"
-               "%*s const double *fext, const double *act, double *qdd)\n{\n",
-            cname, (int)strlen(cname) + 20, "");
-    if (!em->uses_q) fputs("    (void)q;\n", f);
-    if (!em->uses_qd) fputs("    (void)qd;\n", f);
-    if (!em->uses_tau) fputs("    (void)tau;\n", f);
-    fputs(em->uses_fext ? "    if (!fext) fext = no_fext;\n" : "    (void)fext;\n", f);
-    fputs("    (void)act;\n", f);
-    if (m->nv == 0) fputs("    (void)qdd;\n", f);
-
     int sec = -1, trig_done = 0;
     for (int id = 0; id < g->p.n; id++) {
         if (em->tnum[id] < 0) continue;
@@ -231,22 +232,125 @@ static void write_source(FILE *f, const emitter *em, const char *cname, const ch
         }
         statement(f, em, id, &trig_done);
     }
+}
+
+static void write_outputs(FILE *f, const emitter *em, const char *array, const ex *out, int n)
+{
     fputs("\n    /* ---- result ---- */\n", f);
-    for (int i = 0; i < m->nv; i++) {
-        fprintf(f, "    qdd[%d] = ", i);
-        atom(f, em, g->qdd[i], 1);
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "    %s[%d] = ", array, i);
+        atom(f, em, out[i], 1);
         fputs(";\n", f);
     }
-    fputs("}\n\nstatic const unsigned char fext_bodies[", f);
-    fprintf(f, "%d] = {", m->nb);
+}
+
+static void write_description(FILE *f, const emitters *em, const char *h_name)
+{
+    const gen *g = em->fd.g;
+    const mech_model *m = g->m;
+    const gen_ops *o = &em->fd.ops;
+    int nfext = 0;
+    for (int i = 0; i < m->nb; i++) nfext += m->bodies[i].fext;
+    fprintf(f,
+            "/* %s.c — forward dynamics generated from %s by %s.\n"
+            " * Do not edit: it is regenerated from the model at build time.\n"
+            " *\n"
+            " * nq = %d, nv = %d, nb = %d, %d bod%s reading fext\n"
+            " * %d loop%s (nc = %d), %d tsda, %d rsda, nact = %d, %d POI%s\n"
+            " * %d operations: %d mul, %d add/sub, %d div, %d neg, %d sin/cos, %d sqrt\n"
+            " *\n"
+            " * qdd = H(q)^-1 (tau + tau_e - C(q, qd, fext)): C by RNEA, H by CRBA, solved by\n"
+            " * sparse L^T D L over the expanded parent array (RBDA sec 6.5)\n"
+            " *   lambda = {",
+            g->name, g->path, MECHGEN_VERSION, m->nq, m->nv, m->nb, nfext, nfext == 1 ? "y" : "ies", m->nloop,
+            m->nloop == 1 ? "" : "s", m->nc, m->ntsda, m->nrsda, m->nact, m->npoi, m->npoi == 1 ? "" : "s",
+            o->total, o->mul, o->add, o->div, o->neg, o->trig, o->sqrt);
+    for (int i = 0; i < m->nv; i++) fprintf(f, "%s%s%d", i ? "," : "", i && i % 20 == 0 ? "\n *     " : " ", g->lambda[i]);
+    fputs(" }\n", f);
+    if (m->nc > 0)
+        fputs(" * with the loop constraints K qdd = k + kstab by method 2 (RBDA sec 8.5): the one\n"
+              " * factorization serves qdd0 and all nc columns of H^-1 K^T; only A = K H^-1 K^T\n"
+              " * is factorized densely.\n", f);
+    fprintf(f, " * Structural zeros were removed at generation time; every temporary below is\n"
+               " * computed once.\n */\n#include \"%s\"\n\n#include <math.h>\n\n#include \"mech_sincos.h\"\n\n", h_name);
+}
+
+static void write_fwd_dyn(FILE *f, const emitter *em, const char *cname)
+{
+    const gen *g = em->g;
+    const mech_model *m = g->m;
+    if (em->uses_fext) fprintf(f, "static const double no_fext[%d];\n", 6 * m->nb);
+    if (em->uses_act) fprintf(f, "static const double no_act[%d];\n", m->nact);
+    fprintf(f, "%svoid mechgen_%s_fwd_dyn(const double *q, const double *qd, const double *tau,\n"
+               "%*s const double *fext, const double *act, double *qdd)\n{\n",
+            em->uses_fext || em->uses_act ? "\n" : "", cname, (int)strlen(cname) + 20, "");
+    if (!em->uses_q) fputs("    (void)q;\n", f);
+    if (!em->uses_qd) fputs("    (void)qd;\n", f);
+    if (!em->uses_tau) fputs("    (void)tau;\n", f);
+    fputs(em->uses_fext ? "    if (!fext) fext = no_fext;\n" : "    (void)fext;\n", f);
+    fputs(em->uses_act ? "    if (!act) act = no_act;\n" : "    (void)act;\n", f);
+    if (m->nv == 0) fputs("    (void)qdd;\n", f);
+    write_body(f, em);
+    write_outputs(f, em, "qdd", g->qdd, m->nv);
+    fputs("}\n", f);
+}
+
+static void write_observe(FILE *f, const emitter *em, const char *cname)
+{
+    const gen *g = em->g;
+    fprintf(f, "\n/* Observation values, mech_observe's layout (core/rbda/loops.h). */\n"
+               "void mechgen_%s_observe(const double *q, const double *qd, double *out)\n{\n", cname);
+    if (!em->uses_q) fputs("    (void)q;\n", f);
+    if (!em->uses_qd) fputs("    (void)qd;\n", f);
+    write_body(f, em);
+    write_outputs(f, em, "out", g->obs, mech_observe_len(g->m));
+    fputs("}\n", f);
+}
+
+static void write_tables(FILE *f, const emitters *em, const char *cname)
+{
+    const gen *g = em->fd.g;
+    const mech_model *m = g->m;
+    int nel = m->ntsda + m->nrsda, nobs = mech_observe_len(m);
+    fprintf(f, "\nstatic const unsigned char fext_bodies[%d] = {", m->nb);
     for (int i = 0; i < m->nb; i++) fprintf(f, "%s%s%d", i ? "," : "", i && i % 32 == 0 ? "\n   " : " ", m->bodies[i].fext);
-    fprintf(f, " };\n\nconst mech_generated mechgen_%s = {\n"
-               "    \"%s\", \"%s\", %d, %d, %d, 0, fext_bodies, mechgen_%s_fwd_dyn\n};\n",
-            cname, g->name, MECHGEN_VERSION, m->nq, m->nv, m->nb, cname);
+    fputs(" };\n", f);
+    if (m->npoi + nel > 0) {
+        fprintf(f, "static const char *const names[%d] = {", m->npoi + nel);
+        for (int i = 0; i < m->npoi; i++) fprintf(f, "\n    \"%s\",", m->pois[i].name);
+        for (int i = 0; i < m->ntsda; i++) fprintf(f, "\n    \"%s\",", m->tsdas[i].name);
+        for (int i = 0; i < m->nrsda; i++) fprintf(f, "\n    \"%s\",", m->rsdas[i].name);
+        fputs("\n};\n", f);
+    }
+    if (nel > 0) {
+        fprintf(f, "static const int act_slot[%d] = {", nel);
+        for (int i = 0; i < m->ntsda; i++) fprintf(f, "%s %d", i ? "," : "", m->tsdas[i].act);
+        for (int i = 0; i < m->nrsda; i++) fprintf(f, "%s %d", i || m->ntsda ? "," : "", m->rsdas[i].act);
+        fputs(" };\n", f);
+    }
+    fprintf(f, "\nconst mech_generated mechgen_%s = {\n"
+               "    .name = \"%s\", .generator = \"%s\",\n"
+               "    .nq = %d, .nv = %d, .nb = %d, .nact = %d, .nc = %d,\n"
+               "    .fext_bodies = fext_bodies, .fwd_dyn = mechgen_%s_fwd_dyn,\n"
+               "    .npoi = %d, .ntsda = %d, .nrsda = %d, .observe_len = %d,\n",
+            cname, g->name, MECHGEN_VERSION, m->nq, m->nv, m->nb, m->nact, m->nc, cname, m->npoi, m->ntsda,
+            m->nrsda, nobs);
+    if (m->npoi + nel > 0) fputs("    .names = names,\n", f);
+    if (nel > 0) fputs("    .act_slot = act_slot,\n", f);
+    if (nobs > 0) fprintf(f, "    .observe = mechgen_%s_observe,\n", cname);
+    fputs("};\n", f);
+}
+
+static void write_source(FILE *f, const emitters *em, const char *cname, const char *h_name)
+{
+    write_description(f, em, h_name);
+    write_fwd_dyn(f, &em->fd, cname);
+    if (mech_observe_len(em->fd.g->m) > 0) write_observe(f, &em->obs, cname);
+    write_tables(f, em, cname);
 }
 
 /* Writes the header (h_name NULL) or the source to `path`; on any error the partial file is removed. */
-static int write_file(gen *g, const char *path, const emitter *em, const char *cname, const char *h_name)
+static int write_file(gen *g, const char *path, const emitters *em, const char *cname, const char *h_name)
 {
     FILE *f = fopen(path, "w");
     if (!f) return gen_fail(g, 0, "cannot write %s: %s", path, strerror(errno));
@@ -262,20 +366,20 @@ static int write_file(gen *g, const char *path, const emitter *em, const char *c
 
 int gen_emit(gen *g, const char *cname, const char *c_path, const char *h_path)
 {
-    emitter em = { .g = g };
-    unsigned char *keep = calloc((size_t)g->p.n, 1);
-    em.tnum = malloc((size_t)g->p.n * sizeof *em.tnum);
-    if (!keep || !em.tnum) {
-        free(keep);
-        free(em.tnum);
-        return gen_fail(g, 0, "out of memory");
-    }
+    emitters em = { .fd = { .g = g }, .obs = { .g = g } };
+    size_t n = (size_t)g->p.n;
+    unsigned char *keep = malloc(n);
+    em.fd.tnum = malloc(n * sizeof *em.fd.tnum);
+    em.obs.tnum = malloc(n * sizeof *em.obs.tnum);
+    int rc = !keep || !em.fd.tnum || !em.obs.tnum ? gen_fail(g, 0, "out of memory") : 0;
     const char *slash = strrchr(h_path, '/');
-    int rc = analyse(&em, keep);
+    if (rc == 0) rc = analyse(&em.fd, keep, g->qdd, g->m->nv);
+    if (rc == 0) rc = analyse(&em.obs, keep, g->obs, mech_observe_len(g->m));
     if (rc == 0) rc = write_file(g, h_path, &em, cname, NULL);
     if (rc == 0 && (rc = write_file(g, c_path, &em, cname, slash ? slash + 1 : h_path)) != 0) remove(h_path);
-    g->ops = em.ops;
+    g->ops = em.fd.ops;
     free(keep);
-    free(em.tnum);
+    free(em.fd.tnum);
+    free(em.obs.tnum);
     return rc;
 }

@@ -216,5 +216,17 @@ ex ex_div(ex_pool *p, ex a, ex b)
     return make(p, EX_DIV, a, b);
 }
 
+ex ex_sqrt(ex_pool *p, ex a)
+{
+    if (is_const(p, a)) return ex_const(p, sqrt(cval(p, a)));
+    return make(p, EX_SQRT, a, -1);
+}
+
+ex ex_recip0(ex_pool *p, ex a)
+{
+    if (is_const(p, a)) return ex_const(p, cval(p, a) > 0 ? 1.0 / cval(p, a) : 0.0);
+    return make(p, EX_RECIP0, a, -1);
+}
+
 ex ex_fma(ex_pool *p, ex acc, ex a, ex b) { return ex_add(p, acc, ex_mul(p, a, b)); }
 ex ex_fms(ex_pool *p, ex acc, ex a, ex b) { return ex_sub(p, acc, ex_mul(p, a, b)); }

@@ -23,7 +23,9 @@ typedef enum {
     EX_SIN, EX_COS,          /* of an input (a)                          */
     EX_NEG,                  /* -a                                       */
     EX_ADD, EX_SUB,          /* a + b, a - b                             */
-    EX_MUL, EX_DIV           /* a * b, a / b                             */
+    EX_MUL, EX_DIV,          /* a * b, a / b                             */
+    EX_SQRT,                 /* sqrt(a)                                  */
+    EX_RECIP0                /* a > 0 ? 1 / a : 0                        */
 } ex_op;
 
 typedef struct {
@@ -55,6 +57,10 @@ ex ex_add(ex_pool *p, ex a, ex b);
 ex ex_sub(ex_pool *p, ex a, ex b);
 ex ex_mul(ex_pool *p, ex a, ex b);
 ex ex_div(ex_pool *p, ex a, ex b);
+ex ex_sqrt(ex_pool *p, ex a);
+/* 1/a for a > 0 and 0 otherwise: a direction d * recip0(|d|) that is zero,
+ * not NaN, when the two points coincide. */
+ex ex_recip0(ex_pool *p, ex a);
 
 /* a*b + c*d and friends, built from the constructors above. */
 ex ex_fma(ex_pool *p, ex acc, ex a, ex b);        /* acc + a*b */

@@ -1,6 +1,8 @@
 /* gen.c — generator state and the pipeline driver.  See gen.h. */
 #include "codegen/gen.h"
 
+#include "rbda/loops.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +21,23 @@ int gen_fail(gen *g, int line, const char *fmt, ...)
     return -1;
 }
 
+/* Loops, points of interest (tsda anchors among them) need their bodies'
+ * base-coordinate kinematics, and with them every ancestor's joint columns. */
+static void mark_world(gen *g)
+{
+    const mech_model *m = g->m;
+    for (int i = 0; i < m->nloop; i++) {
+        if (m->loops[i].pred >= 0) g->b[m->loops[i].pred].need_world = 1;
+        if (m->loops[i].succ >= 0) g->b[m->loops[i].succ].need_world = 1;
+    }
+    for (int i = 0; i < m->npoi; i++)
+        if (m->pois[i].body >= 0) g->b[m->pois[i].body].need_world = 1;
+    for (int i = m->nb - 1; i >= 0; i--) {
+        g->b[i].need_x0 |= g->b[i].need_world;
+        if (m->bodies[i].parent >= 0) g->b[m->bodies[i].parent].need_world |= g->b[i].need_world;
+    }
+}
+
 int gen_init(gen *g, const mech_model *m, const char *path, const char *name)
 {
     memset(g, 0, sizeof *g);
@@ -26,23 +45,22 @@ int gen_init(gen *g, const mech_model *m, const char *path, const char *name)
     g->path = path;
     g->name = name;
     if (m->nb < 1) return gen_fail(g, 0, "the model has no bodies");
-    /* Tree dynamics only: a loop or force element left out would make the
-     * generated function silently wrong, so refuse the model instead. */
-    if (m->nloop > 0)
-        return gen_fail(g, m->loops[0].line, "loop joint '%s': closed loops are not generated yet", m->loops[0].name);
-    if (m->ntsda > 0)
-        return gen_fail(g, m->tsdas[0].line, "tsda '%s': force elements are not generated yet", m->tsdas[0].name);
-    if (m->nrsda > 0)
-        return gen_fail(g, m->rsdas[0].line, "rsda '%s': force elements are not generated yet", m->rsdas[0].name);
-    size_t nb = (size_t)m->nb, nv = (size_t)(m->nv ? m->nv : 1);
+    size_t nb = (size_t)m->nb, nv = (size_t)(m->nv ? m->nv : 1), nc = (size_t)(m->nc ? m->nc : 1);
+    size_t nobs = (size_t)mech_observe_len(m) + 1;
     if (ex_pool_init(&g->p) != 0) return gen_fail(g, 0, "out of memory");
     g->b = calloc(nb, sizeof *g->b);
     g->C = calloc(nv, sizeof *g->C);
     g->H = calloc(nv * nv, sizeof *g->H);
     g->Hpat = calloc(nv * nv, 1);
     g->lambda = calloc(nv, sizeof *g->lambda);
+    g->tau_e = calloc(nv, sizeof *g->tau_e);
+    g->K = calloc(nc * nv, sizeof *g->K);
+    g->kc = calloc(nc, sizeof *g->kc);
     g->qdd = calloc(nv, sizeof *g->qdd);
-    if (!g->b || !g->C || !g->H || !g->Hpat || !g->lambda || !g->qdd) return gen_fail(g, 0, "out of memory");
+    g->obs = calloc(nobs, sizeof *g->obs);
+    if (!g->b || !g->C || !g->H || !g->Hpat || !g->lambda || !g->tau_e || !g->K || !g->kc || !g->qdd || !g->obs)
+        return gen_fail(g, 0, "out of memory");
+    mark_world(g);
     return 0;
 }
 
@@ -54,17 +72,30 @@ void gen_free(gen *g)
     free(g->H);
     free(g->Hpat);
     free(g->lambda);
+    free(g->tau_e);
+    free(g->K);
+    free(g->kc);
     free(g->qdd);
+    free(g->obs);
     memset(g, 0, sizeof *g);
 }
 
 int gen_fwd_dyn(gen *g)
 {
-    if (gen_kinematics(g) || gen_rnea(g) || gen_crba(g) || gen_ltdl(g)) return -1;
+    if (gen_kinematics(g) || gen_rnea(g) || gen_crba(g) || gen_world_kinematics(g) || gen_elements(g) || gen_loops(g) ||
+        gen_ltdl(g) || gen_observe(g))
+        return -1;
     if (g->p.failed)
         return gen_fail(g, 0, "out of memory building expressions (at most %d nodes): the model is too large "
                               "for straight-line code", EX_MAX_NODES);
     return 0;
+}
+
+ex gen_input(gen *g, const char *array, int k)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%s[%d]", array, k);
+    return ex_input(&g->p, name);
 }
 
 sv6 gen_up_motion(gen *g, int i, sv6 m)

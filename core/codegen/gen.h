@@ -7,7 +7,12 @@
  *   gen_kinematics  joint and tree transforms, body velocities  (RBDA 4.1, 5.3)
  *   gen_rnea        bias forces C, gravity as base acceleration (RBDA Table 5.1)
  *   gen_crba        lower triangle of H                          (RBDA Table 6.2)
- *   gen_ltdl        sparse L^T D L factor and solve              (RBDA Tables 6.3-6.5)
+ *   gen_world_kinematics  base-coordinate kinematics of the bodies that loops,
+ *                   force elements and points of interest need
+ *   gen_elements    tsda and rsda generalized forces tau_e, observation values
+ *   gen_loops       loop Jacobian K and k + kstab              (RBDA 8.18-8.20, Table 8.4)
+ *   gen_ltdl        sparse L^T D L factor and solve, method 2 for loops
+ *                                                                (RBDA Tables 6.3-6.5, sec 8.5)
  *
  * Every stage returns 0, or -1 with g->err filled in ("file:line: message").
  */
@@ -23,8 +28,18 @@
 /* Sections of the emitted function, in order; nodes first built during a
  * stage are emitted under its heading. */
 enum {
-    SEC_KINEMATICS, SEC_VELOCITIES, SEC_BIAS, SEC_CRBA, SEC_LTDL, SEC_SOLVE, SEC_COUNT
+    SEC_KINEMATICS, SEC_VELOCITIES, SEC_BIAS, SEC_CRBA, SEC_WORLD, SEC_ELEMENTS, SEC_LOOPS,
+    SEC_LTDL, SEC_SOLVE, SEC_CONSTRAINT, SEC_BACKSUB, SEC_OBSERVE, SEC_COUNT
 };
+
+/* A body's kinematics in base coordinates (the frame loops.h works in). */
+typedef struct {
+    ex R[9];               /* attitude, row-major: columns are the body axes (E^T)  */
+    ex p[3];               /* origin                                                */
+    sv6 v;                 /* spatial velocity 0_X_i v_i                            */
+    sv6 a;                 /* velocity-product acceleration (qdd = 0, no gravity)   */
+    sv6 S[6];              /* motion subspace columns 0_X_i S_i                     */
+} gen_world;
 
 typedef struct {
     sxform xt;             /* tree transform: joint frame at q = 0 from parent      */
@@ -35,10 +50,12 @@ typedef struct {
     sv6 v;                 /* body velocity                                          */
     sv6 c;                 /* velocity-product acceleration v x (S qd)              */
     sinertia I;            /* body inertia, body coordinates                         */
+    int need_world;        /* a loop, POI or tsda reads w (set on ancestors too)    */
+    gen_world w;           /* only where need_world                                  */
 } gen_body;
 
 /* Operations in the emitted function (one per temporary). */
-typedef struct { int mul, add, div, neg, trig, total; } gen_ops;
+typedef struct { int mul, add, div, neg, trig, sqrt, total; } gen_ops;
 
 typedef struct gen {
     const mech_model *m;
@@ -50,7 +67,11 @@ typedef struct gen {
     ex *H;                 /* nv x nv, lower triangle used; L after gen_ltdl   */
     unsigned char *Hpat;   /* nv x nv, 1 where the CRBA writes H               */
     int *lambda;           /* nv: expanded parent array (RBDA Table 6.4)       */
+    ex *tau_e;             /* nv: generalized force of tsda and rsda           */
+    ex *K;                 /* nc x nv loop Jacobian                            */
+    ex *kc;                /* nc: k + kstab                                    */
     ex *qdd;               /* nv outputs                                       */
+    ex *obs;               /* mech_observe_len outputs of the observe function */
     int section[SEC_COUNT];/* first node built in each section                 */
     gen_ops ops;           /* filled by gen_emit                               */
     char err[512];
@@ -59,13 +80,31 @@ typedef struct gen {
 int gen_init(gen *g, const mech_model *m, const char *path, const char *name);
 void gen_free(gen *g);
 
-/* The whole pipeline: kinematics, RNEA, CRBA, L^T D L. */
+/* The whole pipeline: kinematics, RNEA, CRBA, world kinematics, force
+ * elements, loops, L^T D L, then the observation values. */
 int gen_fwd_dyn(gen *g);
 
 int gen_kinematics(gen *g);
 int gen_rnea(gen *g);
 int gen_crba(gen *g);
+int gen_world_kinematics(gen *g);
+int gen_elements(gen *g);
+int gen_loops(gen *g);
 int gen_ltdl(gen *g);
+int gen_observe(gen *g);
+
+/* Runtime input array[k], e.g. "q[3]". */
+ex gen_input(gen *g, const char *array, int k);
+
+/* World position x and velocity xd of the point `pos` fixed in body b (-1:
+ * the base, where the point is fixed). */
+void gen_world_point(gen *g, int b, const double pos[3], ex x[3], ex xd[3]);
+
+/* row[j] += sign (S^0_j . F) for the joints on body b's path to the root
+ * that are not also on body `other`'s (-1: the base): F's share of a
+ * generalized force or a loop Jacobian row.  Shared ancestors are skipped,
+ * where the two sides' terms cancel exactly (RBDA eqs. 8.18-8.20). */
+void gen_path_project(gen *g, int b, int other, sv6 F, int sign, ex *row);
 
 /* i_X_parent(i) applied in its two sparse factors, xj after xt. */
 sv6 gen_up_motion(gen *g, int i, sv6 m);

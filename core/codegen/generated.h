@@ -16,12 +16,21 @@
 typedef void (*mech_fwd_dyn_fn)(const double *q, const double *qd, const double *tau,
                                 const double *fext, const double *act, double *qdd);
 
+/* out = the observation values at (q, qd), mech_observe's layout
+ * (core/rbda/loops.h): every POI's world x y z, vx vy vz, then each tsda's
+ * length and rate, then each rsda's q and qd. */
+typedef void (*mech_observe_fn)(const double *q, const double *qd, double *out);
+
 typedef struct mech_generated {
     const char *name;          /* model name (file stem) */
     const char *generator;     /* generator version string */
-    int nq, nv, nb, nact;      /* nact = 0 for now (force-element inputs come later) */
+    int nq, nv, nb, nact, nc;  /* nact: force-element inputs; nc: loop constraint rows */
     const unsigned char *fext_bodies;   /* nb flags: 1 = body reads fext[6i..6i+5] */
     mech_fwd_dyn_fn fwd_dyn;
+    int npoi, ntsda, nrsda, observe_len;
+    const char *const *names;  /* npoi + ntsda + nrsda: POI, tsda, rsda names */
+    const int *act_slot;       /* ntsda + nrsda: each element's act[] slot or -1 */
+    mech_observe_fn observe;   /* NULL when observe_len is 0 */
 } mech_generated;
 
 /* Every model generated into this build, in models/ file-name order. */
@@ -30,5 +39,10 @@ extern const int mechgen_count;
 
 /* The model called `name`, or NULL. */
 const mech_generated *mechgen_find(const char *name);
+
+/* mech_find for a generated model: kind "poi", "tsda" or "rsda" gives the
+ * offset of that element's first value in observe's out, "act" the act[]
+ * slot of an element declared input; -1 for an unknown kind or name. */
+int mechgen_find_signal(const mech_generated *g, const char *kind, const char *name);
 
 #endif

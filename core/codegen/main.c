@@ -57,8 +57,9 @@ int main(int argc, char **argv)
     if (rc == 0) rc = gen_fwd_dyn(&g);
     if (rc == 0) rc = gen_emit(&g, cname, argv[2], argv[3]);
     if (rc == 0)
-        printf("mechgen: %s: nq %d nv %d nb %d: %d ops (%d mul, %d add/sub, %d div, %d neg, %d sin/cos)\n",
-               stem, m->nq, m->nv, m->nb, g.ops.total, g.ops.mul, g.ops.add, g.ops.div, g.ops.neg, g.ops.trig);
+        printf("mechgen: %s: nq %d nv %d nb %d nc %d: %d ops (%d mul, %d add/sub, %d div, %d neg, %d sin/cos, "
+               "%d sqrt)\n", stem, m->nq, m->nv, m->nb, m->nc, g.ops.total, g.ops.mul, g.ops.add, g.ops.div,
+               g.ops.neg, g.ops.trig, g.ops.sqrt);
     else
         fprintf(stderr, "mechgen: %s\n", g.err);
     gen_free(&g);

@@ -384,3 +384,19 @@ void mech_manifold_tear(const mech_model *m, dense_ws *ws, mech_rng *rng, double
     }
     mech_integrate_q(m, q, ws->dnu, 1.0);
 }
+
+void mech_sample_loop_state(const mech_model *m, dense_ws *ws, mech_rng *rng, double *q_walk, double *q, double *qd,
+                            double *tau, double *fext, double *act)
+{
+    if (m->nc == 0) {
+        mech_sample_state(m, rng, q_walk, qd, tau, fext);
+        memcpy(q, q_walk, (size_t)m->nq * sizeof *q);
+    } else {
+        mech_manifold_walk(m, ws, rng, q_walk, 0.2);
+        mech_sample_state(m, rng, NULL, qd, tau, fext);
+        mech_loop_project_velocity(m, ws, q_walk, qd);
+        memcpy(q, q_walk, (size_t)m->nq * sizeof *q);
+        mech_manifold_tear(m, ws, rng, q, qd, 1e-3);
+    }
+    for (int i = 0; i < m->nact; i++) act[i] = mech_rng_uniform(rng, -5, 5);
+}

@@ -86,6 +86,14 @@ double mech_manifold_walk(const mech_model *m, dense_ws *ws, mech_rng *rng, doub
  * perturbed, both componentwise in [-tear, tear], so kstab is exercised. */
 void mech_manifold_tear(const mech_model *m, dense_ws *ws, mech_rng *rng, double *q, double *qd, double tear);
 
+/* A validation state for a model with loops or force elements, the procedure
+ * of seed 001: q_walk (start it at the projected initial pose) takes one
+ * mech_manifold_walk step of 0.2; q is a copy torn by 1e-3 and qd a random
+ * velocity made consistent, then torn too; tau, fext as mech_sample_state,
+ * act uniform in [-5, 5].  Without loops, q is q_walk resampled. */
+void mech_sample_loop_state(const mech_model *m, dense_ws *ws, mech_rng *rng, double *q_walk, double *q, double *qd,
+                            double *tau, double *fext, double *act);
+
 /* Observation layout: all POIs (world x y z, vx vy vz: 6 each), then all
  * TSDAs (l, ldot), then all RSDAs (q, qd). */
 int mech_observe_len(const mech_model *m);

@@ -1,0 +1,94 @@
+/* gen_elements.c — force elements and observation values (docs/mech-format.md,
+ * "Force elements"; the dense counterparts are in core/rbda/elements.c).
+ *
+ *   tsda  tension f = k (l - l0) + c ldot + act[slot] between two points of
+ *         interest: the spatial force [x_a x f u; f u] on a's body and its
+ *         opposite on b's (u the unit vector a -> b), mapped to joints by
+ *         the path walk, which touches only joints between the anchors;
+ *   rsda  tau_e = -k (q - q0) - c qd + act[slot] on its joint's coordinate.
+ *
+ * gen_observe builds the values mech_observe returns, in its layout: every
+ * POI's world position and velocity, each tsda's l and ldot, each rsda's
+ * q and qd. */
+#include "codegen/gen.h"
+
+/* Length l, unit direction u from a to b (zero if they coincide) and rate. */
+static ex tsda_state(gen *g, const mech_tsda *t, ex xa[3], ex xb[3], ex u[3], ex *ldot)
+{
+    ex_pool *p = &g->p;
+    const mech_poi *pa = &g->m->pois[t->poi_a], *pb = &g->m->pois[t->poi_b];
+    ex va[3], vb[3], d[3], dd = p->zero;
+    gen_world_point(g, pa->body, pa->pos, xa, va);
+    gen_world_point(g, pb->body, pb->pos, xb, vb);
+    for (int k = 0; k < 3; k++) {
+        d[k] = ex_sub(p, xb[k], xa[k]);
+        dd = ex_fma(p, dd, d[k], d[k]);
+    }
+    ex l = ex_sqrt(p, dd), inv = ex_recip0(p, l);
+    *ldot = p->zero;
+    for (int k = 0; k < 3; k++) {
+        u[k] = ex_mul(p, d[k], inv);
+        *ldot = ex_fma(p, *ldot, u[k], ex_sub(p, vb[k], va[k]));
+    }
+    return l;
+}
+
+static ex input_or_zero(gen *g, int slot)
+{
+    return slot >= 0 ? gen_input(g, "act", slot) : g->p.zero;
+}
+
+int gen_elements(gen *g)
+{
+    const mech_model *m = g->m;
+    ex_pool *p = &g->p;
+    g->section[SEC_ELEMENTS] = p->n;
+    for (int j = 0; j < m->nv; j++) g->tau_e[j] = p->zero;
+    for (int i = 0; i < m->ntsda; i++) {
+        const mech_tsda *t = &m->tsdas[i];
+        ex xa[3], xb[3], u[3], ldot;
+        ex l = tsda_state(g, t, xa, xb, u, &ldot);
+        ex f = ex_mul(p, ex_const(p, t->k), ex_sub(p, l, ex_const(p, t->l0)));
+        f = ex_add(p, ex_fma(p, f, ex_const(p, t->c), ldot), input_or_zero(g, t->act));
+        sv6 Fa, Fb;
+        for (int k = 0; k < 3; k++) Fa.e[3 + k] = ex_mul(p, f, u[k]);
+        sv3 fu = sv_linear(Fa), xav = { { xa[0], xa[1], xa[2] } }, xbv = { { xb[0], xb[1], xb[2] } };
+        sv3 na = sv3_cross(p, xav, fu), nb = sv3_cross(p, xbv, fu);
+        for (int k = 0; k < 3; k++) {
+            Fa.e[k] = na.e[k];
+            Fb.e[k] = nb.e[k];
+            Fb.e[3 + k] = fu.e[k];
+        }
+        int ba = m->pois[t->poi_a].body, bb = m->pois[t->poi_b].body;
+        gen_path_project(g, ba, bb, Fa, +1, g->tau_e);
+        gen_path_project(g, bb, ba, Fb, -1, g->tau_e);      /* Fb above is -(force on b) */
+    }
+    for (int i = 0; i < m->nrsda; i++) {
+        const mech_rsda *r = &m->rsdas[i];
+        const mech_body *b = &m->bodies[r->body];
+        ex q = gen_input(g, "q", b->qidx), qd = gen_input(g, "qd", b->vidx);
+        ex t = ex_mul(p, ex_const(p, -r->k), ex_sub(p, q, ex_const(p, r->q0)));
+        t = ex_add(p, ex_fms(p, t, ex_const(p, r->c), qd), input_or_zero(g, r->act));
+        g->tau_e[b->vidx] = ex_add(p, g->tau_e[b->vidx], t);
+    }
+    return 0;
+}
+
+int gen_observe(gen *g)
+{
+    const mech_model *m = g->m;
+    ex_pool *p = &g->p;
+    ex *out = g->obs;
+    g->section[SEC_OBSERVE] = p->n;
+    for (int i = 0; i < m->npoi; i++, out += 6) gen_world_point(g, m->pois[i].body, m->pois[i].pos, out, out + 3);
+    for (int i = 0; i < m->ntsda; i++, out += 2) {
+        ex xa[3], xb[3], u[3];
+        out[0] = tsda_state(g, &m->tsdas[i], xa, xb, u, &out[1]);
+    }
+    for (int i = 0; i < m->nrsda; i++, out += 2) {
+        const mech_body *b = &m->bodies[m->rsdas[i].body];
+        out[0] = gen_input(g, "q", b->qidx);
+        out[1] = gen_input(g, "qd", b->vidx);
+    }
+    return 0;
+}
