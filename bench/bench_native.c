@@ -3,13 +3,16 @@
  *   bench_native <model.mech>...
  *
  * Per model: the generated fwd_dyn (mech_generated), the dense reference
- * dense_fd, and MuJoCo's minimal smooth pipeline on the same mechanism
+ * (dense_fd; dense_fd_full, method 2, for models with loops or force
+ * elements), and MuJoCo's minimal smooth pipeline on the same mechanism
  * (mjcf_forward_minimal: mj_kinematics, mj_comPos, mj_crb, mj_factorM,
  * mj_comVel, mj_rne, mj_solveM; test_mujoco checks it equals mj_forward).
  * Every implementation cycles through the same pool of 256 random states
  * (MuJoCo's copy is converted to its coordinates once, up front; a call then
  * copies qpos/qvel/qfrc_applied in) and sums its outputs into a checksum so
- * no call can be dropped.  A repetition is a batch of at least 0.2 s of
+ * no call can be dropped.  Models with loops draw their pool near the closure
+ * manifold, torn a little, with random act[] (mech_sample_loop_state, as
+ * their validation does); MuJoCo is not run on them.  A repetition is a batch of at least 0.2 s of
  * thread CPU time; the figure is the fastest of 5, the implementations taking
  * turns batch by batch.  Before timing, each implementation's qdd is
  * compared with dense_fd on the whole pool (the "max err" column).
@@ -24,6 +27,7 @@
 #include <time.h>
 
 #include "rbda/dense.h"
+#include "rbda/loops.h"
 #include "sim/sample.h"
 #ifdef MECH_HAVE_GENERATED
 #include "codegen/generated.h"
@@ -41,7 +45,8 @@ typedef void (*fwd_dyn_fn)(const double *q, const double *qd, const double *tau,
 
 typedef struct {
     const mech_model *m;
-    double *q, *qd, *tau, *fext, *qdd;      /* pools: POOL states; qdd: nv */
+    double *q, *qd, *tau, *fext, *act, *qdd; /* pools: POOL states; qdd: nv */
+    int full;                                /* loops or force elements: method 2 */
     dense_ws *ws;
     fwd_dyn_fn gen;                          /* NULL when not built */
 #ifdef MECH_HAVE_MUJOCO
@@ -76,13 +81,23 @@ static double *state(double *pool, int n, long i)
     return pool + (size_t)n * (size_t)(i & (POOL - 1));
 }
 
+static void dense_reference(bench *b, long i, double *qdd)
+{
+    const mech_model *m = b->m;
+    if (b->full)
+        dense_fd_full(m, b->ws, state(b->q, m->nq, i), state(b->qd, m->nv, i), state(b->tau, m->nv, i),
+                      state(b->fext, 6 * m->nb, i), state(b->act, m->nact, i), qdd);
+    else
+        dense_fd(m, b->ws, state(b->q, m->nq, i), state(b->qd, m->nv, i), state(b->tau, m->nv, i),
+                 state(b->fext, 6 * m->nb, i), qdd);
+}
+
 static double batch_dense(bench *b, long n)
 {
     const mech_model *m = b->m;
     double check = 0;
     for (long i = 0; i < n; i++) {
-        dense_fd(m, b->ws, state(b->q, m->nq, i), state(b->qd, m->nv, i),
-                 state(b->tau, m->nv, i), state(b->fext, 6 * m->nb, i), b->qdd);
+        dense_reference(b, i, b->qdd);
         check += sum(b->qdd, m->nv);
     }
     return check;
@@ -94,7 +109,7 @@ static double batch_generated(bench *b, long n)
     double check = 0;
     for (long i = 0; i < n; i++) {
         b->gen(state(b->q, m->nq, i), state(b->qd, m->nv, i), state(b->tau, m->nv, i),
-               state(b->fext, 6 * m->nb, i), NULL, b->qdd);
+               state(b->fext, 6 * m->nb, i), state(b->act, m->nact, i), b->qdd);
         check += sum(b->qdd, m->nv);
     }
     return check;
@@ -171,18 +186,22 @@ static void time_all(bench *b, timer t[NIMPL], double ns[NIMPL])
 static int alloc_pool(bench *b)
 {
     const mech_model *m = b->m;
-    size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nf = 6 * (size_t)m->nb;
-    b->q = malloc(sizeof(double) * ((nq + 2 * nv + nf) * POOL + nv + 1));
+    size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nf = 6 * (size_t)m->nb, na = (size_t)m->nact;
+    b->q = malloc(sizeof(double) * ((nq + 2 * nv + nf + na) * POOL + nv + nq + 1));
     if (!b->q) return 0;
     b->qd = b->q + nq * POOL;
     b->tau = b->qd + nv * POOL;
     b->fext = b->tau + nv * POOL;
-    b->qdd = b->fext + nf * POOL;
+    b->act = b->fext + nf * POOL;
+    b->qdd = b->act + na * POOL;
+    double *q_walk = b->qdd + nv;
     mech_rng rng;
     mech_rng_seed(&rng, 20261129);
+    mech_initial_state(m, q_walk, NULL);
+    if (m->nc) mech_loop_project(m, b->ws, q_walk);
     for (long i = 0; i < POOL; i++)
-        mech_sample_state(m, &rng, state(b->q, m->nq, i), state(b->qd, m->nv, i),
-                          state(b->tau, m->nv, i), state(b->fext, 6 * m->nb, i));
+        mech_sample_loop_state(m, b->ws, &rng, q_walk, state(b->q, m->nq, i), state(b->qd, m->nv, i),
+                               state(b->tau, m->nv, i), state(b->fext, 6 * m->nb, i), state(b->act, m->nact, i));
     return 1;
 }
 
@@ -236,9 +255,9 @@ static double verify(bench *b)
     if (!want) return INFINITY;
     for (long i = 0; i < POOL; i++) {
         const double *q = state(b->q, m->nq, i), *qd = state(b->qd, m->nv, i);
-        dense_fd(m, b->ws, q, qd, state(b->tau, m->nv, i), state(b->fext, 6 * m->nb, i), want);
+        dense_reference(b, i, want);
         if (b->gen) {
-            b->gen(q, qd, state(b->tau, m->nv, i), state(b->fext, 6 * m->nb, i), NULL, b->qdd);
+            b->gen(q, qd, state(b->tau, m->nv, i), state(b->fext, 6 * m->nb, i), state(b->act, m->nact, i), b->qdd);
             err = fmax(err, mech_scaled_error(b->qdd, want, m->nv));
         }
 #ifdef MECH_HAVE_MUJOCO
@@ -289,14 +308,15 @@ static int bench_model(const char *path)
         fprintf(stderr, "bench: %s\n", msg);
         return 0;
     }
-    bench b = { .m = m, .ws = dense_ws_new(m), .gen = generated_for(m->name) };
+    bench b = { .m = m, .ws = dense_ws_new(m), .gen = generated_for(m->name),
+                .full = m->nc > 0 || m->ntsda > 0 || m->nrsda > 0 };
     int ok = b.ws && alloc_pool(&b);
     if (ok) {
         timer t[NIMPL] = { [GENERATED] = { b.gen ? batch_generated : NULL, 0, 0 },
                            [DENSE] = { batch_dense, 0, 0 } };
         double ns[NIMPL];
 #ifdef MECH_HAVE_MUJOCO
-        setup_mujoco(&b);
+        if (!b.full) setup_mujoco(&b);
         if (b.sim) t[MUJOCO].batch = batch_mujoco;
 #endif
         double err = verify(&b);

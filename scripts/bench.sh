@@ -13,13 +13,13 @@ else   # a private native build (BUILD_DIR=...): native tables only
   cmake --build "$build" -j "$(nproc)"
 fi
 
-# Native: generated fwd_dyn vs dense_fd vs MuJoCo, every model.
+# Native: generated fwd_dyn vs dense reference vs MuJoCo, every model (loops: no MuJoCo).
 if [ ! -x "$build/bench/bench_native" ]; then
   echo "bench: $build/bench/bench_native was not built (is add_subdirectory(bench) in CMakeLists.txt?)" >&2
   exit 1
 fi
 echo "bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p'), $(cc --version | head -n1)"
-"$build/bench/bench_native" models/*.mech
+"$build/bench/bench_native" models/*.mech models/loops/*.mech
 
 [ "$build" = build ] || exit 0
 
