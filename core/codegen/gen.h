@@ -93,6 +93,13 @@ int gen_loops(gen *g);
 int gen_ltdl(gen *g);
 int gen_observe(gen *g);
 
+/* x <- L^-T x on the factor gen_ltdl left in H (RBDA Table 6.5's first half). */
+void gen_half_solve(gen *g, ex *x);
+
+/* Method 2 (RBDA sec 8.5) between the halves of the solve: u = L^-T b in,
+ * L^-T (b + K^T lambda) out; dinv the inverted pivots of D. */
+int gen_method2(gen *g, const ex *dinv, ex *u);
+
 /* Runtime input array[k], e.g. "q[3]". */
 ex gen_input(gen *g, const char *array, int k);
 
