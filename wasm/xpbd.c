@@ -6,7 +6,11 @@
  * solve mode; tau and fext (bodies with `fext 1`) are applied as body
  * wrenches, gravity is read on every step.  q and qd are then read back
  * from the bodies (xpbd_mech_joint_state); poses() are the XPBD bodies'
- * own.  forward() and energy() stay Featherstone's, at the read-back q, qd. */
+ * own.  forward() and energy() stay Featherstone's, at the read-back q, qd.
+ *
+ * Rods (`rod` blocks) run inside the same XPBD steps; mw_xpbd_rod_* hand
+ * out their node positions and frames in place and sample the interpolated
+ * centreline (xpbd_rod_sample) for drawing. */
 #include <emscripten.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +23,9 @@ typedef struct {
     xpbd_mech x;
     xpbd_data d;
     double residuals[2];   /* primal, constraint of the last substep */
+    double rod_info[12];   /* mw_xpbd_rod_info's answer */
+    double *samples;       /* mw_xpbd_rod_sample's answer, grown on demand */
+    size_t nsamples;       /* doubles allocated */
 } mw_xpbd;
 
 static void xp_step(mw_sim *s, double dt)
@@ -42,7 +49,7 @@ static void xp_poses(mw_sim *s)
 static void xp_reset(mw_sim *s)
 {
     mw_xpbd *e = s->stepper_state;
-    xpbd_data_reset(&e->d, &e->x.m);
+    xpbd_mech_reset(&e->x, &e->d);
     e->d.record_residuals = 1;
     e->residuals[0] = e->residuals[1] = 0;
 }
@@ -52,6 +59,7 @@ static void xp_free(void *state)
     mw_xpbd *e = state;
     xpbd_data_free(&e->d);
     xpbd_mech_free(&e->x);
+    free(e->samples);
     free(e);
 }
 
@@ -101,4 +109,91 @@ EMSCRIPTEN_KEEPALIVE mw_sim *mw_open_text_xpbd(const char *text, size_t len, con
 EMSCRIPTEN_KEEPALIVE const double *mw_xpbd_residuals(const mw_sim *s)
 {
     return s->stepper == &xpbd_stepper ? ((const mw_xpbd *)s->stepper_state)->residuals : NULL;
+}
+
+/* ---- rods ---- */
+
+static mw_xpbd *xpbd_of(const mw_sim *s)
+{
+    return s && s->stepper == &xpbd_stepper ? s->stepper_state : NULL;
+}
+
+static const xpbd_rod *rod_of(const mw_sim *s, int i)
+{
+    const mw_xpbd *e = xpbd_of(s);
+    return e && i >= 0 && i < e->x.nrod ? &e->x.rods[i] : NULL;
+}
+
+/* Number of rods (0 when the handle does not run XPBD). */
+EMSCRIPTEN_KEEPALIVE int mw_xpbd_nrod(const mw_sim *s)
+{
+    const mw_xpbd *e = xpbd_of(s);
+    return e ? e->x.nrod : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *mw_xpbd_rod_name(const mw_sim *s, int i)
+{
+    return rod_of(s, i) ? s->model->rods[i].name : NULL;
+}
+
+/* [order (0 = rigid chain), elements, nodes, rest length, diameter, r, g, b,
+ * a, Gauss points per element, E, damping] of rod i, or NULL. */
+EMSCRIPTEN_KEEPALIVE const double *mw_xpbd_rod_info(mw_sim *s, int i)
+{
+    const xpbd_rod *r = rod_of(s, i);
+    if (!r) return NULL;
+    mw_xpbd *e = s->stepper_state;
+    const mech_rod *mr = &s->model->rods[i];
+    double info[12] = { r->order, r->nel, r->nnode, r->l * r->nel, r->desc.diameter, mr->rgba[0], mr->rgba[1],
+                        mr->rgba[2], mr->rgba[3], r->ngauss, r->desc.E, r->desc.damping };
+    memcpy(e->rod_info, info, sizeof info);
+    return e->rod_info;
+}
+
+/* Node positions (3 per node, world) and frames (9 per node, row-major
+ * material frame to world, d3 the rest tangent) of rod i, in place. */
+EMSCRIPTEN_KEEPALIVE double *mw_xpbd_rod_nodes(const mw_sim *s, int i)
+{
+    const xpbd_rod *r = rod_of(s, i);
+    return r ? r->p : NULL;
+}
+
+EMSCRIPTEN_KEEPALIVE double *mw_xpbd_rod_frames(const mw_sim *s, int i)
+{
+    const xpbd_rod *r = rod_of(s, i);
+    return r ? r->R : NULL;
+}
+
+/* The interpolated centreline of rod i at n + 1 equally spaced arc lengths
+ * (s = kL/n, k = 0..n): 3 positions each, then, when frames is nonzero,
+ * 9 frame entries each — one buffer per handle, overwritten by the next
+ * call (it may grow the memory).  NULL when i is not a rod, n is not in
+ * [1, 1e6] or out of memory. */
+EMSCRIPTEN_KEEPALIVE double *mw_xpbd_rod_sample(mw_sim *s, int i, int n, int frames)
+{
+    const xpbd_rod *r = rod_of(s, i);
+    if (!r) {
+        mw_fail("rod %d does not exist", i);
+        return NULL;
+    }
+    if (n < 1 || n > 1000000) {
+        mw_fail("rod samples: n must be in [1, 1000000], got %d", n);
+        return NULL;
+    }
+    mw_xpbd *e = s->stepper_state;
+    size_t need = (size_t)(n + 1) * (frames ? 12 : 3);
+    if (need > e->nsamples) {
+        double *grown = realloc(e->samples, need * sizeof *grown);
+        if (!grown) {
+            mw_fail("out of memory");
+            return NULL;
+        }
+        e->samples = grown;
+        e->nsamples = need;
+    }
+    double L = r->l * r->nel, R[9], *pos = e->samples, *fr = e->samples + 3 * (size_t)(n + 1);
+    for (int k = 0; k <= n; k++) {
+        xpbd_rod_sample(r, L * k / n, pos + 3 * k, frames ? fr + 9 * (size_t)k : R);
+    }
+    return e->samples;
 }

@@ -16,6 +16,8 @@ void mech_model_free(mech_model *m)
     free(m->tsdas);
     free(m->rsdas);
     free(m->xtargets);
+    for (int i = 0; i < m->nrod; i++) free(m->rods[i].points);
+    free(m->rods);
     free(m);
 }
 

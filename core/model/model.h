@@ -22,6 +22,9 @@
 #define MECH_MAX_SHAPES   4096
 #define MECH_MAX_LOOPS    256
 #define MECH_MAX_ELEMENTS 4096   /* tsda + rsda                            */
+#define MECH_MAX_RODS     256
+#define MECH_MAX_ROD_ELEMENTS 4096  /* elements (segments) of one rod        */
+#define MECH_MAX_ROD_POINTS   4096  /* `point` lines of one rod              */
 #define MECH_MAX_TEXT     (4u << 20) /* bytes of .mech text accepted     */
 #define MECH_MAX_LINE     4096       /* characters in one line            */
 #define MECH_ERROR_MAX    320
@@ -180,6 +183,39 @@ typedef struct {
     mech_xpbd_mode mode;       /* default block                              */
 } mech_xpbd_settings;
 
+/* A Cosserat rod (`rod` block, docs/mech-format.md "Rods"; XPBD only, see
+ * core/xpbd/rod.h and docs/rods.md).  Values SI.  The rest shape is given in
+ * a local frame and placed by x_world = origin + frame x_local. */
+typedef enum { MECH_ROD_RIGID, MECH_ROD_LINEAR, MECH_ROD_QUADRATIC, MECH_ROD_CUBIC } mech_rod_disc;
+typedef enum { MECH_ROD_STRAIGHT, MECH_ROD_HELIX, MECH_ROD_POINTS } mech_rod_shape;
+
+typedef struct {
+    int clamped;               /* 0: free end                                */
+    int body;                  /* clamped to: body index, −1 = the ground     */
+    double move[3];            /* ground clamp: prescribed displacement (world, m) */
+    double twist;              /* ground clamp: rotation about the end's rest tangent (rad) */
+    double ramp;               /* s: move and twist ramp linearly from 0 over ramp, then hold (0 = at once) */
+    int line;                  /* line of its `clamp`, 0 if free            */
+} mech_rod_end;
+
+typedef struct {
+    char name[MECH_NAME_MAX];
+    mech_rod_disc disc;        /* default linear                             */
+    int elements;              /* default 1                                  */
+    int full_integration;      /* 0: reduced (default), 1: full              */
+    int gauss_seidel;          /* solver: 0 block-banded (default), 1 Gauss–Seidel */
+    double length;             /* m (straight; helix and points derive it)   */
+    double diameter, E, nu, rho, damping;   /* m, Pa, -, kg/m^3, Pa s         */
+    mech_rod_shape shape;
+    double coil_radius, pitch, turns;       /* helix: m, m per turn, turns   */
+    int npoints;               /* points: >= 2, 3 each (local frame, m)     */
+    double *points;            /* owned by the model                        */
+    double origin[3], frame[9];             /* placement, frame row-major    */
+    mech_rod_end end[2];       /* [0] start (s = 0), [1] end (s = L)        */
+    float rgba[4];             /* display colour; alpha 0 = viewer's choice */
+    int line;
+} mech_rod;
+
 typedef struct mech_model {
     char name[MECH_NAME_MAX];        /* file stem, or the name given       */
     char description[256];           /* `description` line, may be empty   */
@@ -197,6 +233,8 @@ typedef struct mech_model {
     mech_xpbd_settings xpbd;         /* XPBD step settings                  */
     int nxtarget;                    /* XPBD pose targets                   */
     mech_xtarget *xtargets;
+    int nrod;                        /* Cosserat rods (XPBD only)           */
+    mech_rod *rods;
 } mech_model;
 
 typedef struct {

@@ -5,7 +5,7 @@
  * never reads past `len`.  Bodies are collected in file order, then parents
  * are resolved and the bodies stored parents-first (stable topological order).
  * The XPBD statements (joint limits and drives, `xpbd`, `servo`) are in
- * parse_xpbd.c; the state and helpers both share are in parse_internal.h.
+ * parse_xpbd.c, `rod` blocks in parse_rod.c; the state and helpers both share are in parse_internal.h.
  */
 #include "model/parse_internal.h"
 #include "model/inertia.h"
@@ -21,7 +21,7 @@ static const char *const body_keys[K_COUNT] = {
     "parent", "joint", "pos", "rot", "mass", "com", "inertia", "fext", "q0", "qd0"
 };
 static const char *const unsupported_blocks[] = {
-    "ground", "rod", "track"
+    "ground", "track"
 };
 
 static const char *const loop_keys[L_COUNT] = {
@@ -217,7 +217,7 @@ static int fail_unsupported(parser *p, const lex_tok *kw)
 static int is_top_keyword(const lex_tok *kw)
 {
     static const char *const top[] = { "body", "poi", "gravity", "description", "loop", "tsda", "rsda", "xpbd",
-                                       "servo" };
+                                       "servo", "rod" };
     for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
         if (lex_is(kw, top[i])) return 1;
     return 0;
@@ -787,6 +787,7 @@ static int top_line(parser *p, const lex_tok *kw)
     if (lex_is(kw, "description")) return top_description(p, kw->col);
     if (lex_is(kw, "xpbd")) return xp_top_xpbd(p, kw);
     if (lex_is(kw, "servo")) return xp_top_servo(p, kw);
+    if (lex_is(kw, "rod")) return rod_top(p, kw);
     if (lex_is(kw, "gravity")) {
         if (p->grav_line)
             return mp_fail(p, p->ln.no, kw->col, "duplicate 'gravity' (first on line %d)", p->grav_line);
@@ -1013,6 +1014,7 @@ static int build_model(parser *p)
     if (!r) r = store_loops(p);
     if (!r) r = store_elems(p);
     if (!r) r = xp_store_servos(p);
+    if (!r) r = rod_store(p);
     free(work);
     return r;
 }
@@ -1035,6 +1037,7 @@ static int parse_lines(parser *p)
               : p->block == B_ELEM ? elem_line(p, &kw)
               : p->block == B_XPBD ? xp_xpbd_line(p, &kw)
               : p->block == B_SERVO ? xp_servo_line(p, &kw)
+              : p->block == B_ROD ? rod_line(p, &kw)
                                    : top_line(p, &kw);
         if (r < 0) return -1;
     }
@@ -1052,7 +1055,7 @@ static int parse_lines(parser *p)
         return mp_fail(p, re->line, re->name_col, "%s '%s' has no 'end' before the end of the file", elem_kind(re),
                     re->name);
     }
-    return xp_unclosed(p);
+    return xp_unclosed(p) ? -1 : rod_unclosed(p);
 }
 
 mech_model *mech_parse(const char *text, size_t len, const char *name, mech_error *err)
@@ -1086,6 +1089,7 @@ mech_model *mech_parse(const char *text, size_t len, const char *name, mech_erro
     free(p.loops);
     free(p.elems);
     free(p.servos);
+    rod_parse_free(&p);
     if (r) {
         mech_model_free(p.m);
         return NULL;

@@ -16,7 +16,7 @@ enum { K_PARENT, K_JOINT, K_POS, K_ROT, K_MASS, K_COM, K_INERTIA, K_FEXT, K_Q0, 
 enum { L_TYPE, L_PRED, L_SUCC, L_PPOS, L_PROT, L_PAXIS, L_SPOS, L_SROT, L_SAXIS, L_LENGTH, L_STAB, L_COUNT };
 enum { E_FROM, E_TO, E_JOINT, E_K, E_C, E_L0, E_Q0, E_INPUT, E_COUNT };
 
-enum { B_NONE, B_BODY, B_LOOP, B_ELEM, B_XPBD, B_SERVO };   /* the open block */
+enum { B_NONE, B_BODY, B_LOOP, B_ELEM, B_XPBD, B_SERVO, B_ROD };   /* the open block */
 
 /* XPBD joint keys (body and loop blocks): where each was seen, 0 = not. */
 enum { XJ_LIMIT, XJ_SWING, XJ_DRIVE, XJ_TARGET, XJ_COMPLIANCE, XJ_COUNT };
@@ -88,6 +88,8 @@ typedef struct {
     int nservos, cap_servos;
     int desc_line, grav_line;
     int xpbd_key_line[XP_SET_COUNT];           /* keys seen in the xpbd block */
+    struct raw_rod *rods;                      /* parse_rod.c */
+    int nrods, cap_rods;
 } parser;
 
 /* parse.c: errors, tokens and values (all return 0, or -1 with the error set). */
@@ -128,5 +130,13 @@ int xp_servo_line(parser *p, const lex_tok *kw);
 int xp_unclosed(parser *p);
 /* After the bodies are stored: servo bodies by name. */
 int xp_store_servos(parser *p);
+
+/* parse_rod.c: `rod` blocks (docs/mech-format.md, "Rods"). */
+int rod_top(parser *p, const lex_tok *kw);
+int rod_line(parser *p, const lex_tok *kw);
+int rod_unclosed(parser *p);
+/* After the bodies are stored: clamp bodies by name, rods into the model. */
+int rod_store(parser *p);
+void rod_parse_free(parser *p);
 
 #endif

@@ -228,6 +228,64 @@ static int target_joints(const mech_model *mm, xpbd_mech *x, int *nj, char *err,
     return 0;
 }
 
+void xpbd_rod_desc_from_model(const mech_model *mm, const mech_rod *r, xpbd_rod_desc *d)
+{
+    static const xpbd_rod_discretization discs[] = { XPBD_ROD_RIGID, XPBD_ROD_LINEAR, XPBD_ROD_QUADRATIC,
+                                                     XPBD_ROD_CUBIC };
+    static const xpbd_rod_shape shapes[] = { XPBD_ROD_STRAIGHT, XPBD_ROD_HELIX, XPBD_ROD_POINTS };
+    xpbd_rod_desc_default(d);
+    d->disc = discs[r->disc];
+    d->elements = r->elements;
+    d->full_integration = r->full_integration;
+    d->solver = r->gauss_seidel ? XPBD_ROD_GAUSS_SEIDEL : XPBD_ROD_BANDED;
+    d->length = r->length;
+    d->diameter = r->diameter;
+    d->E = r->E;
+    d->nu = r->nu;
+    d->rho = r->rho;
+    d->damping = r->damping;
+    d->shape = shapes[r->shape];
+    d->coil_radius = r->coil_radius;
+    d->pitch = r->pitch;
+    d->turns = r->turns;
+    d->npoints = r->npoints;
+    d->points = r->points;
+    memcpy(d->origin, r->origin, sizeof d->origin);
+    memcpy(d->frame, r->frame, sizeof d->frame);
+    for (int e = 0; e < 2; e++) {
+        const mech_rod_end *me = &r->end[e];
+        xpbd_rod_end *xe = &d->end[e];
+        xe->clamped = me->clamped;
+        xe->on_body = me->clamped && me->body >= 0;
+        xe->body = me->body;
+        memcpy(xe->move, me->move, sizeof xe->move);
+        xe->twist = me->twist;
+        xe->ramp_time = me->ramp;
+    }
+    d->dt = mm->xpbd.dt;
+    d->substeps = mm->xpbd.substeps;
+    d->iterations = mm->xpbd.iterations;
+    memcpy(d->gravity, mm->gravity, sizeof d->gravity);
+}
+
+static int build_rods(const mech_model *mm, xpbd_mech *x, char *err, int errlen)
+{
+    if (mm->nrod == 0) return 0;
+    x->rods = calloc((size_t)mm->nrod, sizeof *x->rods);
+    x->rod_list = calloc((size_t)mm->nrod, sizeof *x->rod_list);
+    if (!x->rods || !x->rod_list) return fail(err, errlen, 0, "out of memory");
+    for (int i = 0; i < mm->nrod; i++) {
+        xpbd_rod_desc d;
+        char why[200];
+        xpbd_rod_desc_from_model(mm, &mm->rods[i], &d);
+        if (xpbd_rod_init(&x->rods[i], &d, why, sizeof why))
+            return fail(err, errlen, mm->rods[i].line, "rod '%s': %s", mm->rods[i].name,
+                        strncmp(why, "rod: ", 5) == 0 ? why + 5 : why);
+        x->rod_list[x->nrod++] = &x->rods[i];
+    }
+    return 0;
+}
+
 int xpbd_from_model(const mech_model *mm, xpbd_mech *x, char *err, int errlen)
 {
     static const xpbd_mode modes[] = { XPBD_VECTOR_ROWS, XPBD_VECTOR_BLOCK, XPBD_SCALAR };
@@ -250,7 +308,8 @@ int xpbd_from_model(const mech_model *mm, xpbd_mech *x, char *err, int errlen)
     int r = 0;
     for (int i = 0; !r && i < mm->nb; i++)
         r = tree_joint(mm, x, i, &nj, err, errlen) || loop_joints(mm, x, i, &nj, err, errlen);
-    if (r || target_joints(mm, x, &nj, err, errlen) || xpbd_model_finalize(&x->m, err, errlen)) {
+    if (r || target_joints(mm, x, &nj, err, errlen) || xpbd_model_finalize(&x->m, err, errlen) ||
+        build_rods(mm, x, err, errlen)) {
         xpbd_mech_free(x);
         return -1;
     }
@@ -263,6 +322,12 @@ void xpbd_mech_free(xpbd_mech *x)
     free(x->signals);
     x->signals = NULL;
     x->nsignal = 0;
+    for (int i = 0; i < x->nrod; i++) xpbd_rod_free(&x->rods[i]);
+    free(x->rods);
+    free(x->rod_list);
+    x->rods = NULL;
+    x->rod_list = NULL;
+    x->nrod = 0;
 }
 
 static void signal_targets(double t, int joint, double target[6], void *user)
@@ -281,7 +346,23 @@ int xpbd_mech_data(const xpbd_mech *x, xpbd_mode mode, xpbd_data *d)
         d->target_fn = signal_targets;
         d->target_user = (void *)x;
     }
+    char why[200];
+    for (int i = 0; i < x->nrod; i++) {
+        xpbd_rod_reset(&x->rods[i]);
+        if (xpbd_rod_attach(&x->rods[i], &x->m, d, why, sizeof why)) {
+            xpbd_data_free(d);
+            return -1;
+        }
+    }
+    d->nrod = x->nrod;
+    d->rods = x->rod_list;
     return 0;
+}
+
+void xpbd_mech_reset(const xpbd_mech *x, xpbd_data *d)
+{
+    xpbd_data_reset(d, &x->m);
+    for (int i = 0; i < x->nrod; i++) xpbd_rod_reset(&x->rods[i]);
 }
 
 void xpbd_mech_poses(const mech_model *mm, const xpbd_data *d, double *out)

@@ -7,7 +7,8 @@
  * order Gauss–Seidel visits them: per body in body order, its tree joint
  * (to its parent or the ground; none if floating) and then the loops
  * (revolute, prismatic, spherical) whose later body — the larger index of
- * pred and succ — it is; then the `servo` blocks.  Limits, drives and compliance come from the XPBD keys of the
+ * pred and succ — it is; then the `servo` blocks.  Rods (`rod` blocks) are
+ * xpbd_rods stepped inside the world's substeps (rod.h, xpbd_rod_attach).  Limits, drives and compliance come from the XPBD keys of the
  * file (mech_xjoint), step settings from its `xpbd` block.
  *
  * Signs: the file's coordinates are ours (docs/conventions.md); the paper's
@@ -17,6 +18,7 @@
 #define MECH_XPBD_FROM_MODEL_H
 
 #include "model/model.h"
+#include "xpbd/rod.h"
 #include "xpbd/xpbd.h"
 
 /* One time-varying target row: target[6 j + row] = sign · s(t). */
@@ -31,6 +33,12 @@ typedef struct {
     xpbd_mode mode;             /* from the file's `xpbd` block               */
     int nsignal;
     xpbd_signal_row *signals;   /* in joint order                            */
+    /* Cosserat rods (`rod` blocks), in file order.  A rod holds its own
+     * state, so an xpbd_mech with rods serves one run at a time:
+     * xpbd_mech_data lists them in the run and attaches their body clamps. */
+    int nrod;
+    xpbd_rod *rods;
+    xpbd_rod **rod_list;        /* &rods[i], for xpbd_data.rods              */
 } xpbd_mech;
 
 /* Build the scene of `mm`.  Returns 0, or −1 with "line N: message" (or a
@@ -42,6 +50,14 @@ void xpbd_mech_free(xpbd_mech *x);
 /* Allocate a run of x in `mode` (usually x->mode) with the time-varying
  * targets wired in.  0 or −1. */
 int xpbd_mech_data(const xpbd_mech *x, xpbd_mode mode, xpbd_data *d);
+
+/* Back to the initial state: xpbd_data_reset and every rod's rest shape. */
+void xpbd_mech_reset(const xpbd_mech *x, xpbd_data *d);
+
+/* The rod description of a `rod` block (step settings and gravity from the
+ * model's `xpbd` block and gravity).  Body indices are the model's, which
+ * are the XPBD bodies'. */
+void xpbd_rod_desc_from_model(const mech_model *mm, const mech_rod *r, xpbd_rod_desc *d);
 
 /* Per body x y z qw qx qy qz (7·nb): the world position of the body-frame
  * origin and its attitude — the layout of mech_body_poses. */

@@ -1,0 +1,60 @@
+// xpbd-models.js — the XPBD scenes of models/xpbd/ (Cosserat rods, and the §9.1 pendulum and 3-RPS robot),
+// bundled as text (they are not in the WebAssembly manifest: they run on engine 'xpbd' only). Used by the
+// worker: listed after the manifest's models in the gallery group 'xpbd', opened by name or as edited text
+// under the same name, always on engine 'xpbd'; their rods are sampled for drawing every frame.
+const texts = import.meta.glob('../../models/xpbd/*.mech', { query: '?raw', import: 'default', eager: true });
+
+/** name → .mech text */
+export const xpbdTexts = new Map(
+  Object.entries(texts)
+    .map(([path, text]) => [path.replace(/^.*\//, '').replace(/\.mech$/, ''), text])
+    .sort(([a], [b]) => a.localeCompare(b)),
+);
+
+/** True when `name` is one of these scenes: the worker then opens it on engine 'xpbd'. */
+export const isXpbdModel = (name) => xpbdTexts.has(name);
+
+/** Gallery entries in the manifest's shape, counted by opening each text once on XPBD. */
+export async function xpbdModelList(openModel) {
+  const list = [];
+  for (const [name, text] of xpbdTexts) {
+    try {
+      const sim = await openModel({ text, name }, { engine: 'xpbd' });
+      list.push({ name, description: sim.description, nq: sim.nq, nv: sim.nv, nb: sim.nb, nact: sim.nact,
+        nrod: sim.rods().length, backend: 'runtime', engine: 'xpbd', group: 'xpbd' });
+      sim.dispose();
+    } catch {
+      // a broken scene is left out of the gallery rather than breaking it
+    }
+  }
+  return list;
+}
+
+/** Centreline samples per rod for drawing: 8 per element, 24 at least, 600 at most. */
+export const samplesFor = (rod) => Math.min(600, Math.max(24, 8 * rod.elements));
+
+/**
+ * Each rod's interpolated centreline with frames, copied out of WebAssembly memory:
+ * Float64Array(12(n + 1)), positions (3 per sample) then row-major frames (9 per sample).
+ */
+export function sampleRods(sim, rods) {
+  return rods.map((rod, i) => {
+    const n = samplesFor(rod);
+    const { positions, frames } = sim.rodCentreline(i, n, { frames: true });
+    const out = new Float64Array(12 * (n + 1));
+    out.set(positions);
+    out.set(frames, 3 * (n + 1));
+    return out;
+  });
+}
+
+/** The first non-finite rod node, as a blow-up reason, or null. */
+export function badRod(sim, rods) {
+  for (let i = 0; i < rods.length; i++) {
+    const p = sim.rodNodes(i);
+    for (let k = 0; k < p.length; k++) {
+      if (!Number.isFinite(p[k])) return `rod '${rods[i].name}' node ${Math.floor(k / 3)} is ${p[k]}`;
+    }
+  }
+  return null;
+}
