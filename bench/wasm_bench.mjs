@@ -6,11 +6,20 @@
 // Per model, ns per forward-dynamics call of
 //   gen wasm   the generated module, loop inside WebAssembly (bench.c, no JS)
 //   gen native the same generated C and loop compiled natively (mech-wasm-ref)
+//   loop wasm, loop native
+//              the same loop over a backend that computes nothing
+//              (mech_bench_null_fd): the loop's own cost and the indirect call
+//   net        (gen wasm - loop wasm) / (gen native - loop native): the
+//              generated code alone, call overhead excluded
 //   ABA wasm   the runtime engine, loop inside WebAssembly
 //   forward()  sim.forward() called from JS through the public API, at one
 //              fixed state (so it includes the JS->WASM call and the checks)
+//   at state   the generated code at that same state, looped inside
+//              WebAssembly (mw_bench_here), timed in turn with forward():
+//              forward() minus this is what the API costs
 //   mj_forward mujoco-js@0.0.7 (MuJoCo's official WebAssembly build), contacts
-//              disabled, on the same model converted to MJCF (tests/mjcf.c)
+//              disabled, on the same model converted to MJCF (tests/mjcf.c),
+//              called from JS at one fixed state like forward()
 // plus the cost of one empty JS->WASM call and of step(dt, n) batching.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -18,7 +27,7 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 import { listModels, loadModelText, openModel } from '../wasm/index.mjs';
-import { WasmModule } from '../wasm/module.mjs';
+import { HEADER, WasmModule } from '../wasm/module.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const tool = (name, ...args) => execFileSync(`${root}build/wasm/${name}`, args, { encoding: 'utf8' });
@@ -37,7 +46,14 @@ function cpuNs() {
   return (user + system) * 1e3;
 }
 
-/** Best-of-RUNS ns per call of fn(calls), calls grown until one run takes 5 ms. */
+/**
+ * Best-of-RUNS ns per call of fn(calls), calls grown until one run takes 5 ms,
+ * after WARMUP ns of untimed runs.  V8 runs WebAssembly first as Liftoff
+ * (baseline) code and swaps in TurboFan code compiled on a background thread
+ * once a function is hot; on a loaded machine that can take longer than the
+ * sizing runs, and a figure of Liftoff code is 2-8x too slow.
+ */
+const WARMUP = 1e8;
 function nsPerCall(fn) {
   let calls = 1000;
   for (;;) {
@@ -46,6 +62,7 @@ function nsPerCall(fn) {
     if (cpuNs() - t0 >= 5e6 || calls >= 1 << 26) break;
     calls *= 2;
   }
+  for (const t0 = cpuNs(); cpuNs() - t0 < WARMUP;) fn(calls);
   let best = Infinity;
   for (let r = 0; r < RUNS; r++) {
     const t0 = cpuNs();
@@ -60,12 +77,14 @@ function insideWasm(mod, handle) {
   return nsPerCall((calls) => mod.exports.mw_bench_forward(handle, calls));
 }
 
+/** The generated module's loop and the null backend's loop (see header). */
 async function generatedInside(name) {
   const mod = await WasmModule.instantiate(new URL(`${name}.wasm`, dist));
   const handle = mod.exports.mw_open();
-  const ns = insideWasm(mod, handle);
+  const gen = insideWasm(mod, handle);
+  const loop = nsPerCall((calls) => mod.exports.mw_bench_overhead(handle, calls));
   mod.exports.mw_close(handle);
-  return ns;
+  return { gen, loop };
 }
 
 async function runtimeInside(name, text) {
@@ -76,17 +95,37 @@ async function runtimeInside(name, text) {
   return ns;
 }
 
-/** sim.forward() from JS at one random state. */
-async function fromJs(name) {
-  const sim = await openModel(name);
-  const [state] = JSON.parse(tool('mech-wasm-ref', 'states', `${root}models/${name}.mech`, '7', '1'));
-  sim.q.set(state.q);
-  sim.qd.set(state.qd);
-  sim.tau.set(state.tau);
-  sim.fext.set(state.fext);
-  const ns = nsPerCall((calls) => { for (let i = 0; i < calls; i++) sim.forward(); });
+/** One random state (seed 7) of the model, as mech-wasm-ref draws it. */
+const stateOf = (name) => JSON.parse(tool('mech-wasm-ref', 'states', `${root}models/${name}.mech`, '7', '1'))[0];
+
+/**
+ * sim.forward() from JS at `state`, and the generated code at that state
+ * inside WebAssembly (mw_bench_here, in a second instance of the module),
+ * measured in turn three times each so that both see the same load.
+ * forward() goes through a fresh copy of the shim (index.mjs imported again
+ * under its own URL), as in a page that runs this one model: within one copy,
+ * Sim.prototype.forward calls the export of every module a Sim was made from,
+ * and once it has called several V8 no longer inlines the JS->WASM call there
+ * (callCosts below measures that case).
+ */
+async function fromJs(name, state) {
+  const { openModel: open } = await import(new URL(`../wasm/index.mjs?bench=${name}`, import.meta.url).href);
+  const sim = await open(name);
+  const mod = await WasmModule.instantiate(new URL(`${name}.wasm`, dist));
+  const handle = mod.exports.mw_open();
+  const h = mod.i32(handle, HEADER.length);
+  for (const k of ['q', 'qd', 'tau', 'fext']) {
+    sim[k].set(state[k]);
+    mod.f64(h[HEADER[k]], state[k].length).set(state[k]);
+  }
+  let forward = Infinity, here = Infinity;
+  for (let turn = 0; turn < 3; turn++) {
+    forward = Math.min(forward, nsPerCall((calls) => { for (let i = 0; i < calls; i++) sim.forward(); }));
+    here = Math.min(here, nsPerCall((calls) => mod.exports.mw_bench_here(handle, calls)));
+  }
+  mod.exports.mw_close(handle);
   sim.dispose();
-  return ns;
+  return { forward, here };
 }
 
 /** mujoco-js mj_forward on the model's MJCF at one random (q, qd) state. */
@@ -112,16 +151,32 @@ async function mujocoForward(mujoco, name) {
   return ns;
 }
 
-/** One empty JS->WASM call, and step(dt, 1) in a JS loop against step(dt, n). */
-async function callCosts() {
+/**
+ * One empty JS->WASM call; step(dt, 1) in a JS loop against step(dt, n); and
+ * threelink forward() from this realm's shim, whose Sim.prototype.forward has
+ * by now called every model's export (polymorphic: see fromJs).
+ */
+async function callCosts(states) {
   const sim = await openModel('threelink');
   const mod = await WasmModule.instantiate(new URL('threelink.wasm', dist));
   const empty = nsPerCall((calls) => { for (let i = 0; i < calls; i++) mod.exports.mw_error_line(); });
   const dt = 1e-4;
   const single = nsPerCall((calls) => { sim.reset(); for (let i = 0; i < calls; i++) sim.step(dt); });
   const batched = nsPerCall((calls) => { sim.reset(); sim.step(dt, calls); });
+  for (const [name, state] of states) {
+    const other = await openModel(name);
+    other.q.set(state.q);
+    other.qd.set(state.qd);
+    for (let i = 0; i < 1e5; i++) other.forward();
+    other.dispose();
+  }
+  sim.reset();
+  sim.q.set(states.get('threelink').q);
+  sim.qd.set(states.get('threelink').qd);
+  sim.tau.set(states.get('threelink').tau);
+  const polymorphic = nsPerCall((calls) => { for (let i = 0; i < calls; i++) sim.forward(); });
   sim.dispose();
-  return { empty, single, batched };
+  return { empty, single, batched, polymorphic };
 }
 
 const f = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
@@ -132,38 +187,62 @@ const mujoco = await loadMujoco();
 mujoco.FS.mkdir('/bench');
 
 const rows = [];
-for (const { name } of await listModels()) {
+const states = new Map();
+// The tree models (models/*.mech), each with its generated module.
+const trees = (await listModels()).filter((m) => m.group === 'trees' && m.backend === 'generated');
+for (const { name } of trees) {
   const text = await loadModelText(name);
+  const state = stateOf(name);
+  states.set(name, state);
   const row = { name };
   for (let round = 0; round < ROUNDS; round++) {
     const native = JSON.parse(tool('mech-wasm-ref', 'bench', `${root}models/${name}.mech`, String(RUNS)));
+    const inside = await generatedInside(name);
+    const api = await fromJs(name, state);
     const measured = {
-      genWasm: await generatedInside(name),
+      genWasm: inside.gen,
       genNative: native.generated,
+      loopWasm: inside.loop,
+      loopNative: native.overhead,
       abaWasm: await runtimeInside(name, text),
       abaNative: native.runtime,
-      forward: await fromJs(name),
+      forward: api.forward,
+      here: api.here,
       mujoco: await mujocoForward(mujoco, name),
     };
     for (const [k, v] of Object.entries(measured)) row[k] = Math.min(row[k] ?? Infinity, v);
   }
+  // When the code beyond the calls is within a couple of ns of nothing on
+  // either side (gantry: four arithmetic operations), the difference of two
+  // minima is noise: no net ratio.
+  const netWasm = row.genWasm - row.loopWasm, netNative = row.genNative - row.loopNative;
+  row.net = netWasm >= 2 && netNative >= 2 ? netWasm / netNative : NaN;
   rows.push(row);
 }
-const calls = await callCosts();
+const calls = await callCosts(states);
 
 console.log(`WebAssembly forward dynamics, ns/call (best of ${ROUNDS}×${RUNS} runs, CPU time); ` +
   `${cpus()[0].model}, Node ${process.version}`);
-const header = ['model', 'gen wasm', 'gen native', 'wasm/native', 'ABA wasm', 'ABA native', 'forward() JS',
-  'mj_forward', 'mj/forward()', 'mj/gen wasm'];
-console.log(header.map((h, i) => (i ? h.padStart(12) : h.padEnd(10))).join(''));
+const header = ['model', 'gen wasm', 'gen native', 'wasm/native', 'loop wasm', 'loop native', 'net', 'ABA wasm',
+  'ABA native', 'forward() JS', 'at state', 'mj_forward', 'mj/forward()', 'mj/gen wasm'];
+const w = (c, i) => (i ? c.padStart(i === 9 ? 13 : 12) : c.padEnd(10));
+console.log(header.map(w).join(''));
 for (const r of rows) {
-  console.log([r.name.padEnd(10), f(r.genWasm), f(r.genNative), ratio(r.genWasm, r.genNative), f(r.abaWasm),
-    f(r.abaNative), f(r.forward), f(r.mujoco), ratio(r.mujoco, r.forward),
-    ratio(r.mujoco, r.genWasm)]
-    .map((c, i) => (i ? c.padStart(12) : c)).join(''));
+  console.log([r.name, f(r.genWasm), f(r.genNative), ratio(r.genWasm, r.genNative), f(r.loopWasm), f(r.loopNative),
+    Number.isNaN(r.net) ? '—' : `${r.net.toFixed(2)}×`, f(r.abaWasm), f(r.abaNative), f(r.forward), f(r.here), f(r.mujoco),
+    ratio(r.mujoco, r.forward), ratio(r.mujoco, r.genWasm)].map(w).join(''));
 }
 console.log(`one empty JS->WASM call: ${f(calls.empty)} ns`);
 console.log(`threelink step(dt) in a JS loop: ${f(calls.single)} ns/step; step(dt, n) batched: ${f(calls.batched)} ns/step`);
+console.log(`threelink forward() from a shim whose forward() has run every model (polymorphic): ${f(calls.polymorphic)} ns`);
+const slow = rows.filter((r) => !(r.net <= 1.3))
+  .map((r) => `${r.name} ${Number.isNaN(r.net) ? 'unresolved (code within 2 ns of the calls alone)' : `${r.net.toFixed(2)}×`}`);
+const three = rows.find((r) => r.name === 'threelink');
+console.log(`gate, generated wasm within 1.3× of native (net): ${slow.length ? `not met: ${slow.join(', ')}` : 'met'}`);
+if (three) {
+  const x = three.mujoco / three.forward;
+  console.log(`gate, threelink forward() >= 20× faster than mj_forward: ${x >= 20 ? 'met' : 'not met'} (${x.toFixed(1)}×)`);
+}
 
 const jsonAt = process.argv.indexOf('--json');
 if (jsonAt > 0) {

@@ -32,6 +32,14 @@ generated=$native/generated
 mkdir -p "$out/src" "$dist/models"
 
 CFLAGS=(-std=c11 -O2 -Wall -Wextra -Werror -I"$root/core" -I"$root/core/codegen" -I"$root/wasm" -I"$generated")
+# Added for the per-model modules' own sources (the generated dynamics,
+# model.c, describe.c; not the shared archive): wasm SIMD, so that
+# mech_sincos2 (core/codegen/mech_sincos.h) evaluates its two angles with
+# f64x2 operations as it does with SSE2 natively.  Measured (docs/wasm.md,
+# "Benchmark"): up to 8% faster (bintree, satellite, threelink, fourlink),
+# the rest within noise; -O3 and -mnontrapping-fptoint gain nothing.  Node >= 20 and current browsers run
+# wasm SIMD; results are bit-identical (no FMA, no reassociation).
+GEN_CFLAGS=(-msimd128)
 # 1 MiB of stack and 2 MiB to start: a module holds one model's state; memory
 # grows on demand and index.mjs refreshes its views when it does.
 LDFLAGS=(-sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1MB -sINITIAL_MEMORY=2MB
@@ -45,7 +53,7 @@ toolchain=$(emcc --version | sed -n 1p)   # sed reads it all: no SIGPIPE under p
 stale() {
     local output=$1
     shift
-    hash=$( { echo "$toolchain ${CFLAGS[*]} ${LDFLAGS[*]}"; cat "$@" "${headers[@]}"; } | sha256sum | cut -c1-64)
+    hash=$( { echo "$toolchain ${CFLAGS[*]} ${LDFLAGS[*]} ${GEN_CFLAGS[*]}"; cat "$@" "${headers[@]}"; } | sha256sum | cut -c1-64)
     [ -f "$output" ] && [ "$(cat "$output.hash" 2>/dev/null)" = "$hash" ] && return 1
     return 0
 }
@@ -82,16 +90,22 @@ module() {
 # ---- the modules, built in parallel ----
 pids=()
 module "$out/runtime.wasm" "" "" -- "$root/wasm/runtime.c" "$root/wasm/engine.c" "$root/wasm/describe.c" \
-    "$root/wasm/xpbd.c" &
+    "$root/wasm/observe.c" "$root/wasm/xpbd.c" &
 pids+=($!)
+# Every shipped model: models/*.mech (trees) and models/loops/*.mech (closed
+# loops and force elements), one stem each.
+shipped=("$root"/models/*.mech "$root"/models/loops/*.mech)
 models=()
-for mech in "$root"/models/*.mech; do
+for mech in "${shipped[@]}"; do
     stem=$(basename "$mech" .mech)
+    for other in "${models[@]}"; do
+        [ "$other" = "$stem" ] && { echo "build-wasm: two models named $stem" >&2; exit 1; }
+    done
     models+=("$stem")
     symbol=$(printf 'mechgen_%s' "$stem" | tr -c 'A-Za-z0-9_' '_')   # as core/codegen/CMakeLists.txt
     text=$out/src/${stem}_text.c
     {
-        echo "/* ${stem}_text.c — models/$stem.mech as bytes, written by scripts/build-wasm.sh. */"
+        echo "/* ${stem}_text.c — ${mech#"$root"/} as bytes, written by scripts/build-wasm.sh. */"
         echo '#include <stddef.h>'
         echo "const unsigned char mw_model_text[] = {"
         od -An -v -tu1 "$mech" | tr -s ' \n' '\n\n' | grep -v '^$' | paste -sd, -
@@ -99,8 +113,8 @@ for mech in "$root"/models/*.mech; do
         echo "const size_t mw_model_text_len = sizeof mw_model_text;"
     } >"$text.tmp"
     cmp -s "$text.tmp" "$text" && rm "$text.tmp" || mv "$text.tmp" "$text"
-    module "$out/$stem.wasm" "-DMW_GEN=$symbol -DMW_GEN_HEADER=\"$stem.h\"" "$generated/$stem.h" -- \
-        "$root/wasm/model.c" "$root/wasm/describe.c" "$text" "$generated/$stem.c" &
+    module "$out/$stem.wasm" "-DMW_GEN=$symbol -DMW_GEN_HEADER=\"$stem.h\" ${GEN_CFLAGS[*]}" "$generated/$stem.h" -- \
+        "$root/wasm/model.c" "$root/wasm/describe.c" "$root/wasm/observe.c" "$text" "$generated/$stem.c" &
     pids+=($!)
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
 done
@@ -125,17 +139,9 @@ fi
 # ---- wasm/dist: exactly the current modules, texts and manifest ----
 rm -f "$dist"/*.wasm "$dist"/models/*.mech
 cp "$out/runtime.wasm" "$dist/"
-for stem in "${models[@]}"; do
-    cp "$out/$stem.wasm" "$dist/"
-    cp "$root/models/$stem.mech" "$dist/models/"
-done
-# models/loops/: closed loops and force elements, which the code generator
-# does not do yet; shipped as text only, run by runtime.wasm.
-loops=("$root"/models/loops/*.mech)
-for mech in "${loops[@]}"; do
-    stem=$(basename "$mech" .mech)
-    [ -f "$root/models/$stem.mech" ] && { echo "build-wasm: models/loops/$stem.mech shadows models/$stem.mech" >&2; exit 1; }
+for mech in "${shipped[@]}"; do
+    cp "$out/$(basename "$mech" .mech).wasm" "$dist/"
     cp "$mech" "$dist/models/"
 done
-"$out/mech-wasm-ref" info "$root"/models/*.mech --runtime "${loops[@]}" >"$dist/models.json"
-echo "build-wasm: ${#models[@]} model modules + runtime, ${#loops[@]} runtime-only models in wasm/dist/"
+"$out/mech-wasm-ref" info "${shipped[@]}" >"$dist/models.json"
+echo "build-wasm: ${#models[@]} model modules + runtime in wasm/dist/"

@@ -12,7 +12,8 @@ double mech_bench_forward(const mech_model *m, mech_fd_fn fd, void *ctx, int cal
 {
     size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nf = 6 * (size_t)m->nb;
     size_t per = nq + 2 * nv + nf;
-    double *pool = malloc(sizeof(double) * (POOL * per + nv + 1));
+    /* calloc: qdd starts at zero, which the null backend leaves it at. */
+    double *pool = calloc(POOL * per + nv + 1, sizeof(double));
     if (!pool) return NAN;
     double *qdd = pool + POOL * per;
     mech_rng rng;
@@ -29,4 +30,21 @@ double mech_bench_forward(const mech_model *m, mech_fd_fn fd, void *ctx, int cal
     }
     free(pool);
     return sum;
+}
+
+void mech_bench_null_gen(const double *q, const double *qd, const double *tau, const double *fext,
+                         const double *act, double *qdd)
+{
+    (void)q;
+    (void)qd;
+    (void)tau;
+    (void)fext;
+    (void)act;
+    (void)qdd;
+}
+
+void mech_bench_null_fd(void *ctx, const double *q, const double *qd, const double *tau,
+                        const double *fext, double *qdd)
+{
+    (*(const mech_bench_gen_fn *)ctx)(q, qd, tau, fext, NULL, qdd);
 }

@@ -108,6 +108,19 @@ EMSCRIPTEN_KEEPALIVE char *mw_describe(const mw_sim *s)
         put_array(&b, "pos", m->pois[i].pos, 3);
         put(&b, "}");
     }
+    /* Force elements, in observe()'s order; joint is an rsda's body. */
+    put(&b, "],\"tsdas\":[");
+    for (int i = 0; i < m->ntsda; i++) {
+        put(&b, "%s{", i ? "," : "");
+        put_string(&b, "name", m->tsdas[i].name);
+        put(&b, "}");
+    }
+    put(&b, "],\"rsdas\":[");
+    for (int i = 0; i < m->nrsda; i++) {
+        put(&b, "%s{", i ? "," : "");
+        put_string(&b, "name", m->rsdas[i].name);
+        put(&b, ",\"body\":%d}", m->rsdas[i].body);
+    }
     put(&b, "],\"shapes\":[");
     for (int i = 0; i < m->nshape; i++) {
         put(&b, i ? "," : "");

@@ -97,6 +97,27 @@ export interface ModelText {
   name?: string;
 }
 
+/** A rod of an XPBD Sim (Sim.rods()). */
+export interface RodInfo {
+  name: string;
+  disc: 'rigid' | 'linear' | 'quadratic' | 'cubic';
+  /** 0 for the rigid chain, else the element order 1–3. */
+  order: number;
+  elements: number;
+  nodes: number;
+  /** Gauss points per element (1 for the rigid chain). */
+  gaussPoints: number;
+  /** Rest length, m. */
+  length: number;
+  diameter: number;
+  /** Young's modulus, Pa. */
+  E: number;
+  /** Viscous damping β, Pa s. */
+  damping: number;
+  /** [r, g, b] in 0..1 from the file's `color`, or null. */
+  color: [number, number, number] | null;
+}
+
 /** Bad model text.  `message` is `name:line:col: what was expected`. */
 export class MechError extends Error {
   readonly name: 'MechError';
@@ -148,8 +169,27 @@ export class Sim {
   step(dt: number, n?: number): void;
   /** 7·nb values, per body world x y z, qw qx qy qz; a live view overwritten by the next call. */
   poses(): Float64Array;
+  /**
+   * Observation values at the current q, qd (a new array): every point of interest's world
+   * x y z, vx vy vz, then each tsda's length and rate, then each rsda's q and qd.
+   */
+  observe(): Float64Array;
+  /** Offset of a named element's values in observe() ('poi' | 'tsda' | 'rsda'), or its act[] slot ('act'); -1 if none. */
+  find(kind: 'poi' | 'tsda' | 'rsda' | 'act', name: string): number;
   /** XPBD only (else throws): primal and constraint residuals (Tobin & Rucker eqs. 51, 52) of the last substep. */
   residuals(): { primal: number; constraint: number };
+  /** The rods (`rod` blocks) in file order on XPBD; [] on Featherstone, which ignores rods. */
+  rods(): RodInfo[];
+  /** Rod i's node positions, 3·nodes (world x y z per node); a live view. RangeError for a bad index. */
+  rodNodes(i: number): Float64Array;
+  /** Rod i's node frames, 9·nodes (row-major material frame → world, d3 the rest tangent); a live view. */
+  rodFrames(i: number): Float64Array;
+  /**
+   * Rod i's interpolated centreline at n + 1 equally spaced arc lengths (default n = 8 per element), so a
+   * cubic element is curved: positions 3(n + 1), and with { frames: true } frames 9(n + 1), row-major.
+   * Views of one buffer per Sim, overwritten by the next call.
+   */
+  rodCentreline(i: number, n?: number, options?: { frames?: boolean }): { positions: Float64Array; frames: Float64Array | null };
   /** Mechanical energy (J) of the current state. */
   energy(): { kinetic: number; potential: number; total: number };
   /** The parsed model, for drawing it. */

@@ -245,6 +245,37 @@ export class Sim {
   }
 
   /**
+   * Observation values at the current q, qd (a new array): every point of
+   * interest's world x y z, vx vy vz (6 each), then each tsda's length and
+   * rate (2 each), then each rsda's q and qd (2 each) — docs/wasm.md.  Use
+   * find() for where a named one starts.
+   * @returns {Float64Array}
+   */
+  observe() {
+    const x = this.#mod.exports;
+    const n = x.mw_observe_len(this.#handle());
+    if (n === 0) return new Float64Array(0);
+    const ptr = x.mw_observe(this.#handle());
+    if (!ptr) throw new Error(this.#mod.lastError().message);
+    return Float64Array.from(this.#mod.f64(ptr, n));
+  }
+
+  /**
+   * Where a named element's values start in observe() (kind 'poi', 'tsda',
+   * 'rsda'), or the act[] slot of an element declared input (kind 'act');
+   * -1 when the model has no such element.
+   * @param {'poi' | 'tsda' | 'rsda' | 'act'} kind @param {string} name
+   */
+  find(kind, name) {
+    if (!['poi', 'tsda', 'rsda', 'act'].includes(kind)) {
+      throw new RangeError(`find: unknown kind '${kind}'; use 'poi', 'tsda', 'rsda' or 'act'`);
+    }
+    if (typeof name !== 'string') throw new TypeError('find: name must be a string');
+    return this.#mod.withString(kind, (k) => this.#mod.withString(name, (n) =>
+      this.#mod.exports.mw_find(this.#handle(), k, n)));
+  }
+
+  /**
    * XPBD residuals of the last substep (eqs. 51, 52 of Tobin & Rucker):
    * primal |M Δx̃ − ∇Cᵀλ| and constraint |C + α̃λ|; zeros before the first step.
    * Only on engine 'xpbd'.
@@ -255,6 +286,89 @@ export class Sim {
     if (!ptr) throw new Error(`residuals: Sim '${this.name}' runs engine '${this.engine}', not 'xpbd'`);
     const [primal, constraint] = this.#mod.f64(ptr, 2);
     return { primal, constraint };
+  }
+
+  /**
+   * The rods (`rod` blocks) of an XPBD Sim, in file order; [] on Featherstone
+   * (which ignores rods) or when the file has none.  Each: name, disc
+   * ('rigid' | 'linear' | 'quadratic' | 'cubic'), order (0 for the rigid
+   * chain), elements, nodes, gaussPoints (per element), length (rest, m),
+   * diameter (m), E (Pa), damping (Pa s) and color ([r, g, b] in 0..1, or
+   * null when the file gives none).
+   * @returns {RodInfo[]}
+   */
+  rods() {
+    const x = this.#mod.exports;
+    const ptr = this.#handle();
+    const n = x.mw_xpbd_nrod?.(ptr) ?? 0;
+    const discs = ['rigid', 'linear', 'quadratic', 'cubic'];
+    return Array.from({ length: n }, (_, i) => {
+      const [order, elements, nodes, length, diameter, r, g, b, a, gaussPoints, E, damping] =
+        this.#mod.f64(x.mw_xpbd_rod_info(ptr, i), 12);
+      return {
+        name: this.#mod.string(x.mw_xpbd_rod_name(ptr, i)), disc: discs[order], order, elements, nodes,
+        gaussPoints, length, diameter, E, damping, color: a > 0 ? [r, g, b] : null,
+      };
+    });
+  }
+
+  #rodIndex(what, i) {
+    const n = this.#mod.exports.mw_xpbd_nrod?.(this.#handle()) ?? 0;
+    if (!Number.isInteger(i) || i < 0 || i >= n) {
+      throw new RangeError(`${what}: no rod ${i}; Sim '${this.name}' has ${n} rod${n === 1 ? '' : 's'}${this.engine === 'xpbd' ? '' : " (rods run on engine 'xpbd' only)"}`);
+    }
+    return i;
+  }
+
+  /**
+   * Node positions of rod i: a live Float64Array(3·nodes) view, world x y z
+   * per node (finite-element nodes, or the rigid chain's body origins).
+   * @param {number} i
+   */
+  rodNodes(i) {
+    this.#rodIndex('rodNodes', i);
+    const n = this.#mod.exports.mw_xpbd_rod_info(this.#handle(), i);
+    return this.#mod.f64(this.#mod.exports.mw_xpbd_rod_nodes(this.#handle(), i), 3 * this.#mod.f64(n, 3)[2]);
+  }
+
+  /**
+   * Node frames of rod i: a live Float64Array(9·nodes) view, per node the
+   * row-major rotation from the material frame {d1, d2, d3} (d3 the rest
+   * tangent) to world.
+   * @param {number} i
+   */
+  rodFrames(i) {
+    this.#rodIndex('rodFrames', i);
+    const n = this.#mod.exports.mw_xpbd_rod_info(this.#handle(), i);
+    return this.#mod.f64(this.#mod.exports.mw_xpbd_rod_frames(this.#handle(), i), 9 * this.#mod.f64(n, 3)[2]);
+  }
+
+  /**
+   * The interpolated centreline of rod i (positions by the element's
+   * Lagrange basis, rotations on the manifold, docs/rods.md), at n + 1
+   * equally spaced arc lengths s = kL/n: so a cubic element is drawn
+   * curved.  positions is a Float64Array(3(n + 1)); with { frames: true }
+   * also frames, Float64Array(9(n + 1)) row-major.  Views of one buffer
+   * per Sim, overwritten by the next call.
+   * @param {number} i @param {number} [n] default 8 per element
+   * @param {{ frames?: boolean }} [options]
+   * @returns {{ positions: Float64Array, frames: Float64Array | null }}
+   */
+  rodCentreline(i, n, options = {}) {
+    this.#rodIndex('rodCentreline', i);
+    const x = this.#mod.exports;
+    const ptr = this.#handle();
+    const count = n ?? 8 * this.#mod.f64(x.mw_xpbd_rod_info(ptr, i), 2)[1];
+    if (!Number.isInteger(count) || count < 1 || count > 1e6) {
+      throw new RangeError(`rodCentreline: n must be an integer in [1, 1000000], got ${n}`);
+    }
+    const frames = Boolean(options?.frames);
+    const out = x.mw_xpbd_rod_sample(ptr, i, count, frames ? 1 : 0);
+    if (!out) throw new RangeError(this.#mod.lastError().message);
+    return {
+      positions: this.#mod.f64(out, 3 * (count + 1)),
+      frames: frames ? this.#mod.f64(out + 24 * (count + 1), 9 * (count + 1)) : null,
+    };
   }
 
   /** Mechanical energy (J) of the current q, qd: kinetic, potential (gravity) and their sum. */

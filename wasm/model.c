@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include MW_GEN_HEADER
+#include "rbda/loops.h"
 #include "sim.h"
 
 #define MW_PASTE(a, b) a##b
@@ -23,6 +24,12 @@ static void gen_fd(void *ctx, const double *q, const double *qd, const double *t
     MW_FWD_DYN(MW_GEN)(q, qd, tau, fext, ctx, qdd);
 }
 
+/* wasm/observe.c's hook: this model's generated observe function. */
+void mw_model_observe(const double *q, const double *qd, double *out)
+{
+    if (MW_GEN.observe) MW_GEN.observe(q, qd, out);
+}
+
 /* A handle on this module's model, or NULL with the error set. */
 EMSCRIPTEN_KEEPALIVE mw_sim *mw_open(void)
 {
@@ -32,10 +39,11 @@ EMSCRIPTEN_KEEPALIVE mw_sim *mw_open(void)
         mw_fail_parse(&err);
         return NULL;
     }
-    if (m->nq != MW_GEN.nq || m->nv != MW_GEN.nv || m->nb != MW_GEN.nb) {
-        mw_fail("%s: the generated code (nq %d nv %d nb %d) does not match the model text "
-                "(nq %d nv %d nb %d); rebuild", MW_GEN.name, MW_GEN.nq, MW_GEN.nv, MW_GEN.nb,
-                m->nq, m->nv, m->nb);
+    if (m->nq != MW_GEN.nq || m->nv != MW_GEN.nv || m->nb != MW_GEN.nb || m->nc != MW_GEN.nc ||
+        m->nact != MW_GEN.nact || mech_observe_len(m) != MW_GEN.observe_len) {
+        mw_fail("%s: the generated code (nq %d nv %d nb %d nc %d nact %d) does not match the model text "
+                "(nq %d nv %d nb %d nc %d nact %d); rebuild", MW_GEN.name, MW_GEN.nq, MW_GEN.nv, MW_GEN.nb,
+                MW_GEN.nc, MW_GEN.nact, m->nq, m->nv, m->nb, m->nc, m->nact);
         mech_model_free(m);
         return NULL;
     }

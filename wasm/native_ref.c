@@ -6,15 +6,17 @@
  * against.  All output is JSON on stdout; numbers are %.17g so they
  * round-trip exactly.
  *
- *   mech-wasm-ref info FILE... [--runtime FILE...]
- *                                      [{name, description, nq, nv, nb, nact, backend, group}] (the dist manifest)
+ *   mech-wasm-ref info FILE...         [{name, description, nq, nv, nb, nact, backend, group}] (the dist manifest)
  *   mech-wasm-ref check FILE           the parser's verdict: {"error": "file:line:col: ..."} or {"error": null}
- *   mech-wasm-ref states FILE SEED N   N random states (mech_sample_state) and qdd by the
- *                                      generated code (when the build has it), the runtime
- *                                      engine (engine.h) and the dense reference
+ *   mech-wasm-ref states FILE SEED N   N random states (mech_sample_loop_state: near the
+ *                                      closure manifold for loop models, random act) and qdd
+ *                                      by the generated code (when the build has it), the
+ *                                      runtime engine (engine.h) and the dense reference
  *   mech-wasm-ref bench FILE RUNS      ns per forward-dynamics call, best of RUNS: generated,
- *                                      runtime engine, dense
- * act is zero throughout.
+ *                                      runtime engine, dense, and the loop's own cost
+ *                                      (overhead: the null backend of bench.h, the call
+ *                                      overhead a generated backend's figure includes)
+ * act is zero in bench.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
@@ -27,6 +29,7 @@
 #include "engine.h"
 #include "generated.h"
 #include "rbda/dense.h"
+#include "rbda/loops.h"
 #include "sim/sample.h"
 
 static void json_string(const char *s)
@@ -107,25 +110,22 @@ static int engines_open(engines *e, const char *path)
     return -1;
 }
 
-/* Files before "--runtime" have a generated module (group "trees"); files
- * after it run on the runtime engine only (group "loops"). */
+/* Every shipped model has a generated module; the gallery groups them by
+ * folder: models/loops/ is "loops", models/ "trees". */
 static int info(int argc, char **argv)
 {
     printf("[");
-    int runtime = 0, n = 0;
+    int n = 0;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--runtime") == 0) {
-            runtime = 1;
-            continue;
-        }
+        int loops = strstr(argv[i], "/loops/") != NULL;
         mech_model *m = load(argv[i]);
         if (!m) return 1;
         printf("%s\n{\"name\":", n++ ? "," : "");
         json_string(m->name);
         printf(",\"description\":");
         json_string(m->description);
-        printf(",\"nq\":%d,\"nv\":%d,\"nb\":%d,\"nact\":%d,\"backend\":\"%s\",\"group\":\"%s\"}", m->nq, m->nv,
-               m->nb, m->nact, runtime ? "runtime" : "generated", runtime ? "loops" : "trees");
+        printf(",\"nq\":%d,\"nv\":%d,\"nb\":%d,\"nact\":%d,\"backend\":\"generated\",\"group\":\"%s\"}", m->nq,
+               m->nv, m->nb, m->nact, loops ? "loops" : "trees");
         mech_model_free(m);
     }
     printf("]\n");
@@ -155,17 +155,22 @@ static int states(const char *path, unsigned long long seed, int n)
     if (engines_open(&e, path)) return 1;
     const mech_model *m = e.m;
     int nq = m->nq, nv = m->nv, nf = 6 * m->nb;
-    double *buf = malloc(sizeof(double) * (size_t)(nq + 5 * nv + nf + 1));
+    int na = m->nact;
+    double *buf = malloc(sizeof(double) * (size_t)(2 * nq + 5 * nv + nf + na + 1));
     if (!buf) {
         engines_free(&e);
         return 1;
     }
-    double *q = buf, *qd = q + nq, *tau = qd + nv, *fext = tau + nv, *qdd = fext + nf;
+    double *q = buf, *qd = q + nq, *tau = qd + nv, *fext = tau + nv, *qdd = fext + nf, *act = qdd + nv;
+    double *q_walk = act + na;
     mech_rng rng;
     mech_rng_seed(&rng, seed);
+    mech_initial_state(m, q_walk, NULL);
+    if (m->nc) mech_loop_project(m, e.dense.ws, q_walk);
     printf("[");
     for (int k = 0; k < n; k++) {
-        mech_sample_state(m, &rng, q, qd, tau, fext);
+        mech_sample_loop_state(m, e.dense.ws, &rng, q_walk, q, qd, tau, fext, act);
+        memcpy(e.zeros, act, sizeof(double) * (size_t)na);       /* every engine reads act from here */
         printf("%s\n{", k ? "," : "");
         json_array("q", q, nq);
         putchar(',');
@@ -174,6 +179,8 @@ static int states(const char *path, unsigned long long seed, int n)
         json_array("tau", tau, nv);
         putchar(',');
         json_array("fext", fext, nf);
+        putchar(',');
+        json_array("act", act, na);
         if (e.gen.g) {
             gen_engine_fd(&e.gen, q, qd, tau, fext, qdd);
             putchar(',');
@@ -182,7 +189,7 @@ static int states(const char *path, unsigned long long seed, int n)
         mw_engine_fd(e.runtime, q, qd, tau, fext, qdd);
         putchar(',');
         json_array("runtime", qdd, nv);
-        dense_engine_fd(&e.dense, q, qd, tau, fext, qdd);
+        dense_fd_full(m, e.dense.ws, q, qd, tau, fext, act, qdd);
         putchar(',');
         json_array("dense", qdd, nv);
         putchar('}');
@@ -232,12 +239,15 @@ static int bench(const char *path, int runs)
     double gen = e.gen.g ? time_calls(e.m, gen_engine_fd, &e.gen, runs, &sum) : NAN;
     double runtime = time_calls(e.m, mw_engine_fd, e.runtime, runs, &sum);
     double dense = time_calls(e.m, dense_engine_fd, &e.dense, runs, &sum);
+    mech_bench_gen_fn null = mech_bench_null_gen;
+    double overhead = time_calls(e.m, mech_bench_null_fd, &null, runs, &sum);
     printf("{\"name\":");
     json_string(e.m->name);
     printf(",\"runs\":%d,\"generated\":", runs);
     if (isnan(gen)) printf("null");
     else printf("%.6g", gen);
-    printf(",\"runtime\":%.6g,\"dense\":%.6g,\"checksum\":%.17g}\n", runtime, dense, sum);
+    printf(",\"runtime\":%.6g,\"dense\":%.6g,\"overhead\":%.6g,\"checksum\":%.17g}\n", runtime, dense,
+           overhead, sum);
     engines_free(&e);
     return 0;
 }

@@ -97,23 +97,40 @@ mw_sim *mw_sim_new(mech_model *m, int nact, mech_fd_fn fd, void *ctx, void (*ctx
     return s;
 }
 
-/* 1 when every entry of v is finite.  Branch-free (x - x is 0 only for
- * finite x): it runs on every forward() call and after every step. */
+/* 1 when every entry of v is finite.  It runs on every forward() call and
+ * after every step, so it is one short loop of integer operations with no
+ * branch per entry and no floating-point dependency chain: an entry is
+ * non-finite when its exponent bits are all set, i.e. when its magnitude's
+ * bit pattern is at least that of infinity.  (The former form, per-entry
+ * comparisons unrolled four times, cost forward() about twice as much on
+ * threelink; docs/wasm.md, "Benchmark".) */
 static int all_finite(const double *v, int n)
 {
-    int finite = 1;
-    for (int i = 0; i < n; i++) finite &= v[i] - v[i] == 0;
-    return finite;
+    uint64_t bad = 0;
+#pragma clang loop unroll(disable)
+    for (int i = 0; i < n; i++) {
+        uint64_t bits;
+        memcpy(&bits, &v[i], sizeof bits);
+        bad |= (bits & 0x7fffffffffffffffu) >= 0x7ff0000000000000u;
+    }
+    return !bad;
 }
 
-/* 0 when every entry of v is finite, else fails naming the first bad one. */
-static int check_finite(const char *what, const char *name, const double *v, int n)
+/* Names the first non-finite entry of v (there is one) in the error; -1.
+ * Kept out of line so that the callers' fast paths need no stack frame for
+ * mw_fail's varargs. */
+__attribute__((noinline)) static int fail_finite(const char *what, const char *name, const double *v)
 {
-    if (all_finite(v, n)) return 0;
     int i = 0;
     while (isfinite(v[i])) i++;
     mw_fail("%s: %s[%d] is %s", what, name, i, isnan(v[i]) ? "NaN" : "infinite");
     return -1;
+}
+
+/* 0 when every entry of v is finite, else fails naming the first bad one. */
+static inline int check_finite(const char *what, const char *name, const double *v, int n)
+{
+    return all_finite(v, n) ? 0 : fail_finite(what, name, v);
 }
 
 /* 0 when the dynamics can be evaluated at the current inputs, else fails
@@ -144,19 +161,26 @@ static int check_inputs(const mw_sim *s, const char *what)
     return 0;
 }
 
+/* Why forward() failed, once the fast path of mw_forward has seen a
+ * non-finite state or result: the error names the first bad entry. */
+__attribute__((noinline)) static int forward_failed(mw_sim *s)
+{
+    if (!check_finite("forward", "q", s->q, s->nq) && !check_finite("forward", "qd", s->qd, s->nv) &&
+        !check_inputs(s, "forward"))
+        mw_fail("forward: the dynamics gave a non-finite qdd from finite inputs");
+    return -1;
+}
+
 /* The state is checked before, the result after: a bad tau, act, fext (on
  * a body that reads it), gravity or quaternion always shows in qdd, and only
  * then are the inputs scanned to name it.  Inputs the model never reads
  * (fext slots of bodies without `fext 1`) are not errors. */
 EMSCRIPTEN_KEEPALIVE int mw_forward(mw_sim *s)
 {
-    if (check_finite("forward", "q", s->q, s->nq) || check_finite("forward", "qd", s->qd, s->nv))
-        return -1;
+    if (!all_finite(s->q, s->nq) || !all_finite(s->qd, s->nv)) return forward_failed(s);
     s->fd(s->ctx, s->q, s->qd, s->tau, s->fext, s->qdd);
     if (all_finite(s->qdd, s->nv)) return 0;
-    if (!check_inputs(s, "forward"))
-        mw_fail("forward: the dynamics gave a non-finite qdd from finite inputs");
-    return -1;
+    return forward_failed(s);
 }
 
 EMSCRIPTEN_KEEPALIVE int mw_step(mw_sim *s, double dt, int n)
@@ -216,5 +240,28 @@ EMSCRIPTEN_KEEPALIVE double mw_bench_forward(mw_sim *s, int calls)
 {
     double sum = mech_bench_forward(s->model, s->fd, s->ctx, calls);
     if (isnan(sum)) mw_fail("bench: out of memory");
+    return sum;
+}
+
+/* The same loop over the null backend: the call overhead (bench.h). */
+EMSCRIPTEN_KEEPALIVE double mw_bench_overhead(mw_sim *s, int calls)
+{
+    mech_bench_gen_fn null = mech_bench_null_gen;
+    double sum = mech_bench_forward(s->model, mech_bench_null_fd, &null, calls);
+    if (isnan(sum)) mw_fail("bench: out of memory");
+    return sum;
+}
+
+/* `calls` evaluations of the backend at the handle's current state, with
+ * none of mw_forward's checks: what forward() costs inside WebAssembly, for
+ * splitting the cost of forward() from JS into dynamics and API.  Returns a
+ * checksum. */
+EMSCRIPTEN_KEEPALIVE double mw_bench_here(mw_sim *s, int calls)
+{
+    double sum = 0;
+    for (int c = 0; c < calls; c++) {
+        s->fd(s->ctx, s->q, s->qd, s->tau, s->fext, s->qdd);
+        sum += s->nv ? s->qdd[c % s->nv] : 0;
+    }
     return sum;
 }

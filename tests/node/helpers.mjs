@@ -10,17 +10,22 @@ export const modelsDir = `${root}models/`;
 export const badDir = `${root}tests/bad/`;
 const refTool = `${root}build/wasm/mech-wasm-ref`;
 
-/** Every shipped model's name, from models/ (not from the manifest under test). */
-export const modelNames = readdirSync(modelsDir)
+const stems = (dir) => readdirSync(dir)
   .filter((f) => f.endsWith('.mech'))
   .map((f) => f.slice(0, -'.mech'.length))
   .sort();
 
-/** models/loops/: closed loops and force elements, shipped as text for the runtime engine. */
-export const loopModelNames = readdirSync(`${modelsDir}loops`)
-  .filter((f) => f.endsWith('.mech'))
-  .map((f) => f.slice(0, -'.mech'.length))
-  .sort();
+/** models/*.mech: trees. */
+export const treeModelNames = stems(modelsDir);
+/** models/loops/*.mech: closed loops and force elements. */
+export const loopModelNames = stems(`${modelsDir}loops`);
+/** Every shipped model's name (each has a generated module), in the manifest's order; from models/, not from the manifest under test. */
+export const modelNames = [...treeModelNames, ...loopModelNames];
+
+/** The .mech file of a shipped model. */
+export function modelFile(name) {
+  return loopModelNames.includes(name) ? `${modelsDir}loops/${name}.mech` : `${modelsDir}${name}.mech`;
+}
 
 /** Run the native helper; its stdout as JSON. */
 export function nativeRef(...args) {

@@ -1,5 +1,6 @@
 // gallery.js — the shipped models, one card each: name, one-line description, nq/nv; grouped by the
-// manifest's `group`: kinematic trees (generated modules), then closed loops and vehicles (runtime engine).
+// manifest's `group` (every shipped model has a generated module): kinematic trees, then closed loops and vehicles,
+// then the XPBD scenes of models/xpbd (rods; xpbd-models.js).
 function el(tag, className, text) {
   const e = document.createElement(tag);
   if (className) e.className = className;
@@ -10,6 +11,7 @@ function el(tag, className, text) {
 const GROUPS = [
   ['trees', 'Trees'],
   ['loops', 'Closed loops & vehicles'],
+  ['xpbd', 'XPBD: rods & scenes'],
 ];
 
 export function createGallery(list, models, onPick) {
@@ -29,7 +31,8 @@ export function createGallery(list, models, onPick) {
     card.type = 'button';
     card.dataset.model = m.name;
     const head = el('div', 'card-head');
-    head.append(el('span', 'card-name', m.name), el('span', 'card-dims', `nq ${m.nq} · nv ${m.nv}`));
+    const dims = m.nrod ? `${m.nrod} rod${m.nrod > 1 ? 's' : ''}${m.nb ? ` · nb ${m.nb}` : ''}` : `nq ${m.nq} · nv ${m.nv}`;
+    head.append(el('span', 'card-name', m.name), el('span', 'card-dims', dims));
     card.append(head, el('div', 'card-desc', m.description || 'no description'));
     if (m.backend === 'runtime') card.dataset.backend = 'runtime';
     card.title = m.description || m.name;

@@ -4,6 +4,7 @@ import './style.css';
 import { Engine } from './engine.js';
 import { createScene } from './scene.js';
 import { createModelView } from './model-view.js';
+import { attachRods, createRodControls } from './rod-view.js';
 import { createEditor } from './editor.js';
 import { createControls } from './controls.js';
 import { createPlot, signalsFor } from './plots.js';
@@ -104,6 +105,15 @@ function applyView(v = controls.view) {
   scene.setShadows(v.shadows);
 }
 
+// Rod sliders (E, damping, elements, order): they rewrite the rod block and rebuild the model.
+const rodControls = createRodControls($('controls'), {
+  text: () => editor.text,
+  async onRebuild(text) {
+    editor.setText(text);
+    await reload();
+  },
+});
+
 // ——— opening models ———
 
 async function shippedText(name) {
@@ -152,14 +162,15 @@ async function openText(text, { keepCamera = false, camera = null, inputs = {}, 
   state.generation++;
   state.info = info;
   state.blown = false;
-  state.view = createModelView(info);
-  state.view.update(info.poses);
+  state.view = attachRods(createModelView(info), info);
+  state.view.update(info.poses, info);
   scene.setModel(state.view);
   applyView();
   if (camera) scene.setCamera(camera);
   else if (!keepCamera || state.framed !== name) scene.frameModel();
   state.framed = name;
   controls.buildModel(info, inputs);
+  rodControls.build(info);
   await engine.setInputs(controls.inputs());
   setupSignals(info);
   state.lastFrame = info;
@@ -240,7 +251,7 @@ let lastTick = performance.now();
 let lastPlot = 0;
 
 function showFrame(f) {
-  state.view.update(f.poses);
+  state.view.update(f.poses, f);
   if (!state.view.anchored) scene.follow(state.view.root());
   scene.invalidate();
   plot.push(f.time, f.energy, state.signal ? state.signal.read(f) : null);
@@ -431,8 +442,20 @@ window.playground = {
   editorErrors: () => editor.errors(),
   editorText: () => editor.text,
   inputs: () => controls.inputs(),
+  /** The plottable signals' labels, and one signal's value in the last frame. */
+  signals: () => state.signals.map((s) => s.label),
+  signalValue: (label) => {
+    const s = state.signals.find((x) => x.label === label);
+    return s && state.lastFrame ? s.read(state.lastFrame) : null;
+  },
   settings: () => ({ ...controls.settings }),
   camera: () => scene.getCamera(),
+  /** Per rod of the shown model: the first and last centreline sample [x, y, z] of the last frame. */
+  rods: () => (state.lastFrame?.rods ?? []).map((r, i) => {
+    const n = state.info.rodSamples[i];
+    return { start: [...r.subarray(0, 3)], end: [...r.subarray(3 * n, 3 * n + 3)], samples: n + 1 };
+  }),
+  rodInfo: () => (state.info?.rodInfo ?? []).map((r) => ({ ...r })),
 };
 
 start();

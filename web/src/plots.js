@@ -21,7 +21,9 @@ const axis = (scale, side, label) => ({
 });
 
 /**
- * The signals a user can plot for a model: q[i], qd[i] per coordinate, and each body's world x, y, z.
+ * The signals a user can plot for a model: q[i], qd[i] per coordinate, each body's world x, y, z, and the
+ * model's observation values (sim.observe(): each point of interest's world position and velocity, each
+ * tsda's length and rate, each rsda's q and qd).
  * Each is {label, read(frame)} where frame is the worker's snapshot.
  */
 export function signalsFor(info) {
@@ -36,6 +38,12 @@ export function signalsFor(info) {
   info.bodyNames.forEach((name, b) => {
     ['x', 'y', 'z'].forEach((c, k) => out.push({ label: `${name}.${c}`, read: (f) => f.poses[7 * b + k] }));
   });
+  const { pois = [], tsdas = [], rsdas = [] } = info.model;
+  const observed = (label, k) => out.push({ label, read: (f) => f.observe?.[k] ?? NaN });
+  pois.forEach((p, i) => ['x', 'y', 'z', 'vx', 'vy', 'vz'].forEach((c, k) => observed(`poi ${p.name}.${c}`, 6 * i + k)));
+  let k = 6 * pois.length;
+  for (const t of tsdas) ['length', 'rate'].forEach((c) => observed(`tsda ${t.name} ${c}`, k++));
+  for (const r of rsdas) ['q', 'qd'].forEach((c) => observed(`rsda ${r.name} ${c}`, k++));
   return out;
 }
 

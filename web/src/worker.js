@@ -2,6 +2,8 @@
 // ({id, ok, value} or {id, ok: false, error}). Stepping happens only inside a 'frame' request, within a
 // time budget, so the page never waits on the simulation and the worker never runs ahead of the display.
 
+import { isXpbdModel, xpbdTexts, xpbdModelList, sampleRods, samplesFor, badRod } from './xpbd-models.js';
+
 const SHIM = '../wasm/index.mjs'; // the repository layout is mirrored next to the page (see vite.config.js)
 const shim = import(/* @vite-ignore */ new URL(SHIM, import.meta.url).href);
 
@@ -15,6 +17,7 @@ let steps = 0;
 let carry = 0;           // simulated time owed from earlier frames, below one step
 let stepCost = Infinity; // ms per step, measured per model; unknown (one step at a time) until measured
 let inputs = { tau: [], act: [], gravity: null };
+let rods = [];           // sim.rods() of an XPBD model with rods
 
 function errorInfo(e) {
   const line = Number.isInteger(e?.line) ? e.line : 0;
@@ -41,7 +44,7 @@ function badState() {
     if (!Number.isFinite(qd[i])) return `qd[${i}] = ${qd[i]}`;
     if (Math.abs(qd[i]) > RUNAWAY) return `qd[${i}] = ${qd[i].toExponential(2)} (runaway)`;
   }
-  return null;
+  return rods.length ? badRod(sim, rods) : null;
 }
 
 function snapshot(extra = {}) {
@@ -52,6 +55,8 @@ function snapshot(extra = {}) {
     q: Float64Array.from(sim.q),
     qd: Float64Array.from(sim.qd),
     energy: sim.energy().total,
+    observe: sim.engine === 'featherstone' ? sim.observe() : null,
+    rods: rods.length ? sampleRods(sim, rods) : [],
     ...extra,
   };
 }
@@ -129,7 +134,11 @@ function frame({ wall, play, single, dt, timeScale, budget }) {
 // (used to move from the generated module to the runtime engine when gravity changes).
 async function open({ source, backend, keepState }) {
   const { openModel } = await shim;
-  const next = await openModel(source, backend ? { backend } : {});
+  // The XPBD scenes of models/xpbd (rods) run on engine 'xpbd', by name or as edited text under their name.
+  const xpbdName = typeof source === 'string' ? source : source?.name;
+  const xpbd = isXpbdModel(xpbdName);
+  if (xpbd && typeof source === 'string') source = { text: xpbdTexts.get(source), name: source };
+  const next = await openModel(source, xpbd ? { engine: 'xpbd' } : backend ? { backend } : {});
   if (keepState && sim && sim.nq === next.nq && sim.nv === next.nv) {
     next.q.set(sim.q);
     next.qd.set(sim.qd);
@@ -142,11 +151,15 @@ async function open({ source, backend, keepState }) {
   sim = next;
   stepCost = Infinity;
   inputs = { tau: [], act: [], gravity: null };
+  rods = sim.rods();
   const model = sim.describe();
   return {
     name: sim.name,
     description: sim.description,
     backend: sim.backend,
+    engine: sim.engine,
+    rodInfo: rods,
+    rodSamples: rods.map(samplesFor),
     nq: sim.nq,
     nv: sim.nv,
     nb: sim.nb,
@@ -162,7 +175,7 @@ async function open({ source, backend, keepState }) {
 async function check({ text, name }) {
   const { openModel } = await shim;
   try {
-    (await openModel({ text, name }, { backend: 'runtime' })).dispose();
+    (await openModel({ text, name }, isXpbdModel(name) ? { engine: 'xpbd' } : { backend: 'runtime' })).dispose();
     return null;
   } catch (e) {
     return errorInfo(e);
@@ -171,10 +184,11 @@ async function check({ text, name }) {
 
 const ops = {
   async models() {
-    const { listModels } = await shim;
-    return listModels();
+    const { listModels, openModel } = await shim;
+    return [...(await listModels()), ...(await xpbdModelList(openModel))];
   },
   async text({ name }) {
+    if (isXpbdModel(name)) return xpbdTexts.get(name);
     const { loadModelText } = await shim;
     return loadModelText(name);
   },
@@ -199,7 +213,7 @@ self.onmessage = async ({ data }) => {
   try {
     if (!['models', 'text', 'open', 'check'].includes(op) && !sim) throw new Error('no model is open');
     const value = await ops[op](data);
-    const transfer = value?.poses ? [value.poses.buffer, value.q.buffer, value.qd.buffer] : [];
+    const transfer = value?.poses ? [value.poses.buffer, value.q.buffer, value.qd.buffer, ...value.rods.map((r) => r.buffer)] : [];
     self.postMessage({ id, ok: true, value }, transfer);
   } catch (e) {
     self.postMessage({ id, ok: false, error: errorInfo(e) });
