@@ -244,8 +244,33 @@ if (three) {
   console.log(`gate, threelink forward() >= 20× faster than mj_forward: ${x >= 20 ? 'met' : 'not met'} (${x.toFixed(1)}×)`);
 }
 
+// Closed loops and vehicles (models/loops/): generated module vs native, the
+// runtime engine (method 2 over ABA) and the native dense reference (method 2
+// over CRBA + LU).  No MuJoCo column: the MJCF converter handles trees only.
+const loopRows = [];
+for (const { name } of (await listModels()).filter((m) => m.group === 'loops')) {
+  const text = await loadModelText(name);
+  const row = { name };
+  for (let round = 0; round < ROUNDS; round++) {
+    const native = JSON.parse(tool('mech-wasm-ref', 'bench', `${root}models/loops/${name}.mech`, String(RUNS)));
+    const measured = {
+      genWasm: (await generatedInside(name)).gen, genNative: native.generated,
+      abaWasm: await runtimeInside(name, text), dense: native.dense,
+    };
+    for (const [k, v] of Object.entries(measured)) row[k] = Math.min(row[k] ?? Infinity, v);
+  }
+  loopRows.push(row);
+}
+console.log('\nClosed loops and vehicles, ns/call:');
+const loopHeader = ['model', 'gen wasm', 'gen native', 'wasm/native', 'runtime wasm', 'dense native', 'dense/gen wasm'];
+console.log(loopHeader.map(w).join(''));
+for (const r of loopRows) {
+  console.log([r.name, f(r.genWasm), f(r.genNative), ratio(r.genWasm, r.genNative), f(r.abaWasm), f(r.dense),
+    ratio(r.dense, r.genWasm)].map(w).join(''));
+}
+
 const jsonAt = process.argv.indexOf('--json');
 if (jsonAt > 0) {
-  const record = { date: new Date().toISOString(), cpu: cpus()[0].model, node: process.version, rows, calls };
+  const record = { date: new Date().toISOString(), cpu: cpus()[0].model, node: process.version, rows, loopRows, calls };
   writeFileSync(process.argv[jsonAt + 1], JSON.stringify(record, null, 2));
 }
