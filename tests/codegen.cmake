@@ -15,3 +15,10 @@ add_executable(test_sincos ${CMAKE_CURRENT_LIST_DIR}/test_sincos.c)
 target_include_directories(test_sincos PRIVATE ${CMAKE_SOURCE_DIR}/core/codegen)
 target_link_libraries(test_sincos PRIVATE m)
 add_test(NAME test_sincos COMMAND test_sincos)
+
+# An over-constrained loop is refused at generation, with the fix in the message.
+add_test(NAME mechgen_rejects_overconstrained
+         COMMAND mechgen ${CMAKE_CURRENT_LIST_DIR}/overconstrained_fourbar.mech
+                 ${CMAKE_BINARY_DIR}/overconstrained.c ${CMAKE_BINARY_DIR}/overconstrained.h)
+set_tests_properties(mechgen_rejects_overconstrained PROPERTIES
+                     PASS_REGULAR_EXPRESSION "over-constrained: rank\\(K\\) = 2 < nc = 5.*point-on-line")
