@@ -263,10 +263,11 @@ for (const { name } of (await listModels()).filter((m) => m.group === 'loops')) 
 }
 console.log('\nClosed loops and vehicles, ns/call:');
 const loopHeader = ['model', 'gen wasm', 'gen native', 'wasm/native', 'runtime wasm', 'dense native', 'dense/gen wasm'];
-console.log(loopHeader.map(w).join(''));
+const wl = (c, i) => (i ? c.padStart(15) : c.padEnd(13));
+console.log(loopHeader.map(wl).join(''));
 for (const r of loopRows) {
   console.log([r.name, f(r.genWasm), f(r.genNative), ratio(r.genWasm, r.genNative), f(r.abaWasm), f(r.dense),
-    ratio(r.dense, r.genWasm)].map(w).join(''));
+    ratio(r.dense, r.genWasm)].map(wl).join(''));
 }
 
 const jsonAt = process.argv.indexOf('--json');
