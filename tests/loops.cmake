@@ -8,7 +8,7 @@ foreach(model ${MECH_LOOP_MODELS})
   get_filename_component(stem ${model} NAME_WE)
   add_test(NAME loops_${stem} COMMAND test_loops model ${model})
 endforeach()
-add_test(NAME loops_overconstrained COMMAND test_loops overconstrained)
+add_test(NAME loops_overconstrained COMMAND test_loops overconstrained ${CMAKE_CURRENT_LIST_DIR}/overconstrained_fourbar.mech)
 
 add_executable(test_integrate ${CMAKE_CURRENT_LIST_DIR}/test_integrate.c)
 target_link_libraries(test_integrate PRIVATE mech_core m)

@@ -2,8 +2,8 @@
  * in the dense reference.
  *
  *   test_loops model FILE        every check on one model (models/loops/)
- *   test_loops overconstrained   a planar four-bar closed by a revolute is
- *                                rejected, with the point-on-line advice
+ *   test_loops overconstrained FILE   a planar four-bar closed by a revolute
+ *                                is rejected, with the point-on-line advice
  *
  * Per model, at near-manifold states (random walk with Gauss-Newton
  * projection, then a small tear so the Baumgarte terms are live):
@@ -318,23 +318,11 @@ static void check_model(const mech_model *m)
     aba_ws_free(aws);
 }
 
-/* A planar four-bar closed by a revolute: nc 5, rank 2 -> rejected with advice. */
-static void check_overconstrained(void)
+/* A planar four-bar closed by a revolute (tests/overconstrained_fourbar.mech):
+ * nc 5, rank 2 -> rejected with advice. */
+static void check_overconstrained(const char *path)
 {
-    static const char text[] =
-        "body crank\n parent base\n joint revolute y\n mass 1\n inertia 0.01 0.01 0.01\n q0 -90\nend\n"
-        "body coupler\n parent crank\n joint revolute y\n pos 0.3 0 0\n mass 1\n inertia 0.01 0.01 0.01\n"
-        " q0 69.444\nend\n"
-        "body rocker\n parent coupler\n joint revolute y\n pos 0.8544 0 0\n mass 1\n inertia 0.01 0.01 0.01\n"
-        " q0 110.556\nend\n"
-        "loop pivot\n type revolute\n pred base\n ppos 0.8 0 0\n paxis y\n succ rocker\n spos 0.6 0 0\n"
-        " saxis y\nend\n";
-    mech_error err;
-    mech_model *m = mech_parse(text, sizeof text - 1, "planar_revolute", &err);
-    if (!m) {
-        fprintf(stderr, "overconstrained: model did not parse\n");
-        exit(2);
-    }
+    mech_model *m = test_load_model(path);
     dense_ws *ws = dense_ws_new(m);
     double *q = vec(m->nq);
     char msg[512] = "";
@@ -354,10 +342,10 @@ int main(int argc, char **argv)
         mech_model *m = test_load_model(argv[2]);
         check_model(m);
         mech_model_free(m);
-    } else if (argc == 2 && strcmp(argv[1], "overconstrained") == 0) {
-        check_overconstrained();
+    } else if (argc == 3 && strcmp(argv[1], "overconstrained") == 0) {
+        check_overconstrained(argv[2]);
     } else {
-        fprintf(stderr, "usage: test_loops model FILE | overconstrained\n");
+        fprintf(stderr, "usage: test_loops model FILE | overconstrained FILE\n");
         return 2;
     }
     printf("%s\n", failures ? "FAIL" : "PASS");

@@ -34,19 +34,6 @@ static int failures;
         }                                                                                                    \
     } while (0)
 
-static mech_model *parse_text(const char *text)
-{
-    mech_error err;
-    mech_model *m = mech_parse(text, strlen(text), "inline.mech", &err);
-    if (!m) {
-        char buf[512];
-        mech_error_format(&err, buf, sizeof buf);
-        fprintf(stderr, "%s\n", buf);
-        exit(2);
-    }
-    return m;
-}
-
 static void scene(const mech_model *mm, xpbd_mech *x, xpbd_data *d)
 {
     char err[256];
@@ -174,7 +161,7 @@ static void test_body_clamp(void)
         "end\n"
         "rod tail\n  disc quadratic\n  elements 4\n  length 0.5\n  diameter 0.02\n  E 1e7\n  rho 1000\n"
         "  origin 1 0 0\n  dir -z\n  clamp start arm\nend\n";
-    mech_model *mm = parse_text(text);
+    mech_model *mm = test_parse_text(text, "inline.mech");
     CHECK(mm->rods[0].end[0].clamped && mm->rods[0].end[0].body == 0, "body clamp: body index");
     xpbd_mech x;
     xpbd_data d;
@@ -207,7 +194,7 @@ static void test_fields(void)
         "rod b\n  disc cubic\n  integration full\n  shape points\n  point 0 0 0\n  point 1 0 0\n  point 1 1 0\n"
         "  diameter 0.01\n  E 1e6\n  rho 1000\nend\n"
         "rod c\n  disc quadratic\n  shape helix 0.1 0.02 1\n  diameter 0.01\n  E 1e6\n  rho 1000\n  dir y\nend\n";
-    mech_model *mm = parse_text(text);
+    mech_model *mm = test_parse_text(text, "inline.mech");
     CHECK(mm->nrod == 3, "fields: %d rods", mm->nrod);
     const mech_rod *a = &mm->rods[0], *b = &mm->rods[1], *c = &mm->rods[2];
     CHECK(strcmp(a->name, "a") == 0 && a->disc == MECH_ROD_RIGID && a->elements == 7 && a->gauss_seidel &&
