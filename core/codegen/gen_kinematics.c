@@ -100,6 +100,70 @@ static void motion_subspace(gen *g, const mech_body *b, sv6 *S)
     }
 }
 
+/* The coordinate axis (0, 1, 2) of a revolute joint about +-e_k, or -1. */
+static int revolute_axis(const mech_body *b)
+{
+    if (b->joint != MECH_JOINT_REVOLUTE) return -1;
+    for (int k = 0; k < 3; k++)
+        if (fabs(b->axis[k]) == 1.0 && b->axis[(k + 1) % 3] == 0.0 && b->axis[(k + 2) % 3] == 0.0) return k;
+    return -1;
+}
+
+static sinertia const_inertia(ex_pool *p, const double v[10])
+{
+    sinertia I;
+    I.m = ex_const(p, v[0]);
+    for (int c = 0; c < 3; c++) I.h[c] = ex_const(p, v[1 + c]);
+    for (int c = 0; c < 6; c++) I.I[c] = ex_const(p, v[4 + c]);
+    return I;
+}
+
+/* Inertia that a joint's motion cannot change is moved to the parent
+ * (Khalil's grouping of inertial parameters, done numerically).  For a
+ * revolute joint about e_k, I_A = (m, h_k e_k, a (1 - e_k e_k^T)) — the whole
+ * mass, the first moment along the axis and an inertia symmetric about it —
+ * satisfies X_J^T I_A X_J = I_A and I_A S = [Ibar_A e_k; -h_A x e_k] = 0, so
+ * (v_p + S qd)^T I_A (v_p + S qd) = v_p^T I_A v_p and its potential energy is
+ * the same too: whether I_A rides on the body or on its parent, H and C are
+ * exactly unchanged.  What remains on the body is m = 0, h transverse, and
+ * Ibar with Ibar_ii = 0 (a = Ibar_ii, i = k + 1): its body force then has no
+ * m ao term (F does not read ao at all) and one inertia product less.  For a
+ * prismatic joint the whole rotational inertia (m = 0, h = 0) is invariant
+ * under the translation and I_A S = 0; for a fixed joint the whole body
+ * moves.  On a root the moved part rides on the fixed base and is dropped.
+ * Children first, so a body's moved share includes what its children gave
+ * it.  Every inertia here is numeric (ex constants), and stays so. */
+static void regroup_inertias(gen *g)
+{
+    const mech_model *m = g->m;
+    ex_pool *p = &g->p;
+    for (int i = m->nb - 1; i >= 0; i--) {
+        const mech_body *b = &m->bodies[i];
+        gen_body *gb = &g->b[i];
+        double I[10], A[10] = { 0 };                    /* m, h[3], Ibar xx yy zz xy xz yz */
+        I[0] = p->nodes[gb->I.m].c;
+        for (int k = 0; k < 3; k++) I[1 + k] = p->nodes[gb->I.h[k]].c;
+        for (int k = 0; k < 6; k++) I[4 + k] = p->nodes[gb->I.I[k]].c;
+        int k = revolute_axis(b);
+        if (k >= 0) {
+            int ii = (k + 1) % 3, jj = (k + 2) % 3;
+            A[0] = I[0];
+            A[1 + k] = I[1 + k];
+            A[4 + ii] = A[4 + jj] = I[4 + ii];
+        } else if (b->joint == MECH_JOINT_PRISMATIC) {
+            for (int c = 4; c < 10; c++) A[c] = I[c];
+        } else if (b->joint == MECH_JOINT_FIXED) {
+            for (int c = 0; c < 10; c++) A[c] = I[c];
+        } else {
+            continue;
+        }
+        double B[10];
+        for (int c = 0; c < 10; c++) B[c] = I[c] - A[c];
+        gb->I = const_inertia(p, B);
+        if (b->parent >= 0) g->b[b->parent].I = si_add(p, g->b[b->parent].I, si_transform(p, const_inertia(p, A), gb->xt));
+    }
+}
+
 int gen_kinematics(gen *g)
 {
     const mech_model *m = g->m;
@@ -119,6 +183,7 @@ int gen_kinematics(gen *g)
         motion_subspace(g, b, gb->S);
         gb->I = si_from_body(&g->p, b->mass, b->com, b->inertia);
     }
+    regroup_inertias(g);
     /* i_X_0 = i_X_parent parent_X_0, only along the paths to bodies that read fext. */
     for (int i = m->nb - 1; i >= 0; i--) {
         int parent = m->bodies[i].parent;

@@ -40,8 +40,11 @@ int gen_rnea(gen *g)
      * fixed joint, whose child origin is fixed in the parent, it follows the
      * classical recursion ao_i = E (ao_p + wd_p x r + w_p x (w_p x r)), which
      * needs no linear velocity; the force of a non-root body is then formed
-     * about its centre of mass from w, wd and ao (si_body_force).  A root
-     * body keeps the spatial form at its origin: only S^T f is read there. */
+     * from w, wd and ao and its constant inertia (si_body_force_const):
+     * about the origin when gen_kinematics has moved the body's mass to its
+     * parent (every revolute body: F then does not read ao), else about the
+     * centre of mass.  A root body keeps the spatial form at its origin: only
+     * S^T f is read there. */
     sv6 a0 = sv_zero(p);
     for (int k = 0; k < 3; k++) a0.e[3 + k] = ex_const(p, -m->gravity[k]);
     for (int i = 0; i < m->nb; i++) {
@@ -59,7 +62,7 @@ int gen_rnea(gen *g)
             ao[i] = sv3_add(p, sv_linear(a[i]), sv3_cross(p, w, sv_linear(gb->v)));
         }
         if (b->parent < 0) f[i] = sv_add(p, si_apply(p, gb->I, a[i]), si_velocity_product(p, gb->I, gb->v));
-        else f[i] = si_body_force(p, b->mass, b->com, b->inertia, wd, w, ao[i]);
+        else f[i] = si_body_force_const(p, gb->I, wd, w, ao[i]);
         if (b->fext) f[i] = sv_sub(p, f[i], external_force(g, i));
     }
 

@@ -335,3 +335,30 @@ sinertia si_rotate_axis(ex_pool *p, sinertia I, int k, int sign, ex s, ex c)
     o.I[sym(j, k)] = ex_fma(p, ex_mul(p, s, Iik), c, Ijk);
     return o;
 }
+
+/* The body force of a constant inertia I (mass m, first moment h, Ibar about
+ * the body origin), from w, wd and the classical acceleration ao of the
+ * origin:  F = m ao + wd x h + w x (w x h),  n = Ibar wd + w x (Ibar w) + h x ao.
+ * With m = 0 — every revolute body once its joint-invariant part has been
+ * moved to its parent (gen_kinematics) — F does not read ao at all.  With
+ * m != 0 it is the centre-of-mass form of si_body_force.  I must be numeric
+ * (every body inertia is: gen_kinematics builds them from constants). */
+sv6 si_body_force_const(ex_pool *p, sinertia I, sv3 wd, sv3 w, sv3 ao)
+{
+    double m = p->nodes[I.m].c, h[3], Ib[9];
+    for (int k = 0; k < 3; k++) h[k] = p->nodes[I.h[k]].c;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) Ib[3 * i + j] = p->nodes[I.I[sym(i, j)]].c;
+    if (m != 0.0) {
+        double c[3] = { h[0] / m, h[1] / m, h[2] / m }, cc = c[0] * c[0] + c[1] * c[1] + c[2] * c[2], Ic[9];
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) Ic[3 * i + j] = Ib[3 * i + j] - m * ((i == j ? cc : 0.0) - c[i] * c[j]);
+        return si_body_force(p, m, c, Ic, wd, w, ao);
+    }
+    sv3 hh = v3(I.h[0], I.h[1], I.h[2]);
+    ex E[9];
+    for (int k = 0; k < 9; k++) E[k] = ex_const(p, Ib[k]);
+    sv3 F = v3_add(p, v3_cross(p, wd, hh), w_cross_w_cross(p, w, hh));
+    sv3 n = v3_add(p, v3_add(p, m3_mulv(p, E, wd), gyroscopic(p, Ib, w)), v3_cross(p, hh, ao));
+    return sv_join(n, F);
+}

@@ -56,6 +56,8 @@ sv6 si_velocity_product(ex_pool *p, sinertia I, sv6 v);      /* v x* I v   */
  * the CoM (row-major), in classical form from its angular velocity w and
  * acceleration wd and the classical acceleration ao of its origin. */
 sv6 si_body_force(ex_pool *p, double m, const double c[3], const double Ic[9], sv3 wd, sv3 w, sv3 ao);
+/* The same for a constant inertia I (its m may be 0). */
+sv6 si_body_force_const(ex_pool *p, sinertia I, sv3 wd, sv3 w, sv3 ao);
 /* Classical acceleration of B's origin (fixed in A) in B coordinates. */
 sv3 sx_point_accel(ex_pool *p, sxform X, sv3 ao, sv3 w, sv3 wd);
 sv3 sv_angular(sv6 s);
