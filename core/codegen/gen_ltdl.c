@@ -77,20 +77,46 @@ int gen_ltdl(gen *g)
     /* Table 6.3 (L^T D L), in place: for k = n-1 .. 0 and each ancestor i of k,
      * a = H_ki / H_kk; H_ij -= a H_kj for j = i, lambda(i), ...; H_ki = a. */
     g->section[SEC_LTDL] = p->n;
+    /* On a serial stretch — k's parent in lambda is j = k - 1 and k is j's
+     * only child — j's pivot inverse is formed one step early from the
+     * trailing 2x2 block, 1/D_j = D_k / (H_jj D_k - H_kj^2), so that it does
+     * not wait for 1/D_k: consecutive divisions overlap in pairs instead of
+     * forming one chain (elbow: five divisions in series -> three).  Where j
+     * has other children, H_jj is the late input and the early form would
+     * only add a product to the chain. */
+    ex *early = calloc((size_t)(n ? n : 1), sizeof *early);
+    int *nchild = calloc((size_t)(n ? n : 1), sizeof *nchild);
+    if (!early || !nchild) { free(early); free(nchild); free(body_of); free(dinv); return gen_fail(g, 0, "out of memory"); }
+    for (int k = 0; k < n; k++)
+        if (lambda[k] >= 0) nchild[lambda[k]]++;
     for (int k = n - 1; k >= 0; k--) {
         dinv[k] = ex_div(p, p->one, H[k * n + k]);
+        if (early[k] && p->nodes[dinv[k]].op != EX_CONST) dinv[k] = early[k];
+        if (k > 0 && lambda[k] == k - 1 && nchild[k - 1] == 1) {
+            int j = k - 1;
+            ex N = ex_fms(p, ex_mul(p, H[j * n + j], H[k * n + k]), H[k * n + j], H[k * n + j]);
+            early[j] = ex_div(p, H[k * n + k], N);
+        }
         for (int i = lambda[k]; i >= 0; i = lambda[i]) {
             ex a = ex_mul(p, H[k * n + i], dinv[k]);
             for (int j = i; j >= 0; j = lambda[j]) H[i * n + j] = ex_fms(p, H[i * n + j], a, H[k * n + j]);
             H[k * n + i] = a;
         }
     }
+    free(early);
+    free(nchild);
 
     /* Table 6.5: H x = b with b = tau + tau_e - C, as x = L^-1 D^-1 L^-T b;
      * with loops, method 2 (sec 8.5) between the two halves. */
     g->section[SEC_SOLVE] = p->n;
-    for (int i = 0; i < n; i++) x[i] = ex_sub(p, ex_add(p, gen_input(g, "tau", i), g->tau_e[i]), g->C[i]);
-    gen_half_solve(g, x);
+    /* C_i, whose RNEA backward pass ends last at the root, is subtracted
+     * last: just before x_i is carried up (the same operations as
+     * b = tau + tau_e - C followed by gen_half_solve). */
+    for (int i = 0; i < n; i++) x[i] = ex_add(p, gen_input(g, "tau", i), g->tau_e[i]);
+    for (int i = n - 1; i >= 0; i--) {
+        x[i] = ex_sub(p, x[i], g->C[i]);
+        for (int j = lambda[i]; j >= 0; j = lambda[j]) x[j] = ex_fms(p, x[j], H[i * n + j], x[i]);
+    }
     if (g->m->nc > 0 && gen_method2(g, dinv, x) != 0) {
         free(body_of);
         free(dinv);
@@ -98,8 +124,19 @@ int gen_ltdl(gen *g)
     }
     g->section[SEC_BACKSUB] = p->n;
     for (int i = 0; i < n; i++) x[i] = ex_mul(p, x[i], dinv[i]);
-    for (int i = 0; i < n; i++)
-        for (int j = lambda[i]; j >= 0; j = lambda[j]) x[i] = ex_fms(p, x[i], H[i * n + j], x[j]);
+    /* x_i -= L_ij x_j over the ancestors from the root down, so the nearest
+     * ancestor's x_j, the last to be ready, comes last: one product and one
+     * subtraction per level of the back-substitution chain instead of one
+     * per ancestor. */
+    for (int i = 0; i < n; i++) {
+        int anc[64], c = 0;
+        for (int j = lambda[i]; j >= 0 && c < 64; j = lambda[j]) anc[c++] = j;
+        if (c == 64) {                                   /* deeper than 64: plain order */
+            for (int j = lambda[i]; j >= 0; j = lambda[j]) x[i] = ex_fms(p, x[i], H[i * n + j], x[j]);
+            continue;
+        }
+        while (c-- > 0) x[i] = ex_fms(p, x[i], H[i * n + anc[c]], x[anc[c]]);
+    }
     free(body_of);
     free(dinv);
     return 0;
