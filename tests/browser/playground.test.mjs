@@ -3,45 +3,22 @@
 // Needs the WebAssembly modules (wasm/dist/, scripts/build-wasm.sh). Screenshots go to build/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { createServer } from 'vite';
-import { chromium } from 'playwright-core';
 import LZString from 'lz-string';
 
-const repo = fileURLToPath(new URL('../..', import.meta.url));
-const shots = join(repo, 'build', 'screenshots');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const WAIT = { timeout: 30_000 };
-const VIEWPORT = { width: 1600, height: 950 };
+import { VIEWPORT, WAIT, pick, shots, startPlayground, status } from './harness.mjs';
 
-let server;
+let playground;
 let browser;
 let base;
 
 before(async () => {
-  assert.ok(existsSync(join(repo, 'wasm/dist/models.json')), 'wasm/dist/ is missing: run scripts/build-wasm.sh');
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium`);
-  mkdirSync(shots, { recursive: true });
-  server = await createServer({
-    configFile: join(repo, 'web/vite.config.js'),
-    server: { host: '127.0.0.1', port: 5273, strictPort: false },
-    logLevel: 'error',
-    clearScreen: false,
-  });
-  await server.listen();
-  base = server.resolvedUrls.local[0];
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  playground = await startPlayground(5273);
+  ({ browser, base } = playground);
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.close();
+  await playground?.close();
 });
 
 /** A fresh page (own storage) at `hash`, with the first model loaded. Page errors fail the test. */
@@ -53,16 +30,6 @@ async function open(hash = '') {
   await page.goto(base + hash);
   await page.waitForFunction(() => window.playground?.status().loaded || window.playground?.status().banner, null, WAIT);
   return { page, context, errors };
-}
-
-const status = (page) => page.evaluate(() => window.playground.status());
-
-async function pick(page, name) {
-  await page.click(`.card[data-model="${name}"]`);
-  await page.waitForFunction((n) => {
-    const s = window.playground.status();
-    return s.loaded && s.model === n;
-  }, name, WAIT);
 }
 
 async function playFor(page, simSeconds) {

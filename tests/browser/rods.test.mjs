@@ -5,61 +5,29 @@
 // Needs wasm/dist/ (scripts/build-wasm.sh). Screenshots go to build/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { createServer } from 'vite';
-import { chromium } from 'playwright-core';
 
-const repo = fileURLToPath(new URL('../..', import.meta.url));
-const shots = join(repo, 'build', 'screenshots');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const WAIT = { timeout: 30_000 };
+import { VIEWPORT, WAIT, pick, shots, startPlayground, status } from './harness.mjs';
 
-let server;
+let playground;
 let browser;
 let base;
 
 before(async () => {
-  assert.ok(existsSync(join(repo, 'wasm/dist/runtime.wasm')), 'wasm/dist/ is missing: run scripts/build-wasm.sh');
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium`);
-  mkdirSync(shots, { recursive: true });
-  server = await createServer({
-    configFile: join(repo, 'web/vite.config.js'),
-    server: { host: '127.0.0.1', port: 5373, strictPort: false },
-    logLevel: 'error',
-    clearScreen: false,
-  });
-  await server.listen();
-  base = server.resolvedUrls.local[0];
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  playground = await startPlayground(5373);
+  ({ browser, base } = playground);
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.close();
+  await playground?.close();
 });
-
-const status = (page) => page.evaluate(() => window.playground.status());
-
-async function pick(page, name) {
-  await page.click(`.card[data-model="${name}"]`);
-  await page.waitForFunction((n) => {
-    const s = window.playground.status();
-    return s.loaded && s.model === n;
-  }, name, WAIT);
-}
 
 /** The number box of the slider labelled `label` in the Rods panel. */
 const rodSlider = (page, label) =>
   page.locator('.rod-controls .lil-controller').filter({ hasText: label }).locator('input');
 
 test('the cantilever rod: listed, drawn as a tube, time advances, the tip sags; sliders rebuild it', async (t) => {
-  const context = await browser.newContext({ viewport: { width: 1600, height: 950 } });
+  const context = await browser.newContext({ viewport: VIEWPORT });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));

@@ -1,0 +1,53 @@
+// harness.mjs — what every browser test file shares: a Vite dev server on 127.0.0.1 serving the playground,
+// Debian's chromium driven by playwright-core (headless, software WebGL; flags in DEVELOPERS.md), fresh
+// pages, and the page's status and model picker. Needs wasm/dist/ (scripts/build-wasm.sh).
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { createServer } from 'vite';
+import { chromium } from 'playwright-core';
+
+export const repo = fileURLToPath(new URL('../..', import.meta.url));
+export const shots = join(repo, 'build', 'screenshots');
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+export const WAIT = { timeout: 30_000 };
+export const VIEWPORT = { width: 1600, height: 950 };
+
+/** Starts the server (first free port from `port`) and the browser: { base, browser, close() }. */
+export async function startPlayground(port) {
+  assert.ok(existsSync(join(repo, 'wasm/dist/models.json')), 'wasm/dist/ is missing: run scripts/build-wasm.sh');
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium`);
+  mkdirSync(shots, { recursive: true });
+  const server = await createServer({
+    configFile: join(repo, 'web/vite.config.js'),
+    server: { host: '127.0.0.1', port, strictPort: false },
+    logLevel: 'error',
+    clearScreen: false,
+  });
+  await server.listen();
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return {
+    base: server.resolvedUrls.local[0],
+    browser,
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+export const status = (page) => page.evaluate(() => window.playground.status());
+
+/** Clicks a model's gallery card and waits until it is loaded. */
+export async function pick(page, name) {
+  await page.click(`.card[data-model="${name}"]`);
+  await page.waitForFunction((n) => {
+    const s = window.playground.status();
+    return s.loaded && s.model === n;
+  }, name, WAIT);
+}
