@@ -108,14 +108,12 @@ sv6 gen_up_transpose_force(gen *g, int i, sv6 f)
     return sx_apply_transpose_force(&g->p, g->b[i].xt, sx_apply_transpose_force(&g->p, g->b[i].xj, f));
 }
 
-/* The coordinate axis (0, 1, 2) a revolute joint turns about, with its sign
- * in *sign, or -1. */
-static int coordinate_axis(const mech_body *b, int *sign)
+int gen_revolute_axis(const mech_body *b, int *sign)
 {
     if (b->joint != MECH_JOINT_REVOLUTE) return -1;
     for (int k = 0; k < 3; k++)
         if (fabs(b->axis[k]) == 1.0 && b->axis[(k + 1) % 3] == 0.0 && b->axis[(k + 2) % 3] == 0.0) {
-            *sign = b->axis[k] > 0 ? 1 : -1;
+            if (sign) *sign = b->axis[k] > 0 ? 1 : -1;
             return k;
         }
     return -1;
@@ -124,7 +122,7 @@ static int coordinate_axis(const mech_body *b, int *sign)
 sinertia gen_up_inertia(gen *g, int i, sinertia I)
 {
     const mech_body *b = &g->m->bodies[i];
-    int sign = 1, k = coordinate_axis(b, &sign);
+    int sign = 1, k = gen_revolute_axis(b, &sign);
     if (k >= 0) {
         char name[32];
         snprintf(name, sizeof name, "q[%d]", b->qidx);

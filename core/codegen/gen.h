@@ -49,7 +49,9 @@ typedef struct {
     sv6 S[6];              /* motion subspace columns (nv of them)                  */
     sv6 v;                 /* body velocity                                          */
     sv6 c;                 /* velocity-product acceleration v x (S qd)              */
-    sinertia I;            /* body inertia, body coordinates                         */
+    sinertia I;            /* inertia the dynamics sees, body coordinates: the body's own
+                            * after regroup_inertias moved its joint-invariant part
+                            * to the parent (gen_kinematics.c); not the physical one */
     int need_world;        /* a loop, POI or tsda reads w (set on ancestors too)    */
     gen_world w;           /* only where need_world                                  */
 } gen_body;
@@ -112,6 +114,10 @@ void gen_world_point(gen *g, int b, const double pos[3], ex x[3], ex xd[3]);
  * generalized force or a loop Jacobian row.  Shared ancestors are skipped,
  * where the two sides' terms cancel exactly (RBDA eqs. 8.18-8.20). */
 void gen_path_project(gen *g, int b, int other, sv6 F, int sign, ex *row);
+
+/* The coordinate axis (0, 1, 2) a revolute joint turns about, with its sign
+ * in *sign (may be NULL), or -1 for any other joint or axis. */
+int gen_revolute_axis(const mech_body *b, int *sign);
 
 /* i_X_parent(i) applied in its two sparse factors, xj after xt. */
 sv6 gen_up_motion(gen *g, int i, sv6 m);

@@ -100,15 +100,6 @@ static void motion_subspace(gen *g, const mech_body *b, sv6 *S)
     }
 }
 
-/* The coordinate axis (0, 1, 2) of a revolute joint about +-e_k, or -1. */
-static int revolute_axis(const mech_body *b)
-{
-    if (b->joint != MECH_JOINT_REVOLUTE) return -1;
-    for (int k = 0; k < 3; k++)
-        if (fabs(b->axis[k]) == 1.0 && b->axis[(k + 1) % 3] == 0.0 && b->axis[(k + 2) % 3] == 0.0) return k;
-    return -1;
-}
-
 static sinertia const_inertia(ex_pool *p, const double v[10])
 {
     sinertia I;
@@ -144,7 +135,7 @@ static void regroup_inertias(gen *g)
         I[0] = p->nodes[gb->I.m].c;
         for (int k = 0; k < 3; k++) I[1 + k] = p->nodes[gb->I.h[k]].c;
         for (int k = 0; k < 6; k++) I[4 + k] = p->nodes[gb->I.I[k]].c;
-        int k = revolute_axis(b);
+        int k = gen_revolute_axis(b, NULL);
         if (k >= 0) {
             int ii = (k + 1) % 3, jj = (k + 2) % 3;
             A[0] = I[0];
