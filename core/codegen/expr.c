@@ -141,13 +141,15 @@ ex ex_neg(ex_pool *p, ex a)
     return make(p, EX_NEG, a, -1);
 }
 
-/* Canonical forms: negations are pulled outward, a constant term is written
+/* Canonical forms: x + x is 2x (so (c x) + (c x) is (2c) x, and 0.5 y +
+ * 0.5 y is y), negations are pulled outward, a constant term is written
  * c + x or x - c with c > 0, and constant terms of nested sums are combined
  * (c1 + (c2 + x) -> (c1 + c2) + x), so the emitted code carries few explicit
  * minus nodes and no chains of constant additions. */
 ex ex_add(ex_pool *p, ex a, ex b)
 {
     if (is_const(p, a) && is_const(p, b)) return ex_const(p, cval(p, a) + cval(p, b));
+    if (a == b) return ex_mul(p, ex_const(p, 2.0), a);   /* x + x = 2x, exactly; 0.5y + 0.5y = y */
     if (is_value(p, a, 0.0)) return b;
     if (is_value(p, b, 0.0)) return a;
     if (p->nodes[b].op == EX_NEG) return ex_sub(p, a, p->nodes[b].a);
