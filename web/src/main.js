@@ -14,6 +14,7 @@ import { loadEdit, saveEdit, dropEdit } from './storage.js';
 import { banner, clearBanner, toast, describeError, parseStatus, showBackend } from './status.js';
 
 const BUDGET_MS = 10;        // worker time per displayed frame
+const PLOT_INTERVAL_MS = 100; // the live plot redraws at 10 Hz: on a software renderer every redraw costs frames
 const DEFAULT_MODEL = 'threelink';
 
 const $ = (id) => document.getElementById(id);
@@ -311,7 +312,7 @@ function tick(now) {
   if (state.playing) owedWall += (now - lastTick) / 1000;
   lastTick = now;
   requestFrame();
-  if (now - lastPlot > 66) {
+  if (now - lastPlot > PLOT_INTERVAL_MS) {
     plot.redraw();
     lastPlot = now;
   }
@@ -439,6 +440,7 @@ window.playground = {
     banner: $('banner').hidden ? null : $('banner-text').textContent,
   }),
   pixelStats: () => scene.pixelStats(),
+  renderStats: () => scene.renderStats(),
   editorErrors: () => editor.errors(),
   editorText: () => editor.text,
   inputs: () => controls.inputs(),

@@ -135,7 +135,7 @@ export function createModelView(info) {
       axes.add(arrow);
     }
   });
-  const dot = new THREE.SphereGeometry(scale * 0.035, 16, 8);
+  const dot = new THREE.SphereGeometry(scale * 0.035, 8, 6);
   const poiMat = new THREE.MeshBasicMaterial({ color: 0xff4fa3, depthTest: false });
   for (const p of model.pois) {
     const m = new THREE.Mesh(dot, poiMat);

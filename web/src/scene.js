@@ -235,6 +235,11 @@ export function createScene(container) {
      * Canvas checks for tests: luminance mean and variance, and the fraction of pixels the model changes
      * (the scene rendered with and without it).
      */
+    /** What the last draw cost the renderer: draw calls, triangles, the rendering level and pixel ratio. */
+    renderStats() {
+      const { calls, triangles } = renderer.info.render;
+      return { calls, triangles, level, pixelRatio: renderer.getPixelRatio() };
+    },
     pixelStats() {
       const shown = luminance();
       model.group.visible = false;
