@@ -86,8 +86,10 @@ test('every gallery model draws a non-blank canvas and advances simulated time',
   await page.click('#play');
   await page.waitForTimeout(4000);
   const { fps, rtf } = await status(page);
+  const r = await page.evaluate(() => window.playground.renderStats());
   await page.click('#play');
-  const line = `heaviest model ${heaviest.name} (nv ${heaviest.nv}): ${fps.toFixed(1)} fps, real-time factor ${rtf.toFixed(2)} (headless chromium, software WebGL)`;
+  const line = `heaviest model ${heaviest.name} (nv ${heaviest.nv}): ${fps.toFixed(1)} fps, real-time factor ${rtf.toFixed(2)} ` +
+    `(headless chromium, software WebGL; ${r.calls} draw calls, ${r.triangles} triangles, rendering level ${r.level}, pixel ratio ${r.pixelRatio})`;
   t.diagnostic(line);
   console.log(`playground: ${line}`);
   assert.deepEqual(errors, []);
