@@ -81,7 +81,7 @@ int mp_fail_at(parser *p, const lex_tok *t, const char *what, const char *rest)
 
 /* ---- growing arrays within the caps ---- */
 
-static int grow(parser *p, void **arr, int *cap, int n, size_t elem, int max, const char *what, int col)
+int mp_grow(parser *p, void **arr, int *cap, int n, size_t elem, int max, const char *what, int col)
 {
     if (n >= max) return mp_fail(p, p->ln.no, col, "too many %s: at most %d", what, max);
     if (n < *cap) return 0;
@@ -396,7 +396,7 @@ static int key_shape(parser *p, int col)
     static const int ndims[] = { 3, 1, 2, 2 };
     static const char *const dims[] = { "lx ly lz", "r", "r length", "r length" };
     mech_model *m = p->m;
-    if (grow(p, (void **)&m->shapes, &p->cap_shapes, m->nshape, sizeof *m->shapes, MECH_MAX_SHAPES,
+    if (mp_grow(p, (void **)&m->shapes, &p->cap_shapes, m->nshape, sizeof *m->shapes, MECH_MAX_SHAPES,
              "shapes", col)) return -1;
     mech_shape *s = &m->shapes[m->nshape];
     memset(s, 0, sizeof *s);
@@ -496,7 +496,7 @@ static int top_body(parser *p, int col)
             return mp_fail(p, p->ln.no, name_col, "duplicate body name '%s' (first on line %d)", name,
                         p->bodies[i].b.line);
     if (mp_end_of_line(p, "body", "1") ||
-        grow(p, (void **)&p->bodies, &p->cap_bodies, p->nbodies, sizeof *p->bodies, MECH_MAX_BODIES,
+        mp_grow(p, (void **)&p->bodies, &p->cap_bodies, p->nbodies, sizeof *p->bodies, MECH_MAX_BODIES,
              "bodies", col)) return -1;
     raw_body *rb = &p->bodies[p->nbodies];
     memset(rb, 0, sizeof *rb);
@@ -511,7 +511,7 @@ static int top_body(parser *p, int col)
 
 static int top_poi(parser *p, int col)
 {
-    if (grow(p, (void **)&p->pois, &p->cap_pois, p->m->npoi, sizeof *p->pois, MECH_MAX_POIS, "pois", col))
+    if (mp_grow(p, (void **)&p->pois, &p->cap_pois, p->m->npoi, sizeof *p->pois, MECH_MAX_POIS, "pois", col))
         return -1;
     raw_poi *rp = &p->pois[p->m->npoi];
     memset(rp, 0, sizeof *rp);
@@ -687,7 +687,7 @@ static int top_loop(parser *p, int col)
             return mp_fail(p, p->ln.no, name_col, "duplicate loop name '%s' (first on line %d)", name,
                         p->loops[i].l.line);
     if (mp_end_of_line(p, "loop", "1") ||
-        grow(p, (void **)&p->loops, &p->cap_loops, p->nloops, sizeof *p->loops, MECH_MAX_LOOPS, "loops", col))
+        mp_grow(p, (void **)&p->loops, &p->cap_loops, p->nloops, sizeof *p->loops, MECH_MAX_LOOPS, "loops", col))
         return -1;
     raw_loop *rl = &p->loops[p->nloops];
     memset(rl, 0, sizeof *rl);
@@ -764,7 +764,7 @@ static int top_elem(parser *p, int rsda, int col)
             return mp_fail(p, p->ln.no, name_col, "duplicate force element name '%s' (first on line %d)", name,
                         p->elems[i].line);
     if (mp_end_of_line(p, rsda ? "rsda" : "tsda", "1") ||
-        grow(p, (void **)&p->elems, &p->cap_elems, p->nelems, sizeof *p->elems, MECH_MAX_ELEMENTS,
+        mp_grow(p, (void **)&p->elems, &p->cap_elems, p->nelems, sizeof *p->elems, MECH_MAX_ELEMENTS,
              "force elements", col))
         return -1;
     raw_elem *re = &p->elems[p->nelems];

@@ -110,6 +110,9 @@ int mp_read_rotation(parser *p, const char *key, double R[9]);
 int mp_check_name(parser *p, const lex_tok *t, const char *key);
 int mp_read_name(parser *p, const char *key, char out[MECH_NAME_MAX], int *col);
 int mp_read_body_ref(parser *p, const char *key, char out[MECH_NAME_MAX], int *col);
+/* Room for one more element in a growing array of n elements of `elem`
+ * bytes: at most max ("too many <what>: at most <max>" at column col). */
+int mp_grow(parser *p, void **arr, int *cap, int n, size_t elem, int max, const char *what, int col);
 void mp_frame_from_axis(const double a[3], double R[9]);
 
 /* parse_xpbd.c */

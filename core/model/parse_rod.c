@@ -250,15 +250,8 @@ int rod_top(parser *p, const lex_tok *kw)
             return mp_fail(p, p->ln.no, name_col, "duplicate rod name '%s' (first on line %d)", name,
                            p->rods[i].r.line);
     if (mp_end_of_line(p, "rod", "1")) return -1;
-    if (p->nrods == p->cap_rods) {
-        if (p->nrods >= MECH_MAX_RODS)
-            return mp_fail(p, p->ln.no, kw->col, "too many rods: at most %d", MECH_MAX_RODS);
-        int cap = p->cap_rods ? 2 * p->cap_rods : 4;
-        raw_rod *grown = realloc(p->rods, (size_t)cap * sizeof *grown);
-        if (!grown) return mp_fail(p, p->ln.no, kw->col, "out of memory");
-        p->rods = grown;
-        p->cap_rods = cap;
-    }
+    if (mp_grow(p, (void **)&p->rods, &p->cap_rods, p->nrods, sizeof *p->rods, MECH_MAX_RODS, "rods", kw->col))
+        return -1;
     raw_rod *rr = &p->rods[p->nrods];
     memset(rr, 0, sizeof *rr);
     memcpy(rr->r.name, name, sizeof name);

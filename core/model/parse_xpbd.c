@@ -254,15 +254,9 @@ int xp_top_servo(parser *p, const lex_tok *kw)
             return mp_fail(p, p->ln.no, name_col, "duplicate servo name '%s' (first on line %d)", name,
                            p->servos[i].t.line);
     if (mp_end_of_line(p, "servo", "1")) return -1;
-    if (p->nservos == p->cap_servos) {
-        if (p->nservos >= MECH_MAX_LOOPS)
-            return mp_fail(p, p->ln.no, kw->col, "too many servos: at most %d", MECH_MAX_LOOPS);
-        int cap = p->cap_servos ? 2 * p->cap_servos : 4;
-        raw_servo *grown = realloc(p->servos, (size_t)cap * sizeof *grown);
-        if (!grown) return mp_fail(p, p->ln.no, kw->col, "out of memory");
-        p->servos = grown;
-        p->cap_servos = cap;
-    }
+    if (mp_grow(p, (void **)&p->servos, &p->cap_servos, p->nservos, sizeof *p->servos, MECH_MAX_LOOPS, "servos",
+                kw->col))
+        return -1;
     raw_servo *rt = &p->servos[p->nservos];
     memset(rt, 0, sizeof *rt);
     memcpy(rt->t.name, name, sizeof name);

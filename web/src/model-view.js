@@ -135,22 +135,22 @@ export function createModelView(info) {
       axes.add(arrow);
     }
   });
+  // Points of interest: one instanced draw for all of them, each instance placed on its body every update.
   const dot = new THREE.SphereGeometry(scale * 0.035, 8, 6);
   const poiMat = new THREE.MeshBasicMaterial({ color: 0xff4fa3, depthTest: false });
-  for (const p of model.pois) {
-    const m = new THREE.Mesh(dot, poiMat);
-    m.position.set(...p.pos);
-    m.renderOrder = 11;
-    m.userData.body = p.body;
-    m.name = p.name;
-    pois.add(m);
-  }
+  const poiMesh = new THREE.InstancedMesh(dot, poiMat, Math.max(model.pois.length, 1));
+  poiMesh.count = model.pois.length;
+  poiMesh.renderOrder = 11;
+  poiMesh.frustumCulled = false;
+  const poiLocal = model.pois.map((p) => new THREE.Matrix4().makeTranslation(p.pos[0], p.pos[1], p.pos[2]));
+  const poiMatrix = new THREE.Matrix4();
+  pois.add(poiMesh);
   solids.traverse((o) => {
     if (o.isMesh) o.castShadow = o.receiveShadow = true;
   });
 
   // Axes and POIs are drawn on top, so they follow their body's frame without being parented to it.
-  const followers = [...axes.children, ...pois.children];
+  const followers = [...axes.children];
   const local = followers.map((o) => o.matrix.clone().compose(o.position, o.quaternion, o.scale));
   for (const o of followers) o.matrixAutoUpdate = false;
 
@@ -167,6 +167,10 @@ export function createModelView(info) {
       }
       // A POI on the base (body -1, e.g. a loop's ground anchor) stays where it is.
       followers.forEach((o, j) => o.matrix.copy(local[j]).premultiply(frames[o.userData.body]?.matrix ?? IDENTITY));
+      model.pois.forEach((p, j) => {
+        poiMesh.setMatrixAt(j, poiMatrix.copy(poiLocal[j]).premultiply(frames[p.body]?.matrix ?? IDENTITY));
+      });
+      poiMesh.instanceMatrix.needsUpdate = true;
     },
     /** World position of the first body (a free-floating model's root) at the last update. */
     root() {
