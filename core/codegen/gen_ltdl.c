@@ -117,6 +117,7 @@ int gen_ltdl(gen *g)
         x[i] = ex_sub(p, x[i], g->C[i]);
         for (int j = lambda[i]; j >= 0; j = lambda[j]) x[j] = ex_fms(p, x[j], H[i * n + j], x[i]);
     }
+    g->section[SEC_CONSTRAINT] = p->n;                  /* empty without loops */
     if (g->m->nc > 0 && gen_method2(g, dinv, x) != 0) {
         free(body_of);
         free(dinv);

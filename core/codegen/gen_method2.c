@@ -195,7 +195,6 @@ int gen_method2(gen *g, const ex *dinv, ex *u)
     ex *lambda = malloc((size_t)nc * sizeof *lambda), *best = malloc((size_t)nc * sizeof *best);
     if (!s.z || !s.rhs || !s.count || !s.group || !lambda || !best) { rc = gen_fail(g, 0, "out of memory"); goto done; }
 
-    g->section[SEC_CONSTRAINT] = p->n;
     for (int r = 0; r < nc; r++) {
         ex *zr = s.z + (size_t)r * n;
         memcpy(zr, g->K + (size_t)r * n, (size_t)n * sizeof *zr);
