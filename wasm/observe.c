@@ -48,12 +48,8 @@ EMSCRIPTEN_KEEPALIVE const double *mw_observe(mw_sim *s)
         mw_model_observe(s->q, s->qd, buf);
         return buf;
     }
-    dense_ws *ws = dense_ws_new(m);
-    if (!ws) {
-        mw_fail("observe: out of memory");
-        return NULL;
-    }
+    dense_ws *ws = mw_dense_ws(s);
+    if (!ws) return NULL;
     mech_observe(m, ws, s->q, s->qd, buf);
-    dense_ws_free(ws);
     return buf;
 }

@@ -53,7 +53,7 @@ EMSCRIPTEN_KEEPALIVE void mw_close(mw_sim *s)
     if (!s) return;
     if (s->ctx_free) s->ctx_free(s->ctx);
     if (s->stepper) s->stepper->free(s->stepper_state);
-    dense_ws_free(s->energy_ws);
+    dense_ws_free(s->dense_ws);
     mech_model_free(s->model);
     free(s->q);
     free(s);
@@ -214,17 +214,21 @@ EMSCRIPTEN_KEEPALIVE void mw_poses(mw_sim *s)
     else mech_body_poses(s->model, s->q, s->poses);
 }
 
+dense_ws *mw_dense_ws(mw_sim *s)
+{
+    if (!s->dense_ws && !(s->dense_ws = dense_ws_new(s->model))) mw_fail("out of memory");
+    return s->dense_ws;
+}
+
 /* Kinetic and potential energy of (q, qd) into s->energy; 0, or -1 with the
  * error set. */
 EMSCRIPTEN_KEEPALIVE int mw_energy(mw_sim *s)
 {
     if (check_finite("energy", "q", s->q, s->nq) || check_finite("energy", "qd", s->qd, s->nv))
         return -1;
-    if (!s->energy_ws && !(s->energy_ws = dense_ws_new(s->model))) {
-        mw_fail("energy: out of memory");
-        return -1;
-    }
-    mech_energy(s->model, s->energy_ws, s->q, s->qd, &s->energy[0], &s->energy[1]);
+    dense_ws *ws = mw_dense_ws(s);
+    if (!ws) return -1;
+    mech_energy(s->model, ws, s->q, s->qd, &s->energy[0], &s->energy[1]);
     return 0;
 }
 

@@ -33,7 +33,8 @@ typedef struct mw_sim {
     mech_model *model;
     const struct mw_stepper *stepper; /* NULL: Störmer–Verlet over fd        */
     void *stepper_state;
-    dense_ws *energy_ws;   /* made on first mw_energy                          */
+    dense_ws *dense_ws;    /* dense kinematics scratch for energy and observe, */
+                           /* made on first use (mw_dense_ws)                    */
     double *vmid;          /* Verlet's midpoint velocity scratch (nv)             */
     mech_fd_fn fd;
     void *ctx;
@@ -56,6 +57,10 @@ typedef struct mw_stepper {
  * NULL), state set to the model's initial state.  NULL with the error set
  * when out of memory. */
 mw_sim *mw_sim_new(mech_model *m, int nact, mech_fd_fn fd, void *ctx, void (*ctx_free)(void *ctx));
+
+/* The handle's dense workspace (core/rbda/dense.h), made on first use; NULL
+ * with the error set when out of memory. */
+dense_ws *mw_dense_ws(mw_sim *s);
 
 /* Record an error (printf-style) / a parse error, for mw_error_*. */
 void mw_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
