@@ -84,7 +84,8 @@ static int cost_since(method2 *s, const ex *out, int n, int mark)
 {
     const ex_pool *p = &s->g->p;
     int cost = 0, top = 0;
-    int *stack = malloc((size_t)(p->n - mark + n + 1) * sizeof *stack);
+    /* every visited node pushes at most its two operands */
+    int *stack = malloc((size_t)(2 * (p->n - mark) + n + 1) * sizeof *stack);
     if (!stack) return -1;
     memset(s->seen, 0, (size_t)p->n);
     for (int i = 0; i < n; i++) stack[top++] = out[i];
