@@ -81,6 +81,21 @@ static int expect_error(const char *s, const char *want, int line)
 
 /* ---- models ---- */
 
+/* models/<sub><name>.mech, or NULL with its error reported and counted. */
+static mech_model *load_shipped(const char *dir, const char *sub, const char *name)
+{
+    char path[1024], msg[512];
+    snprintf(path, sizeof path, "%s/%s%s.mech", dir, sub, name);
+    mech_error err;
+    mech_model *m = mech_load(path, &err);
+    if (!m) {
+        mech_error_format(&err, msg, sizeof msg);
+        fprintf(stderr, "model %s: %s\n", name, msg);
+        failures++;
+    }
+    return m;
+}
+
 static void test_models(const char *dir)
 {
     static const struct { const char *name; int nb, nq, nv; } want[] = {
@@ -89,16 +104,8 @@ static void test_models(const char *dir)
         { "bintree", 7, 7, 7 },   { "satellite", 4, 10, 9 },
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        char path[1024], msg[512];
-        snprintf(path, sizeof path, "%s/%s.mech", dir, want[i].name);
-        mech_error err;
-        mech_model *m = mech_load(path, &err);
-        if (!m) {
-            mech_error_format(&err, msg, sizeof msg);
-            fprintf(stderr, "model %s: %s\n", want[i].name, msg);
-            failures++;
-            continue;
-        }
+        mech_model *m = load_shipped(dir, "", want[i].name);
+        if (!m) continue;
         CHECK(strcmp(m->name, want[i].name) == 0);
         CHECK(m->nb == want[i].nb && m->nq == want[i].nq && m->nv == want[i].nv);
         CHECK(m->description[0] != '\0');
@@ -125,16 +132,8 @@ static void test_loop_models(const char *dir)
         { "looptypes", 4, 22, 19, 14, 3, 1, 1, 2 },
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        char path[1024], msg[512];
-        snprintf(path, sizeof path, "%s/loops/%s.mech", dir, want[i].name);
-        mech_error err;
-        mech_model *m = mech_load(path, &err);
-        if (!m) {
-            mech_error_format(&err, msg, sizeof msg);
-            fprintf(stderr, "model %s: %s\n", want[i].name, msg);
-            failures++;
-            continue;
-        }
+        mech_model *m = load_shipped(dir, "loops/", want[i].name);
+        if (!m) continue;
         CHECK(m->nb == want[i].nb && m->nq == want[i].nq && m->nv == want[i].nv && m->nc == want[i].nc);
         CHECK(m->nloop == want[i].nloop && m->ntsda == want[i].ntsda && m->nrsda == want[i].nrsda &&
               m->nact == want[i].nact);
