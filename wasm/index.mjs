@@ -221,8 +221,10 @@ export class Sim {
 
   /** qdd ← forward dynamics at (q, qd, tau, fext, act); returns qdd. */
   forward() {
-    this.#check(this.#mod.exports.mw_forward(this.#handle()));
-    return this.qdd;
+    // The hot path: one call, the handle checked only when it fails (a
+    // disposed Sim's handle is 0, which mw_forward refuses).
+    if (this.#mod.exports.mw_forward(this.#ptr) !== 0) this.#check(this.#handle() && -1);
+    return this.#generation === this.#mod.generation ? this.#views.qdd : this.qdd;
   }
 
   /**

@@ -88,6 +88,13 @@ test('bad arguments give clear errors and the module keeps working', async () =>
     sim[view][i] = NaN;
     assert.throws(() => sim.forward(), { name: 'RangeError', message: new RegExp(`^forward: ${view}\\[${i}\\].* is NaN`) });
     assert.throws(() => sim.step(1e-3), { name: 'RangeError', message: new RegExp(`^step: ${view}\\[${i}\\].* is NaN`) });
+    for (const bad of [Infinity, -Infinity]) {
+      sim[view][i] = bad;
+      assert.throws(() => sim.forward(), { name: 'RangeError', message: new RegExp(`^forward: ${view}\\[${i}\\].* is infinite`) });
+    }
+    // The largest finite magnitude passes the input check (the dynamics may then overflow).
+    sim[view][i] = -Number.MAX_VALUE;
+    try { sim.forward(); } catch (e) { assert.doesNotMatch(e.message, /is (NaN|infinite)/); }
     sim[view][i] = saved;
     stillWorks();
   }
