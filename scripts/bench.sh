@@ -28,6 +28,9 @@ node bench/wasm_bench.mjs
 
 # XPBD, paper section 9.1: residuals and microseconds per substep (docs/xpbd.md).
 "$build/bench/xpbd_results"
+node bench/xpbd_wasm.mjs   # the same scenes in WebAssembly, through the public API
 
-# Cosserat rods, Table 2 timings (the full tables: build/bench/rod_benchmarks; docs/rods.md).
-"$build/bench/rod_benchmarks" timing
+# Cosserat rods, Table 2 timings in WebAssembly under Node beside native (rod_benchmarks timing, which
+# the script runs) and the paper; the full tables: build/bench/rod_benchmarks (docs/rods.md).
+bash scripts/build-rod-wasm.sh
+node bench/rod_wasm.mjs
