@@ -162,6 +162,7 @@ async function openText(text, { keepCamera = false, camera = null, inputs = {}, 
   if (name !== state.model) return false; // another model was picked meanwhile
   state.generation++;
   state.info = info;
+  state.lastFrame = info; // with info, so that status() never pairs the new model with an old frame
   state.blown = false;
   state.view = attachRods(createModelView(info), info);
   state.view.update(info.poses, info);
@@ -174,7 +175,6 @@ async function openText(text, { keepCamera = false, camera = null, inputs = {}, 
   rodControls.build(info);
   await engine.setInputs(controls.inputs());
   setupSignals(info);
-  state.lastFrame = info;
   showFrame(info);
 
   $('model-name').textContent = info.name;
