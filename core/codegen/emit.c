@@ -8,6 +8,7 @@
  * inline.  Temporaries are grouped under the heading of the stage that first
  * built them. */
 #include "codegen/gen.h"
+#include "codegen/stages.h"
 
 #include "rbda/loops.h"
 
@@ -33,11 +34,18 @@ static const char *const section_title[SEC_COUNT] = {
     "observation values",
 };
 
+/* Forward dynamics of more operations than this is written in stages
+ * (docs/codegen.md, "Stages"); below it one function is faster. */
+#define STAGED_OPS 300
+
 typedef struct {
     gen *g;
     int *tnum;            /* temporary number of a kept operation node, or -1 */
     gen_ops ops;          /* operation counts, one per temporary           */
     int uses_q, uses_qd, uses_tau, uses_fext, uses_act;
+    gen_stages st;        /* statements and stages                         */
+    int near;             /* writing the copy with unchecked sin/cos       */
+    int *loaded;          /* per node: 1 + the stage that last read it from w */
 } emitter;
 
 /* Shortest %g form that reads back exactly, always with a '.' or exponent. */
@@ -93,13 +101,11 @@ static void trig_names(const emitter *em, ex id, char *sname, char *cname, size_
  * would be (they depend on inputs only): two angles per inline mech_sincos2,
  * whose packed arithmetic does both at the cost of about one, and a last odd
  * angle by mech_sincos (mech_sincos.h). */
-static void trig_statements(FILE *f, const emitter *em, int *done)
+static void trig_statements(FILE *f, const emitter *em)
 {
     const ex_pool *p = &em->g->p;
     ex pending = -1;
     char s0[32], c0[32], s1[32], c1[32];
-    if (*done) return;
-    *done = 1;
     for (ex id = 0; id < p->n; id++) {
         const ex_node *n = &p->nodes[id];
         if ((n->op != EX_SIN && n->op != EX_COS) || em->tnum[id] < 0) continue;
@@ -108,7 +114,7 @@ static void trig_statements(FILE *f, const emitter *em, int *done)
         if (pending < 0) { pending = id; continue; }
         trig_names(em, pending, s0, c0, sizeof s0);
         trig_names(em, id, s1, c1, sizeof s1);
-        fprintf(f, "    double %s, %s, %s, %s;\n    mech_sincos2(", s0, c0, s1, c1);
+        fprintf(f, "    double %s, %s, %s, %s;\n    mech_sincos2%s(", s0, c0, s1, c1, em->near ? "_near" : "");
         atom(f, em, p->nodes[pending].a, 1);
         fputs(", ", f);
         atom(f, em, n->a, 1);
@@ -117,18 +123,18 @@ static void trig_statements(FILE *f, const emitter *em, int *done)
     }
     if (pending >= 0) {
         trig_names(em, pending, s0, c0, sizeof s0);
-        fprintf(f, "    double %s, %s;\n    mech_sincos(", s0, c0);
+        fprintf(f, "    double %s, %s;\n    mech_sincos%s(", s0, c0, em->near ? "_near" : "");
         atom(f, em, p->nodes[pending].a, 1);
         fprintf(f, ", &%s, &%s);\n", s0, c0);
     }
 }
 
-static void statement(FILE *f, const emitter *em, ex id, int *trig_done)
+static void statement(FILE *f, const emitter *em, ex id)
 {
     const ex_node *n = &em->g->p.nodes[id];
     static const char *const infix[] = { [EX_ADD] = " + ", [EX_SUB] = " - ", [EX_MUL] = " * ", [EX_DIV] = " / " };
     if (n->op == EX_SIN || n->op == EX_COS) {
-        trig_statements(f, em, trig_done);
+        trig_statements(f, em);
         return;
     }
     fprintf(f, "    const double t%d = ", em->tnum[id]);
@@ -217,26 +223,60 @@ static void write_header(FILE *f, const gen *g, const char *cname)
     fprintf(f, "extern const mech_generated mechgen_%s;\n\n#endif\n", cname);
 }
 
-/* The statements of one function, under the heading of the stage that built them. */
-static void write_body(FILE *f, const emitter *em)
+typedef struct {
+    FILE *f;
+    emitter *em;
+    int stage;
+} loader;
+
+/* Before a stage's first read of a temporary an earlier stage built: `const double tN = w[slot];`. */
+static void load(void *ctx, ex id)
+{
+    loader *l = ctx;
+    emitter *em = l->em;
+    int d = em->st.stmt_of[id];
+    if (em->st.slot[id] < 0 || em->loaded[id] == l->stage + 1 || gen_stages_stage_of(&em->st, d) == l->stage) return;
+    em->loaded[id] = l->stage + 1;
+    fprintf(l->f, "    const double t%d = w[%d];\n", em->tnum[id], em->st.slot[id]);
+}
+
+/* After the statement that builds them: `w[slot] = tN;` for what later stages read. */
+static void store_defs(FILE *f, const emitter *em, int i)
+{
+    const gen_stages *st = &em->st;
+    const ex_pool *p = &em->g->p;
+    ex first = st->stmt[i], end = first + 1;
+    if (p->nodes[first].op == EX_SIN || p->nodes[first].op == EX_COS) end = p->n; /* the trig group */
+    for (ex id = first; id < end; id++)
+        if (st->stmt_of[id] == i && st->slot[id] >= 0) fprintf(f, "    w[%d] = t%d;\n", st->slot[id], em->tnum[id]);
+}
+
+/* The statements of stage k, under the heading of the section that built them. */
+static void write_body(FILE *f, emitter *em, int k)
 {
     const gen *g = em->g;
-    int sec = -1, trig_done = 0;
-    for (int id = 0; id < g->p.n; id++) {
-        if (em->tnum[id] < 0) continue;
+    const gen_stages *st = &em->st;
+    loader l = { f, em, k };
+    int sec = -1;
+    for (int i = st->start[k]; i < st->start[k + 1]; i++) {
+        ex id = st->stmt[i];
         int s = sec < 0 ? 0 : sec;
         while (s + 1 < SEC_COUNT && g->section[s + 1] <= id) s++;
         if (s != sec) {
             fprintf(f, "\n    /* ---- %s ---- */\n", section_title[s]);
             sec = s;
         }
-        statement(f, em, id, &trig_done);
+        gen_stages_uses(st, &g->p, i, load, &l);
+        statement(f, em, id);
+        store_defs(f, em, i);
     }
 }
 
-static void write_outputs(FILE *f, const emitter *em, const char *array, const ex *out, int n)
+static void write_outputs(FILE *f, emitter *em, const char *array, const ex *out, int n)
 {
+    loader l = { f, em, em->st.nstage - 1 };
     fputs("\n    /* ---- result ---- */\n", f);
+    for (int i = 0; i < n; i++) load(&l, out[i]);
     for (int i = 0; i < n; i++) {
         fprintf(f, "    %s[%d] = ", array, i);
         atom(f, em, out[i], 1);
@@ -275,34 +315,136 @@ static void write_description(FILE *f, const emitters *em, const char *h_name)
                " * computed once.\n */\n#include \"%s\"\n\n#include <math.h>\n\n#include \"mech_sincos.h\"\n\n", h_name);
 }
 
-static void write_fwd_dyn(FILE *f, const emitter *em, const char *cname)
+/* fwd_dyn computing everything itself, one of its parts (MECHGEN_PART, given
+ * fext and act already defaulted), or fwd_dyn passing everything to its parts. */
+typedef enum { FD_WHOLE, FD_PART, FD_FORWARDER } fd_kind;
+
+/* The signature and prologue of fwd_dyn + suffix. */
+static void write_fwd_dyn_head(FILE *f, const emitter *em, const char *cname, const char *suffix, fd_kind kind)
+{
+    fprintf(f, "%svoid mechgen_%s_fwd_dyn%s(const double *q, const double *qd, const double *tau,\n"
+               "%*s const double *fext, const double *act, double *qdd)\n{\n",
+            kind == FD_PART ? "MECHGEN_PART " : "", cname, suffix,
+            (int)(strlen(cname) + strlen(suffix)) + (kind == FD_PART ? 33 : 20), "");
+    if (kind != FD_FORWARDER) {
+        if (!em->uses_q) fputs("    (void)q;\n", f);
+        if (!em->uses_qd) fputs("    (void)qd;\n", f);
+        if (!em->uses_tau) fputs("    (void)tau;\n", f);
+        if (em->g->m->nv == 0) fputs("    (void)qdd;\n", f);
+    }
+    if (kind == FD_PART) {
+        if (!em->uses_fext) fputs("    (void)fext;\n", f);
+        if (!em->uses_act) fputs("    (void)act;\n", f);
+        return;
+    }
+    if (em->uses_fext) fputs("    if (!fext) fext = no_fext;\n", f);
+    else if (kind == FD_WHOLE) fputs("    (void)fext;\n", f);
+    if (em->uses_act) fputs("    if (!act) act = no_act;\n", f);
+    else if (kind == FD_WHOLE) fputs("    (void)act;\n", f);
+}
+
+/* Stage k of the forward dynamics: a function of the inputs, w and qdd. */
+static void write_stage(FILE *f, emitter *em, const char *cname, int k)
+{
+    fprintf(f, "\nMECHGEN_PART void mechgen_%s_fwd_dyn_s%d(const double *q, const double *qd, const double *tau,\n"
+               "%*s const double *fext, const double *act, double *restrict w, double *qdd)\n{\n"
+               "    (void)q, (void)qd, (void)tau, (void)fext, (void)act, (void)w, (void)qdd; /* each stage reads some */\n",
+            cname, k, (int)strlen(cname) + 30 + (k > 9) + (k > 99), "");
+    write_body(f, em, k);
+    if (k == em->st.nstage - 1) write_outputs(f, em, "qdd", em->g->qdd, em->g->m->nv);
+    fputs("}\n", f);
+}
+
+/* A whole unstaged fwd_dyn, or one of its two copies. */
+static void write_whole(FILE *f, emitter *em, const char *cname, const char *suffix)
+{
+    write_fwd_dyn_head(f, em, cname, suffix, *suffix ? FD_PART : FD_WHOLE);
+    write_body(f, em, 0);
+    write_outputs(f, em, "qdd", em->g->qdd, em->g->m->nv);
+    fputs("}\n", f);
+}
+
+/* Whether every angle of a sine or cosine is an input (a joint coordinate),
+ * so that fwd_dyn can check them all before choosing the unchecked copy. */
+static int angles_are_inputs(const emitter *em)
+{
+    const ex_pool *p = &em->g->p;
+    for (ex id = 0; id < p->n; id++) {
+        const ex_node *n = &p->nodes[id];
+        if (em->tnum[id] >= 0 && (n->op == EX_SIN || n->op == EX_COS) && p->nodes[n->a].op != EX_INPUT) return 0;
+    }
+    return em->ops.trig > 0;
+}
+
+/* `fabs(a) <= MECH_SINCOS_MAX && ...` over the distinct angles. */
+static void write_angle_check(FILE *f, const emitter *em)
+{
+    const ex_pool *p = &em->g->p;
+    int first = 1;
+    fputs("    if (", f);
+    for (ex id = 0; id < p->n; id++) {
+        const ex_node *n = &p->nodes[id];
+        if (em->tnum[id] < 0 || (n->op != EX_SIN && n->op != EX_COS)) continue;
+        int other = trig_partner(em, id);
+        if (other >= 0 && other < id) continue;   /* the same angle as an earlier node */
+        fprintf(f, "%sfabs(%s) <= MECH_SINCOS_MAX", first ? "" : " &&\n        ", p->nodes[n->a].name);
+        first = 0;
+    }
+    fputs(")\n", f);
+}
+
+static const char part_macro[] =
+    "#if defined(__wasm__)\n#define MECHGEN_PART static __attribute__((noinline))\n"
+    "#else\n#define MECHGEN_PART static inline\n#endif\n";
+
+static void write_fwd_dyn(FILE *f, emitter *em, const char *cname)
 {
     const gen *g = em->g;
     const mech_model *m = g->m;
     if (em->uses_fext) fprintf(f, "static const double no_fext[%d];\n", 6 * m->nb);
     if (em->uses_act) fprintf(f, "static const double no_act[%d];\n", m->nact);
-    fprintf(f, "%svoid mechgen_%s_fwd_dyn(const double *q, const double *qd, const double *tau,\n"
-               "%*s const double *fext, const double *act, double *qdd)\n{\n",
-            em->uses_fext || em->uses_act ? "\n" : "", cname, (int)strlen(cname) + 20, "");
-    if (!em->uses_q) fputs("    (void)q;\n", f);
-    if (!em->uses_qd) fputs("    (void)qd;\n", f);
-    if (!em->uses_tau) fputs("    (void)tau;\n", f);
-    fputs(em->uses_fext ? "    if (!fext) fext = no_fext;\n" : "    (void)fext;\n", f);
-    fputs(em->uses_act ? "    if (!act) act = no_act;\n" : "    (void)act;\n", f);
-    if (m->nv == 0) fputs("    (void)qdd;\n", f);
-    write_body(f, em);
-    write_outputs(f, em, "qdd", g->qdd, m->nv);
-    fputs("}\n", f);
+    if (em->st.nstage > 1) {
+        fprintf(f, "\n/* %d stages; the %d temporaries a later stage reads pass through w (docs/codegen.md,\n"
+                   " * \"Stages\": in WebAssembly this cuts what V8 spills; natively the stages inline away). */\n%s",
+                em->st.nstage, em->st.nslot, part_macro);
+        for (int k = 0; k < em->st.nstage; k++) write_stage(f, em, cname, k);
+        fputc('\n', f);
+        write_fwd_dyn_head(f, em, cname, "", FD_FORWARDER);
+        fprintf(f, "    double w[%d];\n", em->st.nslot);
+        for (int k = 0; k < em->st.nstage; k++)
+            fprintf(f, "    mechgen_%s_fwd_dyn_s%d(q, qd, tau, fext, act, w, qdd);\n", cname, k);
+        fputs("}\n", f);
+        return;
+    }
+    if (!angles_are_inputs(em)) {
+        if (em->uses_fext || em->uses_act) fputc('\n', f);
+        write_whole(f, em, cname, "");
+        return;
+    }
+    fprintf(f, "\n/* Two copies (docs/codegen.md, \"Trigonometry\"): _near with the unchecked sin/cos, taken\n"
+               " * when every angle is within +-MECH_SINCOS_MAX, and _far, which falls back to libm.  In\n"
+               " * WebAssembly a function that may call libm spills even when it never does. */\n%s\n",
+            part_macro);
+    write_whole(f, em, cname, "_far");
+    em->near = 1;
+    fputc('\n', f);
+    write_whole(f, em, cname, "_near");
+    em->near = 0;
+    fputc('\n', f);
+    write_fwd_dyn_head(f, em, cname, "", FD_FORWARDER);
+    write_angle_check(f, em);
+    fprintf(f, "        mechgen_%s_fwd_dyn_near(q, qd, tau, fext, act, qdd);\n    else\n"
+               "        mechgen_%s_fwd_dyn_far(q, qd, tau, fext, act, qdd);\n}\n", cname, cname);
 }
 
-static void write_observe(FILE *f, const emitter *em, const char *cname)
+static void write_observe(FILE *f, emitter *em, const char *cname)
 {
     const gen *g = em->g;
     fprintf(f, "\n/* Observation values, mech_observe's layout (core/rbda/loops.h). */\n"
                "void mechgen_%s_observe(const double *q, const double *qd, double *out)\n{\n", cname);
     if (!em->uses_q) fputs("    (void)q;\n", f);
     if (!em->uses_qd) fputs("    (void)qd;\n", f);
-    write_body(f, em);
+    write_body(f, em, 0);
     write_outputs(f, em, "out", g->obs, mech_observe_len(g->m));
     fputs("}\n", f);
 }
@@ -341,7 +483,7 @@ static void write_tables(FILE *f, const emitters *em, const char *cname)
     fputs("};\n", f);
 }
 
-static void write_source(FILE *f, const emitters *em, const char *cname, const char *h_name)
+static void write_source(FILE *f, emitters *em, const char *cname, const char *h_name)
 {
     write_description(f, em, h_name);
     write_fwd_dyn(f, &em->fd, cname);
@@ -350,7 +492,7 @@ static void write_source(FILE *f, const emitters *em, const char *cname, const c
 }
 
 /* Writes the header (h_name NULL) or the source to `path`; on any error the partial file is removed. */
-static int write_file(gen *g, const char *path, const emitters *em, const char *cname, const char *h_name)
+static int write_file(gen *g, const char *path, emitters *em, const char *cname, const char *h_name)
 {
     FILE *f = fopen(path, "w");
     if (!f) return gen_fail(g, 0, "cannot write %s: %s", path, strerror(errno));
@@ -371,15 +513,26 @@ int gen_emit(gen *g, const char *cname, const char *c_path, const char *h_path)
     unsigned char *keep = malloc(n);
     em.fd.tnum = malloc(n * sizeof *em.fd.tnum);
     em.obs.tnum = malloc(n * sizeof *em.obs.tnum);
-    int rc = !keep || !em.fd.tnum || !em.obs.tnum ? gen_fail(g, 0, "out of memory") : 0;
+    em.fd.loaded = calloc(n, sizeof *em.fd.loaded);
+    em.obs.loaded = calloc(n, sizeof *em.obs.loaded);
+    int rc = !keep || !em.fd.tnum || !em.obs.tnum || !em.fd.loaded || !em.obs.loaded ? gen_fail(g, 0, "out of memory") : 0;
     const char *slash = strrchr(h_path, '/');
+    int nobs = mech_observe_len(g->m);
     if (rc == 0) rc = analyse(&em.fd, keep, g->qdd, g->m->nv);
-    if (rc == 0) rc = analyse(&em.obs, keep, g->obs, mech_observe_len(g->m));
+    if (rc == 0) rc = analyse(&em.obs, keep, g->obs, nobs);
+    if (rc == 0 && (gen_stages_plan(&em.fd.st, &g->p, em.fd.tnum, g->section, g->qdd, g->m->nv,
+                                    em.fd.ops.total > STAGED_OPS) ||
+                    gen_stages_plan(&em.obs.st, &g->p, em.obs.tnum, g->section, g->obs, nobs, 0)))
+        rc = gen_fail(g, 0, "out of memory");
     if (rc == 0) rc = write_file(g, h_path, &em, cname, NULL);
     if (rc == 0 && (rc = write_file(g, c_path, &em, cname, slash ? slash + 1 : h_path)) != 0) remove(h_path);
     g->ops = em.fd.ops;
+    gen_stages_free(&em.fd.st);
+    gen_stages_free(&em.obs.st);
     free(keep);
     free(em.fd.tnum);
     free(em.obs.tnum);
+    free(em.fd.loaded);
+    free(em.obs.loaded);
     return rc;
 }

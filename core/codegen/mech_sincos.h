@@ -33,7 +33,11 @@
  *
  * Beyond |x| <= MECH_SINCOS_MAX (far outside any joint angle) and for
  * non-finite x it falls back to libm sin/cos: NaN in gives NaN out.  (One
- * IEEE detail differs from libm: sin(-0) is +0 here.)
+ * IEEE detail differs from libm: sin(-0) is +0 here.)  mech_sincos_near and
+ * mech_sincos2_near are the same without that check and call, for callers
+ * that have checked the range themselves: a generated function that may call
+ * libm costs V8 spills in WebAssembly even when the call is never taken
+ * (docs/codegen.md, "Trigonometry").
  * tests/test_sincos.c checks it against libm over about 10^6 arguments
  * (at most 2 ulp, 1.1e-16 absolute). */
 #ifndef MECH_SINCOS_H
@@ -119,13 +123,10 @@ static const double mech_sincos_Q2 = 1.8990939073729564e-12;         /* next 31 
 static const double mech_sincos_Q3 = 9.102287671320938e-22;          /* next 31 bits          */
 static const double mech_sincos_Q4 = 3.970799612543712e-31;          /* pi/64 - Q1 - Q2 - Q3  */
 
-static inline void mech_sincos(double x, double *s_out, double *c_out)
+/* sin x and cos x for |x| <= MECH_SINCOS_MAX, which the caller has checked
+ * (no libm call: what the generated files' unchecked copy uses). */
+static inline void mech_sincos_near(double x, double *s_out, double *c_out)
 {
-    if (!(fabs(x) <= MECH_SINCOS_MAX)) {          /* huge or NaN/inf: libm */
-        *s_out = sin(x);
-        *c_out = cos(x);
-        return;
-    }
     /* 1. k = x 64/pi rounded to the nearest integer by the 1.5 * 2^52 shift
      *    (k is then the low bits of t), and y = x - k pi/64; the two smallest
      *    parts of pi/64 are summed first, off the subtraction chain. */
@@ -146,6 +147,16 @@ static inline void mech_sincos(double x, double *s_out, double *c_out)
     *c_out = ck + (ck * cm1 - sk * sy);
 }
 
+static inline void mech_sincos(double x, double *s_out, double *c_out)
+{
+    if (!(fabs(x) <= MECH_SINCOS_MAX)) {          /* huge or NaN/inf: libm */
+        *s_out = sin(x);
+        *c_out = cos(x);
+        return;
+    }
+    mech_sincos_near(x, s_out, c_out);
+}
+
 /* Two angles at once, for the generated files' joint angles taken in pairs:
  * the same operations in the same order as two mech_sincos calls, so the
  * results are bit-identical, but with GCC/Clang vector extensions each step
@@ -155,10 +166,9 @@ static inline void mech_sincos(double x, double *s_out, double *c_out)
 typedef double mech_sincos_v2d __attribute__((vector_size(16)));
 typedef long long mech_sincos_v2l __attribute__((vector_size(16)));
 typedef struct {
-    mech_sincos_v2d absmask, max, scale, magic, q1, q2, q3, q4, s3, s5, s7, c2, c4, c6;
+    mech_sincos_v2d scale, magic, q1, q2, q3, q4, s3, s5, s7, c2, c4, c6;
 } mech_sincos_consts;
 static const mech_sincos_consts mech_sincos_vc = {
-    { 0.0, 0.0 }, { MECH_SINCOS_MAX, MECH_SINCOS_MAX },
     { 20.371832715762604, 20.371832715762604 }, { 6755399441055744.0, 6755399441055744.0 },
     { 0.049087385210441425, 0.049087385210441425 }, { 1.8990939073729564e-12, 1.8990939073729564e-12 },
     { 9.102287671320938e-22, 9.102287671320938e-22 }, { 3.970799612543712e-31, 3.970799612543712e-31 },
@@ -167,7 +177,7 @@ static const mech_sincos_consts mech_sincos_vc = {
 };
 #endif
 
-static inline void mech_sincos2(double x0, double x1, double *s0, double *c0, double *s1, double *c1)
+static inline void mech_sincos2_near(double x0, double x1, double *s0, double *c0, double *s1, double *c1)
 {
 #if defined(__GNUC__) || defined(__clang__)
     /* The constants through an opaque pointer: gcc would otherwise build each
@@ -178,13 +188,6 @@ static inline void mech_sincos2(double x0, double x1, double *s0, double *c0, do
     __asm__("" : "+r"(K));
 #endif
     const mech_sincos_v2d x = { x0, x1 };
-    const mech_sincos_v2d ax = (mech_sincos_v2d)((mech_sincos_v2l)x & ~(mech_sincos_v2l)(mech_sincos_v2d){ -0.0, -0.0 });
-    const mech_sincos_v2l in = (mech_sincos_v2l)(ax <= K->max);
-    if (!(in[0] & in[1])) {
-        mech_sincos(x0, s0, c0);
-        mech_sincos(x1, s1, c1);
-        return;
-    }
     const mech_sincos_v2d t = x * K->scale + K->magic;
     const mech_sincos_v2d kd = t - K->magic;
     const mech_sincos_v2l ti = (mech_sincos_v2l)t;
@@ -202,9 +205,19 @@ static inline void mech_sincos2(double x0, double x1, double *s0, double *c0, do
     *s1 = s[1];
     *c1 = c[1];
 #else
-    mech_sincos(x0, s0, c0);
-    mech_sincos(x1, s1, c1);
+    mech_sincos_near(x0, s0, c0);
+    mech_sincos_near(x1, s1, c1);
 #endif
+}
+
+static inline void mech_sincos2(double x0, double x1, double *s0, double *c0, double *s1, double *c1)
+{
+    if (!(fabs(x0) <= MECH_SINCOS_MAX && fabs(x1) <= MECH_SINCOS_MAX)) {
+        mech_sincos(x0, s0, c0);
+        mech_sincos(x1, s1, c1);
+        return;
+    }
+    mech_sincos2_near(x0, x1, s0, c0, s1, c1);
 }
 
 #endif
