@@ -3,6 +3,7 @@
  * test: it asserts nothing.
  *
  *   rod_benchmarks [convergence|locking|fig11|buckling|timing|plectoneme]...   (default: all)
+ *   rod_benchmarks buckling [clamp|pin|clamp-pin] [<disc> <elements>]   (§9.4 end conditions; default clamp)
  *
  * Statics are settled quasi-statically (xpbd_rod_settle: velocities zeroed
  * before every step of h = 0.2 s, 4 banded iterations per step, until no
@@ -232,6 +233,29 @@ static void fig11(void)
 }
 
 /* ---- §9.4: helical spring buckling under prescribed compression ---- */
+/* End conditions of the spring (wire ends; the top one is moved): `clamp`
+ * (the default protocol), `pin` (position held, orientation free) and
+ * `clamp-pin` (bottom clamped, top pinned).  A held end may rotate only
+ * where it is pinned, so the pinned runs start the curve lower. */
+typedef struct {
+    const char *name, *text;
+    int bottom, top;
+    double c0;
+    int n;
+} buckling_ends;
+
+static const buckling_ends buckling_modes[] = {
+    { "clamp", "Both ends clamped", XPBD_ROD_CLAMP, XPBD_ROD_CLAMP, 0.25, 21 },
+    { "pin", "Both ends pinned (position held, orientation free)", XPBD_ROD_PIN, XPBD_ROD_PIN, 0.01, 45 },
+    { "clamp-pin", "Bottom end clamped, top end pinned", XPBD_ROD_CLAMP, XPBD_ROD_PIN, 0.01, 45 },
+};
+
+/* What `buckling [clamp|pin|clamp-pin] [<disc> <elements>]` asked for. */
+static struct {
+    const buckling_ends *ends;
+    int disc, nel; /* disc < 0: every discretization */
+} buckling_opt = { &buckling_modes[0], -1, 0 };
+
 /* Middle-node lateral displacement at compressions c_i = c0 + i dc (the rod
  * is first brought there in steps of 0.05 m).  Each compression is settled
  * quasi-statically (at most 4000 steps, the last ones near the buckling
@@ -242,6 +266,8 @@ static double buckling_curve(xpbd_rod_discretization disc, int nel, int n, doubl
     xpbd_rod_desc d;
     xpbd_rod rod;
     rod_spring_desc(&d, disc, nel);
+    d.end[0].hold = buckling_opt.ends->bottom;
+    d.end[1].hold = buckling_opt.ends->top;
     init_or_die(&rod, &d);
     int mid = rod.nnode / 2;
     double onset = 0, steepest = 0;
@@ -262,34 +288,96 @@ static double buckling_curve(xpbd_rod_discretization disc, int nel, int n, doubl
     return onset;
 }
 
+/* Southwell: for an imperfect column lat = lat₀ c/(c_cr − c), so lat/c is
+ * linear in lat with slope 1/c_cr; least squares over the points with
+ * lat < below (the pre-buckling part of the curve); NAN for fewer than 3. */
+static double southwell(int n, double c0, double dc, const double *lat, double below)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (!(lat[i] < below)) continue;
+        double y = lat[i] / (c0 + i * dc);
+        sx += lat[i];
+        sy += y;
+        sxx += lat[i] * lat[i];
+        sxy += lat[i] * y;
+        m++;
+    }
+    return m < 3 ? NAN : (m * sxx - sx * sx) / (m * sxy - sx * sy);
+}
+
 static void buckling(void)
 {
-    static const struct { xpbd_rod_discretization disc; int nel; } cases[] = {
+    static const struct { xpbd_rod_discretization disc; int nel; } all[] = {
         { XPBD_ROD_RIGID, 120 }, { XPBD_ROD_LINEAR, 120 }, { XPBD_ROD_LINEAR, 250 },
         { XPBD_ROD_QUADRATIC, 66 }, { XPBD_ROD_CUBIC, 40 },
     };
-    enum { N = 21 };
-    const double c0 = 0.25, dc = 0.01;
-    double lat[5][N], onset[5];
-    printf("## §9.4 helical spring buckling (E = 60 GPa, nu = 0.3, 1.4 m, coil radius 0.1 m, 15 coils, d = 0.01 m)\n\n");
-    printf("Both ends clamped; the top end pushed down quasi-statically.  Middle-node lateral displacement (m):\n\n");
+    enum { NMAX = 64 };
+    const buckling_ends *ends = buckling_opt.ends;
+    const int n = ends->n;
+    const double c0 = ends->c0, dc = 0.01;
+    double lat[5][NMAX], onset[5];
+    int use[5], nuse = 0;
     for (int c = 0; c < 5; c++) {
+        use[c] = buckling_opt.disc < 0 || ((int)all[c].disc == buckling_opt.disc && all[c].nel == buckling_opt.nel);
+        nuse += use[c];
+    }
+    printf("## §9.4 helical spring buckling (E = 60 GPa, nu = 0.3, 1.4 m, coil radius 0.1 m, 15 coils, d = 0.01 m)\n\n");
+    printf("%s; the top end pushed down quasi-statically.  Middle-node lateral displacement (m):\n\n", ends->text);
+    for (int c = 0; c < 5; c++) {
+        if (!use[c]) continue;
         double t0 = now_s();
-        onset[c] = buckling_curve(cases[c].disc, cases[c].nel, N, c0, dc, lat[c]);
-        fprintf(stderr, "buckling %s %d: %.0f s\n", rod_disc_name[cases[c].disc], cases[c].nel, now_s() - t0);
+        onset[c] = buckling_curve(all[c].disc, all[c].nel, n, c0, dc, lat[c]);
+        fprintf(stderr, "buckling %s %s %d: %.0f s\n", ends->name, rod_disc_name[all[c].disc], all[c].nel,
+                now_s() - t0);
     }
     printf("| compression (m) |");
-    for (int c = 0; c < 5; c++) printf(" %s %d |", rod_disc_name[cases[c].disc], cases[c].nel);
-    printf("\n|---|---|---|---|---|---|\n");
-    for (int i = 0; i < N; i++) {
+    for (int c = 0; c < 5; c++)
+        if (use[c]) printf(" %s %d |", rod_disc_name[all[c].disc], all[c].nel);
+    printf("\n|---|");
+    for (int c = 0; c < nuse; c++) printf("---|");
+    printf("\n");
+    for (int i = 0; i < n; i++) {
         printf("| %.2f |", c0 + i * dc);
-        for (int c = 0; c < 5; c++) printf(" %.5f |", lat[c][i]);
+        for (int c = 0; c < 5; c++)
+            if (use[c]) printf(" %.5f |", lat[c][i]);
         printf("\n");
     }
     printf("| **onset** |");
-    for (int c = 0; c < 5; c++) printf(" **%.3f** |", onset[c]);
-    printf("\n\nOnset: the steepest secant extended back to zero lateral displacement (Becker & Cleghorn, cited by "
-           "the paper: 0.32 m).\n\n");
+    for (int c = 0; c < 5; c++)
+        if (use[c]) printf(" **%.3f** |", onset[c]);
+    for (int k = 1; k <= 2; k++) {
+        printf("\n| Southwell, lat < %d cm |", k);
+        for (int c = 0; c < 5; c++) {
+            if (!use[c]) continue;
+            double cr = southwell(n, c0, dc, lat[c], 0.01 * k);
+            if (isnan(cr)) printf(" – |");
+            else printf(" %.3f |", cr);
+        }
+    }
+    printf("\n\nOnset: the steepest secant extended back to zero lateral displacement; Southwell: lat/c against "
+           "lat fitted on the points below 1 or 2 cm, c_cr = 1/slope, – for fewer than 3 points (Becker & "
+           "Cleghorn, cited by the paper: 0.32 m).\n\n");
+}
+
+/* buckling [clamp|pin|clamp-pin] [<disc> <elements>] from argv[a + 1] on;
+ * returns the index of the last argument used (0 on a bad one). */
+static int buckling_args(int argc, char **argv, int a)
+{
+    for (size_t k = 0; a + 1 < argc && k < sizeof buckling_modes / sizeof buckling_modes[0]; k++)
+        if (strcmp(argv[a + 1], buckling_modes[k].name) == 0) {
+            buckling_opt.ends = &buckling_modes[k];
+            a++;
+            break;
+        }
+    for (int k = 0; a + 1 < argc && k < 4; k++)
+        if (strcmp(argv[a + 1], rod_disc_name[k]) == 0) {
+            buckling_opt.disc = k;
+            buckling_opt.nel = a + 2 < argc ? atoi(argv[a + 2]) : 0;
+            return buckling_opt.nel > 0 ? a + 2 : 0;
+        }
+    return a;
 }
 
 /* ---- Table 2: milliseconds per step, native ---- */
@@ -444,6 +532,16 @@ int main(int argc, char **argv)
         { "convergence", convergence }, { "locking", locking }, { "fig11", fig11 },
         { "buckling", buckling }, { "timing", timing }, { "plectoneme", plectoneme },
     };
+    for (int a = 1; a < argc; a++) {
+        int known = 0;
+        for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) known |= strcmp(argv[a], parts[p].name) == 0;
+        if (!known || (strcmp(argv[a], "buckling") == 0 && !(a = buckling_args(argc, argv, a)))) {
+            fprintf(stderr, "usage: rod_benchmarks [convergence|locking|fig11|buckling|timing|plectoneme]...\n"
+                            "       rod_benchmarks buckling [clamp|pin|clamp-pin] [rigid|linear|quadratic|cubic "
+                            "<elements>]\n");
+            return 1;
+        }
+    }
     for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
         int want = argc < 2;
         for (int a = 1; a < argc; a++) want |= strcmp(argv[a], parts[p].name) == 0;

@@ -38,7 +38,7 @@ void rod_spring_desc(xpbd_rod_desc *d, xpbd_rod_discretization disc, int nel)
     d->nu = 0.3;
     d->rho = 7650;
     d->dt = 5e-3;
-    d->end[0].clamped = d->end[1].clamped = 1;
+    d->end[0].hold = d->end[1].hold = 1;
 }
 
 void rod_plectoneme_desc(xpbd_rod_desc *d, xpbd_rod_discretization disc, int nel)
@@ -56,7 +56,7 @@ void rod_plectoneme_desc(xpbd_rod_desc *d, xpbd_rod_discretization disc, int nel
     d->dt = 1e-3;
     memcpy(d->frame, along_x, sizeof along_x);
     d->origin[0] = -0.5 * d->length;
-    d->end[0].clamped = d->end[1].clamped = 1;
+    d->end[0].hold = d->end[1].hold = 1;
     d->end[0].move[0] = PLECT_SLACK;
     d->end[0].move[2] = PLECT_KICK;
     d->end[0].ramp_time = 1;

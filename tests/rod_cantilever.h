@@ -22,7 +22,7 @@ static inline void rod_cantilever(xpbd_rod_desc *d, xpbd_rod_discretization disc
     d->rho = 1000;
     memcpy(d->frame, along_x, sizeof along_x);
     d->gravity[2] = -9.81;
-    d->end[0].clamped = 1;
+    d->end[0].hold = 1;
 }
 
 #endif

@@ -110,7 +110,7 @@ static void check_rod_band(xpbd_rod_discretization disc, int full)
     d.disc = disc;
     d.full_integration = full;
     d.elements = 6;
-    d.end[0].clamped = d.end[1].clamped = 1;
+    d.end[0].hold = d.end[1].hold = 1;
     if (xpbd_rod_init(&rod, &d, err, sizeof err)) {
         printf("FAIL init: %s\n", err);
         failures++;

@@ -2,8 +2,9 @@
  * finite differences of its own value, under the perturbations the solver
  * applies (p + ε e_k, R ⊞ ε e_k): the rigid chain (F.4, F.5), linear,
  * quadratic and cubic elements with reduced and full integration, straight
- * and helical rest shapes, at randomly deformed states, and the end clamps.
- * Also d(Γ(ψ)a)/dψ from |ψ| = 1e-4 to 3. */
+ * and helical rest shapes, at randomly deformed states, and the end clamps
+ * and pins (a pin's rotation rows must be exactly zero).  Also d(Γ(ψ)a)/dψ
+ * from |ψ| = 1e-4 to 3. */
 #include "spatial/so3.h"
 #include "spatial/spatial.h"
 #include "xpbd/rod_internal.h"
@@ -70,9 +71,25 @@ static void perturb(xpbd_rod *rod, int j, int c, double eps)
     }
 }
 
-/* All blocks of one rod at a random deformed state; returns the worst
- * error relative to the gradient's largest entry. */
-static double check_rod(xpbd_rod_discretization disc, int full, xpbd_rod_shape shape)
+/* A pin block's rows 3–5 (rod_end_rows): value and gradients (by the node
+ * and by a body) exactly zero. */
+static void check_pin_rows(const rod_block *b)
+{
+    int nonzero = 0;
+    for (int r = 3; r < 6; r++) {
+        nonzero |= b->C[r] != 0;
+        for (int q = 0; q < 6; q++) nonzero |= b->G[0][r][q] != 0 || b->Gb[r][q] != 0;
+    }
+    if (nonzero) {
+        printf("FAIL a pin block has a nonzero rotation row\n");
+        failures++;
+    }
+}
+
+/* All blocks of one rod at a random deformed state (both ends clamped, or
+ * both pinned); returns the worst error relative to the gradient's largest
+ * entry. */
+static double check_rod(xpbd_rod_discretization disc, int full, xpbd_rod_shape shape, int hold)
 {
     xpbd_rod_desc d;
     xpbd_rod rod;
@@ -85,9 +102,9 @@ static double check_rod(xpbd_rod_discretization disc, int full, xpbd_rod_shape s
     d.coil_radius = 0.1;
     d.pitch = 0.05;
     d.turns = 0.7;
-    d.end[0].clamped = d.end[1].clamped = 1;
+    d.end[0].hold = d.end[1].hold = hold;
     d.end[1].move[0] = 0.03;
-    d.end[1].twist = 0.4;
+    d.end[1].twist = hold == XPBD_ROD_PIN ? 0 : 0.4;
     if (xpbd_rod_init(&rod, &d, err, sizeof err)) {
         printf("FAIL init: %s\n", err);
         failures++;
@@ -100,6 +117,7 @@ static double check_rod(xpbd_rod_discretization disc, int full, xpbd_rod_shape s
     for (int c = 0; c < rod.ncon; c++) {
         rod_block b, bp, bm;
         rod_block_eval(&rod, c, &b);
+        if (hold == XPBD_ROD_PIN && rod_block_end(&rod, c) >= 0) check_pin_rows(&b);
         double gmax = 0;
         for (int k = 0; k < b.nn; k++)
             for (int r = 0; r < 6; r++)
@@ -128,9 +146,9 @@ static double check_rod(xpbd_rod_discretization disc, int full, xpbd_rod_shape s
     return worst;
 }
 
-/* The clamp of a rod end to a world body: gradients by the node and by
- * the body, at random body and node poses. */
-static double check_body_clamp(void)
+/* The clamp (or pin) of a rod end to a world body: gradients by the node
+ * and by the body, at random body and node poses. */
+static double check_body_clamp(int hold)
 {
     xpbd_model m;
     xpbd_data d;
@@ -146,7 +164,8 @@ static double check_body_clamp(void)
     xpbd_rod_desc_default(&rd);
     rd.disc = XPBD_ROD_QUADRATIC;
     rd.elements = 2;
-    rd.end[0].clamped = rd.end[0].on_body = 1;
+    rd.end[0].hold = hold;
+    rd.end[0].on_body = 1;
     rd.end[0].body = 0;
     xpbd_rod_init(&rod, &rd, err, sizeof err);
     xpbd_rod_attach(&rod, &m, &d, err, sizeof err);
@@ -155,6 +174,7 @@ static double check_body_clamp(void)
     for (int c = 0; c < 6; c++) perturb(&rod, 0, c, 0.3 * urand());
     rod_block b, bp, bm;
     rod_block_eval(&rod, 0, &b);
+    if (hold == XPBD_ROD_PIN) check_pin_rows(&b);
     double worst = 0, eps = 1e-6;
     for (int side = 0; side < 2; side++)
         for (int q = 0; q < 6; q++) {
@@ -194,7 +214,8 @@ int main(void)
             for (int shape = XPBD_ROD_STRAIGHT; shape <= XPBD_ROD_HELIX; shape++) {
                 double worst = 0;
                 for (int trial = 0; trial < 10; trial++)
-                    worst = fmax(worst, check_rod((xpbd_rod_discretization)disc, full, (xpbd_rod_shape)shape));
+                    worst = fmax(worst, check_rod((xpbd_rod_discretization)disc, full, (xpbd_rod_shape)shape,
+                                                  XPBD_ROD_CLAMP));
                 char what[96];
                 snprintf(what, sizeof what, "%s %s %s", names[disc], full ? "full" : "reduced",
                          shape ? "helix" : "straight");
@@ -203,9 +224,24 @@ int main(void)
                 check(what, worst, 1e-7, &dummy);
             }
     double wb = 0;
-    for (int trial = 0; trial < 20; trial++) wb = fmax(wb, check_body_clamp());
+    for (int trial = 0; trial < 20; trial++) wb = fmax(wb, check_body_clamp(XPBD_ROD_CLAMP));
     printf("%-30s worst FD error %.2e\n", "clamp to a world body", wb);
     check("clamp to a world body", wb, 1e-8, &wb);
+    for (int disc = XPBD_ROD_RIGID; disc <= XPBD_ROD_CUBIC; disc++) {
+        double worst = 0;
+        for (int shape = XPBD_ROD_STRAIGHT; shape <= XPBD_ROD_HELIX; shape++)
+            for (int trial = 0; trial < 5; trial++)
+                worst = fmax(worst, check_rod((xpbd_rod_discretization)disc, 0, (xpbd_rod_shape)shape, XPBD_ROD_PIN));
+        char what[96];
+        snprintf(what, sizeof what, "%s, both ends pinned", names[disc]);
+        printf("%-30s worst relative FD error %.2e\n", what, worst);
+        double dummy = 0;
+        check(what, worst, 1e-7, &dummy);
+    }
+    double wp = 0;
+    for (int trial = 0; trial < 20; trial++) wp = fmax(wp, check_body_clamp(XPBD_ROD_PIN));
+    printf("%-30s worst FD error %.2e\n", "pin to a world body", wp);
+    check("pin to a world body", wp, 1e-8, &wp);
     printf(failures ? "%d FAILURES\n" : "all passed\n", failures);
     return failures != 0;
 }

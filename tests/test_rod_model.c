@@ -10,7 +10,9 @@
  * - models/xpbd/spring.mech: the prescribed end motion is applied (the top
  *   end is 0.15 m lower after the 3 s ramp), the bottom end stays;
  * - a rod clamped to a swinging body follows it (two-way, in the world);
- * - every key of a rod block lands in mech_rod. */
+ * - every key of a rod block lands in mech_rod;
+ * - `pin` ends reach the xpbd_rod_desc as XPBD_ROD_PIN, and a rod pinned at
+ *   its start swings in the world exactly like the C-API rod, its root held. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,8 @@
 
 #include "model/model.h"
 #include "rod_cantilever.h"
+#include "spatial/so3.h"
+#include "spatial/spatial.h"
 #include "test_support.h"
 #include "xpbd/rod.h"
 #include "xpbd/xpbd_from_model.h"
@@ -68,7 +72,7 @@ static void test_cantilever(const char *dir)
     CHECK(dframe < 1e-15 && memcmp(fm.origin, ref.origin, sizeof ref.origin) == 0, "cantilever: placement (%g)",
           dframe);
     CHECK(memcmp(fm.gravity, ref.gravity, sizeof ref.gravity) == 0, "cantilever: gravity");
-    CHECK(fm.end[0].clamped && !fm.end[0].on_body && !fm.end[1].clamped, "cantilever: ends");
+    CHECK(fm.end[0].hold && !fm.end[0].on_body && !fm.end[1].hold, "cantilever: ends");
     CHECK(fm.dt == 0.01 && fm.substeps == 1 && fm.iterations == 1, "cantilever: step settings");
 
     /* The scene of the file (rod inside an empty world) vs the C-API rod. */
@@ -162,7 +166,7 @@ static void test_body_clamp(void)
         "rod tail\n  disc quadratic\n  elements 4\n  length 0.5\n  diameter 0.02\n  E 1e7\n  rho 1000\n"
         "  origin 1 0 0\n  dir -z\n  clamp start arm\nend\n";
     mech_model *mm = test_parse_text(text, "inline.mech");
-    CHECK(mm->rods[0].end[0].clamped && mm->rods[0].end[0].body == 0, "body clamp: body index");
+    CHECK(mm->rods[0].end[0].hold && mm->rods[0].end[0].body == 0, "body clamp: body index");
     xpbd_mech x;
     xpbd_data d;
     scene(mm, &x, &d);
@@ -202,8 +206,8 @@ static void test_fields(void)
           a->damping == 10 && a->line == 1, "fields: rod a scalars");
     CHECK(a->origin[0] == 1 && a->origin[1] == 2 && a->origin[2] == 3 && fabs(a->frame[5] + 1) < 1e-15 &&
           fabs(a->frame[7] - 1) < 1e-15, "fields: rod a placement");
-    CHECK(a->end[0].clamped && a->end[0].body == -1 && a->end[0].move[2] == 0.5 &&
-          fabs(a->end[0].twist - 3.14159265358979323846) < 1e-15 && a->end[0].ramp == 2 && !a->end[1].clamped,
+    CHECK(a->end[0].hold && a->end[0].body == -1 && a->end[0].move[2] == 0.5 &&
+          fabs(a->end[0].twist - 3.14159265358979323846) < 1e-15 && a->end[0].ramp == 2 && !a->end[1].hold,
           "fields: rod a ends");
     CHECK(a->rgba[0] == 1.0f && fabs(a->rgba[1] - 128 / 255.0f) < 1e-7 && a->rgba[2] == 0 && a->rgba[3] == 1,
           "fields: rod a colour");
@@ -220,6 +224,59 @@ static void test_fields(void)
     mech_model_free(mm);
 }
 
+_Static_assert((int)MECH_ROD_CLAMP == (int)XPBD_ROD_CLAMP && (int)MECH_ROD_PIN == (int)XPBD_ROD_PIN,
+               "mech_rod_end.hold is copied into xpbd_rod_end.hold as it is");
+
+/* `pin start base` (a pendulum) and `pin end base` with prescribed motion. */
+static void test_pin(void)
+{
+    static const char text[] =
+        "gravity 0 0 -9.81\nxpbd\n  dt 0.001\n  iterations 2\nend\n"
+        "rod p\n  disc cubic\n  elements 4\n  length 1\n  diameter 0.02\n  E 1e11\n  nu 0.3\n  rho 1000\n"
+        "  dir x\n  pin start base\nend\n"
+        "rod q\n  length 1\n  diameter 0.01\n  E 1e6\n  rho 1000\n  origin 0 1 0\n  clamp start base\n"
+        "  pin end base\n  move end 0 0 -0.1\n  ramp end 1\nend\n";
+    mech_model *mm = test_parse_text(text, "pin.mech");
+    const mech_rod *p = &mm->rods[0], *q = &mm->rods[1];
+    CHECK(p->end[0].hold == MECH_ROD_PIN && p->end[0].body == -1 && p->end[0].line == 15 && !p->end[1].hold,
+          "pin: rod p ends");
+    CHECK(q->end[0].hold == MECH_ROD_CLAMP && q->end[1].hold == MECH_ROD_PIN && q->end[1].move[2] == -0.1 &&
+          q->end[1].ramp == 1, "pin: rod q ends");
+    xpbd_rod_desc dp, dq;
+    xpbd_rod_desc_from_model(mm, p, &dp);
+    xpbd_rod_desc_from_model(mm, q, &dq);
+    CHECK(dp.end[0].hold == XPBD_ROD_PIN && !dp.end[0].on_body && dq.end[1].hold == XPBD_ROD_PIN &&
+          dq.end[0].hold == XPBD_ROD_CLAMP, "pin: desc ends");
+
+    xpbd_mech x;
+    xpbd_data d;
+    scene(mm, &x, &d);
+    xpbd_rod capi;
+    char err[256];
+    if (xpbd_rod_init(&capi, &dp, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        exit(2);
+    }
+    for (int s = 0; s < 400; s++) {
+        xpbd_step(&x.m, &d);
+        xpbd_rod_step(&capi);
+    }
+    const xpbd_rod *r = &x.rods[0], *rq = &x.rods[1];
+    double turned[3], gap = dist3(r->p + 3 * (r->nnode - 1), capi.p + 3 * (capi.nnode - 1));
+    so3_minus(r->R, r->R0, turned);
+    const double *qend = rq->p + 3 * (rq->nnode - 1), qwant[3] = { 0, 1, 1 - 0.1 * 0.4 }; /* ramped: 0.4 of 0.1 m */
+    printf("pin.mech after 0.4 s: root at %.1e m from the origin, root frame turned %.4f rad, tip vs C API %.2e m; "
+           "rod q's pinned end %.2e m from its prescribed place\n",
+           dist3(r->p, r->p0), v3_norm(turned), gap, dist3(qend, qwant));
+    CHECK(dist3(r->p, r->p0) < 1e-12 && v3_norm(turned) > 1, "pin: the root is held and turns");
+    CHECK(gap < 1e-12, "pin: .mech vs C API tip differ by %g m", gap);
+    CHECK(dist3(qend, qwant) < 1e-9, "pin: prescribed motion of a pinned end");
+    xpbd_rod_free(&capi);
+    xpbd_data_free(&d);
+    xpbd_mech_free(&x);
+    mech_model_free(mm);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -230,6 +287,7 @@ int main(int argc, char **argv)
     test_cantilever(argv[1]);
     test_spring(argv[1]);
     test_body_clamp();
+    test_pin();
     printf(failures ? "%d FAILURES\n" : "all passed\n", failures);
     return failures != 0;
 }

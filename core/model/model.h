@@ -189,13 +189,18 @@ typedef struct {
 typedef enum { MECH_ROD_RIGID, MECH_ROD_LINEAR, MECH_ROD_QUADRATIC, MECH_ROD_CUBIC } mech_rod_disc;
 typedef enum { MECH_ROD_STRAIGHT, MECH_ROD_HELIX, MECH_ROD_POINTS } mech_rod_shape;
 
+/* mech_rod_end.hold: what holds the end (the values of rod.h's
+ * XPBD_ROD_CLAMP and XPBD_ROD_PIN, copied as they are). */
+enum { MECH_ROD_CLAMP = 1,     /* `clamp`: position and orientation held    */
+       MECH_ROD_PIN = 2 };     /* `pin`: position held, orientation free    */
+
 typedef struct {
-    int clamped;               /* 0: free end                                */
-    int body;                  /* clamped to: body index, −1 = the ground     */
-    double move[3];            /* ground clamp: prescribed displacement (world, m) */
+    int hold;                  /* 0: free end, MECH_ROD_CLAMP or MECH_ROD_PIN */
+    int body;                  /* held by: body index, −1 = the ground        */
+    double move[3];            /* ground clamp or pin: prescribed displacement (world, m) */
     double twist;              /* ground clamp: rotation about the end's rest tangent (rad) */
     double ramp;               /* s: move and twist ramp linearly from 0 over ramp, then hold (0 = at once) */
-    int line;                  /* line of its `clamp`, 0 if free            */
+    int line;                  /* line of its `clamp` or `pin`, 0 if free   */
 } mech_rod_end;
 
 typedef struct {

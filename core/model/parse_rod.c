@@ -14,22 +14,22 @@ enum {
     R_DISC, R_ELEMENTS, R_INTEGRATION, R_SOLVER, R_LENGTH, R_DIAMETER, R_E, R_NU, R_RHO, R_DAMPING, R_SHAPE,
     R_ORIGIN, R_DIR, R_FRAME, R_COLOR, R_COUNT
 };
-/* keys given per end: `clamp start base`, `move end 0 0 -0.1`, ... */
-enum { RE_CLAMP, RE_MOVE, RE_TWIST, RE_RAMP, RE_COUNT };
+/* keys given per end: `clamp start base`, `pin end base`, `move end 0 0 -0.1`, ... */
+enum { RE_CLAMP, RE_PIN, RE_MOVE, RE_TWIST, RE_RAMP, RE_COUNT };
 
 static const char *const rod_keys[R_COUNT] = {
     "disc", "elements", "integration", "solver", "length", "diameter", "E", "nu", "rho", "damping", "shape",
     "origin", "dir", "frame", "color"
 };
-static const char *const end_keys[RE_COUNT] = { "clamp", "move", "twist", "ramp" };
+static const char *const end_keys[RE_COUNT] = { "clamp", "pin", "move", "twist", "ramp" };
 static const char *const end_names[2] = { "start", "end" };
 static const char *const discs[] = { "rigid", "linear", "quadratic", "cubic" };
 #define ROD_KEYS "disc elements integration solver length diameter E nu rho damping shape point origin dir " \
-                 "frame clamp move twist ramp color end"
+                 "frame clamp pin move twist ramp color end"
 
 typedef struct raw_rod {
     mech_rod r;
-    char body[2][MECH_NAME_MAX];    /* clamp target names ("base" = ground) */
+    char body[2][MECH_NAME_MAX];    /* clamp or pin target names ("base" = ground) */
     int name_col;
     int key_line[R_COUNT], key_col[R_COUNT];
     int end_line[2][RE_COUNT], end_col[2][RE_COUNT], body_col[2];
@@ -195,14 +195,39 @@ static int point_line(parser *p, raw_rod *rr, const lex_tok *kw)
     return 0;
 }
 
-/* clamp|move|twist|ramp <start|end> ... */
+/* The key that holds end e: RE_CLAMP or RE_PIN (either, for a free end). */
+static int hold_key(const raw_rod *rr, int e) { return rr->end_line[e][RE_PIN] ? RE_PIN : RE_CLAMP; }
+
+/* clamp|pin <start|end> <base|body>: the end's position and orientation, or
+ * its position only, held. */
+static int hold_line(parser *p, raw_rod *rr, int k, int e, const lex_tok *kw)
+{
+    mech_rod *r = &rr->r;
+    mech_rod_end *end = &r->end[e];
+    const char *key = end_keys[k], *expect = "start or end, then base or a body name";
+    int other = k == RE_PIN ? RE_CLAMP : RE_PIN;
+    lex_tok t;
+    if (rr->end_line[e][other])
+        return mp_fail(p, p->ln.no, kw->col, "'%s %s' and '%s %s' in rod '%s' (line %d): an end is clamped or "
+                       "pinned, not both", key, end_names[e], end_keys[other], end_names[e], r->name,
+                       rr->end_line[e][other]);
+    if (mp_next_tok(p, &t, key, expect) || (!lex_is(&t, "base") && mp_check_name(p, &t, key))) return -1;
+    memcpy(rr->body[e], t.s, (size_t)t.n);
+    rr->body[e][t.n] = '\0';
+    rr->body_col[e] = t.col;
+    end->hold = k == RE_PIN ? MECH_ROD_PIN : MECH_ROD_CLAMP;
+    end->line = p->ln.no;
+    return mp_end_of_line(p, key, expect);
+}
+
+/* clamp|pin|move|twist|ramp <start|end> ... */
 static int end_line(parser *p, raw_rod *rr, int k, const lex_tok *kw)
 {
     mech_rod *r = &rr->r;
     const char *key = end_keys[k];
     static const char *const expect[RE_COUNT] = {
-        "start or end, then base or a body name", "start or end, then x y z (m)", "start or end, then degrees",
-        "start or end, then seconds"
+        "start or end, then base or a body name", "start or end, then base or a body name",
+        "start or end, then x y z (m)", "start or end, then degrees", "start or end, then seconds"
     };
     lex_tok t;
     if (mp_next_tok(p, &t, key, expect[k])) return -1;
@@ -216,13 +241,7 @@ static int end_line(parser *p, raw_rod *rr, int k, const lex_tok *kw)
     mech_rod_end *end = &r->end[e];
     switch (k) {
     case RE_CLAMP:
-        if (mp_next_tok(p, &t, key, expect[k]) || (!lex_is(&t, "base") && mp_check_name(p, &t, key))) return -1;
-        memcpy(rr->body[e], t.s, (size_t)t.n);
-        rr->body[e][t.n] = '\0';
-        rr->body_col[e] = t.col;
-        end->clamped = 1;
-        end->line = p->ln.no;
-        return mp_end_of_line(p, key, expect[k]);
+    case RE_PIN: return hold_line(p, rr, k, e, kw);
     case RE_MOVE:
         if (mp_read_numbers(p, key, expect[k], end->move, 3)) return -1;
         return mp_end_of_line(p, key, expect[k]);
@@ -303,18 +322,25 @@ static int finish_rod(parser *p, raw_rod *rr)
     for (int e = 0; e < 2; e++)
         for (int k = RE_MOVE; k < RE_COUNT; k++) {
             if (!rr->end_line[e][k]) continue;
-            if (!r->end[e].clamped)
+            if (!r->end[e].hold && k == RE_TWIST)
                 return mp_fail(p, rr->end_line[e][k], rr->end_col[e][k], "'%s %s' needs 'clamp %s base' (rod '%s')",
                                end_keys[k], end_names[e], end_names[e], r->name);
+            if (!r->end[e].hold)
+                return mp_fail(p, rr->end_line[e][k], rr->end_col[e][k], "'%s %s' needs 'clamp %s base' or "
+                               "'pin %s base' (rod '%s')", end_keys[k], end_names[e], end_names[e], end_names[e],
+                               r->name);
+            if (r->end[e].hold == MECH_ROD_PIN && k == RE_TWIST)
+                return mp_fail(p, rr->end_line[e][k], rr->end_col[e][k], "'twist %s' has no meaning for a pinned "
+                               "end: its orientation is free (rod '%s')", end_names[e], r->name);
             if (strcmp(rr->body[e], "base") != 0)
                 return mp_fail(p, rr->end_line[e][k], rr->end_col[e][k], "'%s %s': prescribed motion of an end "
                                "clamped to a body is not supported (rod '%s'); drive body '%s' instead", end_keys[k],
                                end_names[e], r->name, rr->body[e]);
         }
-    if (r->end[0].clamped && r->end[1].clamped && strcmp(rr->body[0], "base") != 0 &&
+    if (r->end[0].hold && r->end[1].hold && strcmp(rr->body[0], "base") != 0 &&
         strcmp(rr->body[0], rr->body[1]) == 0)
-        return mp_fail(p, rr->end_line[1][RE_CLAMP], rr->body_col[1], "rod '%s': both ends clamped to body '%s' "
-                       "is not supported", r->name, rr->body[1]);
+        return mp_fail(p, rr->end_line[1][hold_key(rr, 1)], rr->body_col[1], "rod '%s': both ends clamped to body "
+                       "'%s' is not supported", r->name, rr->body[1]);
     p->cur = -1;
     p->block = B_NONE;
     return 0;
@@ -364,11 +390,11 @@ int rod_store(parser *p)
         rr->r.points = NULL; /* the model owns them now */
         m->nrod++;
         for (int e = 0; e < 2; e++) {
-            if (!r->end[e].clamped || strcmp(rr->body[e], "base") == 0) continue;
+            if (!r->end[e].hold || strcmp(rr->body[e], "base") == 0) continue;
             r->end[e].body = mech_body_find(m, rr->body[e]);
             if (r->end[e].body < 0)
-                return mp_fail(p, rr->end_line[e][RE_CLAMP], rr->body_col[e], "unknown body '%s' for 'clamp %s' "
-                               "in rod '%s'", rr->body[e], end_names[e], r->name);
+                return mp_fail(p, rr->end_line[e][hold_key(rr, e)], rr->body_col[e], "unknown body '%s' for '%s %s' "
+                               "in rod '%s'", rr->body[e], end_keys[hold_key(rr, e)], end_names[e], r->name);
         }
     }
     return 0;

@@ -35,15 +35,22 @@ typedef enum {
     XPBD_ROD_GAUSS_SEIDEL   /* each Gauss-point / clamp constraint solved alone (§8.1) */
 } xpbd_rod_solver;
 
-/* A boundary condition at one end of the rod.  A clamped end is held (six
- * rows, zero compliance, part of the banded system) at its rest pose moved by
- * `move` (world, m) and rotated by `twist` (rad) about its own rest d3; both
- * ramp linearly from 0 at t = 0 to their full value at t = ramp_time (at once
+/* A boundary condition at one end of the rod (`hold`):
+ *   0               free;
+ *   XPBD_ROD_CLAMP  position and orientation held: six rows C = [p − p_t; R ⊟ R_t];
+ *   XPBD_ROD_PIN    position held, orientation free (a ball joint): the three
+ *                   rows C = p − p_t only.
+ * Both have zero compliance and are part of the banded system.  The target is
+ * the end's rest pose moved by `move` (world, m) and, for a clamp, rotated by
+ * `twist` (rad) about its own rest d3 (a pin refuses a twist); both ramp
+ * linearly from 0 at t = 0 to their full value at t = ramp_time (at once
  * when ramp_time = 0) and then stay.  With on_body the rest pose is carried
  * by xpbd_model body `body` (two-way coupled, see xpbd_rod_attach) and move
- * and twist are not used. */
+ * and twist are not used.  The values of `hold` are those of
+ * mech_rod_end.hold (model.h), which xpbd_rod_desc_from_model copies. */
+enum { XPBD_ROD_CLAMP = 1, XPBD_ROD_PIN = 2 };
 typedef struct {
-    int clamped;
+    int hold;
     int on_body, body;
     double move[3];
     double twist;

@@ -137,12 +137,12 @@ void rod_strain(const xpbd_rod *rod, int g, const double *p, const double *R, ro
     b->body = -1;
 }
 
-int rod_first_gauss(const xpbd_rod *rod) { return rod->desc.end[0].clamped ? 1 : 0; }
+int rod_first_gauss(const xpbd_rod *rod) { return rod->desc.end[0].hold ? 1 : 0; }
 
 int rod_block_end(const xpbd_rod *rod, int c)
 {
-    if (c == 0 && rod->desc.end[0].clamped) return 0;
-    if (c == rod->ncon - 1 && rod->desc.end[1].clamped) return 1;
+    if (c == 0 && rod->desc.end[0].hold) return 0;
+    if (c == rod->ncon - 1 && rod->desc.end[1].hold) return 1;
     return -1;
 }
 
@@ -177,25 +177,31 @@ void rod_clamp_rate(const xpbd_rod *rod, int e, double t, double v[3], double w[
     w[2] = fdot * end->twist;
 }
 
+int rod_end_rows(const xpbd_rod *rod, int e) { return rod->desc.end[e].hold == XPBD_ROD_PIN ? 3 : 6; }
+
 /* Clamp of an end node to its target (p_t, R_t): C = [p − p_t; R ⊟ R_t],
  * ∂C/∂p = I, D_R C = Γ⁻¹(R ⊟ R_t) (E.5).  On a body (p_t = p_b + R_b r,
  * R_t = R_b R_J): ∂C/∂p_b = [−I; 0], D_{R_b} C = [R_b r^; −Γ⁻¹(R ⊟ R_t)ᵀ R_Jᵀ]
- * (§3.4: D_R(Rr) = −R r^; D.2 and E.3). */
+ * (§3.4: D_R(Rr) = −R r^; D.2 and E.3).  A pin has the first three rows
+ * only (rows 3–5 stay zero, rod_end_rows). */
 static void clamp_eval(const xpbd_rod *rod, int e, rod_block *b)
 {
-    int node = e ? rod->nnode - 1 : 0;
+    int node = e ? rod->nnode - 1 : 0, pin = rod_end_rows(rod, e) == 3;
     double pt[3], Rt[9], Gi[9];
     memset(b, 0, sizeof *b);
     b->node0 = node;
     b->nn = 1;
     b->body = end_body(rod, e);
     rod_clamp_target(rod, e, rod->t, pt, Rt);
-    so3_minus(rod->R + 9 * node, Rt, b->C + 3);
-    so3_d_minus_first(b->C + 3, Gi);
     for (int k = 0; k < 3; k++) {
         b->C[k] = rod->p[3 * node + k] - pt[k];
         b->G[0][k][k] = 1;
-        for (int q = 0; q < 3; q++) b->G[0][3 + k][3 + q] = Gi[3 * k + q];
+    }
+    if (!pin) {
+        so3_minus(rod->R + 9 * node, Rt, b->C + 3);
+        so3_d_minus_first(b->C + 3, Gi);
+        for (int k = 0; k < 3; k++)
+            for (int q = 0; q < 3; q++) b->G[0][3 + k][3 + q] = Gi[3 * k + q];
     }
     if (b->body < 0) return;
     double Rr[9], D[9], Dt[9];
@@ -212,7 +218,7 @@ static void clamp_eval(const xpbd_rod *rod, int e, rod_block *b)
         b->Gb[k][k] = -1;
         for (int q = 0; q < 3; q++) {
             b->Gb[k][3 + q] = Rr[3 * k + q];
-            b->Gb[3 + k][3 + q] = Dt[3 * k + q];
+            b->Gb[3 + k][3 + q] = pin ? 0 : Dt[3 * k + q];
         }
     }
 }

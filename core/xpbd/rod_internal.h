@@ -41,6 +41,11 @@ int rod_block_end(const xpbd_rod *rod, int c);
  * end's target is its body frame (the rest pose until the rod is attached). */
 void rod_clamp_target(const xpbd_rod *rod, int e, double t, double p[3], double R[9]);
 void rod_clamp_rate(const xpbd_rod *rod, int e, double t, double v[3], double w[3]);
+/* Rows of end e's block that constrain: 6 for a clamp, 3 for a pin.  A pin
+ * keeps the six-row block (the band layout does not change); its rows 3–5
+ * are inert: C = 0, G = 0, and the solves give them a unit diagonal, so
+ * their Δλ is exactly 0 and the factor is that of the three rows alone. */
+int rod_end_rows(const xpbd_rod *rod, int e);
 
 /* Banded SPD matrix of order n, lower half-bandwidth kd, stored by rows:
  * A(i, j) for i − kd ≤ j ≤ i at band[(i + 1) kd + j].  Cholesky A = L Lᵀ in

@@ -54,6 +54,12 @@ static int validate(const xpbd_rod_desc *d, char *err, int errlen)
         return fail(err, errlen, "points needs at least two points");
     if (d->full_integration && d->disc == XPBD_ROD_RIGID)
         return fail(err, errlen, "the rigid chain has no Gauss points to add");
+    for (int e = 0; e < 2; e++) {
+        if (d->end[e].hold < 0 || d->end[e].hold > XPBD_ROD_PIN)
+            return fail(err, errlen, "an end is 0 (free), XPBD_ROD_CLAMP or XPBD_ROD_PIN");
+        if (d->end[e].hold == XPBD_ROD_PIN && d->end[e].twist != 0)
+            return fail(err, errlen, "a pinned end has no twist: its orientation is free");
+    }
     return 0;
 }
 
@@ -253,7 +259,7 @@ int xpbd_rod_init(xpbd_rod *rod, const xpbd_rod_desc *desc, char *err, int errle
     rod->nel = desc->elements;
     rod->nnode = rod->nel * (rod->order ? rod->order : 1) + 1;
     rod->ngauss = rod->order ? rod->order + (desc->full_integration ? 1 : 0) : 1;
-    rod->ncon = rod->nel * rod->ngauss + (desc->end[0].clamped ? 1 : 0) + (desc->end[1].clamped ? 1 : 0);
+    rod->ncon = rod->nel * rod->ngauss + (desc->end[0].hold ? 1 : 0) + (desc->end[1].hold ? 1 : 0);
     rod->l = rest_length(desc) / rod->nel;
     if (!(rod->l > 0)) return fail(err, errlen, "the rest shape has zero length");
     rod_gauss(rod->ngauss, rod->xi, rod->wq);

@@ -100,11 +100,15 @@ static void apply_node(xpbd_rod *rod, int j, const double dx[6])
     so3_plus(rod->R + 9 * j, dx + 3, rod->R + 9 * j); /* eq. 58 */
 }
 
-/* α̃ of block c's rows (clamps are rigid). */
+/* Diagonal term of row k of end e's block: 0 (rigid) for a constraining
+ * row, 1 for an inert row of a pin (G = 0, C = 0, so Δλ = 0). */
+static double end_diag(const xpbd_rod *rod, int e, int k) { return k < rod_end_rows(rod, e) ? 0 : 1; }
+
+/* α̃ of block c's rows (eq. 57; clamps and pins are rigid). */
 static void block_alpha(const xpbd_rod *rod, int c, double inv_h2, double at[6])
 {
-    int g = c - rod_first_gauss(rod);
-    for (int k = 0; k < 6; k++) at[k] = rod_block_end(rod, c) >= 0 ? 0 : rod->alpha[6 * g + k] * inv_h2;
+    int g = c - rod_first_gauss(rod), e = rod_block_end(rod, c);
+    for (int k = 0; k < 6; k++) at[k] = e >= 0 ? end_diag(rod, e, k) : rod->alpha[6 * g + k] * inv_h2;
 }
 
 /* §8.2: [∇C M⁻¹ ∇Cᵀ + α̃] Δλ = −C − α̃λ over every block at once. */
@@ -163,17 +167,19 @@ static void iterate_gauss_seidel(xpbd_rod *rod, double inv_h2)
 
 /* The velocity form of clamp e: [v; ω] of the node equals the target's
  * (ground or prescribed motion), or the body's at the attachment point:
- * v − v_b − R_b(ω_b × r) = 0, ω − RᵀR_b ω_b = 0, so Gb = [−I, R_b r^; 0, −RᵀR_b]. */
+ * v − v_b − R_b(ω_b × r) = 0, ω − RᵀR_b ω_b = 0, so Gb = [−I, R_b r^; 0, −RᵀR_b].
+ * A pin has the first three rows only (rows 3–5 stay zero). */
 static void velocity_clamp(const xpbd_rod *rod, int e, rod_block *b, double target[6])
 {
+    int rows = rod_end_rows(rod, e);
     memset(b, 0, sizeof *b);
     memset(target, 0, 6 * sizeof(double));
     b->node0 = e ? rod->nnode - 1 : 0;
     b->nn = 1;
     b->body = rod->desc.end[e].on_body && rod->world_data ? rod->desc.end[e].body : -1;
-    for (int k = 0; k < 6; k++) b->G[0][k][k] = 1;
+    for (int k = 0; k < rows; k++) b->G[0][k][k] = 1;
     if (b->body < 0) {
-        rod_clamp_rate(rod, e, rod->t, target, target + 3);
+        rod_clamp_rate(rod, e, rod->t, target, target + 3); /* a pin has no twist: ω_t = 0 */
         return;
     }
     const double *Rb = rod->world_data->R + 9 * b->body, *R = rod->R + 9 * b->node0;
@@ -190,7 +196,7 @@ static void velocity_clamp(const xpbd_rod *rod, int e, rod_block *b, double targ
         b->Gb[i][i] = -1;
         for (int k = 0; k < 3; k++) {
             b->Gb[i][3 + k] = RS[3 * i + k];
-            b->Gb[3 + i][3 + k] = -RtRb[3 * i + k];
+            b->Gb[3 + i][3 + k] = rows == 6 ? -RtRb[3 * i + k] : 0;
         }
     }
 }
@@ -242,7 +248,7 @@ static void damp(xpbd_rod *rod, double h)
                 r += v3_dot(b->Gb[a], rod->world_data->v + 3 * b->body) +
                      v3_dot(b->Gb[a] + 3, rod->world_data->w + 3 * b->body);
             rod->rhs[6 * c + a] = -r;
-            diag[6 * c + a] = e >= 0 ? 0 : 1.0 / (h * rod->beta[6 * g + a]);
+            diag[6 * c + a] = e >= 0 ? end_diag(rod, e, a) : 1.0 / (h * rod->beta[6 * g + a]);
         }
         if (banded) continue;
         double A[6][6];
@@ -340,13 +346,13 @@ void xpbd_rod_step(xpbd_rod *rod)
 int xpbd_rod_attach(xpbd_rod *rod, const xpbd_model *m, xpbd_data *d, char *err, int errlen)
 {
     const xpbd_rod_end *e0 = &rod->desc.end[0], *e1 = &rod->desc.end[1];
-    if (e0->clamped && e1->clamped && e0->on_body && e1->on_body && e0->body == e1->body) {
+    if (e0->hold && e1->hold && e0->on_body && e1->on_body && e0->body == e1->body) {
         snprintf(err, (size_t)errlen, "rod: both ends on body %d would couple the ends outside the band", e0->body);
         return -1;
     }
     for (int e = 0; e < 2; e++) {
         const xpbd_rod_end *end = &rod->desc.end[e];
-        if (!end->clamped || !end->on_body) continue;
+        if (!end->hold || !end->on_body) continue;
         if (end->body < 0 || end->body >= m->nbody) {
             snprintf(err, (size_t)errlen, "rod: end %d on body %d of %d", e, end->body, m->nbody);
             return -1;

@@ -255,8 +255,8 @@ void xpbd_rod_desc_from_model(const mech_model *mm, const mech_rod *r, xpbd_rod_
     for (int e = 0; e < 2; e++) {
         const mech_rod_end *me = &r->end[e];
         xpbd_rod_end *xe = &d->end[e];
-        xe->clamped = me->clamped;
-        xe->on_body = me->clamped && me->body >= 0;
+        xe->hold = me->hold;
+        xe->on_body = me->hold && me->body >= 0;
         xe->body = me->body;
         memcpy(xe->move, me->move, sizeof xe->move);
         xe->twist = me->twist;
