@@ -64,6 +64,7 @@ export function createScene(container) {
   let level = 0;
   let dirty = true;
   let good = 0;        // consecutive fast windows
+  let fellFrom = [];   // per level: how often animation had to leave it for being too slow
   let playLevel = 0;   // the level animation last ran at
   let animating = false;
 
@@ -134,6 +135,7 @@ export function createScene(container) {
   return {
     /** Replaces the displayed model view (see model-view.js); null shows none. */
     setModel(view) {
+      fellFrom = []; // another model: every level is worth another try
       if (model) {
         scene.remove(model.group);
         model.dispose();
@@ -211,9 +213,12 @@ export function createScene(container) {
         good = 0;
         if (level !== playLevel) setLevel(playLevel);
       } else if (fps < 50 && level < LEVELS.length - 1) {
+        fellFrom[level] = (fellFrom[level] ?? 0) + 1;
         setLevel(level + 1);
         good = 0;
-      } else if (fps >= 58 && level > 0 && ++good >= 4) {
+      } else if (fps >= 58 && level > 0 && ++good >= 4 << Math.min(fellFrom[level - 1] ?? 0, 4)) {
+        // Climb back after 4 fast windows, and after twice as many each time the level above proved too
+        // slow (up to 64): a renderer at its limit no longer drops a frame every few seconds to re-probe.
         setLevel(level - 1);
         good = 0;
       }
