@@ -34,3 +34,6 @@ node bench/xpbd_wasm.mjs   # the same scenes in WebAssembly, through the public 
 # the script runs) and the paper; the full tables: build/bench/rod_benchmarks (docs/rods.md).
 bash scripts/build-rod-wasm.sh
 node bench/rod_wasm.mjs
+
+# The playground's frame rate with the heaviest model, second by second, headless chromium (docs/playground.md).
+node bench/page_fps.mjs hmmwv_pitman 12
