@@ -48,7 +48,10 @@ EMSCRIPTEN_KEEPALIVE mw_sim *mw_open(void)
         return NULL;
     }
     mw_sim *s = mw_sim_new(m, MW_GEN.nact, gen_fd, NULL, NULL);
-    if (s) s->ctx = s->act;
+    if (s) {
+        s->ctx = s->act;
+        s->near = MW_GEN.fwd_dyn_near;
+    }
     return s;
 }
 

@@ -1,6 +1,8 @@
 /* sim.c — see sim.h.  The exports both module kinds share. */
 #include "sim.h"
 
+#include "mech_sincos.h"
+
 #include <emscripten.h>
 #include <malloc.h>
 #include <math.h>
@@ -116,6 +118,24 @@ static int all_finite(const double *v, int n)
     return !(bad >> 63);
 }
 
+/* 1 when every entry of v is within +-MECH_SINCOS_MAX (and so finite), what
+ * a generated fwd_dyn_near needs of q: a magnitude's bit pattern orders like
+ * the magnitude, and adding 2^63 - 1 - bits(MECH_SINCOS_MAX) to it carries
+ * into bit 63 exactly when it is larger. */
+static int all_near(const double *v, int n)
+{
+    const double max = MECH_SINCOS_MAX;
+    uint64_t lim, bad = 0;
+    memcpy(&lim, &max, sizeof lim);
+#pragma clang loop unroll(disable)
+    for (int i = 0; i < n; i++) {
+        uint64_t bits;
+        memcpy(&bits, &v[i], sizeof bits);
+        bad |= (bits & 0x7fffffffffffffffu) + (0x7fffffffffffffffu - lim);
+    }
+    return !(bad >> 63);
+}
+
 /* Names the first non-finite entry of v (there is one) in the error; -1.
  * Kept out of line so that the callers' fast paths need no stack frame for
  * mw_fail's varargs. */
@@ -178,8 +198,13 @@ __attribute__((noinline)) static int forward_failed(mw_sim *s)
 EMSCRIPTEN_KEEPALIVE int mw_forward(mw_sim *s)
 {
     if (!s) return -1; /* a disposed Sim (index.mjs names it) */
-    if (!all_finite(s->q, s->nq + s->nv)) return forward_failed(s); /* q, qd: one block (mw_sim_new) */
-    s->fd(s->ctx, s->q, s->qd, s->tau, s->fext, s->qdd);
+    /* The usual state of a small model: every q and qd within the range (q, qd: one block, mw_sim_new) */
+    if (s->near && all_near(s->q, s->nq + s->nv))
+        s->near(s->q, s->qd, s->tau, s->fext, s->act, s->qdd);
+    else if (all_finite(s->q, s->nq + s->nv)) /* q, qd: one block (mw_sim_new) */
+        s->fd(s->ctx, s->q, s->qd, s->tau, s->fext, s->qdd);
+    else
+        return forward_failed(s);
     if (all_finite(s->qdd, s->nv)) return 0;
     return forward_failed(s);
 }

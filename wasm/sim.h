@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "generated.h"
 #include "model/model.h"
 #include "rbda/dense.h"
 #include "sim/integrate.h"
@@ -39,6 +40,9 @@ typedef struct mw_sim {
     mech_fd_fn fd;
     void *ctx;
     void (*ctx_free)(void *ctx);
+    /* A generated module's fwd_dyn_near (core/codegen/generated.h), or NULL:
+     * forward() calls it directly when every q is within its range. */
+    mech_fwd_dyn_fn near;
 } mw_sim;
 
 /* An engine that advances the state itself instead of the integrator

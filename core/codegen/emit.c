@@ -477,6 +477,8 @@ static void write_tables(FILE *f, const emitters *em, const char *cname)
                "    .npoi = %d, .ntsda = %d, .nrsda = %d, .observe_len = %d,\n",
             cname, g->name, MECHGEN_VERSION, m->nq, m->nv, m->nb, m->nact, m->nc, cname, m->npoi, m->ntsda,
             m->nrsda, nobs);
+    if (em->fd.st.nstage == 1 && angles_are_inputs(&em->fd))
+        fprintf(f, "    .fwd_dyn_near = mechgen_%s_fwd_dyn_near,\n", cname);
     if (m->npoi + nel > 0) fputs("    .names = names,\n", f);
     if (nel > 0) fputs("    .act_slot = act_slot,\n", f);
     if (nobs > 0) fprintf(f, "    .observe = mechgen_%s_observe,\n", cname);

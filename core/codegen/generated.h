@@ -27,6 +27,11 @@ typedef struct mech_generated {
     int nq, nv, nb, nact, nc;  /* nact: force-element inputs; nc: loop constraint rows */
     const unsigned char *fext_bodies;   /* nb flags: 1 = body reads fext[6i..6i+5] */
     mech_fwd_dyn_fn fwd_dyn;
+    /* NULL, or fwd_dyn without its range check, for a caller that has checked
+     * that every q[i] is within +-MECH_SINCOS_MAX (mech_sincos.h) and fext and
+     * act are not NULL: the unchecked copy of a small model (docs/codegen.md,
+     * "Two copies for small models"). */
+    mech_fwd_dyn_fn fwd_dyn_near;
     int npoi, ntsda, nrsda, observe_len;
     const char *const *names;  /* npoi + ntsda + nrsda: POI, tsda, rsda names */
     const int *act_slot;       /* ntsda + nrsda: each element's act[] slot or -1 */

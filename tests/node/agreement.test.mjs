@@ -56,3 +56,21 @@ for (const name of modelNames) {
     }
   });
 }
+
+// Joint angles beyond ±1e5 rad (mech_sincos.h's range) take the generated code's checked copy, which falls
+// back to libm; within it forward() calls the unchecked copy directly (docs/codegen.md, "Two copies").
+test('threelink: angles beyond the inline sin/cos range agree with the runtime engine', async () => {
+  const gen = await openModel('threelink');
+  const run = await openModel('threelink', { backend: 'runtime' });
+  try {
+    for (const q0 of [1e5, 1e5 + 0.5, -3e5 + 0.25, 1e12 + 1]) {
+      const s = { q: [q0, -0.4, 0.7], qd: [0.3, -0.2, 0.1], tau: [0.5, 0, -0.3], fext: new Array(18).fill(0), act: [] };
+      const g = forwardAt(gen, s);
+      const r = forwardAt(run, s);
+      assert.ok(scaledError(g, r) <= 1e-9, `q0 = ${q0}: generated ${[...g]} vs runtime ${[...r]}`);
+    }
+  } finally {
+    gen.dispose();
+    run.dispose();
+  }
+});
