@@ -4,6 +4,7 @@
 #include "mech_sincos.h"
 
 #include <emscripten.h>
+#include <float.h>
 #include <malloc.h>
 #include <math.h>
 #include <stdarg.h>
@@ -99,32 +100,16 @@ mw_sim *mw_sim_new(mech_model *m, int nact, mech_fd_fn fd, void *ctx, void (*ctx
     return s;
 }
 
-/* 1 when every entry of v is finite.  It runs on every forward() call and
- * after every step, so it is one short loop of integer operations with no
- * branch and no comparison per entry and no floating-point dependency chain:
- * an entry is non-finite when its exponent bits are all set, and then adding
- * one to its magnitude's exponent field carries into bit 63.  (Per-entry
- * comparisons cost forward() about twice as much on threelink, and a
- * comparison per entry folded into the OR 1.5x: docs/wasm.md, "Benchmark".) */
-static int all_finite(const double *v, int n)
+/* 1 when every entry of v is within +-max (so finite).  It runs on every
+ * forward() call and after every step, so it is one short loop of integer
+ * operations with no branch, no comparison per entry and no floating-point
+ * dependency chain: a magnitude's bit pattern orders like the magnitude, and
+ * adding 2^63 - 1 - bits(max) to it carries into bit 63 exactly when it is
+ * larger (for max = DBL_MAX: when its exponent bits are all set).  Per-entry
+ * comparisons cost forward() about twice as much on threelink, a comparison
+ * folded into the OR 1.5x (docs/wasm.md, "Benchmark"). */
+static int all_within(const double *v, int n, double max)
 {
-    uint64_t bad = 0;
-#pragma clang loop unroll(disable)
-    for (int i = 0; i < n; i++) {
-        uint64_t bits;
-        memcpy(&bits, &v[i], sizeof bits);
-        bad |= (bits & 0x7fffffffffffffffu) + 0x0010000000000000u; /* exponent 0x7ff carries into bit 63 */
-    }
-    return !(bad >> 63);
-}
-
-/* 1 when every entry of v is within +-MECH_SINCOS_MAX (and so finite), what
- * a generated fwd_dyn_near needs of q: a magnitude's bit pattern orders like
- * the magnitude, and adding 2^63 - 1 - bits(MECH_SINCOS_MAX) to it carries
- * into bit 63 exactly when it is larger. */
-static int all_near(const double *v, int n)
-{
-    const double max = MECH_SINCOS_MAX;
     uint64_t lim, bad = 0;
     memcpy(&lim, &max, sizeof lim);
 #pragma clang loop unroll(disable)
@@ -135,6 +120,8 @@ static int all_near(const double *v, int n)
     }
     return !(bad >> 63);
 }
+
+static int all_finite(const double *v, int n) { return all_within(v, n, DBL_MAX); }
 
 /* Names the first non-finite entry of v (there is one) in the error; -1.
  * Kept out of line so that the callers' fast paths need no stack frame for
@@ -199,7 +186,7 @@ EMSCRIPTEN_KEEPALIVE int mw_forward(mw_sim *s)
 {
     if (!s) return -1; /* a disposed Sim (index.mjs names it) */
     /* The usual state of a small model: every q and qd within the range (q, qd: one block, mw_sim_new) */
-    if (s->near && all_near(s->q, s->nq + s->nv))
+    if (s->near && all_within(s->q, s->nq + s->nv, MECH_SINCOS_MAX))
         s->near(s->q, s->qd, s->tau, s->fext, s->act, s->qdd);
     else if (all_finite(s->q, s->nq + s->nv)) /* q, qd: one block (mw_sim_new) */
         s->fd(s->ctx, s->q, s->qd, s->tau, s->fext, s->qdd);

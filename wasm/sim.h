@@ -41,7 +41,7 @@ typedef struct mw_sim {
     void *ctx;
     void (*ctx_free)(void *ctx);
     /* A generated module's fwd_dyn_near (core/codegen/generated.h), or NULL:
-     * forward() calls it directly when every q is within its range. */
+     * forward() calls it directly when every q and qd is within its range. */
     mech_fwd_dyn_fn near;
 } mw_sim;
 
