@@ -4,9 +4,11 @@
  * Each function keeps only the nodes reachable from its outputs.  Each kept operation node becomes
  * one named temporary, `const double tN = a op b;`, in node order (operands
  * always precede their users), so a shared subexpression is computed once
- * and later stages refer to it by name.  Constants and inputs are written
- * inline.  Temporaries are grouped under the heading of the stage that first
- * built them. */
+ * and later sections refer to it by name.  Constants and inputs are written
+ * inline.  Temporaries are grouped under the heading of the algorithm
+ * section that first built them.  A large forward dynamics is cut into
+ * stages (stages.c); a small one with joint angles comes as two copies, with
+ * checked and unchecked sin/cos (docs/codegen.md). */
 #include "codegen/gen.h"
 #include "codegen/stages.h"
 
