@@ -102,7 +102,7 @@ static void trig_names(const emitter *em, ex id, char *sname, char *cname, size_
 /* Every angle's sin and cos are emitted together, where the first trig node
  * would be (they depend on inputs only): two angles per inline mech_sincos2,
  * whose packed arithmetic does both at the cost of about one, and a last odd
- * angle by mech_sincos (mech_sincos.h). */
+ * angle by mech_sincos (mech_sincos1_near in the unchecked copy; mech_sincos.h). */
 static void trig_statements(FILE *f, const emitter *em)
 {
     const ex_pool *p = &em->g->p;
@@ -125,7 +125,7 @@ static void trig_statements(FILE *f, const emitter *em)
     }
     if (pending >= 0) {
         trig_names(em, pending, s0, c0, sizeof s0);
-        fprintf(f, "    double %s, %s;\n    mech_sincos%s(", s0, c0, em->near ? "_near" : "");
+        fprintf(f, "    double %s, %s;\n    %s(", s0, c0, em->near ? "mech_sincos1_near" : "mech_sincos");
         atom(f, em, p->nodes[pending].a, 1);
         fprintf(f, ", &%s, &%s);\n", s0, c0);
     }
