@@ -38,8 +38,11 @@ CFLAGS=(-std=c11 -O2 -Wall -Wextra -Werror -I"$root/core" -I"$root/core/codegen"
 # f64x2 operations as it does with SSE2 natively.  Measured (docs/wasm.md,
 # "Benchmark"): up to 8% faster (bintree, satellite, threelink, fourlink),
 # the rest within noise; -O3 and -mnontrapping-fptoint gain nothing.  Node >= 20 and current browsers run
-# wasm SIMD; results are bit-identical (no FMA, no reassociation).
-GEN_CFLAGS=(-msimd128)
+# wasm SIMD; results are bit-identical (no FMA, no reassociation).  No SLP
+# vectorizer: it turned the unrolled range checks of model.c's mw_forward into
+# i64x2 code that V8 spills (and zeroes the spill slots of) on every call,
+# 1.5 ns of threelink's forward(); the generated code's vectors are explicit.
+GEN_CFLAGS=(-msimd128 -fno-slp-vectorize)
 # 1 MiB of stack and 2 MiB to start: a module holds one model's state; memory
 # grows on demand and index.mjs refreshes its views when it does.
 LDFLAGS=(-sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1MB -sINITIAL_MEMORY=2MB
@@ -74,8 +77,8 @@ if stale "$lib" "${shared[@]}"; then
     echo "built $(basename "$lib")"
 fi
 
-# module OUTPUT EXTRA_CFLAGS HEADER -- SOURCES...: one module from SOURCES and
-# the archive (HEADER: its own generated header or "", hashed with the rest).
+# module OUTPUT EXTRA_CFLAGS GENERATED -- SOURCES...: one module from SOURCES and
+# the archive (GENERATED: the generated files it includes or "", hashed with the rest).
 module() {
     local output=$1 extra=$2 header=$3
     shift 4
@@ -113,8 +116,9 @@ for mech in "${shipped[@]}"; do
         echo "const size_t mw_model_text_len = sizeof mw_model_text;"
     } >"$text.tmp"
     cmp -s "$text.tmp" "$text" && rm "$text.tmp" || mv "$text.tmp" "$text"
-    module "$out/$stem.wasm" "-DMW_GEN=$symbol -DMW_GEN_HEADER=\"$stem.h\" ${GEN_CFLAGS[*]}" "$generated/$stem.h" -- \
-        "$root/wasm/model.c" "$root/wasm/describe.c" "$root/wasm/observe.c" "$text" "$generated/$stem.c" &
+    module "$out/$stem.wasm" "-DMW_GEN=$symbol -DMW_GEN_SOURCE=\"$stem.c\" ${GEN_CFLAGS[*]}" \
+        "$generated/$stem.h $generated/$stem.c" -- \
+        "$root/wasm/model.c" "$root/wasm/describe.c" "$root/wasm/observe.c" "$text" &
     pids+=($!)
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
 done

@@ -2,14 +2,20 @@
  * dynamics (core/codegen) plus its .mech text, which the shared parser turns
  * into the mech_model that the integrator, poses and reset read.
  * scripts/build-wasm.sh compiles it once per model with
- *   -DMW_GEN=mechgen_<model> -DMW_GEN_HEADER="<model>.h"
+ *   -DMW_GEN=mechgen_<model> -DMW_GEN_SOURCE="<model>.c"
  * and a <model>_text.c defining mw_model_text. */
 #include <emscripten.h>
+#include <float.h>
 #include <stddef.h>
 
-#include MW_GEN_HEADER
 #include "rbda/loops.h"
 #include "sim.h"
+
+/* The generated source itself, not only its header: in this translation unit
+ * its descriptor MW_GEN is a constant the compiler reads through, so
+ * mw_forward below knows nq, nv and the generated functions at compile time
+ * (direct calls, checks unrolled over a fixed count). */
+#include MW_GEN_SOURCE
 
 #define MW_PASTE(a, b) a##b
 #define MW_FWD_DYN(gen) MW_PASTE(gen, _fwd_dyn)
@@ -48,11 +54,34 @@ EMSCRIPTEN_KEEPALIVE mw_sim *mw_open(void)
         return NULL;
     }
     mw_sim *s = mw_sim_new(m, MW_GEN.nact, gen_fd, NULL, NULL);
-    if (s) {
-        s->ctx = s->act;
-        s->near = MW_GEN.fwd_dyn_near;
-    }
+    if (s) s->ctx = s->act;
     return s;
+}
+
+/* 1 when no entry of v[0..n) is beyond +-max or NaN; n is a compile-time
+ * constant here, so the loop unrolls into straight-line code (a loop costs a
+ * V8 back-edge check and spills around it). */
+static inline int within(const double *v, int n, double max)
+{
+    const uint64_t lim = mw_range_bits(max);
+    uint64_t bad = 0;
+    for (int i = 0; i < n; i++) bad |= mw_out_of_range(v[i], lim);
+    return !(bad >> 63);
+}
+
+/* forward(): the generated code called directly when q and qd are in range,
+ * its unchecked copy (fwd_dyn_near, when the model has one) when every entry
+ * is within +-MECH_SINCOS_MAX, and qdd checked after the call; anything else
+ * (a non-finite input, a disposed handle, a non-finite qdd) goes through
+ * mw_sim_forward, which names the bad entry.  The fast path is this model's
+ * own: docs/wasm.md, "forward() through the API". */
+EMSCRIPTEN_KEEPALIVE int mw_forward(mw_sim *s)
+{
+    if (s && within(s->q, MW_GEN.nq + MW_GEN.nv, MW_GEN.fwd_dyn_near ? MECH_SINCOS_MAX : DBL_MAX)) { /* q, qd: one block */
+        (MW_GEN.fwd_dyn_near ? MW_GEN.fwd_dyn_near : MW_GEN.fwd_dyn)(s->q, s->qd, s->tau, s->fext, s->act, s->qdd);
+        if (within(s->qdd, MW_GEN.nv, DBL_MAX)) return 0;
+    }
+    return mw_sim_forward(s);
 }
 
 /* Which generator version produced this module's code. */

@@ -30,3 +30,6 @@ EMSCRIPTEN_KEEPALIVE mw_sim *mw_open_text(const char *text, size_t len, const ch
     }
     return s;
 }
+
+/* forward(): the engine has no fast path of its own. */
+EMSCRIPTEN_KEEPALIVE int mw_forward(mw_sim *s) { return mw_sim_forward(s); }

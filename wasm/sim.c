@@ -1,8 +1,6 @@
 /* sim.c — see sim.h.  The exports both module kinds share. */
 #include "sim.h"
 
-#include "mech_sincos.h"
-
 #include <emscripten.h>
 #include <float.h>
 #include <malloc.h>
@@ -100,28 +98,19 @@ mw_sim *mw_sim_new(mech_model *m, int nact, mech_fd_fn fd, void *ctx, void (*ctx
     return s;
 }
 
-/* 1 when every entry of v is within +-max (so finite).  It runs on every
- * forward() call and after every step, so it is one short loop of integer
- * operations with no branch, no comparison per entry and no floating-point
- * dependency chain: a magnitude's bit pattern orders like the magnitude, and
- * adding 2^63 - 1 - bits(max) to it carries into bit 63 exactly when it is
- * larger (for max = DBL_MAX: when its exponent bits are all set).  Per-entry
- * comparisons cost forward() about twice as much on threelink, a comparison
- * folded into the OR 1.5x (docs/wasm.md, "Benchmark"). */
-static int all_within(const double *v, int n, double max)
+/* 1 when every entry of v is finite.  It runs on every forward() call and
+ * after every step, so it is one short loop of integer operations
+ * (mw_out_of_range): per-entry comparisons cost forward() about twice as much
+ * on threelink, a comparison folded into the OR 1.5x (docs/wasm.md,
+ * "Benchmark"). */
+static int all_finite(const double *v, int n)
 {
-    uint64_t lim, bad = 0;
-    memcpy(&lim, &max, sizeof lim);
+    const uint64_t lim = mw_range_bits(DBL_MAX);
+    uint64_t bad = 0;
 #pragma clang loop unroll(disable)
-    for (int i = 0; i < n; i++) {
-        uint64_t bits;
-        memcpy(&bits, &v[i], sizeof bits);
-        bad |= (bits & 0x7fffffffffffffffu) + (0x7fffffffffffffffu - lim);
-    }
+    for (int i = 0; i < n; i++) bad |= mw_out_of_range(v[i], lim);
     return !(bad >> 63);
 }
-
-static int all_finite(const double *v, int n) { return all_within(v, n, DBL_MAX); }
 
 /* Names the first non-finite entry of v (there is one) in the error; -1.
  * Kept out of line so that the callers' fast paths need no stack frame for
@@ -168,8 +157,8 @@ static int check_inputs(const mw_sim *s, const char *what)
     return 0;
 }
 
-/* Why forward() failed, once the fast path of mw_forward has seen a
- * non-finite state or result: the error names the first bad entry. */
+/* Why forward() failed, once mw_sim_forward has seen a non-finite state or
+ * result: the error names the first bad entry. */
 __attribute__((noinline)) static int forward_failed(mw_sim *s)
 {
     if (!check_finite("forward", "q", s->q, s->nq) && !check_finite("forward", "qd", s->qd, s->nv) &&
@@ -182,16 +171,11 @@ __attribute__((noinline)) static int forward_failed(mw_sim *s)
  * a body that reads it), gravity or quaternion always shows in qdd, and only
  * then are the inputs scanned to name it.  Inputs the model never reads
  * (fext slots of bodies without `fext 1`) are not errors. */
-EMSCRIPTEN_KEEPALIVE int mw_forward(mw_sim *s)
+int mw_sim_forward(mw_sim *s)
 {
     if (!s) return -1; /* a disposed Sim (index.mjs names it) */
-    /* The usual state of a small model: every q and qd within the range (q, qd: one block, mw_sim_new) */
-    if (s->near && all_within(s->q, s->nq + s->nv, MECH_SINCOS_MAX))
-        s->near(s->q, s->qd, s->tau, s->fext, s->act, s->qdd);
-    else if (all_finite(s->q, s->nq + s->nv)) /* q, qd: one block (mw_sim_new) */
-        s->fd(s->ctx, s->q, s->qd, s->tau, s->fext, s->qdd);
-    else
-        return forward_failed(s);
+    if (!all_finite(s->q, s->nq + s->nv)) return forward_failed(s); /* q, qd: one block (mw_sim_new) */
+    s->fd(s->ctx, s->q, s->qd, s->tau, s->fext, s->qdd);
     if (all_finite(s->qdd, s->nv)) return 0;
     return forward_failed(s);
 }

@@ -15,6 +15,7 @@
 #define MECH_WASM_SIM_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "generated.h"
 #include "model/model.h"
@@ -40,9 +41,6 @@ typedef struct mw_sim {
     mech_fd_fn fd;
     void *ctx;
     void (*ctx_free)(void *ctx);
-    /* A generated module's fwd_dyn_near (core/codegen/generated.h), or NULL:
-     * forward() calls it directly when every q and qd is within its range. */
-    mech_fwd_dyn_fn near;
 } mw_sim;
 
 /* An engine that advances the state itself instead of the integrator
@@ -61,6 +59,32 @@ typedef struct mw_stepper {
  * NULL), state set to the model's initial state.  NULL with the error set
  * when out of memory. */
 mw_sim *mw_sim_new(mech_model *m, int nact, mech_fd_fn fd, void *ctx, void (*ctx_free)(void *ctx));
+
+/* forward() on any handle: qdd = fd(q, qd, tau, fext, act) when q and qd are
+ * finite, then qdd checked; 0, or -1 with the error naming the first bad
+ * input.  Each module exports it as mw_forward, a per-model module after its
+ * own fast path (model.c). */
+int mw_sim_forward(mw_sim *s);
+
+/* Bit 63 set exactly when |x| > max or x is NaN, lim being max's bits: the
+ * magnitude's bit pattern orders like the magnitude, and adding
+ * 2^63 - 1 - lim carries into bit 63 exactly when it is larger (for
+ * max = DBL_MAX: when its exponent bits are all set).  OR it over entries and
+ * test once: no comparison or branch per entry, no floating-point chain. */
+static inline uint64_t mw_out_of_range(double x, uint64_t lim)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return (bits & 0x7fffffffffffffffu) + (0x7fffffffffffffffu - lim);
+}
+
+/* max's bits, for mw_out_of_range. */
+static inline uint64_t mw_range_bits(double max)
+{
+    uint64_t lim;
+    memcpy(&lim, &max, sizeof lim);
+    return lim;
+}
 
 /* The handle's dense workspace (core/rbda/dense.h), made on first use; NULL
  * with the error set when out of memory. */
