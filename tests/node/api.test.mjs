@@ -57,6 +57,24 @@ test('the runtime engine runs text, and a shipped model by name', async () => {
   b.dispose();
 });
 
+test('forward() on a model with an unchecked copy (threelink) names bad inputs the same way', async () => {
+  // threelink's module takes its own fast path (wasm/model.c): the unchecked
+  // generated copy when q and qd are within +-1e5, qdd checked after it.
+  const sim = await openModel('threelink');
+  const reference = Float64Array.from(sim.forward());
+  for (const [view, i] of [['q', 2], ['qd', 0], ['tau', 1]]) {
+    const saved = sim[view][i];
+    for (const [bad, word] of [[NaN, 'NaN'], [Infinity, 'infinite'], [-Infinity, 'infinite']]) {
+      sim[view][i] = bad;
+      assert.throws(() => sim.forward(), { name: 'RangeError', message: new RegExp(`^forward: ${view}\\[${i}\\] is ${word}`) });
+    }
+    sim[view][i] = saved;
+    assert.deepEqual([...sim.forward()], [...reference]);
+  }
+  sim.q[0] = 2e5; // beyond the unchecked copy's range: the checked one, still finite
+  assert.ok(sim.forward().every(Number.isFinite));
+});
+
 test('bad model text raises MechError with line and column', async () => {
   const text = 'gravity 0 0 -9.81\nbody a\n  parent base\n  joint revolute q\nend\n';
   await assert.rejects(openModel({ text, name: 'edited' }), (e) => {
