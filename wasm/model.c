@@ -17,9 +17,6 @@
  * (direct calls, checks unrolled over a fixed count). */
 #include MW_GEN_SOURCE
 
-#define MW_PASTE(a, b) a##b
-#define MW_FWD_DYN(gen) MW_PASTE(gen, _fwd_dyn)
-
 extern const unsigned char mw_model_text[];
 extern const size_t mw_model_text_len;
 
@@ -27,7 +24,7 @@ extern const size_t mw_model_text_len;
 static void gen_fd(void *ctx, const double *q, const double *qd, const double *tau,
                    const double *fext, double *qdd)
 {
-    MW_FWD_DYN(MW_GEN)(q, qd, tau, fext, ctx, qdd);
+    MW_GEN.fwd_dyn(q, qd, tau, fext, ctx, qdd);
 }
 
 /* wasm/observe.c's hook: this model's generated observe function. */
@@ -69,16 +66,18 @@ static inline int within(const double *v, int n, double max)
     return !(bad >> 63);
 }
 
-/* forward(): the generated code called directly when q and qd are in range,
- * its unchecked copy (fwd_dyn_near, when the model has one) when every entry
- * is within +-MECH_SINCOS_MAX, and qdd checked after the call; anything else
- * (a non-finite input, a disposed handle, a non-finite qdd) goes through
- * mw_sim_forward, which names the bad entry.  The fast path is this model's
- * own: docs/wasm.md, "forward() through the API". */
+/* forward(): the generated code called directly when every q and qd is in
+ * range (its unchecked copy fwd_dyn_near, when the model has one, for entries
+ * within +-MECH_SINCOS_MAX; else fwd_dyn for finite ones), and qdd checked
+ * after the call; anything else (a bad input, a disposed handle, a non-finite
+ * qdd) goes through mw_sim_forward, which names the bad entry.  Measured:
+ * docs/wasm.md, "Measured (latest)". */
 EMSCRIPTEN_KEEPALIVE int mw_forward(mw_sim *s)
 {
-    if (s && within(s->q, MW_GEN.nq + MW_GEN.nv, MW_GEN.fwd_dyn_near ? MECH_SINCOS_MAX : DBL_MAX)) { /* q, qd: one block */
-        (MW_GEN.fwd_dyn_near ? MW_GEN.fwd_dyn_near : MW_GEN.fwd_dyn)(s->q, s->qd, s->tau, s->fext, s->act, s->qdd);
+    const mech_fwd_dyn_fn fd = MW_GEN.fwd_dyn_near ? MW_GEN.fwd_dyn_near : MW_GEN.fwd_dyn;
+    const double range = MW_GEN.fwd_dyn_near ? MECH_SINCOS_MAX : DBL_MAX;
+    if (s && within(s->q, MW_GEN.nq + MW_GEN.nv, range)) { /* q, qd: one block (mw_sim_new) */
+        fd(s->q, s->qd, s->tau, s->fext, s->act, s->qdd);
         if (within(s->qdd, MW_GEN.nv, DBL_MAX)) return 0;
     }
     return mw_sim_forward(s);
