@@ -20,7 +20,8 @@
 //   mj_forward mujoco-js@0.0.7 (MuJoCo's official WebAssembly build), contacts
 //              disabled, on the same model converted to MJCF (tests/mjcf.c),
 //              called from JS at one fixed state like forward()
-// plus the cost of one empty JS->WASM call and of step(dt, n) batching.
+// plus the cost of one empty JS->WASM call, of threelink's mw_forward export
+// called from JS without the Sim method around it, and of step(dt, n) batching.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -157,7 +158,8 @@ async function mujocoForward(mujoco, name) {
 }
 
 /**
- * One empty JS->WASM call; step(dt, 1) in a JS loop against step(dt, n); and
+ * One empty JS->WASM call; threelink's mw_forward export called straight
+ * from JS at the same state as forward(); step(dt, 1) in a JS loop against step(dt, n); and
  * threelink forward() from this realm's shim, whose Sim.prototype.forward has
  * by now called every model's export (polymorphic: see fromJs).
  */
@@ -165,6 +167,12 @@ async function callCosts(states) {
   const sim = await openModel('threelink');
   const mod = await WasmModule.instantiate(new URL('threelink.wasm', dist));
   const empty = nsPerCall((calls) => { for (let i = 0; i < calls; i++) mod.exports.mw_error_line(); });
+  const handle = mod.exports.mw_open();
+  const h = mod.i32(handle, HEADER.length);
+  for (const k of ['q', 'qd', 'tau']) mod.f64(h[HEADER[k]], sim.nv).set(states.get('threelink')[k]);
+  const rawForward = mod.exports.mw_forward;
+  const raw = nsPerCall((calls) => { for (let i = 0; i < calls; i++) rawForward(handle); });
+  mod.exports.mw_close(handle);
   const dt = 1e-4;
   const single = nsPerCall((calls) => { sim.reset(); for (let i = 0; i < calls; i++) sim.step(dt); });
   const batched = nsPerCall((calls) => { sim.reset(); sim.step(dt, calls); });
@@ -181,7 +189,7 @@ async function callCosts(states) {
   sim.tau.set(states.get('threelink').tau);
   const polymorphic = nsPerCall((calls) => { for (let i = 0; i < calls; i++) sim.forward(); });
   sim.dispose();
-  return { empty, single, batched, polymorphic };
+  return { empty, raw, single, batched, polymorphic };
 }
 
 const f = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
@@ -238,6 +246,7 @@ for (const r of rows) {
     ratio(r.mujoco, r.forward), ratio(r.mujoco, r.genWasm)].map(w).join(''));
 }
 console.log(`one empty JS->WASM call: ${f(calls.empty)} ns`);
+console.log(`threelink mw_forward export called from JS (no Sim method): ${f(calls.raw)} ns`);
 console.log(`threelink step(dt) in a JS loop: ${f(calls.single)} ns/step; step(dt, n) batched: ${f(calls.batched)} ns/step`);
 console.log(`threelink forward() from a shim whose forward() has run every model (polymorphic): ${f(calls.polymorphic)} ns`);
 const slow = rows.filter((r) => r.net > 1.3).map((r) => `${r.name} ${r.net.toFixed(2)}×`);
