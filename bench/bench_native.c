@@ -199,7 +199,7 @@ static int alloc_pool(bench *b)
     double *q_walk = b->qdd + nv;
     mech_rng rng;
     mech_rng_seed(&rng, 20261129);
-    mech_initial_state(m, q_walk, NULL);
+    mech_model_initial_state(m, q_walk, NULL);
     if (m->nc) mech_loop_project(m, b->ws, q_walk);
     for (long i = 0; i < POOL; i++)
         mech_sample_loop_state(m, b->ws, &rng, q_walk, state(b->q, m->nq, i), state(b->qd, m->nv, i),
@@ -303,7 +303,7 @@ static void print_row(const mech_model *m, const double ns[NIMPL], double err)
 static int bench_model(const char *path)
 {
     mech_error perr;
-    mech_model *m = mech_load(path, &perr);
+    mech_model *m = mech_model_load(path, &perr);
     if (!m) {
         char msg[512];
         mech_error_format(&perr, msg, sizeof msg);

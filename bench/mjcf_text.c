@@ -13,7 +13,7 @@ int main(int argc, char **argv)
         return 2;
     }
     mech_error err;
-    mech_model *m = mech_load(argv[1], &err);
+    mech_model *m = mech_model_load(argv[1], &err);
     if (!m) {
         char msg[MECH_ERROR_MAX + 160];
         mech_error_format(&err, msg, sizeof msg);

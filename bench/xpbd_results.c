@@ -84,7 +84,7 @@ static void scene(const char *name, const char *dir, const char *file, double T,
     char path[1024], err[320];
     mech_error perr;
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    mech_model *mm = mech_load(path, &perr);
+    mech_model *mm = mech_model_load(path, &perr);
     xpbd_mech x;
     if (!mm || xpbd_from_model(mm, &x, err, sizeof err)) {
         if (!mm) mech_error_format(&perr, err, sizeof err);

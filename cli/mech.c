@@ -125,7 +125,7 @@ static int parse_ulong(const char *s, unsigned long long *out)
 static mech_model *load(const char *path)
 {
     mech_error err;
-    mech_model *m = mech_load(path, &err);
+    mech_model *m = mech_model_load(path, &err);
     if (!m) {
         char buf[MECH_ERROR_MAX + 256];
         mech_error_format(&err, buf, sizeof buf);
@@ -154,7 +154,7 @@ static int check_loops(const mech_model *m)
         fprintf(stderr, "mech check: out of memory\n");
         goto done;
     }
-    mech_initial_state(m, q, NULL);
+    mech_model_initial_state(m, q, NULL);
     mech_loop_terms(m, ws, q, NULL, e, NULL, NULL, NULL);
     double e0 = 0;
     for (int i = 0; i < m->nc; i++) e0 = fmax(e0, fabs(e[i]));
@@ -230,7 +230,7 @@ static int compare_loops(const char *path, mech_model *m, long trials, unsigned 
     double closure = 0;
     mech_rng rng;
     mech_rng_seed(&rng, seed);
-    mech_initial_state(m, q, NULL);
+    mech_model_initial_state(m, q, NULL);
     mech_loop_project(m, dws, q);
     for (long t = 0; t < trials; t++) {
         closure = fmax(closure, mech_manifold_walk(m, dws, &rng, q, 0.2));
@@ -363,7 +363,7 @@ static int run_model(const char *path, double T, double dt, int use_dense)
     mech_fd_fn fd = use_dense ? dense_engine_fd : aba_engine_fd;
     void *ctx = use_dense ? (void *)&de : (void *)&ae;
     long steps = lround(T / dt);
-    mech_initial_state(m, q, qd);
+    mech_model_initial_state(m, q, qd);
     mech_loop_project(m, dws, q);
     mech_loop_project_velocity(m, dws, q, qd);
     double E0 = mech_energy(m, dws, q, qd, NULL, NULL);

@@ -31,7 +31,7 @@ generated=$native/generated
 
 mkdir -p "$out/src" "$dist/models"
 
-CFLAGS=(-std=c11 -O2 -Wall -Wextra -Werror -I"$root/core" -I"$root/core/codegen" -I"$root/wasm" -I"$generated")
+CFLAGS=(-std=c11 -O2 -Wall -Wextra -Werror -I"$root/include" -I"$root/core" -I"$root/core/codegen" -I"$root/wasm" -I"$generated")
 # Added for the per-model modules' own sources (the generated dynamics,
 # model.c, describe.c; not the shared archive): wasm SIMD, so that
 # mech_sincos2 (core/codegen/mech_sincos.h) evaluates its two angles with
@@ -48,7 +48,7 @@ GEN_CFLAGS=(-msimd128 -fno-slp-vectorize)
 LDFLAGS=(-sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1MB -sINITIAL_MEMORY=2MB
          -sEXPORTED_FUNCTIONS=_malloc,_free)
 mapfile -t core < <(ls "$root"/core/{model,spatial,rbda,sim,xpbd}/*.c)
-mapfile -t headers < <(ls "$root"/core/*/*.h "$root"/wasm/*.h)
+mapfile -t headers < <(ls "$root"/include/mech/*.h "$root"/core/*/*.h "$root"/wasm/*.h)
 toolchain=$(emcc --version | sed -n 1p)   # sed reads it all: no SIGPIPE under pipefail
 
 # stale OUTPUT INPUT...: true when OUTPUT must be rebuilt; sets $hash, the
@@ -92,7 +92,7 @@ module() {
 
 # ---- the modules, built in parallel ----
 pids=()
-module "$out/runtime.wasm" "" "" -- "$root/wasm/runtime.c" "$root/wasm/engine.c" "$root/wasm/describe.c" \
+module "$out/runtime.wasm" "" "" -- "$root/wasm/runtime.c" "$root/wasm/describe.c" \
     "$root/wasm/observe.c" "$root/wasm/xpbd.c" &
 pids+=($!)
 # Every shipped model: models/*.mech (trees) and models/loops/*.mech (closed
@@ -125,7 +125,7 @@ done
 for pid in "${pids[@]}"; do wait "$pid"; done
 
 # ---- the native helper (and the MJCF writer when MuJoCo is there) ----
-helper_src=("$root/wasm/native_ref.c" "$root/wasm/engine.c" "$root/wasm/bench.c")
+helper_src=("$root/wasm/native_ref.c" "$root/wasm/bench.c")
 helper_libs=("$native/core/codegen/libmech_generated.a" "$native/libmech_core.a")
 if stale "$out/mech-wasm-ref" "${helper_src[@]}" "${helper_libs[@]}"; then
     cc "${CFLAGS[@]}" "${helper_src[@]}" "${helper_libs[@]}" -lm -o "$out/mech-wasm-ref"

@@ -6,7 +6,7 @@ if(EMCC_EXECUTABLE)
     ${CMAKE_SOURCE_DIR}/core/rbda/*.c ${CMAKE_SOURCE_DIR}/core/sim/*.c
     ${CMAKE_SOURCE_DIR}/core/xpbd/*.c)
   add_test(NAME emcc_core_warning_free
-    COMMAND ${EMCC_EXECUTABLE} -std=c11 -Wall -Wextra -Werror -O2 -I${CMAKE_SOURCE_DIR}/core
+    COMMAND ${EMCC_EXECUTABLE} -std=c11 -Wall -Wextra -Werror -O2 -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/core -I${CMAKE_SOURCE_DIR}/core/codegen
       -fsyntax-only ${MECH_EMCC_SOURCES})
 else()
   message(WARNING "emcc not found: the Emscripten warning check is skipped (run scripts/setup.sh)")

@@ -239,7 +239,7 @@ static void check_trajectory(const mech_model *m, dense_ws *dws)
     dense_engine de = { m, dws };
     mech_rng rng;
     mech_rng_seed(&rng, 5);
-    mech_initial_state(m, q, NULL);
+    mech_model_initial_state(m, q, NULL);
     mech_loop_project(m, dws, q);
     for (int j = 0; j < nv; j++) qd[j] = mech_rng_uniform(&rng, -1, 1);
     mech_loop_project_velocity(m, dws, q, qd);
@@ -272,7 +272,7 @@ static void check_model(const mech_model *m)
     mech_rng_seed(&rng, 8);
     printf("%s: nb %d, nq %d, nv %d, nc %d, loops %d, tsda %d, rsda %d, nact %d\n", m->name, m->nb, nq, nv, m->nc,
            m->nloop, m->ntsda, m->nrsda, m->nact);
-    mech_initial_state(m, q, qd);
+    mech_model_initial_state(m, q, qd);
     mech_loop_terms(m, dws, q, NULL, e, NULL, NULL, NULL);
     double e0 = 0;
     for (int i = 0; i < m->nc; i++) e0 = fmax(e0, fabs(e[i]));
@@ -326,7 +326,7 @@ static void check_overconstrained(const char *path)
     dense_ws *ws = dense_ws_new(m);
     double *q = vec(m->nq);
     char msg[512] = "";
-    mech_initial_state(m, q, NULL);
+    mech_model_initial_state(m, q, NULL);
     int rank = mech_loop_check(m, ws, q, msg, sizeof msg);
     printf("overconstrained: nc %d, rank %d: %s\n", m->nc, rank, msg);
     report("overconstrained", "rank(K) of a revolute-closed planar loop", fabs(rank - 2.0), 0);

@@ -331,7 +331,7 @@ static int check_file(const char *path)
 {
     mech_error err;
     char why[512];
-    mech_model *m = mech_load(path, &err);
+    mech_model *m = mech_model_load(path, &err);
     if (!m) {
         mech_error_format(&err, why, sizeof why);
         printf("mujoco: %s\nmujoco: FAIL\n", why);

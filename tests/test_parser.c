@@ -49,7 +49,7 @@ static mech_model *parse_exact(const char *s, size_t len, mech_error *err)
 {
     char *buf = malloc(len ? len : 1);
     memcpy(buf, s, len);
-    mech_model *m = mech_parse(buf, len, "t.mech", err);
+    mech_model *m = mech_model_parse(buf, len, "t.mech", err);
     free(buf);
     return m;
 }
@@ -87,7 +87,7 @@ static mech_model *load_shipped(const char *dir, const char *sub, const char *na
     char path[1024], msg[512];
     snprintf(path, sizeof path, "%s/%s%s.mech", dir, sub, name);
     mech_error err;
-    mech_model *m = mech_load(path, &err);
+    mech_model *m = mech_model_load(path, &err);
     if (!m) {
         mech_error_format(&err, msg, sizeof msg);
         fprintf(stderr, "model %s: %s\n", name, msg);
@@ -226,7 +226,7 @@ static int run_bad(const char *dir, const char *file)
     first_line(want);
     snprintf(path, sizeof path, "%s/%s", dir, file);
     mech_error err;
-    mech_model *m = mech_load(path, &err);
+    mech_model *m = mech_model_load(path, &err);
     if (m) {
         mech_model_free(m);
         snprintf(got, sizeof got, "(parsed without error)");
@@ -291,7 +291,7 @@ static void test_forward_reference(void)
     CHECK(strcmp(m->bodies[1].name, "b") == 0 && m->bodies[1].parent == 0);
     CHECK(strcmp(m->bodies[2].name, "c") == 0 && m->bodies[2].parent == 1);
     CHECK(strcmp(m->bodies[3].name, "d") == 0 && m->bodies[3].parent == -1);
-    CHECK(mech_body_find(m, "c") == 2 && mech_body_find(m, "zz") == -1);
+    CHECK(mech_model_body_find(m, "c") == 2 && mech_model_body_find(m, "zz") == -1);
     CHECK(m->bodies[2].qidx == 2 && m->bodies[2].vidx == 2);
     mech_model_free(m);
 }
@@ -342,7 +342,7 @@ static void test_values(void)
     CHECK(m->shapes[1].rgba[3] == 0.0f && m->shapes[1].size[0] == 0.5);
     CHECK(m->npoi == 1 && m->pois[0].body == 0 && m->pois[0].pos[0] == 1.0);
     double q[2], qd[2];
-    mech_initial_state(m, q, qd);
+    mech_model_initial_state(m, q, qd);
     CHECK(q[1] == 0.5 && qd[0] == -1.5 && qd[1] == 0.25);
     mech_model_free(m);
 }
@@ -447,7 +447,7 @@ static void test_load_errors(void)
 {
     mech_error err;
     char msg[512], small[8];
-    CHECK(mech_load("/nonexistent/dir/missing.mech", &err) == NULL);
+    CHECK(mech_model_load("/nonexistent/dir/missing.mech", &err) == NULL);
     mech_error_format(&err, msg, sizeof msg);
     CHECK(strcmp(msg, "missing.mech: cannot open file: No such file or directory") == 0);
     mech_error_format(&err, small, sizeof small);
@@ -461,7 +461,7 @@ static void test_caps(void)
     char *text = malloc(big);
     memset(text, ' ', big);
     mech_error err;
-    CHECK(mech_parse(text, big, "big.mech", &err) == NULL);
+    CHECK(mech_model_parse(text, big, "big.mech", &err) == NULL);
     char msg[512];
     mech_error_format(&err, msg, sizeof msg);
     CHECK(strcmp(msg, "big.mech: text too large: 4194305 bytes, at most 4194304") == 0);
@@ -470,20 +470,20 @@ static void test_caps(void)
     for (int i = 0; i <= MECH_MAX_BODIES; i++)
         len += (size_t)snprintf(text + len, big - len, "body b%d\n parent base\n joint fixed\n mass 1\n"
                                 " inertia 1 1 1\nend\n", i);
-    CHECK(mech_parse(text, len, "t.mech", &err) == NULL);
+    CHECK(mech_model_parse(text, len, "t.mech", &err) == NULL);
     mech_error_format(&err, msg, sizeof msg);
     CHECK(strcmp(msg, "t.mech:6145:1: too many bodies: at most 1024") == 0);
 
     len = (size_t)snprintf(text, big, "body a\n parent base\n joint fixed\n mass 1\n inertia 1 1 1\n");
     for (int i = 0; i <= MECH_MAX_SHAPES; i++) len += (size_t)snprintf(text + len, big - len, " shape sphere 1\n");
-    CHECK(mech_parse(text, len, "t.mech", &err) == NULL);
+    CHECK(mech_model_parse(text, len, "t.mech", &err) == NULL);
     mech_error_format(&err, msg, sizeof msg);
     CHECK(strcmp(msg, "t.mech:4102:2: too many shapes: at most 4096") == 0);
 
     len = 0;
     for (int i = 0; i <= MECH_MAX_POIS; i++)
         len += (size_t)snprintf(text + len, big - len, "poi p%d base 0 0 0\n", i);
-    CHECK(mech_parse(text, len, "t.mech", &err) == NULL);
+    CHECK(mech_model_parse(text, len, "t.mech", &err) == NULL);
     mech_error_format(&err, msg, sizeof msg);
     CHECK(strcmp(msg, "t.mech:4097:1: too many pois: at most 4096") == 0);
     free(text);

@@ -24,7 +24,7 @@ static inline mech_model *test_model_or_exit(mech_model *m, const mech_error *er
 static inline mech_model *test_load_model(const char *path)
 {
     mech_error err;
-    mech_model *m = mech_load(path, &err);
+    mech_model *m = mech_model_load(path, &err);
     return test_model_or_exit(m, &err);
 }
 
@@ -32,7 +32,7 @@ static inline mech_model *test_load_model(const char *path)
 static inline mech_model *test_parse_text(const char *text, const char *name)
 {
     mech_error err;
-    mech_model *m = mech_parse(text, strlen(text), name, &err);
+    mech_model *m = mech_model_parse(text, strlen(text), name, &err);
     return test_model_or_exit(m, &err);
 }
 

@@ -91,7 +91,7 @@ int main(int argc, char **argv)
         return 1;
     }
     mech_error err;
-    mech_model *m = mech_load(argv[2], &err);
+    mech_model *m = mech_model_load(argv[2], &err);
     if (!m) {
         char msg[512];
         mech_error_format(&err, msg, sizeof msg);
@@ -116,7 +116,7 @@ int main(int argc, char **argv)
         mech_rng_seed(&rng, 20261129);
         double worst = 0.0, worst_obs = 0.0;
         int worst_trial = 0, rank_short = 0;
-        mech_initial_state(m, qw, NULL);
+        mech_model_initial_state(m, qw, NULL);
         if (m->nc) mech_loop_project(m, ws, qw);
         for (int t = 0; t < TRIALS; t++) {
             mech_sample_loop_state(m, ws, &rng, qw, q, qd, tau, fext, act);
@@ -151,7 +151,7 @@ int main(int argc, char **argv)
         fail |= bad_names != 0;
 
         /* The model's initial pose at rest, unactuated, fext and act NULL. */
-        mech_initial_state(m, q, qd);
+        mech_model_initial_state(m, q, qd);
         for (int i = 0; i < m->nv; i++) qd[i] = tau[i] = 0.0;
         gen->fwd_dyn(q, qd, tau, NULL, NULL, qdd_gen);
         dense_fd_full(m, ws, q, qd, tau, NULL, NULL, qdd_dense);

@@ -38,7 +38,7 @@ static double *reference(const mech_model *m, double dts, int ns)
         free(out);
         out = NULL;
     } else {
-        mech_initial_state(m, q, qd);
+        mech_model_initial_state(m, q, qd);
         aba_engine_fd(&ae, q, qd, tau, NULL, qdd);
         long per = lround(dts / REF_DT);
         mech_body_poses(m, q, out);

@@ -28,7 +28,7 @@ static int compare(const char *dir, const char *file, int (*build)(xpbd_model *)
     char path[512], err[256];
     mech_error perr;
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    mech_model *mm = mech_load(path, &perr);
+    mech_model *mm = mech_model_load(path, &perr);
     xpbd_mech x;
     xpbd_model c;
     if (!mm || xpbd_from_model(mm, &x, err, sizeof err)) {

@@ -158,8 +158,8 @@ export class Sim {
   readonly fext: Float64Array;
   /** nv joint accelerations, written by forward() and (Featherstone only) step(). */
   readonly qdd: Float64Array;
-  /** Writable gravity (m/s², base frame) on the runtime engine; null on a generated module (built in). */
-  readonly gravity: Float64Array | null;
+  /** Writable gravity (m/s², base frame): an input of every engine, starting as the model's. */
+  readonly gravity: Float64Array;
   /** qdd ← forward dynamics at (q, qd, tau, fext, act); returns qdd. */
   forward(): Float64Array;
   /**

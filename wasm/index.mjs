@@ -211,10 +211,7 @@ export class Sim {
   get fext() { return this.#view().fext; }
   /** Joint accelerations (nv), written by forward() and step(). */
   get qdd() { return this.#view().qdd; }
-  /**
-   * Gravity (m/s², base frame), writable, on the runtime engine; null on a
-   * generated module, whose code has the model's gravity built in.
-   */
+  /** Gravity (m/s², base frame), writable: an input of every engine, starting as the model's. */
   get gravity() { return this.#view().gravity; }
 
   #check(status) {
@@ -244,7 +241,7 @@ export class Sim {
 
   /** Per body world x y z, qw qx qy qz (7·nb), a live view overwritten by the next call. */
   poses() {
-    this.#mod.exports.mw_poses(this.#handle());
+    this.#check(this.#mod.exports.mw_poses(this.#handle()));
     return this.#view().poses;
   }
 

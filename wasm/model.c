@@ -1,6 +1,6 @@
 /* model.c — the per-model module: one shipped model's generated forward
  * dynamics (core/codegen) plus its .mech text, which the shared parser turns
- * into the mech_model that the integrator, poses and reset read.
+ * into the mech_model its run (mech_data_new_generated) reads.
  * scripts/build-wasm.sh compiles it once per model with
  *   -DMW_GEN=mechgen_<model> -DMW_GEN_SOURCE="<model>.c"
  * and a <model>_text.c defining mw_model_text. */
@@ -8,7 +8,7 @@
 #include <float.h>
 #include <stddef.h>
 
-#include "rbda/loops.h"
+#include "mech/featherstone.h"
 #include "sim.h"
 
 /* The generated source itself, not only its header: in this translation unit
@@ -20,39 +20,13 @@
 extern const unsigned char mw_model_text[];
 extern const size_t mw_model_text_len;
 
-/* The generated code as a mech_fd_fn; ctx is the handle's act buffer. */
-static void gen_fd(void *ctx, const double *q, const double *qd, const double *tau,
-                   const double *fext, double *qdd)
-{
-    MW_GEN.fwd_dyn(q, qd, tau, fext, ctx, qdd);
-}
-
-/* wasm/observe.c's hook: this model's generated observe function. */
-void mw_model_observe(const double *q, const double *qd, double *out)
-{
-    if (MW_GEN.observe) MW_GEN.observe(q, qd, out);
-}
-
 /* A handle on this module's model, or NULL with the error set. */
 EMSCRIPTEN_KEEPALIVE mw_sim *mw_open(void)
 {
+    mech_model *m = mw_parse((const char *)mw_model_text, mw_model_text_len, MW_GEN.name);
+    if (!m) return NULL;
     mech_error err;
-    mech_model *m = mech_parse((const char *)mw_model_text, mw_model_text_len, MW_GEN.name, &err);
-    if (!m) {
-        mw_fail_parse(&err);
-        return NULL;
-    }
-    if (m->nq != MW_GEN.nq || m->nv != MW_GEN.nv || m->nb != MW_GEN.nb || m->nc != MW_GEN.nc ||
-        m->nact != MW_GEN.nact || mech_observe_len(m) != MW_GEN.observe_len) {
-        mw_fail("%s: the generated code (nq %d nv %d nb %d nc %d nact %d) does not match the model text "
-                "(nq %d nv %d nb %d nc %d nact %d); rebuild", MW_GEN.name, MW_GEN.nq, MW_GEN.nv, MW_GEN.nb,
-                MW_GEN.nc, MW_GEN.nact, m->nq, m->nv, m->nb, m->nc, m->nact);
-        mech_model_free(m);
-        return NULL;
-    }
-    mw_sim *s = mw_sim_new(m, MW_GEN.nact, gen_fd, NULL, NULL);
-    if (s) s->ctx = s->act;
-    return s;
+    return mw_sim_adopt(mech_data_new_generated(m, &MW_GEN, &err), m, &err);
 }
 
 /* 1 when no entry of v[0..n) is beyond +-max or NaN; n is a compile-time
@@ -60,9 +34,9 @@ EMSCRIPTEN_KEEPALIVE mw_sim *mw_open(void)
  * V8 back-edge check and spills around it). */
 static inline int within(const double *v, int n, double max)
 {
-    const uint64_t lim = mw_range_bits(max);
+    const uint64_t lim = mech_range_bits(max);
     uint64_t bad = 0;
-    for (int i = 0; i < n; i++) bad |= mw_out_of_range(v[i], lim);
+    for (int i = 0; i < n; i++) bad |= mech_out_of_range(v[i], lim);
     return !(bad >> 63);
 }
 
@@ -76,7 +50,7 @@ EMSCRIPTEN_KEEPALIVE int mw_forward(mw_sim *s)
 {
     const mech_fwd_dyn_fn fd = MW_GEN.fwd_dyn_near ? MW_GEN.fwd_dyn_near : MW_GEN.fwd_dyn;
     const double range = MW_GEN.fwd_dyn_near ? MECH_SINCOS_MAX : DBL_MAX;
-    if (s && within(s->q, MW_GEN.nq + MW_GEN.nv, range)) { /* q, qd: one block (mw_sim_new) */
+    if (s && within(s->q, MW_GEN.nq + MW_GEN.nv, range)) { /* q, qd: one block (mech_data_new) */
         fd(s->q, s->qd, s->tau, s->fext, s->act, s->qdd);
         if (within(s->qdd, MW_GEN.nv, DBL_MAX)) return 0;
     }

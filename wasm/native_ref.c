@@ -11,7 +11,7 @@
  *   mech-wasm-ref states FILE SEED N   N random states (mech_sample_loop_state: near the
  *                                      closure manifold for loop models, random act) and qdd
  *                                      by the generated code (when the build has it), the
- *                                      runtime engine (engine.h) and the dense reference
+ *                                      runtime engine (ABA, mech/featherstone.h) and the dense reference
  *   mech-wasm-ref bench FILE RUNS      ns per forward-dynamics call, best of RUNS: generated,
  *                                      runtime engine, dense, and the loop's own cost
  *                                      (overhead: the null backend of bench.h, the call
@@ -26,10 +26,11 @@
 #include <time.h>
 
 #include "bench.h"
-#include "engine.h"
+#include "mech/featherstone.h"
 #include "generated.h"
 #include "rbda/dense.h"
 #include "rbda/loops.h"
+#include "sim/data.h"
 #include "sim/sample.h"
 
 static void json_string(const char *s)
@@ -54,7 +55,7 @@ static void json_array(const char *key, const double *v, int n)
 static mech_model *load(const char *path)
 {
     mech_error err;
-    mech_model *m = mech_load(path, &err);
+    mech_model *m = mech_model_load(path, &err);
     if (!m) {
         char msg[MECH_ERROR_MAX + 160];
         mech_error_format(&err, msg, sizeof msg);
@@ -80,14 +81,14 @@ static void gen_engine_fd(void *ctx, const double *q, const double *qd, const do
 typedef struct {
     mech_model *m;
     gen_engine gen;
-    mw_engine *runtime;
+    mech_data *runtime;    /* the runtime module's engine: ABA */
     dense_engine dense;
     double *zeros;         /* act */
 } engines;
 
 static void engines_free(engines *e)
 {
-    mw_engine_free(e->runtime);
+    mech_data_free(e->runtime);
     dense_ws_free(e->dense.ws);
     free(e->zeros);
     mech_model_free(e->m);
@@ -102,7 +103,8 @@ static int engines_open(engines *e, const char *path)
     const mech_generated *g = mechgen_find(e->m->name);
     e->zeros = calloc((size_t)(g && g->nact > e->m->nact ? g->nact : e->m->nact) + 1, sizeof(double));
     e->gen = (gen_engine){ g, e->zeros };
-    if ((e->runtime = mw_engine_new(e->m))) e->runtime->act = e->zeros;
+    mech_error err;
+    e->runtime = mech_data_new_aba(e->m, &err);
     e->dense = (dense_engine){ e->m, dense_ws_new(e->m) };
     if (e->zeros && e->runtime && e->dense.ws) return 0;
     fprintf(stderr, "out of memory\n");
@@ -135,7 +137,7 @@ static int info(int argc, char **argv)
 static int check(const char *path)
 {
     mech_error err;
-    mech_model *m = mech_load(path, &err);
+    mech_model *m = mech_model_load(path, &err);
     printf("{\"error\":");
     if (m) {
         printf("null");
@@ -165,12 +167,13 @@ static int states(const char *path, unsigned long long seed, int n)
     double *q_walk = act + na;
     mech_rng rng;
     mech_rng_seed(&rng, seed);
-    mech_initial_state(m, q_walk, NULL);
+    mech_model_initial_state(m, q_walk, NULL);
     if (m->nc) mech_loop_project(m, e.dense.ws, q_walk);
     printf("[");
     for (int k = 0; k < n; k++) {
         mech_sample_loop_state(m, e.dense.ws, &rng, q_walk, q, qd, tau, fext, act);
-        memcpy(e.zeros, act, sizeof(double) * (size_t)na);       /* every engine reads act from here */
+        memcpy(e.zeros, act, sizeof(double) * (size_t)na);       /* the generated code reads act here, */
+        memcpy(mech_data_act(e.runtime), act, sizeof(double) * (size_t)na);   /* the runtime its own */
         printf("%s\n{", k ? "," : "");
         json_array("q", q, nq);
         putchar(',');
@@ -186,7 +189,7 @@ static int states(const char *path, unsigned long long seed, int n)
             putchar(',');
             json_array("generated", qdd, nv);
         }
-        mw_engine_fd(e.runtime, q, qd, tau, fext, qdd);
+        e.runtime->engine->fd(e.runtime, q, qd, tau, fext, qdd);
         putchar(',');
         json_array("runtime", qdd, nv);
         dense_fd_full(m, e.dense.ws, q, qd, tau, fext, act, qdd);
@@ -237,7 +240,7 @@ static int bench(const char *path, int runs)
     if (engines_open(&e, path)) return 1;
     double sum = 0;
     double gen = e.gen.g ? time_calls(e.m, gen_engine_fd, &e.gen, runs, &sum) : NAN;
-    double runtime = time_calls(e.m, mw_engine_fd, e.runtime, runs, &sum);
+    double runtime = time_calls(e.m, e.runtime->engine->fd, e.runtime, runs, &sum);
     double dense = time_calls(e.m, dense_engine_fd, &e.dense, runs, &sum);
     mech_bench_gen_fn null = mech_bench_null_gen;
     double overhead = time_calls(e.m, mech_bench_null_fd, &null, runs, &sum);

@@ -36,7 +36,7 @@ static int check_loops(const mech_model *m, char *msg, size_t cap)
     if (!ws || !q) {
         snprintf(msg, cap, "%s: out of memory", m->name);
     } else {
-        mech_initial_state(m, q, NULL);
+        mech_model_initial_state(m, q, NULL);
         mech_loop_project(m, ws, q);
         rc = mech_loop_check(m, ws, q, msg, cap) == m->nc ? 0 : -1;
     }
@@ -65,7 +65,7 @@ int main(int argc, char **argv)
         return 2;
     }
     mech_error err;
-    mech_model *m = mech_load(argv[1], &err);
+    mech_model *m = mech_model_load(argv[1], &err);
     if (!m) {
         char msg[512];
         mech_error_format(&err, msg, sizeof msg);

@@ -30,14 +30,14 @@ void mech_error_format(const mech_error *err, char *buf, size_t cap)
         snprintf(buf, cap, "%s: %s", err->file, err->message);
 }
 
-int mech_body_find(const mech_model *m, const char *name)
+int mech_model_body_find(const mech_model *m, const char *name)
 {
     for (int i = 0; i < m->nb; i++)
         if (strcmp(m->bodies[i].name, name) == 0) return i;
     return -1;
 }
 
-void mech_initial_state(const mech_model *m, double *q, double *qd)
+void mech_model_initial_state(const mech_model *m, double *q, double *qd)
 {
     for (int i = 0; i < m->nb; i++) {
         const mech_body *b = &m->bodies[i];
@@ -83,7 +83,7 @@ static void load_error(mech_error *err, const char *file, const char *what)
     snprintf(err->message, sizeof err->message, "%s", what);
 }
 
-mech_model *mech_load(const char *path, mech_error *err)
+mech_model *mech_model_load(const char *path, mech_error *err)
 {
     mech_error scratch;
     if (!err) err = &scratch;
@@ -102,7 +102,7 @@ mech_model *mech_load(const char *path, mech_error *err)
         load_error(err, file, "cannot read file");
         return NULL;
     }
-    mech_model *m = mech_parse(text, len, file, err);
+    mech_model *m = mech_model_parse(text, len, file, err);
     free(text);
     if (m) {
         const char *dot = strrchr(file, '.');
@@ -112,4 +112,26 @@ mech_model *mech_load(const char *path, mech_error *err)
         m->name[stem] = '\0';
     }
     return m;
+}
+
+const char *mech_model_name(const mech_model *m) { return m->name; }
+
+const char *mech_model_body_name(const mech_model *m, int i)
+{
+    return i >= 0 && i < m->nb ? m->bodies[i].name : "";
+}
+
+mech_sizes mech_model_sizes(const mech_model *m)
+{
+    return (mech_sizes){ .nb = m->nb, .nq = m->nq, .nv = m->nv, .nact = m->nact, .nc = m->nc,
+                         .npoi = m->npoi, .nshape = m->nshape, .nrod = m->nrod,
+                         .observe_len = 6 * m->npoi + 2 * m->ntsda + 2 * m->nrsda };
+}
+
+mech_options mech_model_options(const mech_model *m)
+{
+    mech_options o = { .dt = m->xpbd.dt, .integrator = MECH_INTEGRATOR_VERLET,
+                       .substeps = m->xpbd.substeps, .iterations = m->xpbd.iterations };
+    memcpy(o.gravity, m->gravity, sizeof o.gravity);
+    return o;
 }

@@ -16,6 +16,8 @@
 
 #include <stddef.h>
 
+#include "mech/model.h"
+
 #define MECH_NAME_MAX     48     /* names, including the terminating NUL */
 #define MECH_MAX_BODIES   1024   /* resource caps: a hostile file cannot   */
 #define MECH_MAX_POIS     4096   /* exhaust memory                        */
@@ -27,7 +29,6 @@
 #define MECH_MAX_ROD_POINTS   4096  /* `point` lines of one rod              */
 #define MECH_MAX_TEXT     (4u << 20) /* bytes of .mech text accepted     */
 #define MECH_MAX_LINE     4096       /* characters in one line            */
-#define MECH_ERROR_MAX    320
 
 typedef enum {
     MECH_JOINT_REVOLUTE,   /* nq = nv = 1: angle about +axis (rad)          */
@@ -242,28 +243,7 @@ typedef struct mech_model {
     mech_rod *rods;
 } mech_model;
 
-typedef struct {
-    char file[128];
-    int line, col;                   /* 1-based; 0 when not tied to a place */
-    char message[MECH_ERROR_MAX];    /* what was expected, without the place */
-} mech_error;
-
-/* Parse `len` bytes of .mech text.  `name` labels errors and becomes
- * model->name.  Returns NULL and fills *err on any error; never aborts. */
-mech_model *mech_parse(const char *text, size_t len, const char *name, mech_error *err);
-
-/* Read and parse a file; the model is named after the file's stem. */
-mech_model *mech_load(const char *path, mech_error *err);
-
-void mech_model_free(mech_model *m);
-
-/* "file:line:col: message" into buf (always NUL-terminated). */
-void mech_error_format(const mech_error *err, char *buf, size_t cap);
-
-/* Index of the body called `name`, or -1. */
-int mech_body_find(const mech_model *m, const char *name);
-
-/* The model's initial state, q of length nq and qd of length nv. */
-void mech_initial_state(const mech_model *m, double *q, double *qd);
+/* mech_model_parse, mech_model_load, mech_model_free and the accessors:
+ * mech/model.h. */
 
 #endif

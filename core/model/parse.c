@@ -886,7 +886,7 @@ static int store_pois(parser *p)
     for (int i = 0; i < m->npoi; i++) {
         raw_poi *rp = &p->pois[i];
         m->pois[i] = rp->p;
-        m->pois[i].body = strcmp(rp->body, "base") == 0 ? -1 : mech_body_find(m, rp->body);
+        m->pois[i].body = strcmp(rp->body, "base") == 0 ? -1 : mech_model_body_find(m, rp->body);
         if (m->pois[i].body < 0 && strcmp(rp->body, "base") != 0)
             return mp_fail(p, rp->p.line, rp->body_col, "unknown body '%s' for poi '%s'", rp->body, rp->p.name);
     }
@@ -906,7 +906,7 @@ static int store_loops(parser *p)
         *l = rl->l;
         for (int side = 0; side < 2; side++) {
             const char *name = side ? rl->succ : rl->pred;
-            int k = side ? L_SUCC : L_PRED, b = strcmp(name, "base") == 0 ? -1 : mech_body_find(m, name);
+            int k = side ? L_SUCC : L_PRED, b = strcmp(name, "base") == 0 ? -1 : mech_model_body_find(m, name);
             if (b < 0 && strcmp(name, "base") != 0)
                 return mp_fail(p, rl->key_line[k], rl->val_col[k], "unknown body '%s' for '%s' in loop '%s'", name,
                             loop_keys[k], l->name);
@@ -956,7 +956,7 @@ static int store_rsda(parser *p, const raw_elem *re, mech_rsda *r)
     r->k = re->val[E_K];
     r->c = re->val[E_C];
     r->line = re->line;
-    r->body = mech_body_find(m, re->ref[E_JOINT]);
+    r->body = mech_model_body_find(m, re->ref[E_JOINT]);
     if (r->body < 0)
         return mp_fail(p, re->key_line[E_JOINT], re->val_col[E_JOINT], "unknown body '%s' for 'joint' in rsda '%s'",
                     re->ref[E_JOINT], re->name);
@@ -1058,7 +1058,7 @@ static int parse_lines(parser *p)
     return xp_unclosed(p) ? -1 : rod_unclosed(p);
 }
 
-mech_model *mech_parse(const char *text, size_t len, const char *name, mech_error *err)
+mech_model *mech_model_parse(const char *text, size_t len, const char *name, mech_error *err)
 {
     mech_error scratch;
     parser p;

@@ -391,7 +391,7 @@ int rod_store(parser *p)
         m->nrod++;
         for (int e = 0; e < 2; e++) {
             if (!r->end[e].hold || strcmp(rr->body[e], "base") == 0) continue;
-            r->end[e].body = mech_body_find(m, rr->body[e]);
+            r->end[e].body = mech_model_body_find(m, rr->body[e]);
             if (r->end[e].body < 0)
                 return mp_fail(p, rr->end_line[e][hold_key(rr, e)], rr->body_col[e], "unknown body '%s' for '%s %s' "
                                "in rod '%s'", rr->body[e], end_keys[hold_key(rr, e)], end_names[e], r->name);

@@ -357,7 +357,7 @@ int xp_store_servos(parser *p)
         *t = rt->t;
         for (int side = 0; side < 2; side++) {
             const char *name = side ? rt->succ : rt->pred;
-            int k = side ? T_SUCC : T_PRED, b = strcmp(name, "base") == 0 ? -1 : mech_body_find(m, name);
+            int k = side ? T_SUCC : T_PRED, b = strcmp(name, "base") == 0 ? -1 : mech_model_body_find(m, name);
             if (b < 0 && strcmp(name, "base") != 0)
                 return mp_fail(p, rt->key_line[k], rt->val_col[k], "unknown body '%s' for '%s' in servo '%s'",
                                name, servo_keys[k], t->name);

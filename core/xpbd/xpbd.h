@@ -94,6 +94,9 @@ typedef void (*xpbd_target_fn)(double t, int joint, double target[6], void *user
 typedef struct {
     xpbd_mode mode;
     double t;
+    /* Step and gravity of this run: the model's params.dt and params.gravity
+     * when allocated, then the caller's to change (the model stays as built). */
+    double dt, gravity[3];
     double *p, *R, *v, *w;      /* 3, 9, 3, 3 per body */
     double *fext;               /* 6 per body, world: [torque about the CoM; force] */
     double *target;             /* 6 per joint, initialised from the model */
@@ -126,7 +129,7 @@ int xpbd_data_alloc(xpbd_data *d, const xpbd_model *m, xpbd_mode mode);
 void xpbd_data_reset(xpbd_data *d, const xpbd_model *m);
 void xpbd_data_free(xpbd_data *d);
 
-/* One step of params.dt: substeps × (predict, solve, update velocities, damp). */
+/* One step of d->dt under d->gravity: substeps × (predict, solve, update velocities, damp). */
 void xpbd_step(const xpbd_model *m, xpbd_data *d);
 
 /* Kinetic + gravitational potential energy (gravity potential −m g·p). */

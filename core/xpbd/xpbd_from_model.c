@@ -64,7 +64,7 @@ static int set_bodies(const mech_model *mm, xpbd_model *m)
     double *pose = calloc(7 * nb, sizeof *pose), *w = calloc(3 * nb, sizeof *w), *vo = calloc(3 * nb, sizeof *vo);
     int r = q && qd && pose && w && vo ? 0 : -1;
     if (!r) {
-        mech_initial_state(mm, q, qd);
+        mech_model_initial_state(mm, q, qd);
         mech_body_poses(mm, q, pose);
     }
     for (int i = 0; !r && i < mm->nb; i++) {

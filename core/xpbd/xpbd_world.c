@@ -125,6 +125,8 @@ int xpbd_data_alloc(xpbd_data *d, const xpbd_model *m, xpbd_mode mode)
     size_t nb = (size_t)(m->nbody > 0 ? m->nbody : 1), nj = (size_t)(m->njoint > 0 ? m->njoint : 1);
     memset(d, 0, sizeof *d);
     d->mode = mode;
+    d->dt = m->params.dt;
+    memcpy(d->gravity, m->params.gravity, sizeof d->gravity);
     d->p = calloc(3 * nb, sizeof(double));
     d->R = calloc(9 * nb, sizeof(double));
     d->v = calloc(3 * nb, sizeof(double));
@@ -174,7 +176,7 @@ void xpbd_data_free(xpbd_data *d)
  * Müller et al. 2020), R̃ = R ⊞ hω. */
 static void predict(const xpbd_model *m, xpbd_data *d, double h)
 {
-    const double *g = m->params.gravity;
+    const double *g = d->gravity;
     for (int b = 0; b < m->nbody; b++) {
         const xpbd_body *bd = &m->bodies[b];
         double *p = d->p + 3 * b, *R = d->R + 9 * b, *v = d->v + 3 * b, *w = d->w + 3 * b;
@@ -218,7 +220,7 @@ static void substep(const xpbd_model *m, xpbd_data *d, double h)
     if (d->target_fn)
         for (int j = 0; j < m->njoint; j++) d->target_fn(t1, j, d->target + 6 * j, d->target_user);
     predict(m, d, h);
-    for (int r = 0; r < d->nrod; r++) xpbd_rod_substep_begin(d->rods[r], h, m->params.gravity);
+    for (int r = 0; r < d->nrod; r++) xpbd_rod_substep_begin(d->rods[r], h, d->gravity);
     memset(d->lambda, 0, 6 * (size_t)m->njoint * sizeof(double));
     memset(d->lambda_limit, 0, 3 * (size_t)m->njoint * sizeof(double));
     for (int it = 0; it < m->params.iterations; it++) {
@@ -234,7 +236,7 @@ static void substep(const xpbd_model *m, xpbd_data *d, double h)
 
 void xpbd_step(const xpbd_model *m, xpbd_data *d)
 {
-    double h = m->params.dt / m->params.substeps;
+    double h = d->dt / m->params.substeps;
     for (int s = 0; s < m->params.substeps; s++) substep(m, d, h);
 }
 
@@ -246,7 +248,7 @@ double xpbd_energy(const xpbd_model *m, const xpbd_data *d)
         double Jw[3];
         m3_mulv(bd->inertia, d->w + 3 * b, Jw);
         e += 0.5 * bd->mass * v3_dot(d->v + 3 * b, d->v + 3 * b) + 0.5 * v3_dot(d->w + 3 * b, Jw) -
-             bd->mass * v3_dot(m->params.gravity, d->p + 3 * b);
+             bd->mass * v3_dot(d->gravity, d->p + 3 * b);
     }
     return e;
 }

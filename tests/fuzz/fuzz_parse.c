@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!text) return 0;
     memcpy(text, data, size);
     mech_error err;
-    mech_model *m = mech_parse(text, size, "fuzz.mech", &err);
+    mech_model *m = mech_model_parse(text, size, "fuzz.mech", &err);
     free(text);
     if (m) {
         check_model(m);

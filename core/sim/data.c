@@ -1,0 +1,310 @@
+/* data.c — a mech_data's life and the verbs every engine shares (mech/sim.h):
+ * the input checks before an engine runs, the output checks after it, the
+ * producers stage of a step and the work cap.  The engines (data.h) only
+ * compute. */
+#include "sim/data.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+mech_data *mech_data_new(const mech_model *m, const mech_engine *engine, void *state, mech_error *err)
+{
+    mech_data *d = calloc(1, sizeof *d);
+    /* One block for every array: q qd tau act fext qdd poses energy fstep vmid. */
+    size_t n = (size_t)m->nq + 4 * (size_t)m->nv + (size_t)m->nact + 19 * (size_t)m->nb + 2;
+    double *buf = d ? calloc(n, sizeof(double)) : NULL;
+    if (!buf) {
+        free(d);
+        if (engine->free) {
+            mech_data tmp = { .model = m, .state = state };
+            engine->free(&tmp);
+        }
+        *err = (mech_error){ .line = 0 };
+        snprintf(err->file, sizeof err->file, "%s", m->name);
+        snprintf(err->message, sizeof err->message, "out of memory");
+        return NULL;
+    }
+    d->nq = m->nq;
+    d->nv = m->nv;
+    d->nb = m->nb;
+    d->nact = m->nact;
+    d->q = buf;
+    d->qd = d->q + m->nq;
+    d->tau = d->qd + m->nv;
+    d->act = d->tau + m->nv;
+    d->fext = d->act + m->nact;
+    d->qdd = d->fext + 6 * m->nb;
+    d->poses = d->qdd + m->nv;
+    d->energy = d->poses + 7 * m->nb;
+    d->fstep = d->energy + 2;
+    d->vmid = d->fstep + 6 * m->nb;
+    d->model = m;
+    d->eval = *m;
+    d->gravity = d->eval.gravity;
+    d->engine = engine;
+    d->state = state;
+    mech_data_reset(d);
+    return d;
+}
+
+void mech_data_adopt_model(mech_data *d, mech_model *m) { d->owned = m; }
+
+void mech_data_free(mech_data *d)
+{
+    if (!d) return;
+    if (d->engine->free) d->engine->free(d);
+    dense_ws_free(d->dense);
+    mech_model_free(d->owned);
+    free(d->q);
+    free(d);
+}
+
+void mech_data_reset(mech_data *d)
+{
+    mech_model_initial_state(d->model, d->q, d->qd);
+    memset(d->tau, 0, sizeof(double) * (size_t)d->nv);
+    memset(d->act, 0, sizeof(double) * (size_t)d->nact);
+    memset(d->fext, 0, sizeof(double) * 6 * (size_t)d->nb);
+    memset(d->qdd, 0, sizeof(double) * (size_t)d->nv);
+    d->time = 0;
+    if (d->engine->reset) d->engine->reset(d);
+}
+
+double *mech_data_q(mech_data *d) { return d->q; }
+double *mech_data_qd(mech_data *d) { return d->qd; }
+double *mech_data_tau(mech_data *d) { return d->tau; }
+double *mech_data_act(mech_data *d) { return d->act; }
+double *mech_data_fext(mech_data *d) { return d->fext; }
+double *mech_data_gravity(mech_data *d) { return d->gravity; }
+const double *mech_data_qdd(const mech_data *d) { return d->qdd; }
+const mech_model *mech_data_model(const mech_data *d) { return d->model; }
+const char *mech_data_engine(const mech_data *d) { return d->engine->name; }
+double mech_data_time(const mech_data *d) { return d->time; }
+const mech_error *mech_data_error(const mech_data *d) { return &d->error; }
+
+int mech_data_fail(mech_data *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    d->error.line = d->error.col = 0;
+    snprintf(d->error.file, sizeof d->error.file, "%s", d->model->name);
+    vsnprintf(d->error.message, sizeof d->error.message, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int mech_data_producer_add(mech_data *d, mech_producer_fn fn, void *user)
+{
+    if (d->nproducer == MECH_MAX_PRODUCERS)
+        return mech_data_fail(d, "producers: at most %d per run", MECH_MAX_PRODUCERS);
+    d->producer[d->nproducer].fn = fn;
+    d->producer[d->nproducer++].user = user;
+    return 0;
+}
+
+dense_ws *mech_data_dense(mech_data *d)
+{
+    if (!d->dense && !(d->dense = dense_ws_new(d->model))) mech_data_fail(d, "out of memory");
+    return d->dense;
+}
+
+/* 1 when every entry of v is finite: one short loop of integer operations
+ * (mech_out_of_range), as it runs on every forward() and after every step. */
+static int all_finite(const double *v, int n)
+{
+    const uint64_t lim = mech_range_bits(DBL_MAX);
+    uint64_t bad = 0;
+#if defined(__clang__)
+#pragma clang loop unroll(disable)
+#endif
+    for (int i = 0; i < n; i++) bad |= mech_out_of_range(v[i], lim);
+    return !(bad >> 63);
+}
+
+/* Names the first non-finite entry of v (there is one).  Out of line, so
+ * that the callers' fast paths need no frame for the varargs. */
+__attribute__((noinline)) static int fail_finite(mech_data *d, const char *what, const char *name,
+                                                 const double *v)
+{
+    int i = 0;
+    while (isfinite(v[i])) i++;
+    return mech_data_fail(d, "%s: %s[%d] is %s", what, name, i, isnan(v[i]) ? "NaN" : "infinite");
+}
+
+int mech_data_check_finite(mech_data *d, const char *what, const char *name, const double *v, int n)
+{
+    return all_finite(v, n) ? 0 : fail_finite(d, what, name, v);
+}
+
+/* 0 when the state can be evaluated: q and qd finite, no floating body
+ * with a zero quaternion. */
+static int check_state(mech_data *d, const char *what)
+{
+    if (mech_data_check_finite(d, what, "q", d->q, d->nq) || mech_data_check_finite(d, what, "qd", d->qd, d->nv))
+        return -1;
+    for (int i = 0; i < d->nb; i++) {
+        const mech_body *b = &d->model->bodies[i];
+        const double *Q = d->q + b->qidx;
+        if (b->joint == MECH_JOINT_FLOATING && Q[0] * Q[0] + Q[1] * Q[1] + Q[2] * Q[2] + Q[3] * Q[3] < 1e-12)
+            return mech_data_fail(d, "%s: the quaternion q[%d..%d] of body '%s' is zero", what, b->qidx,
+                                  b->qidx + 3, b->name);
+    }
+    return 0;
+}
+
+/* check_state, then every input the dynamics reads: tau, act, gravity and
+ * the fext slots of bodies that read them (`fext 1`). */
+static int check_inputs(mech_data *d, const char *what)
+{
+    if (mech_data_check_finite(d, what, "q", d->q, d->nq) || mech_data_check_finite(d, what, "qd", d->qd, d->nv) ||
+        mech_data_check_finite(d, what, "tau", d->tau, d->nv) ||
+        mech_data_check_finite(d, what, "act", d->act, d->nact) ||
+        mech_data_check_finite(d, what, "gravity", d->gravity, 3))
+        return -1;
+    for (int i = 0; i < d->nb; i++) {
+        const mech_body *b = &d->model->bodies[i];
+        const double *f = d->fext + 6 * i;
+        for (int k = 0; b->fext && k < 6; k++)
+            if (!isfinite(f[k]))
+                return mech_data_fail(d, "%s: fext[%d] (body '%s') is %s", what, 6 * i + k, b->name,
+                                      isnan(f[k]) ? "NaN" : "infinite");
+    }
+    return check_state(d, what);
+}
+
+/* Why forward() failed, once the fast path has seen a non-finite state or
+ * result: the error names the first bad input, or says none was. */
+__attribute__((noinline)) static int forward_failed(mech_data *d)
+{
+    if (!check_inputs(d, "forward"))
+        mech_data_fail(d, "forward: the dynamics gave a non-finite qdd from finite inputs");
+    return -1;
+}
+
+/* The state is checked before, the result after: a bad tau, act, fext (on a
+ * body that reads it), gravity or quaternion always shows in qdd, and only
+ * then are the inputs scanned to name it. */
+int mech_data_forward(mech_data *d)
+{
+    if (!d->engine->fd)
+        return mech_data_fail(d, "forward: engine '%s' has no forward dynamics (it steps positions); "
+                              "open the model on a Featherstone engine for accelerations", d->engine->name);
+    if (!all_finite(d->q, d->nq + d->nv)) return forward_failed(d); /* q, qd: one block */
+    d->engine->fd(d, d->q, d->qd, d->tau, d->fext, d->qdd);
+    if (all_finite(d->qdd, d->nv)) return 0;
+    return forward_failed(d);
+}
+
+double mech_data_step_work(const mech_data *d) { return d->engine->step_work(d); }
+
+/* The step's external force: the user's fext, plus the producers' when
+ * there are any. */
+static const double *step_forces(mech_data *d, int *failed)
+{
+    *failed = 0;
+    if (d->nproducer == 0) return d->fext;
+    memcpy(d->fstep, d->fext, sizeof(double) * 6 * (size_t)d->nb);
+    for (int i = 0; i < d->nproducer; i++) {
+        mech_error why = { .line = 0 };
+        if (d->producer[i].fn(d->model, d, d->time, d->fstep, d->producer[i].user, &why)) {
+            mech_data_fail(d, "step: producer %d failed: %s", i, why.message);
+            *failed = 1;
+            return NULL;
+        }
+    }
+    if (!all_finite(d->fstep, 6 * d->nb)) {
+        fail_finite(d, "step", "producer fext", d->fstep);
+        *failed = 1;
+        return NULL;
+    }
+    return d->fstep;
+}
+
+int mech_data_step(mech_data *d, double dt, int n)
+{
+    if (!(dt > 0) || !isfinite(dt))
+        return mech_data_fail(d, "step: dt must be a positive finite number of seconds, got %g", dt);
+    if (n < 0) return mech_data_fail(d, "step: n must be a non-negative integer, got %d", n);
+    double work = (double)n * mech_data_step_work(d);
+    if (work > MECH_STEP_WORK_MAX)
+        return mech_data_fail(d, "step: %d steps of '%s' on %s are %.3g units of work, over the %.3g one call "
+                              "may do; take fewer steps per call", n, d->model->name, d->engine->name, work,
+                              MECH_STEP_WORK_MAX);
+    if (check_inputs(d, "step")) return -1;
+    for (int k = 0; k < n; k++) {
+        int failed;
+        const double *f = step_forces(d, &failed);
+        if (failed) return -1;
+        d->engine->step(d, f, dt);
+        d->time += dt;
+        if (mech_data_check_finite(d, "step", "q", d->q, d->nq) ||
+            mech_data_check_finite(d, "step", "qd", d->qd, d->nv) ||
+            (d->engine->check && d->engine->check(d, "step"))) {
+            char why[sizeof d->error.message];
+            memcpy(why, d->error.message, sizeof why);
+            return mech_data_fail(d, "%s after step %d of %d: the simulation blew up (reset() recovers)", why,
+                                  k + 1, n);
+        }
+    }
+    return 0;
+}
+
+/* After poses, observe and energy: a finite state gave a non-finite
+ * result (an angle or a length too large for this model, say); `entry`
+ * names value i. */
+static int check_output(mech_data *d, const char *what, const double *v, int n,
+                        void (*entry)(const mech_data *d, int i, char *buf, size_t cap))
+{
+    if (all_finite(v, n)) return 0;
+    int i = 0;
+    char name[MECH_NAME_MAX + 48];
+    while (isfinite(v[i])) i++;
+    entry(d, i, name, sizeof name);
+    return mech_data_fail(d, "%s: %s is %s from a finite state (q or qd too large for this model?)", what, name,
+                          isnan(v[i]) ? "NaN" : "infinite");
+}
+
+static void pose_entry(const mech_data *d, int i, char *buf, size_t cap)
+{
+    static const char *const part[7] = { "x", "y", "z", "qw", "qx", "qy", "qz" };
+    snprintf(buf, cap, "the pose %s of body '%s'", part[i % 7], d->model->bodies[i / 7].name);
+}
+
+static void energy_entry(const mech_data *d, int i, char *buf, size_t cap)
+{
+    (void)d;
+    snprintf(buf, cap, "the %s energy", i ? "potential" : "kinetic");
+}
+
+static void observe_entry(const mech_data *d, int i, char *buf, size_t cap)
+{
+    (void)d;
+    snprintf(buf, cap, "observation value %d", i);
+}
+
+int mech_data_poses(mech_data *d, double *out)
+{
+    if (check_state(d, "poses")) return -1;
+    d->engine->poses(d, out);
+    return check_output(d, "poses", out, 7 * d->nb, pose_entry);
+}
+
+int mech_data_observe(mech_data *d, double *out)
+{
+    if (check_state(d, "observe")) return -1;
+    if (!d->engine->observe)
+        return mech_data_fail(d, "observe: engine '%s' has no observation values", d->engine->name);
+    if (d->engine->observe(d, out)) return -1;
+    return check_output(d, "observe", out, mech_model_sizes(d->model).observe_len, observe_entry);
+}
+
+int mech_data_energy(mech_data *d, double e[2])
+{
+    if (check_state(d, "energy")) return -1;
+    if (d->engine->energy(d, e)) return -1;
+    return check_output(d, "energy", e, 2, energy_entry);
+}

@@ -1,0 +1,105 @@
+/* data.h — inside a mech_data (mech/sim.h): the run's arrays, the engine
+ * that advances them, and the interface every engine implements.
+ *
+ * An engine is a table of functions over one mech_data (mech_engine below),
+ * like MuJoCo's stages over mjData: featherstone_engine.c holds the ABA and
+ * generated-code engines, core/xpbd/xpbd_engine.c the XPBD one.  data.c owns
+ * everything they share: allocation, the input and output checks, the
+ * producers stage of a step and the work cap.  An engine never sees another
+ * engine's state. */
+#ifndef MECH_SIM_DATA_H
+#define MECH_SIM_DATA_H
+
+#include <stdint.h>
+
+#include "mech/contact.h"
+#include "mech/sim.h"
+#include "model/model.h"
+#include "rbda/dense.h"
+#include "sim/integrate.h"
+
+typedef struct mech_engine {
+    const char *name;
+    /* Forward dynamics as a mech_fd_fn (sim/integrate.h) with ctx the run
+     * (tau at the call's, act and gravity the run's); NULL when the engine
+     * has no accelerations. */
+    mech_fd_fn fd;
+    /* One step of dt under the external forces fext (6 nb: the user's plus
+     * the producers'); writes q, qd (and qdd when it has them). */
+    void (*step)(mech_data *d, const double *fext, double dt);
+    void (*poses)(mech_data *d, double *out);
+    /* 0, or -1 with the error set (out of memory for a workspace). */
+    int (*observe)(mech_data *d, double *out);
+    int (*energy)(mech_data *d, double e[2]);
+    void (*reset)(mech_data *d);
+    /* 0 when every value of the engine's own state is finite, else -1 with
+     * the error naming it (NULL: its state is q and qd alone). */
+    int (*check)(mech_data *d, const char *what);
+    /* The work of one step (mech_data_step_work). */
+    double (*step_work)(const mech_data *d);
+    void (*free)(mech_data *d);
+} mech_engine;
+
+struct mech_data {
+    /* The first words are a fixed header the WebAssembly binding reads at
+     * the handle's address (wasm/module.mjs HEADER; wasm/sim.c checks the
+     * offsets): four int32, then the array pointers in this order. */
+    int32_t nq, nv, nb, nact;
+    double *q, *qd, *tau, *act, *fext, *qdd, *poses;
+    double *energy;            /* [kinetic, potential] of the last mech_data_energy */
+    double *gravity;           /* = eval.gravity */
+
+    const mech_model *model;
+    /* The model as this run's Featherstone code reads it: a shallow copy of
+     * *model (its arrays are the model's, never written) whose gravity is
+     * the run's input.  So gravity changes with no write into the model. */
+    mech_model eval;
+    const mech_engine *engine;
+    void *state;               /* the engine's own */
+    mech_model *owned;         /* freed with the data (mech_data_adopt_model) */
+    double time;
+    double *fstep;             /* 6 nb: fext plus the producers' forces */
+    double *vmid;              /* Verlet's midpoint velocity (nv) */
+    dense_ws *dense;           /* dense kinematics for energy and observe, made on first use */
+    int nproducer;
+    struct { mech_producer_fn fn; void *user; } producer[MECH_MAX_PRODUCERS];
+    mech_error error;
+};
+
+/* A run of m on `engine` with engine state `state` (freed by engine->free on
+ * failure); state at the model's initial state.  NULL with *err filled. */
+mech_data *mech_data_new(const mech_model *m, const mech_engine *engine, void *state, mech_error *err);
+
+/* Hand m to d: it is freed with d (for bindings that parse text per run). */
+void mech_data_adopt_model(mech_data *d, mech_model *m);
+
+/* Record an error on d (printf-style); returns -1. */
+int mech_data_fail(mech_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* 0 when v[0..n) is finite, else -1 with "what: name[i] is NaN" on d. */
+int mech_data_check_finite(mech_data *d, const char *what, const char *name, const double *v, int n);
+
+/* The dense workspace, made on first use; NULL with the error set. */
+dense_ws *mech_data_dense(mech_data *d);
+
+/* Bit 63 set exactly when |x| > max or x is NaN, lim being max's bits: the
+ * magnitude's bit pattern orders like the magnitude, and adding
+ * 2^63 - 1 - lim carries into bit 63 exactly when it is larger (for
+ * max = DBL_MAX: when its exponent bits are all set).  OR it over entries and
+ * test once: no comparison or branch per entry, no floating-point chain. */
+static inline uint64_t mech_out_of_range(double x, uint64_t lim)
+{
+    uint64_t bits;
+    __builtin_memcpy(&bits, &x, sizeof bits);
+    return (bits & 0x7fffffffffffffffu) + (0x7fffffffffffffffu - lim);
+}
+
+/* max's bits, for mech_out_of_range. */
+static inline uint64_t mech_range_bits(double max)
+{
+    uint64_t lim;
+    __builtin_memcpy(&lim, &max, sizeof lim);
+    return lim;
+}
+
+#endif

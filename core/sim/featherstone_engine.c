@@ -1,0 +1,139 @@
+/* featherstone_engine.c — the reduced-coordinate engines behind mech/sim.h
+ * (mech/featherstone.h): the runtime articulated-body algorithm and a
+ * model's generated code.  They differ only in forward dynamics and
+ * observe; stepping (the integrator over their forward dynamics), poses and
+ * energy are the same code, reading the model through the run's gravity
+ * (mech_data.eval). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "generated.h"
+#include "mech/featherstone.h"
+#include "rbda/aba.h"
+#include "rbda/energy.h"
+#include "rbda/loops.h"
+#include "sim/data.h"
+#include "sim/integrate.h"
+
+/* ---- shared by both ---- */
+
+/* The integrator over the engine's forward dynamics. */
+static void step(mech_data *d, const double *fext, double dt)
+{
+    mech_step_verlet(d->model, d->engine->fd, d, d->q, d->qd, d->tau, fext, d->qdd, d->vmid, dt);
+}
+
+static void poses(mech_data *d, double *out) { mech_body_poses(d->model, d->q, out); }
+
+static int energy(mech_data *d, double e[2])
+{
+    dense_ws *ws = mech_data_dense(d);
+    if (!ws) return -1;
+    mech_energy(&d->eval, ws, d->q, d->qd, &e[0], &e[1]);
+    return 0;
+}
+
+/* One dynamics call per step, each a pass over the bodies and the loop rows. */
+static double step_work(const mech_data *d)
+{
+    const mech_model *m = d->model;
+    return 1.0 + m->nb + m->nc + m->ntsda + m->nrsda;
+}
+
+/* ---- the articulated-body algorithm ---- */
+
+typedef struct {
+    aba_ws *aws;
+    dense_ws *dws;   /* for loops and force elements, else NULL */
+} aba_state;
+
+/* mech_fd_fn (sim/integrate.h) with ctx the run. */
+static void aba_fd_run(void *ctx, const double *q, const double *qd, const double *tau, const double *fext,
+                       double *qdd)
+{
+    mech_data *d = ctx;
+    const aba_state *s = d->state;
+    if (s->dws) aba_fd_full(&d->eval, s->aws, s->dws, q, qd, tau, fext, d->act, qdd);
+    else aba_fd(&d->eval, s->aws, q, qd, tau, fext, qdd);
+}
+
+
+static int aba_observe(mech_data *d, double *out)
+{
+    dense_ws *ws = mech_data_dense(d);
+    if (!ws) return -1;
+    mech_observe(&d->eval, ws, d->q, d->qd, out);
+    return 0;
+}
+
+static void aba_free(mech_data *d)
+{
+    aba_state *s = d->state;
+    if (!s) return;
+    aba_ws_free(s->aws);
+    dense_ws_free(s->dws);
+    free(s);
+}
+
+static const mech_engine engine_aba = {
+    .name = "aba", .fd = aba_fd_run, .step = step, .poses = poses, .observe = aba_observe,
+    .energy = energy, .step_work = step_work, .free = aba_free,
+};
+
+mech_data *mech_data_new_aba(const mech_model *m, mech_error *err)
+{
+    aba_state *s = calloc(1, sizeof *s);
+    int dense = m->nc || m->ntsda || m->nrsda;
+    if (s) {
+        s->aws = aba_ws_new(m);
+        if (dense) s->dws = dense_ws_new(m);
+    }
+    if (!s || !s->aws || (dense && !s->dws)) {
+        mech_data tmp = { .state = s };
+        aba_free(&tmp);
+        *err = (mech_error){ .line = 0 };
+        snprintf(err->file, sizeof err->file, "%s", m->name);
+        snprintf(err->message, sizeof err->message, "out of memory");
+        return NULL;
+    }
+    return mech_data_new(m, &engine_aba, s, err);
+}
+
+/* ---- generated code ---- */
+
+static void gen_fd_run(void *ctx, const double *q, const double *qd, const double *tau, const double *fext,
+                       double *qdd)
+{
+    const mech_data *d = ctx;
+    const mech_generated *g = d->state;
+    g->fwd_dyn(q, qd, tau, fext, d->act, qdd);
+}
+
+
+static int gen_observe(mech_data *d, double *out)
+{
+    const mech_generated *g = d->state;
+    if (g->observe) g->observe(d->q, d->qd, out);
+    return 0;
+}
+
+static const mech_engine engine_generated = {
+    .name = "generated", .fd = gen_fd_run, .step = step, .poses = poses, .observe = gen_observe,
+    .energy = energy, .step_work = step_work,
+};
+
+mech_data *mech_data_new_generated(const mech_model *m, const mech_generated *g, mech_error *err)
+{
+    if (m->nq != g->nq || m->nv != g->nv || m->nb != g->nb || m->nc != g->nc || m->nact != g->nact ||
+        mech_observe_len(m) != g->observe_len) {
+        *err = (mech_error){ .line = 0 };
+        snprintf(err->file, sizeof err->file, "%s", m->name);
+        snprintf(err->message, sizeof err->message,
+                 "the generated code '%s' (nq %d nv %d nb %d nc %d nact %d) does not match the model "
+                 "(nq %d nv %d nb %d nc %d nact %d); rebuild", g->name, g->nq, g->nv, g->nb, g->nc, g->nact,
+                 m->nq, m->nv, m->nb, m->nc, m->nact);
+        return NULL;
+    }
+    return mech_data_new(m, &engine_generated, (void *)g, err);
+}

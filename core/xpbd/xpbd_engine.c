@@ -1,0 +1,225 @@
+/* xpbd_engine.c — XPBD behind mech/sim.h (mech/xpbd.h): a model run as
+ * maximal-coordinate bodies (xpbd_from_model.h) with its rods in the same
+ * substeps.
+ *
+ * step() is one XPBD step of dt under the run's gravity with the file's
+ * substeps, iterations and solve mode; tau and the step's external forces
+ * are applied as body wrenches; q and qd are then read back from the bodies
+ * (xpbd_mech_joint_state).  poses(), observe() and energy() are the XPBD
+ * bodies' own.  XPBD has no accelerations: it has no forward(). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mech/xpbd.h"
+#include "sim/data.h"
+#include "spatial/spatial.h"
+#include "xpbd/xpbd_from_model.h"
+
+typedef struct {
+    xpbd_mech x;
+    xpbd_data d;
+    double residuals[2];   /* primal, constraint of the last substep */
+} xpbd_state;
+
+static void step(mech_data *d, const double *fext, double dt)
+{
+    xpbd_state *e = d->state;
+    e->d.dt = dt;
+    memcpy(e->d.gravity, d->gravity, sizeof e->d.gravity);
+    xpbd_mech_forces(d->model, &e->d, d->tau, fext, e->d.fext);
+    xpbd_step(&e->x.m, &e->d);
+    e->residuals[0] = e->d.primal;
+    e->residuals[1] = e->d.constraint;
+    xpbd_mech_joint_state(d->model, &e->d, d->q, d->qd);
+}
+
+static void poses(mech_data *d, double *out)
+{
+    const xpbd_state *e = d->state;
+    xpbd_mech_poses(d->model, &e->d, out);
+}
+
+/* Each POI's world position and velocity from its XPBD body (centre of mass
+ * p, rotation R, world v, body-frame ω): x = p + R(r − c), ẋ = v + R(ω × (r − c)).
+ * XPBD runs no force elements, so the POIs are all there is. */
+static int observe(mech_data *d, double *out)
+{
+    const xpbd_state *e = d->state;
+    const mech_model *m = d->model;
+    for (int i = 0; i < m->npoi; i++) {
+        const mech_poi *poi = &m->pois[i];
+        double *x = out + 6 * i, *xd = x + 3;
+        if (poi->body < 0) {
+            memcpy(x, poi->pos, 3 * sizeof *x);
+            xd[0] = xd[1] = xd[2] = 0;
+            continue;
+        }
+        const mech_body *b = &m->bodies[poi->body];
+        const double *p = e->d.p + 3 * poi->body, *R = e->d.R + 9 * poi->body;
+        const double *v = e->d.v + 3 * poi->body, *w = e->d.w + 3 * poi->body;
+        double r[3], wr[3], Rr[3], Rwr[3];
+        for (int k = 0; k < 3; k++) r[k] = poi->pos[k] - b->com[k];
+        v3_cross(w, r, wr);
+        m3_mulv(R, r, Rr);
+        m3_mulv(R, wr, Rwr);
+        for (int k = 0; k < 3; k++) {
+            x[k] = p[k] + Rr[k];
+            xd[k] = v[k] + Rwr[k];
+        }
+    }
+    return 0;
+}
+
+/* Kinetic ½ m v·v + ½ ω·Jω and gravitational −m g·p of the bodies. */
+static int energy(mech_data *d, double en[2])
+{
+    const xpbd_state *e = d->state;
+    const xpbd_model *m = &e->x.m;
+    en[0] = en[1] = 0;
+    for (int b = 0; b < m->nbody; b++) {
+        const xpbd_body *bd = &m->bodies[b];
+        const double *v = e->d.v + 3 * b, *w = e->d.w + 3 * b;
+        double Jw[3];
+        m3_mulv(bd->inertia, w, Jw);
+        en[0] += 0.5 * bd->mass * v3_dot(v, v) + 0.5 * v3_dot(w, Jw);
+        en[1] -= bd->mass * v3_dot(d->gravity, e->d.p + 3 * b);
+    }
+    return 0;
+}
+
+static void reset(mech_data *d)
+{
+    xpbd_state *e = d->state;
+    xpbd_mech_reset(&e->x, &e->d);
+    e->d.record_residuals = 1;
+    e->residuals[0] = e->residuals[1] = 0;
+}
+
+/* Every value of the XPBD state: the bodies' poses and velocities, the
+ * joints' multipliers, the rods' nodes, frames and multipliers. */
+static int check(mech_data *d, const char *what)
+{
+    xpbd_state *e = d->state;
+    const xpbd_model *m = &e->x.m;
+    int nb = m->nbody, nj = m->njoint;
+    if (mech_data_check_finite(d, what, "XPBD body position p", e->d.p, 3 * nb) ||
+        mech_data_check_finite(d, what, "XPBD body rotation R", e->d.R, 9 * nb) ||
+        mech_data_check_finite(d, what, "XPBD body velocity v", e->d.v, 3 * nb) ||
+        mech_data_check_finite(d, what, "XPBD body angular velocity w", e->d.w, 3 * nb) ||
+        mech_data_check_finite(d, what, "XPBD joint multiplier lambda", e->d.lambda, 6 * nj) ||
+        mech_data_check_finite(d, what, "XPBD limit multiplier lambda", e->d.lambda_limit, 3 * nj))
+        return -1;
+    for (int i = 0; i < e->x.nrod; i++) {
+        const xpbd_rod *r = &e->x.rods[i];
+        char name[MECH_NAME_MAX + 32];
+        const char *rod = d->model->rods[i].name;
+        snprintf(name, sizeof name, "rod '%s' node position", rod);
+        if (mech_data_check_finite(d, what, name, r->p, 3 * r->nnode)) return -1;
+        snprintf(name, sizeof name, "rod '%s' node frame", rod);
+        if (mech_data_check_finite(d, what, name, r->R, 9 * r->nnode)) return -1;
+        snprintf(name, sizeof name, "rod '%s' multiplier", rod);
+        if (mech_data_check_finite(d, what, name, r->lambda, 6 * r->ncon)) return -1;
+    }
+    return 0;
+}
+
+/* substeps × iterations × (bodies + joints + rod nodes and constraint blocks). */
+static double step_work(const mech_data *d)
+{
+    const xpbd_state *e = d->state;
+    double per = e->x.m.nbody + e->x.m.njoint;
+    for (int i = 0; i < e->x.nrod; i++) per += e->x.rods[i].nnode + e->x.rods[i].ncon;
+    return (double)e->x.m.params.substeps * e->x.m.params.iterations * (per > 0 ? per : 1);
+}
+
+static void state_free(mech_data *d)
+{
+    xpbd_state *e = d->state;
+    if (!e) return;
+    xpbd_data_free(&e->d);
+    xpbd_mech_free(&e->x);
+    free(e);
+}
+
+static const mech_engine xpbd_engine = {
+    .name = "xpbd", .step = step, .poses = poses, .observe = observe, .energy = energy, .reset = reset,
+    .check = check, .step_work = step_work, .free = state_free,
+};
+
+mech_data *mech_data_new_xpbd(const mech_model *m, mech_error *err)
+{
+    char why[256];
+    *err = (mech_error){ .line = 0 };
+    snprintf(err->file, sizeof err->file, "%s", m->name);
+    xpbd_state *e = calloc(1, sizeof *e);
+    if (!e) {
+        snprintf(err->message, sizeof err->message, "out of memory");
+        return NULL;
+    }
+    if (xpbd_from_model(m, &e->x, why, sizeof why)) {
+        snprintf(err->message, sizeof err->message, "XPBD: %s", why);
+        free(e);
+        return NULL;
+    }
+    if (xpbd_mech_data(&e->x, e->x.mode, &e->d)) {
+        mech_data tmp = { .state = e };
+        state_free(&tmp);
+        snprintf(err->message, sizeof err->message, "out of memory");
+        return NULL;
+    }
+    e->d.record_residuals = 1;
+    return mech_data_new(m, &xpbd_engine, e, err);
+}
+
+/* ---- what only XPBD has ---- */
+
+static const xpbd_state *xpbd_of(const mech_data *d) { return d->engine == &xpbd_engine ? d->state : NULL; }
+
+static const xpbd_rod *rod_of(const mech_data *d, int i)
+{
+    const xpbd_state *e = xpbd_of(d);
+    return e && i >= 0 && i < e->x.nrod ? &e->x.rods[i] : NULL;
+}
+
+const double *mech_data_xpbd_residuals(const mech_data *d)
+{
+    const xpbd_state *e = xpbd_of(d);
+    return e ? e->residuals : NULL;
+}
+
+int mech_data_rod_count(const mech_data *d)
+{
+    const xpbd_state *e = xpbd_of(d);
+    return e ? e->x.nrod : 0;
+}
+
+int mech_data_rod_info(const mech_data *d, int i, mech_rod_info *out)
+{
+    const xpbd_rod *r = rod_of(d, i);
+    if (!r) return -1;
+    *out = (mech_rod_info){ .order = r->order, .elements = r->nel, .nodes = r->nnode, .gauss_points = r->ngauss,
+                            .length = r->l * r->nel, .diameter = r->desc.diameter, .E = r->desc.E,
+                            .damping = r->desc.damping };
+    return 0;
+}
+
+const double *mech_data_rod_positions(const mech_data *d, int i)
+{
+    const xpbd_rod *r = rod_of(d, i);
+    return r ? r->p : NULL;
+}
+
+const double *mech_data_rod_frames(const mech_data *d, int i)
+{
+    const xpbd_rod *r = rod_of(d, i);
+    return r ? r->R : NULL;
+}
+
+int mech_data_rod_sample(const mech_data *d, int i, double s, double p[3], double R[9])
+{
+    const xpbd_rod *r = rod_of(d, i);
+    if (!r) return -1;
+    xpbd_rod_sample(r, s, p, R);
+    return 0;
+}

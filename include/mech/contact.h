@@ -1,0 +1,23 @@
+/* contact.h — force producers: caller-side laws (track, terrain, pushes)
+ * that read a run's state and add external forces, called by every engine
+ * the same way as one stage of mech_data_step (docs/architecture.md).
+ * The engines' dynamics never learn about them. */
+#ifndef MECH_CONTACT_H
+#define MECH_CONTACT_H
+
+#include "mech/common.h"
+
+/* Add this producer's forces at the run's current state into fext: 6 per
+ * body, base coordinates, [moment about the base origin; force]
+ * (docs/conventions.md), already holding the user's fext and earlier
+ * producers' forces.  t is the run's time (s).  Return 0, or -1 to stop the
+ * step (then write why into err->message). */
+typedef int (*mech_producer_fn)(const mech_model *m, const mech_data *d, double t, double *fext,
+                                void *user, mech_error *err);
+
+/* Add a producer to d (at most MECH_MAX_PRODUCERS); producers run in the
+ * order added, before every step.  0, or -1 when the list is full. */
+#define MECH_MAX_PRODUCERS 8
+MECH_API int mech_data_producer_add(mech_data *d, mech_producer_fn fn, void *user);
+
+#endif

@@ -1,0 +1,22 @@
+/* featherstone.h — the reduced-coordinate engines (RBDA): the runtime
+ * articulated-body algorithm, which runs any model, and a model's generated
+ * code (core/codegen), which runs the one model it was generated from.
+ * Both step with the model's integrator (Störmer–Verlet by default). */
+#ifndef MECH_FEATHERSTONE_H
+#define MECH_FEATHERSTONE_H
+
+#include "mech/common.h"
+
+struct mech_generated;   /* a generated model's descriptor (core/codegen/generated.h) */
+
+/* A run of `m` on the articulated-body algorithm (RBDA Table 7.1), with
+ * closed loops and force elements by RBDA §8.5's method 2 on top.  NULL with
+ * *err filled when out of memory.  m must outlive the data. */
+MECH_API mech_data *mech_data_new_aba(const mech_model *m, mech_error *err);
+
+/* A run of `m` on its generated code `g`; NULL with *err filled when g was
+ * generated from another model (its sizes differ) or out of memory. */
+MECH_API mech_data *mech_data_new_generated(const mech_model *m, const struct mech_generated *g,
+                                            mech_error *err);
+
+#endif

@@ -1,0 +1,49 @@
+/* model.h — the model layer: `.mech` text in, an immutable mech_model out
+ * (the language: docs/mech-format.md; frames and signs: docs/conventions.md). */
+#ifndef MECH_PUBLIC_MODEL_H
+#define MECH_PUBLIC_MODEL_H
+
+#include "mech/common.h"
+
+/* How the Featherstone engines advance a step (sim.h). */
+typedef enum {
+    MECH_INTEGRATOR_VERLET,  /* Störmer–Verlet, one dynamics call per step (default) */
+    MECH_INTEGRATOR_EULER    /* semi-implicit Euler */
+} mech_integrator;
+
+/* A model's options, as its file sets them (or their defaults).  An engine
+ * starts from them; gravity is then an input of each run (mech_data_gravity). */
+typedef struct {
+    double gravity[3];       /* m/s², base frame */
+    double dt;               /* s: the file's step (its `xpbd` block's dt, default 0.01) */
+    mech_integrator integrator;
+    int substeps, iterations;    /* XPBD: per step, per substep */
+} mech_options;
+
+/* Sizes: bodies (without the base), coordinates, velocities, inputs. */
+typedef struct {
+    int nb, nq, nv, nact;
+    int nc;                  /* closed-loop constraint rows */
+    int npoi, nshape, nrod;
+    int observe_len;         /* values of mech_data_observe */
+} mech_sizes;
+
+/* Parse `len` bytes of .mech text labelled `name` (errors say name:line:col,
+ * the model is called name).  NULL with *err filled on any error; never aborts. */
+MECH_API mech_model *mech_model_parse(const char *text, size_t len, const char *name, mech_error *err);
+/* Read and parse a file; the model is named after the file's stem. */
+MECH_API mech_model *mech_model_load(const char *path, mech_error *err);
+/* NULL is fine. */
+MECH_API void mech_model_free(mech_model *m);
+
+MECH_API const char *mech_model_name(const mech_model *m);
+MECH_API mech_sizes mech_model_sizes(const mech_model *m);
+MECH_API mech_options mech_model_options(const mech_model *m);
+/* Body i's name ("" when i is out of range), the index of the body called
+ * `name` (-1 when none). */
+MECH_API const char *mech_model_body_name(const mech_model *m, int i);
+MECH_API int mech_model_body_find(const mech_model *m, const char *name);
+/* The initial state of the file: q (nq) and qd (nv). */
+MECH_API void mech_model_initial_state(const mech_model *m, double *q, double *qd);
+
+#endif

@@ -1,0 +1,62 @@
+/* sim.h — one run of a model, driven the same way whatever engine made it
+ * (featherstone.h, xpbd.h): live arrays for state and inputs, and the verbs
+ * forward, step, poses, observe, energy, reset, free.
+ *
+ * Every verb returns 0, or -1 with mech_data_error(d) saying why; after each
+ * one a non-finite result (state, poses, energy, observation, an engine's
+ * multipliers or rod nodes) is an error naming the entry, on every engine.
+ * One call does a bounded amount of work: mech_data_step refuses more than
+ * MECH_STEP_WORK_MAX units (docs/architecture.md, "Work per call"). */
+#ifndef MECH_SIM_H
+#define MECH_SIM_H
+
+#include "mech/common.h"
+
+/* Live arrays of d, valid until mech_data_free.  Layouts (docs/conventions.md):
+ * q nq (floating bodies qw qx qy qz x y z), qd, tau and qdd nv, act nact,
+ * fext 6 per body in base coordinates [moment about the base origin; force],
+ * gravity 3 (m/s², base frame; starts as the model's). */
+MECH_API double *mech_data_q(mech_data *d);
+MECH_API double *mech_data_qd(mech_data *d);
+MECH_API double *mech_data_tau(mech_data *d);
+MECH_API double *mech_data_act(mech_data *d);
+MECH_API double *mech_data_fext(mech_data *d);
+MECH_API double *mech_data_gravity(mech_data *d);
+MECH_API const double *mech_data_qdd(const mech_data *d);
+MECH_API const mech_model *mech_data_model(const mech_data *d);
+/* "aba", "generated" or "xpbd". */
+MECH_API const char *mech_data_engine(const mech_data *d);
+/* Simulated time (s) since the last reset. */
+MECH_API double mech_data_time(const mech_data *d);
+/* The last error of a verb on d. */
+MECH_API const mech_error *mech_data_error(const mech_data *d);
+
+/* qdd from (q, qd, tau, act, fext, gravity).  XPBD has no accelerations:
+ * it refuses. */
+MECH_API int mech_data_forward(mech_data *d);
+
+/* The work one step of d costs, in units of one body (or joint, or rod
+ * element) update, and the cap of one mech_data_step call. */
+#define MECH_STEP_WORK_MAX 1e8
+MECH_API double mech_data_step_work(const mech_data *d);
+
+/* n steps of dt: each runs the producers (contact.h) into the step's
+ * external force, then the engine's step.  Stops at the first step whose
+ * state is not finite. */
+MECH_API int mech_data_step(mech_data *d, double dt, int n);
+
+/* Per body world x y z, qw qx qy qz (7 nb) into out. */
+MECH_API int mech_data_poses(mech_data *d, double *out);
+/* The observation values (mech_sizes.observe_len) into out: every point of
+ * interest's world x y z, vx vy vz, then each tsda's length and rate, then
+ * each rsda's q and qd. */
+MECH_API int mech_data_observe(mech_data *d, double *out);
+/* [kinetic, potential] (J) into e. */
+MECH_API int mech_data_energy(mech_data *d, double e[2]);
+/* Back to the model's initial state, time 0; tau, act, fext and qdd zeroed;
+ * gravity and the producers kept. */
+MECH_API void mech_data_reset(mech_data *d);
+/* NULL is fine. */
+MECH_API void mech_data_free(mech_data *d);
+
+#endif
