@@ -75,6 +75,7 @@ int main(void)
     CHECK(mech_model_options(m).gravity[2] == -9.81, "options");
 
     producer_matches_fext(m, mech_data_new_aba);
+    producer_matches_fext(m, mech_data_new_dense);
     producer_matches_fext(m, mech_data_new_xpbd);
 
     /* Gravity is an input of the run: zero gravity, no push, no motion. */

@@ -1,6 +1,7 @@
 /* featherstone_engine.c — the reduced-coordinate engines behind mech/sim.h
- * (mech/featherstone.h): the runtime articulated-body algorithm and a
- * model's generated code.  They differ only in forward dynamics and
+ * (mech/featherstone.h): the runtime articulated-body algorithm, a
+ * model's generated code, and the dense reference that validates both.  They
+ * differ only in forward dynamics and
  * observe; stepping (the integrator over their forward dynamics), poses and
  * energy are the same code, reading the model through the run's gravity
  * (mech_data.eval). */
@@ -59,7 +60,7 @@ static void aba_fd_run(void *ctx, const double *q, const double *qd, const doubl
 }
 
 
-static int aba_observe(mech_data *d, double *out)
+static int dense_observe(mech_data *d, double *out)
 {
     dense_ws *ws = mech_data_dense(d);
     if (!ws) return -1;
@@ -77,7 +78,7 @@ static void aba_free(mech_data *d)
 }
 
 static const mech_engine engine_aba = {
-    .name = "aba", .fd = aba_fd_run, .step = step, .poses = poses, .observe = aba_observe,
+    .name = "aba", .fd = aba_fd_run, .step = step, .poses = poses, .observe = dense_observe,
     .energy = energy, .step_work = step_work, .free = aba_free,
 };
 
@@ -98,6 +99,34 @@ mech_data *mech_data_new_aba(const mech_model *m, mech_error *err)
         return NULL;
     }
     return mech_data_new(m, &engine_aba, s, err);
+}
+
+/* ---- the dense reference (RNEA + CRBA + LU; method 2 for loops) ---- */
+
+static void dense_fd_run(void *ctx, const double *q, const double *qd, const double *tau, const double *fext,
+                         double *qdd)
+{
+    mech_data *d = ctx;
+    dense_fd_full(&d->eval, d->state, q, qd, tau, fext, d->act, qdd);
+}
+
+static void dense_free(mech_data *d) { dense_ws_free(d->state); }
+
+static const mech_engine engine_dense = {
+    .name = "dense", .fd = dense_fd_run, .step = step, .poses = poses, .observe = dense_observe,
+    .energy = energy, .step_work = step_work, .free = dense_free,
+};
+
+mech_data *mech_data_new_dense(const mech_model *m, mech_error *err)
+{
+    dense_ws *ws = dense_ws_new(m);
+    if (!ws) {
+        *err = (mech_error){ .line = 0 };
+        snprintf(err->file, sizeof err->file, "%s", m->name);
+        snprintf(err->message, sizeof err->message, "out of memory");
+        return NULL;
+    }
+    return mech_data_new(m, &engine_dense, ws, err);
 }
 
 /* ---- generated code ---- */

@@ -1,6 +1,7 @@
 /* featherstone.h — the reduced-coordinate engines (RBDA): the runtime
- * articulated-body algorithm, which runs any model, and a model's generated
- * code (core/codegen), which runs the one model it was generated from.
+ * articulated-body algorithm, which runs any model, a model's generated code
+ * (core/codegen), which runs the one model it was generated from, and the
+ * dense reference that validates both.
  * Both step with the model's integrator (Störmer–Verlet by default). */
 #ifndef MECH_FEATHERSTONE_H
 #define MECH_FEATHERSTONE_H
@@ -13,6 +14,10 @@ struct mech_generated;   /* a generated model's descriptor (core/codegen/generat
  * closed loops and force elements by RBDA §8.5's method 2 on top.  NULL with
  * *err filled when out of memory.  m must outlive the data. */
 MECH_API mech_data *mech_data_new_aba(const mech_model *m, mech_error *err);
+
+/* A run of `m` on the dense reference (RBDA: RNEA for the bias, CRBA for H,
+ * an LU solve; method 2 for loops): O(n^3), for validating the others. */
+MECH_API mech_data *mech_data_new_dense(const mech_model *m, mech_error *err);
 
 /* A run of `m` on its generated code `g`; NULL with *err filled when g was
  * generated from another model (its sizes differ) or out of memory. */
