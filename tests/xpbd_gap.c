@@ -62,13 +62,13 @@ static double gap(const mech_model *mm, const double *ref, double dts, int ns, d
         fprintf(stderr, "xpbd_gap: %s\n", err);
         return NAN;
     }
-    x.m.params.dt = dt;
     double *pose = malloc(7 * (size_t)mm->nb * sizeof *pose), g = 0;
     if (!pose || xpbd_mech_data(&x, x.mode, &d)) {
         free(pose);
         xpbd_mech_free(&x);
         return NAN;
     }
+    d.dt = dt;   /* the run's step; the scene keeps the file's */
     long per = lround(dts / dt);
     for (int k = 1; k <= ns; k++) {
         for (long s = 0; s < per; s++) xpbd_step(&x.m, &d);
