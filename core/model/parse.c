@@ -1072,8 +1072,7 @@ mech_model *mech_parse(const char *text, size_t len, const char *name, mech_erro
         mp_fail(&p, 0, 0, "text too large: %zu bytes, at most %u", len, (unsigned)MECH_MAX_TEXT);
         return NULL;
     }
-    p.src.text = text;
-    p.src.len = text ? len : 0;
+    lex_init(&p.src, text, len);
     p.m = calloc(1, sizeof *p.m);
     if (!p.m) {
         mp_fail(&p, 0, 0, "out of memory");
