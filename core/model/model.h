@@ -175,6 +175,14 @@ typedef struct {
 
 typedef enum { MECH_XPBD_ROWS, MECH_XPBD_BLOCK, MECH_XPBD_SCALAR } mech_xpbd_mode;
 
+/* Work caps of the `xpbd` block (docs/mech-format.md, "XPBD scenes"), so no
+ * file asks for a step that runs for minutes: substeps x iterations x
+ * (bodies + joints + MECH_XPBD_ROD_ELEMENT_WORK x rod elements) <= MECH_XPBD_MAX_WORK. */
+#define MECH_XPBD_MAX_SUBSTEPS     10000
+#define MECH_XPBD_MAX_ITERATIONS   1000
+#define MECH_XPBD_ROD_ELEMENT_WORK 128
+#define MECH_XPBD_MAX_WORK         1e7
+
 /* `xpbd` block: step settings of an XPBD run (defaults when absent). */
 typedef struct {
     int line;                  /* 0: no block, the defaults                  */

@@ -1015,6 +1015,7 @@ static int build_model(parser *p)
     if (!r) r = store_elems(p);
     if (!r) r = xp_store_servos(p);
     if (!r) r = rod_store(p);
+    if (!r) r = xp_check_work(p);
     free(work);
     return r;
 }
