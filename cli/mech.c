@@ -80,7 +80,10 @@ static const char RUN_HELP[] =
     "\n"
     "A model with loops or force elements always runs on the dense engine\n"
     "(method 2, dense_fd_full), from q0 projected onto the closure manifold and\n"
-    "the consistent part of qd0.\n";
+    "the consistent part of qd0.\n"
+    "\n"
+    "Exit status 1 if the model fails to load or the state stops being finite\n"
+    "(a blow-up, or a singular step whose accelerations are NaN).\n";
 
 static int usage_error(const char *cmd, const char *fmt, const char *arg)
 {
@@ -343,6 +346,15 @@ static int cmd_compare(int argc, char **argv)
 
 /* ------------------------------------------------------------------ run */
 
+static int state_finite(const mech_model *m, const double *q, const double *qd)
+{
+    for (int k = 0; k < m->nq; k++)
+        if (!isfinite(q[k])) return 0;
+    for (int k = 0; k < m->nv; k++)
+        if (!isfinite(qd[k])) return 0;
+    return 1;
+}
+
 static int run_model(const char *path, double T, double dt, int use_dense)
 {
     mech_model *m = load(path);
@@ -367,8 +379,20 @@ static int run_model(const char *path, double T, double dt, int use_dense)
     mech_loop_project(m, dws, q);
     mech_loop_project_velocity(m, dws, q, qd);
     double E0 = mech_energy(m, dws, q, qd, NULL, NULL);
+    if (!state_finite(m, q, qd) || !isfinite(E0)) {
+        fprintf(stderr, "mech run: %s: the initial state is not finite\n", path);
+        goto done;
+    }
     double t0 = now();
-    for (long s = 0; s < steps; s++) mech_step_verlet(m, fd, ctx, q, qd, tau, NULL, qdd, vmid, dt);
+    for (long s = 0; s < steps; s++) {
+        mech_step_verlet(m, fd, ctx, q, qd, tau, NULL, qdd, vmid, dt);
+        /* a singular step leaves qdd NaN (dense_fd_full), a blow-up overflows: either poisons q, qd */
+        if (!state_finite(m, q, qd)) {
+            fprintf(stderr, "mech run: %s: the state is not finite after step %ld (t = %g s); the run failed\n",
+                    path, s + 1, (double)(s + 1) * dt);
+            goto done;
+        }
+    }
     double wall = now() - t0, sim = (double)steps * dt;
     double E1 = mech_energy(m, dws, q, qd, NULL, NULL);
     printf("model    %s (%s)\n", m->name, path);
