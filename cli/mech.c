@@ -39,9 +39,10 @@ static const char CHECK_HELP[] =
     "  threelink: nb 3, nq 3, nv 3, pois 1, shapes 3\n"
     "and for a model with loops or force elements a second line:\n"
     "  fourbar: loops 1, nc 2, rank(K) 2 at q0, closure |e| 7.6e-07 at q0, tsda 0, rsda 0, nact 0\n"
-    "or its parse error as file:line:col: message (on stderr).  rank(K) is taken\n"
-    "at q0 projected onto the closure manifold; rank(K) < nc (an over-constrained\n"
-    "loop) is an error.\n"
+    "or its error as file:line:col: message (on stderr).  Like every command,\n"
+    "check refuses a model whose loop Jacobian K has dependent rows at q0 (an\n"
+    "over-constrained loop), at the loop's line; the rank(K) printed is taken at\n"
+    "q0 projected onto the closure manifold, and rank(K) < nc there is an error too.\n"
     "Exit status 1 if any file fails to parse or has rank(K) < nc.\n";
 
 static const char COMPARE_HELP[] =
@@ -125,10 +126,16 @@ static int parse_ulong(const char *s, unsigned long long *out)
     return *end == '\0';
 }
 
+/* A model, or NULL with its error on stderr: parse errors and, as on every
+ * open path, over-constrained loops (rank(K) < nc at q0, mech_loops_check). */
 static mech_model *load(const char *path)
 {
     mech_error err;
     mech_model *m = mech_load(path, &err);
+    if (m && mech_loops_check(m, &err)) {
+        mech_model_free(m);
+        m = NULL;
+    }
     if (!m) {
         char buf[MECH_ERROR_MAX + 256];
         mech_error_format(&err, buf, sizeof buf);

@@ -5,14 +5,20 @@
 #include <emscripten.h>
 
 #include "engine.h"
+#include "rbda/loops.h"
 #include "sim.h"
 
 /* A handle running `len` bytes of .mech text labelled `name`, or NULL with
- * the parse error (file:line:col) set. */
+ * the error (file:line:col) set: a parse error or an over-constrained loop,
+ * which would make every forward() fail (mech_loops_check). */
 EMSCRIPTEN_KEEPALIVE mw_sim *mw_open_text(const char *text, size_t len, const char *name)
 {
     mech_error err;
     mech_model *m = mech_parse(text, len, name, &err);
+    if (m && mech_loops_check(m, &err)) {
+        mech_model_free(m);
+        m = NULL;
+    }
     if (!m) {
         mw_fail_parse(&err);
         return NULL;

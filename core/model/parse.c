@@ -502,6 +502,7 @@ static int top_body(parser *p, int col)
     memset(rb, 0, sizeof *rb);
     memcpy(rb->b.name, name, sizeof name);
     rb->b.line = p->ln.no;
+    rb->b.col = name_col;
     rb->name_col = name_col;
     m3_identity(rb->b.rot);
     p->cur = p->nbodies++;
@@ -693,6 +694,7 @@ static int top_loop(parser *p, int col)
     memset(rl, 0, sizeof *rl);
     memcpy(rl->l.name, name, sizeof name);
     rl->l.line = p->ln.no;
+    rl->l.col = name_col;
     rl->l.stab = 0.1;
     m3_identity(rl->l.prot);
     m3_identity(rl->l.srot);
@@ -935,6 +937,7 @@ static int store_tsda(parser *p, const raw_elem *re, mech_tsda *t)
     t->c = re->val[E_C];
     t->l0 = re->val[E_L0];
     t->line = re->line;
+    t->col = re->name_col;
     for (int k = E_FROM; k <= E_TO; k++) {
         int i = find_poi(m, re->ref[k]);
         if (i < 0)
@@ -956,6 +959,7 @@ static int store_rsda(parser *p, const raw_elem *re, mech_rsda *r)
     r->k = re->val[E_K];
     r->c = re->val[E_C];
     r->line = re->line;
+    r->col = re->name_col;
     r->body = mech_body_find(m, re->ref[E_JOINT]);
     if (r->body < 0)
         return mp_fail(p, re->key_line[E_JOINT], re->val_col[E_JOINT], "unknown body '%s' for 'joint' in rsda '%s'",

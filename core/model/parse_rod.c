@@ -276,6 +276,7 @@ int rod_top(parser *p, const lex_tok *kw)
     memset(rr, 0, sizeof *rr);
     memcpy(rr->r.name, name, sizeof name);
     rr->r.line = p->ln.no;
+    rr->r.col = name_col;
     rr->r.disc = MECH_ROD_LINEAR;
     rr->r.elements = 1;
     rr->r.nu = 0.5;

@@ -104,7 +104,10 @@ int xp_joint_line(parser *p, const lex_tok *kw, mech_xjoint *xj, raw_xj *rx, con
         else {
             rx->line[k] = p->ln.no;
             rx->col[k] = kw->col;
-            if (!xj->line) xj->line = p->ln.no;
+            if (!xj->line) {
+                xj->line = p->ln.no;
+                xj->col = kw->col;
+            }
             joint_key(p, k, xj, &rx->ntarget);
         }
         return 1;
@@ -265,6 +268,7 @@ int xp_top_servo(parser *p, const lex_tok *kw)
     memcpy(rt->t.name, name, sizeof name);
     memcpy(rt->pred, "base", 5);
     rt->t.line = p->ln.no;
+    rt->t.col = name_col;
     rt->name_col = name_col;
     m3_identity(rt->t.prot);
     m3_identity(rt->t.srot);
