@@ -66,19 +66,22 @@ static void xp_free(void *state)
 static const mw_stepper xpbd_stepper = { xp_step, xp_poses, xp_reset, xp_free };
 
 /* A handle running `len` bytes of .mech text on XPBD, or NULL with the error
- * set: a parse error (file:line:col), or what XPBD cannot run. */
+ * set: a parse error or what XPBD cannot run, both at file:line:col (a
+ * MechError in JS), or out of memory.  Over-constrained loops open: XPBD
+ * runs them (xpbd_from_model.h), though forward() at them fails as on the
+ * Featherstone runtime. */
 EMSCRIPTEN_KEEPALIVE mw_sim *mw_open_text_xpbd(const char *text, size_t len, const char *name)
 {
     mech_error err;
-    char why[256];
     mech_model *m = mech_parse(text, len, name, &err);
     if (!m) {
         mw_fail_parse(&err);
         return NULL;
     }
     mw_xpbd *x = calloc(1, sizeof *x);
-    if (!x || xpbd_from_model(m, &x->x, why, sizeof why)) {
-        if (x) mw_fail("%s: XPBD: %s", name, why);
+    if (!x || xpbd_from_model(m, &x->x, &err)) {
+        if (x && err.line > 0) mw_fail_parse(&err);
+        else if (x) mw_fail("%s: XPBD: %s", name, err.message);
         else mw_fail("out of memory");
         free(x);
         mech_model_free(m);
