@@ -86,8 +86,8 @@ static void scene(const char *name, const char *dir, const char *file, double T,
     snprintf(path, sizeof path, "%s/%s", dir, file);
     mech_model *mm = mech_model_load(path, &perr);
     xpbd_mech x;
-    if (!mm || xpbd_from_model(mm, &x, err, sizeof err)) {
-        if (!mm) mech_error_format(&perr, err, sizeof err);
+    if (!mm || xpbd_from_model(mm, &x, &perr)) {
+        mech_error_format(&perr, err, sizeof err);
         printf("%s: %s\n", name, err);
         mech_model_free(mm);
         return;

@@ -39,9 +39,10 @@ static const char CHECK_HELP[] =
     "  threelink: nb 3, nq 3, nv 3, pois 1, shapes 3\n"
     "and for a model with loops or force elements a second line:\n"
     "  fourbar: loops 1, nc 2, rank(K) 2 at q0, closure |e| 7.6e-07 at q0, tsda 0, rsda 0, nact 0\n"
-    "or its parse error as file:line:col: message (on stderr).  rank(K) is taken\n"
-    "at q0 projected onto the closure manifold; rank(K) < nc (an over-constrained\n"
-    "loop) is an error.\n"
+    "or its error as file:line:col: message (on stderr).  Like every command,\n"
+    "check refuses a model whose loop Jacobian K has dependent rows at q0 (an\n"
+    "over-constrained loop), at the loop's line; the rank(K) printed is taken at\n"
+    "q0 projected onto the closure manifold, and rank(K) < nc there is an error too.\n"
     "Exit status 1 if any file fails to parse or has rank(K) < nc.\n";
 
 static const char COMPARE_HELP[] =
@@ -80,7 +81,10 @@ static const char RUN_HELP[] =
     "\n"
     "A model with loops or force elements always runs on the dense engine\n"
     "(method 2, dense_fd_full), from q0 projected onto the closure manifold and\n"
-    "the consistent part of qd0.\n";
+    "the consistent part of qd0.\n"
+    "\n"
+    "Exit status 1 if the model fails to load or the state stops being finite\n"
+    "(a blow-up, or a singular step whose accelerations are NaN).\n";
 
 static int usage_error(const char *cmd, const char *fmt, const char *arg)
 {
@@ -122,10 +126,16 @@ static int parse_ulong(const char *s, unsigned long long *out)
     return *end == '\0';
 }
 
+/* A model, or NULL with its error on stderr: parse errors and, as on every
+ * open path, over-constrained loops (rank(K) < nc at q0, mech_loops_check). */
 static mech_model *load(const char *path)
 {
     mech_error err;
     mech_model *m = mech_model_load(path, &err);
+    if (m && mech_loops_check(m, &err)) {
+        mech_model_free(m);
+        m = NULL;
+    }
     if (!m) {
         char buf[MECH_ERROR_MAX + 256];
         mech_error_format(&err, buf, sizeof buf);
@@ -343,6 +353,15 @@ static int cmd_compare(int argc, char **argv)
 
 /* ------------------------------------------------------------------ run */
 
+static int state_finite(const mech_model *m, const double *q, const double *qd)
+{
+    for (int k = 0; k < m->nq; k++)
+        if (!isfinite(q[k])) return 0;
+    for (int k = 0; k < m->nv; k++)
+        if (!isfinite(qd[k])) return 0;
+    return 1;
+}
+
 static int run_model(const char *path, double T, double dt, int use_dense)
 {
     mech_model *m = load(path);
@@ -367,8 +386,20 @@ static int run_model(const char *path, double T, double dt, int use_dense)
     mech_loop_project(m, dws, q);
     mech_loop_project_velocity(m, dws, q, qd);
     double E0 = mech_energy(m, dws, q, qd, NULL, NULL);
+    if (!state_finite(m, q, qd) || !isfinite(E0)) {
+        fprintf(stderr, "mech run: %s: the initial state is not finite\n", path);
+        goto done;
+    }
     double t0 = now();
-    for (long s = 0; s < steps; s++) mech_step_verlet(m, fd, ctx, q, qd, tau, NULL, qdd, vmid, dt);
+    for (long s = 0; s < steps; s++) {
+        mech_step_verlet(m, fd, ctx, q, qd, tau, NULL, qdd, vmid, dt);
+        /* a singular step leaves qdd NaN (dense_fd_full), a blow-up overflows: either poisons q, qd */
+        if (!state_finite(m, q, qd)) {
+            fprintf(stderr, "mech run: %s: the state is not finite after step %ld (t = %g s); the run failed\n",
+                    path, s + 1, (double)(s + 1) * dt);
+            goto done;
+        }
+    }
     double wall = now() - t0, sim = (double)steps * dt;
     double E1 = mech_energy(m, dws, q, qd, NULL, NULL);
     printf("model    %s (%s)\n", m->name, path);

@@ -30,4 +30,18 @@ if(TARGET mech)
   if(EXISTS ${CMAKE_SOURCE_DIR}/models/loops/fourbar.mech)
     add_test(NAME mech_run_fourbar COMMAND mech run ${CMAKE_SOURCE_DIR}/models/loops/fourbar.mech --time 0.5)
   endif()
+  # Every command refuses an over-constrained loop when it loads the model, at the loop's place.
+  foreach(cmd check run)
+    add_test(NAME mech_${cmd}_refuses_overconstrained COMMAND mech ${cmd} ${CMAKE_CURRENT_LIST_DIR}/overconstrained_fourbar.mech)
+    set_tests_properties(mech_${cmd}_refuses_overconstrained PROPERTIES WILL_FAIL TRUE)
+    add_test(NAME mech_${cmd}_overconstrained_message COMMAND mech ${cmd} ${CMAKE_CURRENT_LIST_DIR}/overconstrained_fourbar.mech)
+    set_tests_properties(mech_${cmd}_overconstrained_message PROPERTIES PASS_REGULAR_EXPRESSION
+      "overconstrained_fourbar.mech:26:6: loop 'pivot' is over-constrained: rank\\(K\\) = 2 < nc = 5, 3 redundant rows")
+  endforeach()
+  # The mech_run_* tests can fail: a run that blows up exits 1 and says where.
+  add_test(NAME mech_run_fails_on_blowup COMMAND mech run ${CMAKE_CURRENT_LIST_DIR}/unstable_spring.mech --time 0.5)
+  set_tests_properties(mech_run_fails_on_blowup PROPERTIES WILL_FAIL TRUE)
+  add_test(NAME mech_run_blowup_message COMMAND mech run ${CMAKE_CURRENT_LIST_DIR}/unstable_spring.mech --time 0.5)
+  set_tests_properties(mech_run_blowup_message PROPERTIES
+                       PASS_REGULAR_EXPRESSION "state is not finite after step [0-9]+ \\(t = [0-9.]+ s\\); the run failed")
 endif()

@@ -331,6 +331,17 @@ static void check_overconstrained(const char *path)
     printf("overconstrained: nc %d, rank %d: %s\n", m->nc, rank, msg);
     report("overconstrained", "rank(K) of a revolute-closed planar loop", fabs(rank - 2.0), 0);
     report("overconstrained", "message advises point-on-line", strstr(msg, "point-on-line") ? 0 : 1, 0);
+    /* the open-time check: refused at the loop's line and name, 5 - 2 rows redundant */
+    mech_error err = { .file = "fourbar.mech" };
+    char place[MECH_ERROR_MAX + 160];
+    int refused = mech_loops_check(m, &err) == -1;
+    mech_error_format(&err, place, sizeof place);
+    printf("overconstrained: open: %s\n", place);
+    report("overconstrained", "refused when opened", !refused, 0);
+    report("overconstrained", "error at the loop's line 26, column 6 of its name",
+           err.line != 26 || err.col != 6, 0);
+    const char *want = "fourbar.mech:26:6: loop 'pivot' is over-constrained: rank(K) = 2 < nc = 5, 3 redundant rows";
+    report("overconstrained", "error names the loop and 3 redundant rows", strncmp(place, want, strlen(want)) != 0, 0);
     free(q);
     dense_ws_free(ws);
     mech_model_free(m);
@@ -340,6 +351,8 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "model") == 0) {
         mech_model *m = test_load_model(argv[2]);
+        mech_error err = { .file = "" };
+        report(m->name, "refused when opened (mech_loops_check)", mech_loops_check(m, &err), 0);
         check_model(m);
         mech_model_free(m);
     } else if (argc == 3 && strcmp(argv[1], "overconstrained") == 0) {

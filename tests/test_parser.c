@@ -409,6 +409,97 @@ static void test_crlf_and_blank(void)
     mech_model_free(m);
 }
 
+/* The text of `lf` with each '\n' made `eol`, after `prefix`; caller frees. */
+static char *with_endings(const char *lf, size_t len, const char *prefix, const char *eol, size_t *out_len)
+{
+    size_t np = strlen(prefix), ne = strlen(eol), k = np;
+    char *out = malloc(np + 2 * len + 1);
+    memcpy(out, prefix, np);
+    for (size_t i = 0; i < len; i++) {
+        if (lf[i] != '\n') out[k++] = lf[i];
+        else for (size_t j = 0; j < ne; j++) out[k++] = eol[j];
+    }
+    *out_len = k;
+    return out;
+}
+
+/* Two parses of one model agree: sizes, names, values and source lines. */
+static int same_model(const mech_model *a, const mech_model *b)
+{
+    if (a->nb != b->nb || a->nq != b->nq || a->nv != b->nv || a->nc != b->nc || a->nloop != b->nloop ||
+        a->nshape != b->nshape || a->npoi != b->npoi || a->ntsda != b->ntsda || a->nrsda != b->nrsda ||
+        strcmp(a->description, b->description) != 0 || memcmp(a->gravity, b->gravity, sizeof a->gravity) != 0)
+        return 0;
+    for (int i = 0; i < a->nb; i++) {
+        const mech_body *x = &a->bodies[i], *y = &b->bodies[i];
+        if (strcmp(x->name, y->name) != 0 || x->line != y->line || x->mass != y->mass || x->parent != y->parent ||
+            memcmp(x->pos, y->pos, sizeof x->pos) != 0 || memcmp(x->rot, y->rot, sizeof x->rot) != 0 ||
+            memcmp(x->inertia, y->inertia, sizeof x->inertia) != 0 || memcmp(x->q0, y->q0, sizeof x->q0) != 0)
+            return 0;
+    }
+    for (int i = 0; i < a->nloop; i++) {
+        const mech_loop *x = &a->loops[i], *y = &b->loops[i];
+        if (strcmp(x->name, y->name) != 0 || x->line != y->line || x->type != y->type ||
+            memcmp(x->ppos, y->ppos, sizeof x->ppos) != 0 || memcmp(x->srot, y->srot, sizeof x->srot) != 0)
+            return 0;
+    }
+    for (int i = 0; i < a->nshape; i++)
+        if (a->shapes[i].line != b->shapes[i].line || memcmp(a->shapes[i].rgba, b->shapes[i].rgba,
+                                                              sizeof a->shapes[i].rgba) != 0)
+            return 0;
+    for (int i = 0; i < a->ntsda; i++)
+        if (a->tsdas[i].line != b->tsdas[i].line || a->tsdas[i].k != b->tsdas[i].k) return 0;
+    return 1;
+}
+
+/* LF, CRLF, CR-only (old Mac OS) and BOM + CRLF texts of a shipped model parse
+ * to the same model, and errors keep editor line and column numbers. */
+static void test_line_endings(const char *dir)
+{
+    static const struct { const char *prefix, *eol; } forms[] = {
+        { "", "\r\n" }, { "", "\r" }, { "\xEF\xBB\xBF", "\r\n" }, { "\xEF\xBB\xBF", "\r" }, { "\xEF\xBB\xBF", "\n" },
+    };
+    char path[1024];
+    snprintf(path, sizeof path, "%s/loops/looptypes.mech", dir);
+    size_t len;
+    char *lf = slurp(path, &len);
+    if (!CHECK(lf != NULL)) return;
+    mech_error err;
+    mech_model *ref = parse_exact(lf, len, &err);
+    if (CHECK(ref != NULL))
+        for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+            size_t n;
+            char *text = with_endings(lf, len, forms[f].prefix, forms[f].eol, &n);
+            mech_model *m = parse_exact(text, n, &err);
+            if (!CHECK(m != NULL)) {
+                char msg[512];
+                mech_error_format(&err, msg, sizeof msg);
+                fprintf(stderr, "  line-ending form %zu: %s\n", f, msg);
+            } else {
+                CHECK(same_model(ref, m));
+            }
+            mech_model_free(m);
+            free(text);
+        }
+    mech_model_free(ref);
+    free(lf);
+    const char *bad = "body a\n parent base\n mass -1\n joint fixed\n inertia 1 1 1\nend\n";
+    const char *want = "t.mech:3:7: mass must be positive: got -1";
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        size_t n;
+        char *text = with_endings(bad, strlen(bad), forms[f].prefix, forms[f].eol, &n);
+        text[n] = '\0';
+        expect_error(text, want, __LINE__);
+        free(text);
+    }
+    expect_error("\xEF\xBB\xBF" "foo\n", "t.mech:1:1: unknown keyword 'foo': expected one of: description gravity "
+                 "body poi loop tsda rsda xpbd servo", __LINE__);
+    expect_error("\r\r\rfoo", "t.mech:4:1: unknown keyword 'foo': expected one of: description gravity "
+                 "body poi loop tsda rsda xpbd servo", __LINE__);
+    expect_error("\r\n\n\r\rfoo", "t.mech:5:1: unknown keyword 'foo': expected one of: description gravity "
+                 "body poi loop tsda rsda xpbd servo", __LINE__);
+}
+
 static void test_errors_inline(void)
 {
     /* a thin plate's exact triangle equality passes */
@@ -511,6 +602,7 @@ int main(int argc, char **argv)
     test_floating();
     test_xpbd_values();
     test_crlf_and_blank();
+    test_line_endings(argv[1]);
     test_errors_inline();
     test_caps();
     test_load_errors();

@@ -40,9 +40,11 @@ static int failures;
 
 static void scene(const mech_model *mm, xpbd_mech *x, xpbd_data *d)
 {
-    char err[256];
-    if (xpbd_from_model(mm, x, err, sizeof err) || xpbd_mech_data(x, x->mode, d)) {
-        fprintf(stderr, "xpbd_from_model: %s\n", err);
+    mech_error err = { .file = "" };
+    if (xpbd_from_model(mm, x, &err) || xpbd_mech_data(x, x->mode, d)) {
+        char msg[MECH_ERROR_MAX + 160];
+        mech_error_format(&err, msg, sizeof msg);
+        fprintf(stderr, "xpbd_from_model: %s\n", msg);
         exit(2);
     }
 }
@@ -218,9 +220,9 @@ static void test_fields(void)
     /* all three build (the helix needs enough elements: 1 quadratic element
      * over 1 turn, whose middle node is turned by pi, is refused by xpbd_rod_init, with the rod's line) */
     xpbd_mech x;
-    char err[256];
-    CHECK(xpbd_from_model(mm, &x, err, sizeof err) == -1 && strcmp(err, "line 30: rod 'c': an element turns by more "
-          "than 0.9 pi; use more elements") == 0, "fields: helix refusal: %s", err);
+    mech_error err = { .file = "" };
+    CHECK(xpbd_from_model(mm, &x, &err) == -1 && err.line == 30 && strcmp(err.message, "rod 'c': an element turns "
+          "by more than 0.9 pi; use more elements") == 0, "fields: helix refusal: line %d: %s", err.line, err.message);
     mech_model_free(mm);
 }
 

@@ -57,9 +57,11 @@ static double gap(const mech_model *mm, const double *ref, double dts, int ns, d
 {
     xpbd_mech x;
     xpbd_data d;
-    char err[256];
-    if (xpbd_from_model(mm, &x, err, sizeof err)) {
-        fprintf(stderr, "xpbd_gap: %s\n", err);
+    mech_error err = { .file = "" };
+    if (xpbd_from_model(mm, &x, &err)) {
+        char msg[MECH_ERROR_MAX + 160];
+        mech_error_format(&err, msg, sizeof msg);
+        fprintf(stderr, "xpbd_gap: %s\n", msg);
         return NAN;
     }
     double *pose = malloc(7 * (size_t)mm->nb * sizeof *pose), g = 0;

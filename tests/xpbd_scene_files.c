@@ -31,8 +31,8 @@ static int compare(const char *dir, const char *file, int (*build)(xpbd_model *)
     mech_model *mm = mech_model_load(path, &perr);
     xpbd_mech x;
     xpbd_model c;
-    if (!mm || xpbd_from_model(mm, &x, err, sizeof err)) {
-        if (!mm) mech_error_format(&perr, err, sizeof err);
+    if (!mm || xpbd_from_model(mm, &x, &perr)) {
+        mech_error_format(&perr, err, sizeof err);
         fprintf(stderr, "%s: %s\n", path, err);
         mech_model_free(mm);
         return 2;

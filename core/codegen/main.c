@@ -24,27 +24,6 @@ static void file_stem(const char *path, char *out, size_t cap)
     out[len] = '\0';
 }
 
-/* A model whose loops are over-constrained (rank(K) < nc at its initial
- * pose, projected onto the closure manifold) would make A singular in the
- * generated code: refuse it with the dense reference's advice. */
-static int check_loops(const mech_model *m, char *msg, size_t cap)
-{
-    if (m->nc == 0) return 0;
-    dense_ws *ws = dense_ws_new(m);
-    double *q = malloc(sizeof(double) * (size_t)m->nq);
-    int rc = -1;
-    if (!ws || !q) {
-        snprintf(msg, cap, "%s: out of memory", m->name);
-    } else {
-        mech_model_initial_state(m, q, NULL);
-        mech_loop_project(m, ws, q);
-        rc = mech_loop_check(m, ws, q, msg, cap) == m->nc ? 0 : -1;
-    }
-    free(q);
-    dense_ws_free(ws);
-    return rc;
-}
-
 /* mechgen_<name>: the file stem with anything but [A-Za-z0-9_] made '_'
  * (CMake's MAKE_C_IDENTIFIER does the same to name the registry entries). */
 static void c_identifier(const char *name, char *out, size_t cap)
@@ -66,16 +45,14 @@ int main(int argc, char **argv)
     }
     mech_error err;
     mech_model *m = mech_model_load(argv[1], &err);
+    if (m && mech_loops_check(m, &err)) {       /* over-constrained: A would be singular in the generated code */
+        mech_model_free(m);
+        m = NULL;
+    }
     if (!m) {
         char msg[512];
         mech_error_format(&err, msg, sizeof msg);
         fprintf(stderr, "mechgen: %s\n", msg);
-        return 1;
-    }
-    char msg[512];
-    if (check_loops(m, msg, sizeof msg) != 0) {
-        fprintf(stderr, "mechgen: %s\n", msg);
-        mech_model_free(m);
         return 1;
     }
     char stem[MECH_NAME_MAX], cname[MECH_NAME_MAX];

@@ -8,22 +8,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+static int is_space(char c) { return c == ' ' || c == '\t'; }
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+void lex_init(lex_src *src, const char *text, size_t len)
+{
+    static const char bom[3] = { '\xEF', '\xBB', '\xBF' };   /* U+FEFF in UTF-8 */
+    memset(src, 0, sizeof *src);
+    src->text = text;
+    src->len = text ? len : 0;
+    if (src->len >= 3 && memcmp(text, bom, 3) == 0) src->off = 3;
+}
 
 lex_status lex_read_line(lex_src *src, lex_line *ln, int *col)
 {
     if (src->off >= src->len) return LEX_EOF;
     const char *s = src->text + src->off;
-    size_t rest = src->len - src->off;
-    const char *nl = memchr(s, '\n', rest);
-    size_t n = nl ? (size_t)(nl - s) : rest;
-    src->off += nl ? n + 1 : n;
+    size_t rest = src->len - src->off, n = 0;
+    while (n < rest && s[n] != '\n' && s[n] != '\r') n++;
+    size_t ending = n == rest ? 0 : s[n] == '\r' && n + 1 < rest && s[n + 1] == '\n' ? 2 : 1;
+    src->off += n + ending;
     src->lineno++;
     memset(ln, 0, sizeof *ln);
     ln->s = s;
     ln->no = src->lineno;
-    if (n > 0 && s[n - 1] == '\r') n--;
     if (n > MECH_MAX_LINE) {
         *col = MECH_MAX_LINE + 1;
         return LEX_TOO_LONG;

@@ -1,7 +1,10 @@
 /* lex.h — lines, tokens and numbers for the .mech parser (internal to core/model).
  *
  * The text is never NUL-terminated: every read is bounded by its length.
- * Spaces, tabs and CR separate tokens; `#` starts a comment, except at the
+ * A line ends at LF, CRLF or a lone CR (old Mac OS files), so line numbers
+ * are an editor's for any of the three; a UTF-8 byte-order mark before the
+ * first line is skipped, so line 1's columns start after it.
+ * Spaces and tabs separate tokens; `#` starts a comment, except at the
  * start of the word directly after `color` (so `color #ff8000` is a value).
  */
 #ifndef MECH_LEX_H
@@ -18,7 +21,7 @@ typedef struct {
 } lex_src;
 
 typedef struct {
-    const char *s;           /* line content without the '\n' */
+    const char *s;           /* line content without its line ending */
     int len;
     int no;                  /* 1-based line number */
     int pos;                 /* cursor into s */
@@ -35,6 +38,8 @@ typedef struct {
 typedef enum { LEX_LINE, LEX_EOF, LEX_NUL, LEX_TOO_LONG } lex_status;
 typedef enum { NUM_OK, NUM_BAD, NUM_NONFINITE, NUM_TOO_LONG } lex_num;
 
+/* A source over `len` bytes of text (NULL: empty), past a leading BOM. */
+void lex_init(lex_src *src, const char *text, size_t len);
 /* Next line into *ln; on LEX_NUL / LEX_TOO_LONG *col is where the problem is. */
 lex_status lex_read_line(lex_src *src, lex_line *ln, int *col);
 /* Next token of the line: 1, or 0 at the end of the line or a comment. */

@@ -79,7 +79,7 @@ typedef struct {
     mech_signal target[3]; /* revolute/prismatic [0]; spherical rotation x y z */
     int has_compliance;    /* compliance of the equality rows (SI, 1/stiffness) */
     double compliance;
-    int line;              /* first XPBD key's line, 0 if none                */
+    int line, col;         /* first XPBD key's line and column, 0 if none      */
 } mech_xjoint;
 
 typedef struct {
@@ -99,6 +99,7 @@ typedef struct {
     double qd0[6];         /* initial joint velocity (nv entries)          */
     mech_xjoint xj;        /* XPBD limit, drive, compliance of the tree joint */
     int line;              /* line of the `body` keyword                    */
+    int col;               /* column of its name                            */
 } mech_body;
 
 typedef struct {
@@ -138,7 +139,7 @@ typedef struct {
     double stab;           /* Baumgarte time constant T (s): alpha = beta = 1/T */
     int nc, cidx;          /* constraint rows and the first row in K        */
     mech_xjoint xj;        /* XPBD options (revolute, prismatic, spherical) */
-    int line;
+    int line, col;         /* of the `loop` line and its name               */
 } mech_loop;
 
 /* Translational spring-damper-actuator between two POIs.  Tension (pulls the
@@ -148,7 +149,7 @@ typedef struct {
     int poi_a, poi_b;      /* indices into mech_model.pois, on different bodies */
     double k, c, l0;
     int act;               /* slot in act[], or -1 (no input)               */
-    int line;
+    int line, col;         /* of the `tsda` line and its name               */
 } mech_tsda;
 
 /* Rotational (or, on a prismatic joint, translational) spring-damper-actuator
@@ -158,7 +159,7 @@ typedef struct {
     int body;              /* its revolute or prismatic joint               */
     double k, c, q0;       /* q0 in rad (revolute) or m (prismatic)         */
     int act;
-    int line;
+    int line, col;         /* of the `rsda` line and its name               */
 } mech_rsda;
 
 /* An XPBD pose target (`servo` block): drives rows of the successor frame
@@ -171,10 +172,18 @@ typedef struct {
     unsigned rows;             /* bit k: row k (x y z rx ry rz) is driven    */
     mech_signal value[6];
     double compliance;
-    int line;
+    int line, col;             /* of the `servo` line and its name          */
 } mech_xtarget;
 
 typedef enum { MECH_XPBD_ROWS, MECH_XPBD_BLOCK, MECH_XPBD_SCALAR } mech_xpbd_mode;
+
+/* Work caps of the `xpbd` block (docs/mech-format.md, "XPBD scenes"), so no
+ * file asks for a step that runs for minutes: substeps x iterations x
+ * (bodies + joints + MECH_XPBD_ROD_ELEMENT_WORK x rod elements) <= MECH_XPBD_MAX_WORK. */
+#define MECH_XPBD_MAX_SUBSTEPS     10000
+#define MECH_XPBD_MAX_ITERATIONS   1000
+#define MECH_XPBD_ROD_ELEMENT_WORK 128
+#define MECH_XPBD_MAX_WORK         1e7
 
 /* `xpbd` block: step settings of an XPBD run (defaults when absent). */
 typedef struct {
@@ -219,7 +228,7 @@ typedef struct {
     double origin[3], frame[9];             /* placement, frame row-major    */
     mech_rod_end end[2];       /* [0] start (s = 0), [1] end (s = L)        */
     float rgba[4];             /* display colour; alpha 0 = viewer's choice */
-    int line;
+    int line, col;             /* of the `rod` line and its name            */
 } mech_rod;
 
 typedef struct mech_model {

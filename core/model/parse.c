@@ -502,6 +502,7 @@ static int top_body(parser *p, int col)
     memset(rb, 0, sizeof *rb);
     memcpy(rb->b.name, name, sizeof name);
     rb->b.line = p->ln.no;
+    rb->b.col = name_col;
     rb->name_col = name_col;
     m3_identity(rb->b.rot);
     p->cur = p->nbodies++;
@@ -693,6 +694,7 @@ static int top_loop(parser *p, int col)
     memset(rl, 0, sizeof *rl);
     memcpy(rl->l.name, name, sizeof name);
     rl->l.line = p->ln.no;
+    rl->l.col = name_col;
     rl->l.stab = 0.1;
     m3_identity(rl->l.prot);
     m3_identity(rl->l.srot);
@@ -935,6 +937,7 @@ static int store_tsda(parser *p, const raw_elem *re, mech_tsda *t)
     t->c = re->val[E_C];
     t->l0 = re->val[E_L0];
     t->line = re->line;
+    t->col = re->name_col;
     for (int k = E_FROM; k <= E_TO; k++) {
         int i = find_poi(m, re->ref[k]);
         if (i < 0)
@@ -956,6 +959,7 @@ static int store_rsda(parser *p, const raw_elem *re, mech_rsda *r)
     r->k = re->val[E_K];
     r->c = re->val[E_C];
     r->line = re->line;
+    r->col = re->name_col;
     r->body = mech_model_body_find(m, re->ref[E_JOINT]);
     if (r->body < 0)
         return mp_fail(p, re->key_line[E_JOINT], re->val_col[E_JOINT], "unknown body '%s' for 'joint' in rsda '%s'",
@@ -1015,6 +1019,7 @@ static int build_model(parser *p)
     if (!r) r = store_elems(p);
     if (!r) r = xp_store_servos(p);
     if (!r) r = rod_store(p);
+    if (!r) r = xp_check_work(p);
     free(work);
     return r;
 }
@@ -1072,8 +1077,7 @@ mech_model *mech_model_parse(const char *text, size_t len, const char *name, mec
         mp_fail(&p, 0, 0, "text too large: %zu bytes, at most %u", len, (unsigned)MECH_MAX_TEXT);
         return NULL;
     }
-    p.src.text = text;
-    p.src.len = text ? len : 0;
+    lex_init(&p.src, text, len);
     p.m = calloc(1, sizeof *p.m);
     if (!p.m) {
         mp_fail(&p, 0, 0, "out of memory");

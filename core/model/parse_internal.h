@@ -88,6 +88,7 @@ typedef struct {
     int nservos, cap_servos;
     int desc_line, grav_line;
     int xpbd_key_line[XP_SET_COUNT];           /* keys seen in the xpbd block */
+    int xpbd_val_col[XP_SET_COUNT];            /* and their values' columns */
     struct raw_rod *rods;                      /* parse_rod.c */
     int nrods, cap_rods;
 } parser;
@@ -133,6 +134,8 @@ int xp_servo_line(parser *p, const lex_tok *kw);
 int xp_unclosed(parser *p);
 /* After the bodies are stored: servo bodies by name. */
 int xp_store_servos(parser *p);
+/* After everything is stored: one XPBD step's work within XPBD_MAX_WORK. */
+int xp_check_work(parser *p);
 
 /* parse_rod.c: `rod` blocks (docs/mech-format.md, "Rods"). */
 int rod_top(parser *p, const lex_tok *kw);
@@ -141,5 +144,7 @@ int rod_unclosed(parser *p);
 /* After the bodies are stored: clamp bodies by name, rods into the model. */
 int rod_store(parser *p);
 void rod_parse_free(parser *p);
+/* Where rod i's size is given: its `elements` value, else its name. */
+void rod_size_place(const parser *p, int i, int *line, int *col);
 
 #endif

@@ -30,7 +30,7 @@ static const char *const discs[] = { "rigid", "linear", "quadratic", "cubic" };
 typedef struct raw_rod {
     mech_rod r;
     char body[2][MECH_NAME_MAX];    /* clamp or pin target names ("base" = ground) */
-    int name_col;
+    int name_col, elements_col;     /* elements_col: its value's, 0 if not given */
     int key_line[R_COUNT], key_col[R_COUNT];
     int end_line[2][RE_COUNT], end_col[2][RE_COUNT], body_col[2];
     int point_line, point_col;      /* first `point` line */
@@ -131,6 +131,7 @@ static int rod_key(parser *p, raw_rod *rr, int k)
             return mp_fail(p, p->ln.no, t.col, "'elements' must be a whole number from 1 to %d: got %g",
                            MECH_MAX_ROD_ELEMENTS, v);
         r->elements = (int)v;
+        rr->elements_col = t.col;
         return 0;
     case R_INTEGRATION: {
         static const char *const ints[] = { "reduced", "full" };
@@ -275,6 +276,7 @@ int rod_top(parser *p, const lex_tok *kw)
     memset(rr, 0, sizeof *rr);
     memcpy(rr->r.name, name, sizeof name);
     rr->r.line = p->ln.no;
+    rr->r.col = name_col;
     rr->r.disc = MECH_ROD_LINEAR;
     rr->r.elements = 1;
     rr->r.nu = 0.5;
@@ -406,4 +408,12 @@ void rod_parse_free(parser *p)
     free(p->rods);
     p->rods = NULL;
     p->nrods = p->cap_rods = 0;
+}
+
+void rod_size_place(const parser *p, int i, int *line, int *col)
+{
+    const raw_rod *rr = &p->rods[i];
+    int given = rr->elements_col > 0;
+    *line = given ? rr->key_line[R_ELEMENTS] : rr->r.line;
+    *col = given ? rr->elements_col : rr->name_col;
 }

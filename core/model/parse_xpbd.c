@@ -104,7 +104,10 @@ int xp_joint_line(parser *p, const lex_tok *kw, mech_xjoint *xj, raw_xj *rx, con
         else {
             rx->line[k] = p->ln.no;
             rx->col[k] = kw->col;
-            if (!xj->line) xj->line = p->ln.no;
+            if (!xj->line) {
+                xj->line = p->ln.no;
+                xj->col = kw->col;
+            }
             joint_key(p, k, xj, &rx->ntarget);
         }
         return 1;
@@ -188,7 +191,7 @@ int xp_top_xpbd(parser *p, const lex_tok *kw)
     return mp_end_of_line(p, "xpbd", "no values");
 }
 
-static int count_line(parser *p, const char *key, int max, int *out)
+static int count_line(parser *p, const char *key, int max, int *out, int *col)
 {
     lex_tok t;
     double v;
@@ -196,6 +199,7 @@ static int count_line(parser *p, const char *key, int max, int *out)
     if (!(v >= 1 && v <= max && v == (double)(int)v))
         return mp_fail(p, p->ln.no, t.col, "'%s' must be a whole number from 1 to %d: got %g", key, max, v);
     *out = (int)v;
+    *col = t.col;
     return mp_end_of_line(p, key, "1");
 }
 
@@ -232,8 +236,10 @@ int xp_xpbd_line(parser *p, const lex_tok *kw)
                 return mp_fail(p, p->ln.no, t.col, "'dt' must be in (0, 1] s: got %g", s->dt);
             return mp_end_of_line(p, "dt", "1");
         }
-        case XP_SUBSTEPS: return count_line(p, "substeps", 100000, &s->substeps);
-        case XP_ITERATIONS: return count_line(p, "iterations", 1000, &s->iterations);
+        case XP_SUBSTEPS:
+            return count_line(p, "substeps", MECH_XPBD_MAX_SUBSTEPS, &s->substeps, &p->xpbd_val_col[k]);
+        case XP_ITERATIONS:
+            return count_line(p, "iterations", MECH_XPBD_MAX_ITERATIONS, &s->iterations, &p->xpbd_val_col[k]);
         default: return mode_line(p);
         }
     }
@@ -262,6 +268,7 @@ int xp_top_servo(parser *p, const lex_tok *kw)
     memcpy(rt->t.name, name, sizeof name);
     memcpy(rt->pred, "base", 5);
     rt->t.line = p->ln.no;
+    rt->t.col = name_col;
     rt->name_col = name_col;
     m3_identity(rt->t.prot);
     m3_identity(rt->t.srot);
@@ -367,4 +374,37 @@ int xp_store_servos(parser *p)
         m->nxtarget++;
     }
     return 0;
+}
+
+/* Work units of one XPBD step (docs/mech-format.md, "XPBD scenes"): per
+ * substep and iteration each body and joint is one unit (~0.2 us natively)
+ * and each rod element MECH_XPBD_ROD_ELEMENT_WORK units (a cubic, fully
+ * integrated element costs ~140 times a joint).  At the cap a step takes
+ * about two seconds natively; the place of the error is the value that
+ * sets the count: substeps, else iterations, else the largest rod's size. */
+int xp_check_work(parser *p)
+{
+    const mech_model *m = p->m;
+    double joints = m->nloop + m->nxtarget, elements = 0;
+    int big = -1;
+    for (int i = 0; i < m->nb; i++) joints += m->bodies[i].joint != MECH_JOINT_FLOATING;
+    for (int i = 0; i < m->nrod; i++) {
+        elements += m->rods[i].elements;
+        if (big < 0 || m->rods[i].elements > m->rods[big].elements) big = i;
+    }
+    double per_sweep = m->nb + joints + MECH_XPBD_ROD_ELEMENT_WORK * elements;
+    double work = (double)m->xpbd.substeps * m->xpbd.iterations * per_sweep;
+    if (work <= MECH_XPBD_MAX_WORK) return 0;
+    int line, col;
+    if (p->xpbd_key_line[XP_SUBSTEPS] || p->xpbd_key_line[XP_ITERATIONS]) {
+        int k = p->xpbd_key_line[XP_SUBSTEPS] ? XP_SUBSTEPS : XP_ITERATIONS;
+        line = p->xpbd_key_line[k];
+        col = p->xpbd_val_col[k];
+    } else {
+        rod_size_place(p, big, &line, &col);
+    }
+    return mp_fail(p, line, col,
+                   "one XPBD step is too much work: substeps %d x iterations %d x (bodies %d + joints %.0f + "
+                   "%d x rod elements %.0f) = %.3g units, at most %.0e", m->xpbd.substeps, m->xpbd.iterations,
+                   m->nb, joints, MECH_XPBD_ROD_ELEMENT_WORK, elements, work, MECH_XPBD_MAX_WORK);
 }

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rbda/aba.h"
@@ -304,17 +305,50 @@ int mech_loop_rank(const mech_model *m, dense_ws *ws, const double *K, int *shor
     return rank;
 }
 
+/* What is wrong with loop `bad`, without a place: the redundant rows and the fix. */
+static void over_constrained(const mech_model *m, int bad, int rank, char *msg, size_t cap)
+{
+    snprintf(msg, cap, "loop '%s' is over-constrained: rank(K) = %d < nc = %d, %d redundant row%s (they repeat "
+             "constraints the tree already imposes, as a planar loop closed by a revolute does); close a planar "
+             "loop with point-on-line instead", m->loops[bad].name, rank, m->nc, m->nc - rank,
+             m->nc - rank == 1 ? "" : "s");
+}
+
 int mech_loop_check(const mech_model *m, dense_ws *ws, const double *q, char *msg, size_t cap)
 {
     int bad;
     mech_loop_terms(m, ws, q, NULL, NULL, NULL, ws->K, NULL);
     int rank = mech_loop_rank(m, ws, ws->K, &bad, NULL);
-    if (bad >= 0 && msg && cap)
-        snprintf(msg, cap, "%s: loop '%s' is over-constrained: rank(K) = %d < nc = %d (its %d rows repeat "
-                 "constraints the tree already imposes, as a planar loop closed by a revolute does); close a "
-                 "planar loop with point-on-line instead", m->name, m->loops[bad].name, rank, m->nc,
-                 m->loops[bad].nc);
+    if (bad >= 0 && msg && cap) {
+        char why[MECH_ERROR_MAX];
+        over_constrained(m, bad, rank, why, sizeof why);
+        snprintf(msg, cap, "%s: %s", m->name, why);
+    }
     return rank;
+}
+
+int mech_loops_check(const mech_model *m, mech_error *err)
+{
+    if (m->nc == 0) return 0;
+    dense_ws *ws = dense_ws_new(m);
+    double *q = malloc(((size_t)m->nq + 1) * sizeof *q);
+    int rc = -1, bad = -1, rank = 0;
+    if (ws && q) {
+        mech_model_initial_state(m, q, NULL);
+        mech_loop_terms(m, ws, q, NULL, NULL, NULL, ws->K, NULL);
+        rank = mech_loop_rank(m, ws, ws->K, &bad, NULL);
+        rc = rank == m->nc ? 0 : -1;
+    }
+    if (rc) {
+        if (!err->file[0]) snprintf(err->file, sizeof err->file, "%s", m->name);
+        err->line = bad >= 0 ? m->loops[bad].line : 0;
+        err->col = bad >= 0 ? m->loops[bad].col : 0;
+        if (bad >= 0) over_constrained(m, bad, rank, err->message, sizeof err->message);
+        else snprintf(err->message, sizeof err->message, "out of memory");
+    }
+    free(q);
+    dense_ws_free(ws);
+    return rc;
 }
 
 /* (K K^T) y = b for the K in ws->K; b overwritten by y.  -1 if singular. */

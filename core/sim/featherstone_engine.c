@@ -84,6 +84,8 @@ static const mech_engine engine_aba = {
 
 mech_data *mech_data_new_aba(const mech_model *m, mech_error *err)
 {
+    *err = (mech_error){ .line = 0 };
+    if (mech_loops_check(m, err)) return NULL;   /* an over-constrained loop: A would be singular */
     aba_state *s = calloc(1, sizeof *s);
     int dense = m->nc || m->ntsda || m->nrsda;
     if (s) {
@@ -119,6 +121,8 @@ static const mech_engine engine_dense = {
 
 mech_data *mech_data_new_dense(const mech_model *m, mech_error *err)
 {
+    *err = (mech_error){ .line = 0 };
+    if (mech_loops_check(m, err)) return NULL;
     dense_ws *ws = dense_ws_new(m);
     if (!ws) {
         *err = (mech_error){ .line = 0 };

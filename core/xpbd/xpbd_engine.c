@@ -149,7 +149,6 @@ static const mech_engine xpbd_engine = {
 
 mech_data *mech_data_new_xpbd(const mech_model *m, mech_error *err)
 {
-    char why[256];
     *err = (mech_error){ .line = 0 };
     snprintf(err->file, sizeof err->file, "%s", m->name);
     xpbd_state *e = calloc(1, sizeof *e);
@@ -157,8 +156,12 @@ mech_data *mech_data_new_xpbd(const mech_model *m, mech_error *err)
         snprintf(err->message, sizeof err->message, "out of memory");
         return NULL;
     }
-    if (xpbd_from_model(m, &e->x, why, sizeof why)) {
-        snprintf(err->message, sizeof err->message, "XPBD: %s", why);
+    if (xpbd_from_model(m, &e->x, err)) {   /* what XPBD cannot run, at its line */
+        if (err->line == 0) {
+            char why[MECH_ERROR_MAX];
+            memcpy(why, err->message, sizeof why);
+            snprintf(err->message, sizeof err->message, "XPBD: %.*s", MECH_ERROR_MAX - 7, why);
+        }
         free(e);
         return NULL;
     }

@@ -12,18 +12,19 @@
 
 #define TWO_PI 6.28318530717958647692
 
+/* err at the element (line, col; 0 when no place); file as mech_loops_check. */
 #if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
+__attribute__((format(printf, 5, 6)))
 #endif
-static int fail(char *err, int errlen, int line, const char *fmt, ...)
+static int fail(const mech_model *mm, mech_error *err, int line, int col, const char *fmt, ...)
 {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
     va_end(ap);
-    if (line > 0) snprintf(err, (size_t)errlen, "line %d: %s", line, msg);
-    else snprintf(err, (size_t)errlen, "%s", msg);
+    if (!err->file[0]) snprintf(err->file, sizeof err->file, "%s", mm->name);
+    err->line = line;
+    err->col = line > 0 ? col : 0;
     return -1;
 }
 
@@ -127,13 +128,13 @@ static int add_signal(xpbd_mech *x, int joint, int row, double sign, const mech_
 /* Limits, drive, compliance of one joint (xj in our signs).  The paper's
  * revolute angle θ_rev and rotation targets are minus ours; prismatic d_pr
  * and the spherical twist (an angle of R̄1ᵀR̄2) are ours. */
-static int apply_options(xpbd_mech *x, int j, const mech_xjoint *xj, char *err, int errlen)
+static int apply_options(const mech_model *mm, xpbd_mech *x, int j, const mech_xjoint *xj, mech_error *err)
 {
     static const unsigned type_rows[] = { 0x3Fu, 0x1Fu, 0x07u, 0x3Bu };
     xpbd_joint *jt = &x->m.joints[j];
     int rev = jt->type == XPBD_REVOLUTE, sph = jt->type == XPBD_SPHERICAL;
     if (xj->has_compliance && (xj->has_limit || xj->has_swing))
-        return fail(err, errlen, xj->line, "'compliance' and limits on one joint are not supported by XPBD");
+        return fail(mm, err, xj->line, xj->col, "'compliance' and limits on one joint are not supported by XPBD");
     if (xj->has_limit) {
         jt->has_lower = jt->has_upper = 1;
         jt->lower = rev ? -xj->upper : xj->lower;
@@ -148,7 +149,7 @@ static int apply_options(xpbd_mech *x, int j, const mech_xjoint *xj, char *err, 
         for (int k = 0; k < nrot; k++) {
             jt->stiffness[k] = xj->stiffness;
             jt->damping[row0 + k] = xj->damping;
-            if (add_signal(x, j, row0 + k, sign, &xj->target[k])) return fail(err, errlen, 0, "out of memory");
+            if (add_signal(x, j, row0 + k, sign, &xj->target[k])) return fail(mm, err, 0, 0, "out of memory");
         }
     }
     if (!xj->has_compliance) return 0;
@@ -162,7 +163,7 @@ static int apply_options(xpbd_mech *x, int j, const mech_xjoint *xj, char *err, 
     return 0;
 }
 
-static int tree_joint(const mech_model *mm, xpbd_mech *x, int i, int *nj, char *err, int errlen)
+static int tree_joint(const mech_model *mm, xpbd_mech *x, int i, int *nj, mech_error *err)
 {
     const mech_body *b = &mm->bodies[i];
     if (b->joint == MECH_JOINT_FLOATING) return 0;
@@ -178,11 +179,11 @@ static int tree_joint(const mech_model *mm, xpbd_mech *x, int i, int *nj, char *
     m3_mul(b->rot, A, jt->R1);
     for (int k = 0; k < 3; k++) jt->r2[k] = -b->com[k];
     memcpy(jt->R2, A, sizeof A);
-    return apply_options(x, (*nj)++, &b->xj, err, errlen);
+    return apply_options(mm, x, (*nj)++, &b->xj, err);
 }
 
 /* The loops whose later body (the larger index of pred, succ) is body b. */
-static int loop_joints(const mech_model *mm, xpbd_mech *x, int b, int *nj, char *err, int errlen)
+static int loop_joints(const mech_model *mm, xpbd_mech *x, int b, int *nj, mech_error *err)
 {
     for (int i = 0; i < mm->nloop; i++) {
         const mech_loop *l = &mm->loops[i];
@@ -192,7 +193,7 @@ static int loop_joints(const mech_model *mm, xpbd_mech *x, int b, int *nj, char 
         else if (l->type == MECH_LOOP_PRISMATIC) jt->type = XPBD_PRISMATIC;
         else if (l->type == MECH_LOOP_SPHERICAL) jt->type = XPBD_SPHERICAL;
         else
-            return fail(err, errlen, l->line, "loop '%s': XPBD runs revolute, prismatic and spherical loops only",
+            return fail(mm, err, l->line, l->col, "loop '%s': XPBD runs revolute, prismatic and spherical loops only",
                         l->name);
         jt->body1 = l->pred;
         jt->body2 = l->succ;
@@ -200,12 +201,12 @@ static int loop_joints(const mech_model *mm, xpbd_mech *x, int b, int *nj, char 
         side_offset(mm, l->succ, l->spos, jt->r2);
         memcpy(jt->R1, l->prot, sizeof jt->R1);
         memcpy(jt->R2, l->srot, sizeof jt->R2);
-        if (apply_options(x, (*nj)++, &l->xj, err, errlen)) return -1;
+        if (apply_options(mm, x, (*nj)++, &l->xj, err)) return -1;
     }
     return 0;
 }
 
-static int target_joints(const mech_model *mm, xpbd_mech *x, int *nj, char *err, int errlen)
+static int target_joints(const mech_model *mm, xpbd_mech *x, int *nj, mech_error *err)
 {
     for (int i = 0; i < mm->nxtarget; i++) {
         const mech_xtarget *t = &mm->xtargets[i];
@@ -222,7 +223,7 @@ static int target_joints(const mech_model *mm, xpbd_mech *x, int *nj, char *err,
         for (int k = 0; k < 6; k++) {
             jt->target_compliance[k] = t->compliance;
             if ((t->rows >> k & 1u) && add_signal(x, j, k, k < 3 ? 1.0 : -1.0, &t->value[k]))
-                return fail(err, errlen, 0, "out of memory");
+                return fail(mm, err, 0, 0, "out of memory");
         }
     }
     return 0;
@@ -268,34 +269,34 @@ void xpbd_rod_desc_from_model(const mech_model *mm, const mech_rod *r, xpbd_rod_
     memcpy(d->gravity, mm->gravity, sizeof d->gravity);
 }
 
-static int build_rods(const mech_model *mm, xpbd_mech *x, char *err, int errlen)
+static int build_rods(const mech_model *mm, xpbd_mech *x, mech_error *err)
 {
     if (mm->nrod == 0) return 0;
     x->rods = calloc((size_t)mm->nrod, sizeof *x->rods);
     x->rod_list = calloc((size_t)mm->nrod, sizeof *x->rod_list);
-    if (!x->rods || !x->rod_list) return fail(err, errlen, 0, "out of memory");
+    if (!x->rods || !x->rod_list) return fail(mm, err, 0, 0, "out of memory");
     for (int i = 0; i < mm->nrod; i++) {
         xpbd_rod_desc d;
         char why[200];
         xpbd_rod_desc_from_model(mm, &mm->rods[i], &d);
         if (xpbd_rod_init(&x->rods[i], &d, why, sizeof why))
-            return fail(err, errlen, mm->rods[i].line, "rod '%s': %s", mm->rods[i].name,
+            return fail(mm, err, mm->rods[i].line, mm->rods[i].col, "rod '%s': %s", mm->rods[i].name,
                         strncmp(why, "rod: ", 5) == 0 ? why + 5 : why);
         x->rod_list[x->nrod++] = &x->rods[i];
     }
     return 0;
 }
 
-int xpbd_from_model(const mech_model *mm, xpbd_mech *x, char *err, int errlen)
+int xpbd_from_model(const mech_model *mm, xpbd_mech *x, mech_error *err)
 {
     static const xpbd_mode modes[] = { XPBD_VECTOR_ROWS, XPBD_VECTOR_BLOCK, XPBD_SCALAR };
     memset(x, 0, sizeof *x);
     if (mm->ntsda || mm->nrsda)
-        return fail(err, errlen, mm->ntsda ? mm->tsdas[0].line : mm->rsdas[0].line,
-                    "force elements (tsda, rsda) are not supported by XPBD");
+        return fail(mm, err, mm->ntsda ? mm->tsdas[0].line : mm->rsdas[0].line,
+                    mm->ntsda ? mm->tsdas[0].col : mm->rsdas[0].col, "force elements (tsda, rsda) are not supported by XPBD");
     int nj = mm->nloop + mm->nxtarget;
     for (int i = 0; i < mm->nb; i++) nj += mm->bodies[i].joint != MECH_JOINT_FLOATING;
-    if (xpbd_model_alloc(&x->m, mm->nb, nj)) return fail(err, errlen, 0, "out of memory");
+    if (xpbd_model_alloc(&x->m, mm->nb, nj)) return fail(mm, err, 0, 0, "out of memory");
     x->mode = modes[mm->xpbd.mode];
     x->m.params = (xpbd_params){ .dt = mm->xpbd.dt, .substeps = mm->xpbd.substeps,
                                  .iterations = mm->xpbd.iterations };
@@ -303,13 +304,17 @@ int xpbd_from_model(const mech_model *mm, xpbd_mech *x, char *err, int errlen)
     nj = 0;
     if (set_bodies(mm, &x->m)) {
         xpbd_mech_free(x);
-        return fail(err, errlen, 0, "out of memory");
+        return fail(mm, err, 0, 0, "out of memory");
     }
     int r = 0;
     for (int i = 0; !r && i < mm->nb; i++)
-        r = tree_joint(mm, x, i, &nj, err, errlen) || loop_joints(mm, x, i, &nj, err, errlen);
-    if (r || target_joints(mm, x, &nj, err, errlen) || xpbd_model_finalize(&x->m, err, errlen) ||
-        build_rods(mm, x, err, errlen)) {
+        r = tree_joint(mm, x, i, &nj, err) || loop_joints(mm, x, i, &nj, err);
+    if (!r) r = target_joints(mm, x, &nj, err);
+    char why[200];
+    if (!r && xpbd_model_finalize(&x->m, why, sizeof why))
+        r = fail(mm, err, 0, 0, "%s", why);    /* what finalize checks, the parser refuses first: no place */
+    if (!r) r = build_rods(mm, x, err);
+    if (r) {
         xpbd_mech_free(x);
         return -1;
     }

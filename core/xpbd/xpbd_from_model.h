@@ -41,10 +41,16 @@ typedef struct {
     xpbd_rod **rod_list;        /* &rods[i], for xpbd_data.rods              */
 } xpbd_mech;
 
-/* Build the scene of `mm`.  Returns 0, or −1 with "line N: message" (or a
- * message without a place) in err for what XPBD cannot run: force elements,
- * cylindrical / point-on-line / distance loops, limits with compliance. */
-int xpbd_from_model(const mech_model *mm, xpbd_mech *x, char *err, int errlen);
+/* Build the scene of `mm`.  Returns 0, or −1 with *err set for what XPBD
+ * cannot run: force elements, cylindrical / point-on-line / distance loops,
+ * limits with compliance, a rod xpbd_rod_init refuses — at the offending
+ * element's line and the column of its name (of the first XPBD key for
+ * compliance with limits); line 0 for out of memory.  err->file is left as
+ * it is (the parse that made mm set it); when empty it becomes mm->name.
+ * Over-constrained loops are accepted: each joint is solved on its own, so
+ * rows that repeat another joint's constraint are consistent corrections,
+ * not a singular system (docs/xpbd.md). */
+int xpbd_from_model(const mech_model *mm, xpbd_mech *x, mech_error *err);
 void xpbd_mech_free(xpbd_mech *x);
 
 /* Allocate a run of x in `mode` (usually x->mode) with the time-varying

@@ -12,7 +12,9 @@ struct mech_generated;   /* a generated model's descriptor (core/codegen/generat
 
 /* A run of `m` on the articulated-body algorithm (RBDA Table 7.1), with
  * closed loops and force elements by RBDA §8.5's method 2 on top.  NULL with
- * *err filled when out of memory.  m must outlive the data. */
+ * *err filled when a loop is over-constrained (rank(K) < nc at the initial
+ * pose: the error is at the loop's line) or out of memory.  m must outlive
+ * the data. */
 MECH_API mech_data *mech_data_new_aba(const mech_model *m, mech_error *err);
 
 /* A run of `m` on the dense reference (RBDA: RNEA for the bias, CRBA for H,

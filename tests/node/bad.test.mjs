@@ -36,3 +36,53 @@ for (const file of files) {
     sim.dispose();
   });
 }
+
+// Errors found when a parsed model is opened are MechErrors at the element too.
+const fourbar = readFileSync(`${badDir}../overconstrained_fourbar.mech`, 'utf8');
+
+test('an over-constrained loop is refused when opened on the runtime, at the loop', async () => {
+  const error = await openModel({ text: fourbar, name: 'fourbar.mech' }).then(
+    (sim) => { sim.dispose(); return null; },
+    (e) => e,
+  );
+  assert.ok(error instanceof MechError, `expected a MechError, got ${error}`);
+  assert.equal(error.line, 26);
+  assert.equal(error.column, 6);
+  assert.match(error.message,
+    /^fourbar\.mech:26:6: loop 'pivot' is over-constrained: rank\(K\) = 2 < nc = 5, 3 redundant rows .*point-on-line/);
+});
+
+test('XPBD runs the over-constrained loop the runtime refuses', async () => {
+  const sim = await openModel({ text: fourbar, name: 'fourbar.mech' }, { engine: 'xpbd' });
+  try {
+    sim.step(0.01, 100);
+    assert.ok(sim.q.every(Number.isFinite));
+    const { constraint } = sim.residuals();
+    assert.ok(constraint < 1e-3, `constraint residual ${constraint}`);
+  } finally {
+    sim.dispose();
+  }
+});
+
+const body = (name, extra = '') => `body ${name}\n parent base\n joint revolute y\n mass 1\n inertia 1 1 1\n${extra}end\n`;
+const xpbdRefused = [
+  ['force element', `${body('a')}  rsda   spring\n joint a\n k 1\n c 0\nend\n`, 7, 10,
+    'force elements (tsda, rsda) are not supported by XPBD'],
+  ['distance loop', `${body('a')}${body('b')}loop  rod\n type distance\n pred a\n succ b\n length 1\nend\n`, 13, 7,
+    "loop 'rod': XPBD runs revolute, prismatic and spherical loops only"],
+  ['rod', 'rod  coil\n disc quadratic\n shape helix 0.1 0.02 1\n diameter 0.01\n E 1e6\n rho 1000\nend\n', 1, 6,
+    "rod 'coil': an element turns by more than 0.9 pi; use more elements"],
+];
+
+for (const [what, text, line, column, why] of xpbdRefused) {
+  test(`XPBD refuses a ${what} with a MechError at its line and column`, async () => {
+    const error = await openModel({ text, name: 'x.mech' }, { engine: 'xpbd' }).then(
+      (sim) => { sim.dispose(); return null; },
+      (e) => e,
+    );
+    assert.ok(error instanceof MechError, `expected a MechError, got ${error}`);
+    assert.equal(error.message, `x.mech:${line}:${column}: ${why}`);
+    assert.equal(error.line, line);
+    assert.equal(error.column, column);
+  });
+}
