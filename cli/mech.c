@@ -8,12 +8,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "mech/mech.h"
 #include "model/model.h"
-#include "rbda/aba.h"
 #include "rbda/dense.h"
 #include "rbda/energy.h"
 #include "rbda/loops.h"
-#include "sim/integrate.h"
 #include "sim/sample.h"
 
 #define COMPARE_GATE 1e-12
@@ -351,62 +350,51 @@ static int cmd_compare(int argc, char **argv)
     return compare_model(file, (long)trials, seed);
 }
 
-/* ------------------------------------------------------------------ run */
-
-static int state_finite(const mech_model *m, const double *q, const double *qd)
-{
-    for (int k = 0; k < m->nq; k++)
-        if (!isfinite(q[k])) return 0;
-    for (int k = 0; k < m->nv; k++)
-        if (!isfinite(qd[k])) return 0;
-    return 1;
-}
-
+/* `mech run`: the model on the ABA engine (or the dense reference) through
+ * the engine interface, from its initial state projected onto the loop
+ * manifold, one step per call so that a failed step is named. */
 static int run_model(const char *path, double T, double dt, int use_dense)
 {
     mech_model *m = load(path);
     if (!m) return 1;
-    size_t nvs = (size_t)m->nv + 1, nqs = (size_t)m->nq + 1;
+    mech_error err;
+    mech_data *d = use_dense ? mech_data_new_dense(m, &err) : mech_data_new_aba(m, &err);
     dense_ws *dws = dense_ws_new(m);
-    aba_ws *aws = aba_ws_new(m);
-    double *q = malloc(nqs * sizeof *q), *qd = malloc(nvs * sizeof *qd);
-    double *tau = calloc(nvs, sizeof *tau), *qdd = malloc(nvs * sizeof *qdd), *vmid = malloc(nvs * sizeof *vmid);
     int rc = 1;
-    if (!dws || !aws || !q || !qd || !tau || !qdd || !vmid) {
-        fprintf(stderr, "mech run: out of memory\n");
+    if (!d || !dws) {
+        fprintf(stderr, "mech run: %s: %s\n", path, d ? "out of memory" : err.message);
         goto done;
     }
-    dense_engine de = { m, dws };
-    aba_engine ae = { m, aws };
-    if (m->nloop || m->ntsda || m->nrsda) use_dense = 1;                   /* ABA has no loops or elements */
-    mech_fd_fn fd = use_dense ? dense_engine_fd : aba_engine_fd;
-    void *ctx = use_dense ? (void *)&de : (void *)&ae;
-    long steps = lround(T / dt);
-    mech_model_initial_state(m, q, qd);
+    double *q = mech_data_q(d), *qd = mech_data_qd(d), e[2];
     mech_loop_project(m, dws, q);
     mech_loop_project_velocity(m, dws, q, qd);
-    double E0 = mech_energy(m, dws, q, qd, NULL, NULL);
-    if (!state_finite(m, q, qd) || !isfinite(E0)) {
-        fprintf(stderr, "mech run: %s: the initial state is not finite\n", path);
+    if (mech_data_energy(d, e)) {
+        fprintf(stderr, "mech run: %s: the initial state: %s\n", path, mech_data_error(d)->message);
         goto done;
     }
+    double E0 = e[0] + e[1];
+    long steps = lround(T / dt);
     double t0 = now();
     for (long s = 0; s < steps; s++) {
-        mech_step_verlet(m, fd, ctx, q, qd, tau, NULL, qdd, vmid, dt);
-        /* a singular step leaves qdd NaN (dense_fd_full), a blow-up overflows: either poisons q, qd */
-        if (!state_finite(m, q, qd)) {
-            fprintf(stderr, "mech run: %s: the state is not finite after step %ld (t = %g s); the run failed\n",
-                    path, s + 1, (double)(s + 1) * dt);
+        /* a singular step leaves qdd NaN (method 2), a blow-up overflows: either poisons q, qd */
+        if (mech_data_step(d, dt, 1)) {
+            fprintf(stderr, "mech run: %s: the state is not finite after step %ld (t = %g s); the run failed: %s\n",
+                    path, s + 1, (double)(s + 1) * dt, mech_data_error(d)->message);
             goto done;
         }
     }
     double wall = now() - t0, sim = (double)steps * dt;
-    double E1 = mech_energy(m, dws, q, qd, NULL, NULL);
+    if (mech_data_energy(d, e)) {
+        fprintf(stderr, "mech run: %s: the final state: %s\n", path, mech_data_error(d)->message);
+        goto done;
+    }
+    double E1 = e[0] + e[1];
     printf("model    %s (%s)\n", m->name, path);
     printf("sizes    nb %d, nq %d, nv %d", m->nb, m->nq, m->nv);
     if (m->nloop || m->ntsda || m->nrsda) printf(", nc %d, nact %d (act = 0)", m->nc, m->nact);
     printf("\n");
-    printf("engine   %s, Stormer-Verlet, dt %g s\n", use_dense ? "dense (RNEA + CRBA + LU)" : "aba", dt);
+    printf("engine   %s, Stormer-Verlet, dt %g s\n",
+           use_dense ? "dense (RNEA + CRBA + LU)" : "aba (with method 2 for loops and force elements)", dt);
     printf("steps    %ld (%g s simulated)\n", steps, sim);
     if (wall > 0)
         printf("wall     %.3f s, %.0f ns/step, real-time factor %.1fx\n", wall, 1e9 * wall / (double)(steps ? steps : 1),
@@ -420,9 +408,8 @@ static int run_model(const char *path, double T, double dt, int use_dense)
     printf("\n");
     rc = 0;
 done:
-    free(q); free(qd); free(tau); free(qdd); free(vmid);
     dense_ws_free(dws);
-    aba_ws_free(aws);
+    mech_data_free(d);
     mech_model_free(m);
     return rc;
 }
