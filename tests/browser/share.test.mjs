@@ -4,6 +4,34 @@ import assert from 'node:assert/strict';
 import LZString from 'lz-string';
 import { encodeShare, decodeShare, MAX_HASH } from '../../web/src/share.js';
 
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-$';
+
+/**
+ * A decompression bomb in lz-string's encoded-URI-component format, written code by code: the literal 'x',
+ * then `codes` codes that each name the entry being defined (LZW's "cScSc" case), so the k-th code expands
+ * to k + 1 characters and the whole to about codes²/2. Bits are least significant first, 6 per character.
+ */
+function bomb(codes) {
+  const bits = [];
+  const put = (value, width) => {
+    for (let k = 0; k < width; k++) bits.push((value >> k) & 1);
+  };
+  put(0, 2); // an 8-bit literal follows
+  put('x'.charCodeAt(0), 8);
+  let size = 4;
+  let width = 3;
+  let enlargeIn = 4;
+  for (let i = 0; i < codes; i++) {
+    put(size++, width);
+    if (--enlargeIn === 0) enlargeIn = 1 << width++;
+  }
+  put(2, width); // end of stream
+  while (bits.length % 6) bits.push(0);
+  let out = '';
+  for (let i = 0; i < bits.length; i += 6) out += ALPHABET[bits.slice(i, i + 6).reduce((v, b) => 2 * v + b, 0)];
+  return out + 'A';
+}
+
 const hashOf = (value) => '#s=' + LZString.compressToEncodedURIComponent(typeof value === 'string' ? value : JSON.stringify(value));
 
 test('a link round-trips every field', () => {
@@ -44,4 +72,31 @@ test('unknown fields are dropped', () => {
   const got = decodeShare(hashOf('{"v":1,"model":"gantry","__proto__":{"polluted":true},"extra":"<img onerror=x>"}'));
   assert.deepEqual(Object.keys(got).filter((k) => got[k] !== undefined), ['model']);
   assert.equal({}.polluted, undefined);
+});
+
+test('the bomb builder writes what lz-string reads', () => {
+  assert.equal(LZString.decompressFromEncodedURIComponent(bomb(100)), 'x'.repeat((101 * 102) / 2));
+});
+
+test('a decompression bomb is refused at once, without expanding it', () => {
+  // 32 000 codes: a link of about 74 000 characters (under MAX_HASH) that expands to 5.1e8 characters.
+  const hash = '#s=' + bomb(32_000);
+  assert.ok(hash.length < MAX_HASH, `${hash.length}`);
+  const t0 = performance.now();
+  assert.throws(() => decodeShare(hash), /share link is too large: it holds too much text \(more than 1000000 characters/);
+  const ms = performance.now() - t0;
+  assert.ok(ms < 1000, `decoding took ${ms.toFixed(0)} ms`);
+});
+
+test('the bounded decoder reads what lz-string writes: 8- and 16-bit literals, long texts', () => {
+  const texts = ['', 'a', 'ab'.repeat(5000), 'gravity 0 0 -9.81\nbody a\nend\n'.repeat(300), 'Ω ≤ 10⁻⁶ · 😀 tab\there', 'x'.repeat(50_000)];
+  let r = 12345;
+  const random = () => (r = (r * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let n = 0; n < 50; n++) {
+    texts.push(Array.from({ length: 1 + Math.floor(random() * 400) }, () => String.fromCharCode(random() < 0.2 ? 0x100 + Math.floor(random() * 0xd000) : 32 + Math.floor(random() * 8))).join(''));
+  }
+  for (const text of texts) {
+    const state = { model: 'threelink', text };
+    assert.deepEqual(decodeShare(encodeShare(state)).text, text, text.slice(0, 40));
+  }
 });
