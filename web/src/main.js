@@ -39,6 +39,7 @@ const state = {
   signals: [],
   signal: null,
   lastFrame: null,
+  ready: false,       // start() has finished: the first model (or its error) and any link message are shown
 };
 
 // ——— editor ———
@@ -383,12 +384,12 @@ $('share').addEventListener('click', async () => {
 
 // ——— start ———
 
-
 async function start() {
   try {
     models = await engine.models();
   } catch (e) {
     banner(`The WebAssembly engine did not load: ${e.message}`);
+    state.ready = true;
     return;
   }
   gallery = createGallery($('gallery'), models, (name) => {
@@ -419,6 +420,7 @@ async function start() {
     banner('No models are available.');
   }
   if (linkProblem) banner(`This share link cannot be opened: ${linkProblem}. Showing the default scene instead.`);
+  state.ready = true;
   requestAnimationFrame(tick);
 }
 
@@ -426,6 +428,7 @@ async function start() {
 window.playground = {
   models: () => models.map((m) => ({ ...m })),
   status: () => ({
+    ready: state.ready,
     model: state.model,
     backend: state.info?.backend ?? null,
     loaded: Boolean(state.info),
