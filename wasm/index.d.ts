@@ -9,8 +9,8 @@ export interface ModelInfo {
   nb: number;
   /** act[] slots (inputs of force elements). */
   nact: number;
-  /** 'generated': the model has its own generated module; 'runtime': text only, run by the runtime engine. */
-  backend: Backend;
+  /** Every shipped model has its own generated module (and runs on the runtime engine too, on request). */
+  backend: 'generated';
   /** 'trees': kinematic trees (generated modules); 'loops': closed loops and force elements (models/loops/). */
   group: 'trees' | 'loops';
 }
@@ -79,10 +79,11 @@ export type Backend = 'generated' | 'runtime';
 /** What steps a Sim: the Featherstone engines (ABA / generated code) or XPBD bodies and joints. */
 export type Engine = 'featherstone' | 'xpbd';
 
+/** openModel's options; any other key, or another value, is an error (TypeError / RangeError). */
 export interface OpenOptions {
   /**
-   * Default: 'generated' for a shipped model name that has a module (ModelInfo.backend), 'runtime' for the
-   * others and for text; 'xpbd' needs 'runtime'.
+   * Default: 'generated' for a shipped model name (its own module), 'runtime' for text; engine 'xpbd' needs
+   * 'runtime'.  'runtime' on a shipped name runs its text on the runtime engine (ABA, loops by RBDA §8.5).
    */
   backend?: Backend;
   /** Default 'featherstone'.  'xpbd' runs the same file on XPBD in the runtime module (docs/wasm.md). */
@@ -203,7 +204,7 @@ export class Sim {
 }
 
 /** Open a shipped model by name, or run .mech text on the runtime engine. */
-export function openModel(source: string | ModelText, options?: OpenOptions): Promise<Sim>;
+export function openModel(source: string | ModelText, options?: OpenOptions | null): Promise<Sim>;
 
 /** The shipped models. */
 export function listModels(): Promise<ModelInfo[]>;

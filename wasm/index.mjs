@@ -12,8 +12,7 @@
 import { HEADER, WasmModule, load } from './module.mjs';
 
 const DIST = new URL('./dist/', import.meta.url);
-const ENGINES = ['featherstone', 'xpbd'];
-const BACKENDS = ['generated', 'runtime'];
+const OPTIONS = { backend: ['generated', 'runtime'], engine: ['featherstone', 'xpbd'] };
 
 /** Bad model text: `message` is `name:line:col: what was expected`. */
 export class MechError extends Error {
@@ -42,7 +41,7 @@ function cached(map, key, make) {
 const loads = new Map();
 
 /** @returns {Promise<{ name: string, description: string, nq: number, nv: number, nb: number, nact: number,
- *   backend: 'generated' | 'runtime', group: 'trees' | 'loops' }[]>} */
+ *   backend: 'generated', group: 'trees' | 'loops' }[]>} */
 function manifest() {
   return cached(loads, 'models.json', async () =>
     JSON.parse(new TextDecoder().decode(await load(new URL('models.json', DIST)))));
@@ -55,9 +54,10 @@ function instance(file) {
 
 /**
  * The shipped models: name, description, nq, nv, nb, nact, backend and group.
- * backend 'generated': the model has its own generated module (group 'trees');
- * 'runtime': it ships as text only and runs on the runtime engine (group
- * 'loops': closed loops and force elements, which the code generator does not do).
+ * backend is 'generated': every shipped model has its own generated module
+ * (and runs on the runtime engine too, with { backend: 'runtime' }); group
+ * 'trees' for models/*.mech, 'loops' for models/loops/*.mech (closed loops,
+ * force elements, vehicles).
  */
 export async function listModels() {
   return (await manifest()).map((m) => ({ ...m }));
@@ -79,36 +79,60 @@ async function shippedModel(name) {
   return model;
 }
 
+/** A value as an error message shows it. */
+function shown(v) {
+  if (typeof v === 'string') return `'${v}'`;
+  if (Array.isArray(v)) return 'an array';
+  if (v !== null && typeof v === 'object') return 'an object';
+  if (typeof v === 'function') return 'a function';
+  return String(v);
+}
+
+/**
+ * openModel's options, checked: { backend, engine }, each one of its values or undefined. null means no
+ * options; anything else that is not an object, an unknown key (a typo would otherwise be ignored) or an
+ * unknown value is an error naming the option and what it takes.
+ */
+function openOptions(options) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`openModel: options must be an object such as { backend: 'runtime' }, got ${shown(options)}`);
+  }
+  const unknown = Object.keys(options).find((key) => !Object.hasOwn(OPTIONS, key));
+  if (unknown !== undefined) {
+    throw new TypeError(`openModel: unknown option '${unknown}'; the options are ${Object.keys(OPTIONS).join(' and ')}`);
+  }
+  const checked = {};
+  for (const [key, values] of Object.entries(OPTIONS)) {
+    const value = options[key];
+    const use = values.map(shown).join(' or ');
+    if (value !== undefined && typeof value !== 'string') throw new TypeError(`openModel: ${key} must be ${use}, got ${shown(value)}`);
+    if (value !== undefined && !values.includes(value)) throw new RangeError(`openModel: unknown ${key} ${shown(value)}; use ${use}`);
+    checked[key] = value;
+  }
+  return checked;
+}
+
 /**
  * Open a model.
  * @param {string | { text: string | Uint8Array, name?: string }} source a
  *   shipped model's name, or .mech text (a string or its UTF-8 bytes) with a
  *   name for error messages and `sim.name`
- * @param {{ backend?: 'generated' | 'runtime', engine?: 'featherstone' | 'xpbd' }} [options]
- *   backend default: the generated module for a shipped model that has one, the runtime
- *   engine for text.  engine 'xpbd' runs the same file as XPBD bodies and
- *   joints in the runtime module (docs/wasm.md, "XPBD engine").
+ * @param {{ backend?: 'generated' | 'runtime', engine?: 'featherstone' | 'xpbd' } | null} [options]
+ *   backend default: the model's generated module for a shipped model, the
+ *   runtime engine (ABA, loops by RBDA §8.5) for text.  engine 'xpbd' runs
+ *   the same file as XPBD bodies and joints in the runtime module
+ *   (docs/wasm.md, "XPBD engine").  Any other key or value is an error.
  * @returns {Promise<Sim>}
  */
-export async function openModel(source, options = {}) {
-  const backend = options?.backend;
-  const engine = options?.engine ?? 'featherstone';
-  if (backend !== undefined && !BACKENDS.includes(backend)) {
-    throw new RangeError(`unknown backend '${backend}'; use 'generated' or 'runtime'`);
-  }
-  if (!ENGINES.includes(engine)) {
-    throw new RangeError(`unknown engine '${engine}'; use 'featherstone' or 'xpbd'`);
-  }
+export async function openModel(source, options) {
+  const { backend, engine = 'featherstone' } = openOptions(options);
   if (engine === 'xpbd' && backend === 'generated') {
     throw new RangeError("openModel: engine 'xpbd' runs in the runtime module; backend 'generated' is Featherstone only");
   }
-  const runtime = backend === 'runtime' || engine === 'xpbd';
   if (typeof source === 'string') {
-    const shipped = await shippedModel(source);
-    if (shipped.backend === 'runtime' && backend === 'generated') {
-      throw new RangeError(`openModel: '${source}' has no generated module (closed loops or force elements); it runs on 'runtime'`);
-    }
-    if (runtime || shipped.backend === 'runtime') return openText(await loadModelText(source), source, engine);
+    await shippedModel(source);
+    if (backend === 'runtime' || engine === 'xpbd') return openText(await loadModelText(source), source, engine);
     const mod = await instance(`${source}.wasm`);
     return new Sim(mod, opened(mod, mod.exports.mw_open()), 'generated');
   }

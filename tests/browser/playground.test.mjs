@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import LZString from 'lz-string';
 
 import { VIEWPORT, WAIT, pick, shots, startPlayground, status } from './harness.mjs';
+import { bomb } from './lz-bomb.mjs';
 
 let playground;
 let browser;
@@ -21,14 +22,17 @@ after(async () => {
   await playground?.close();
 });
 
-/** A fresh page (own storage) at `hash`, with the first model loaded. Page errors fail the test. */
+/**
+ * A fresh page (own storage) at `hash`, once it has started: the first model is loaded (or its error shown)
+ * and any message about the link is in the banner. Page errors fail the test.
+ */
 async function open(hash = '') {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(base + hash);
-  await page.waitForFunction(() => window.playground?.status().loaded || window.playground?.status().banner, null, WAIT);
+  await page.waitForFunction(() => window.playground?.status().ready, null, WAIT);
   return { page, context, errors };
 }
 
@@ -173,7 +177,7 @@ test('typing an error marks its line; fixing it and reloading runs the edited mo
 
   // The edit survives a page reload (localStorage), and "revert to shipped" brings back the module.
   await page.reload();
-  await page.waitForFunction(() => window.playground?.status().loaded, null, WAIT);
+  await page.waitForFunction(() => window.playground?.status().ready, null, WAIT);
   assert.equal((await status(page)).backend, 'runtime');
   await page.click('#revert');
   await page.waitForFunction(() => window.playground.status().backend === 'generated', null, WAIT);
@@ -226,8 +230,8 @@ test('a share link reproduces text, sliders, dt and time scale in a fresh page',
 
 test('bad links: corrupt → message and default scene; a .mech error → editor at the error', async () => {
   const corrupt = await open('#s=' + 'x'.repeat(500));
-  await corrupt.page.waitForFunction(() => window.playground.status().loaded, null, WAIT);
   const s = await status(corrupt.page);
+  assert.equal(s.loaded, true);
   assert.match(s.banner, /share link cannot be opened/);
   assert.equal(s.model, 'threelink');
   await corrupt.context.close();
@@ -235,6 +239,14 @@ test('bad links: corrupt → message and default scene; a .mech error → editor
   const huge = await open('#s=' + 'A'.repeat(200_000));
   assert.match((await status(huge.page)).banner, /too long/);
   await huge.context.close();
+
+  // 74 000 characters that would expand to 5e8: refused while decompressing, the page does not freeze.
+  const hostile = await open('#s=' + bomb(32_000));
+  const b = await status(hostile.page);
+  assert.match(b.banner, /share link is too large/);
+  assert.equal(b.model, 'threelink');
+  assert.equal(b.loaded, true);
+  await hostile.context.close();
 
   const broken = 'description broken on purpose\ngravity 0 0 -9.81\nbody b\n  parent base\n  joint revolute y\n  mass -1\nend\n';
   const hash = '#s=' + LZString.compressToEncodedURIComponent(JSON.stringify({ v: 1, model: 'threelink', text: broken }));

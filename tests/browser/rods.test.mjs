@@ -32,7 +32,7 @@ test('the cantilever rod: listed, drawn as a tube, time advances, the tip sags; 
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(base);
-  await page.waitForFunction(() => window.playground?.status().loaded || window.playground?.status().banner, null, WAIT);
+  await page.waitForFunction(() => window.playground?.status().ready, null, WAIT);
 
   const models = await page.evaluate(() => window.playground.models());
   const xpbd = models.filter((m) => m.group === 'xpbd').map((m) => m.name);

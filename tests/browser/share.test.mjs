@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import LZString from 'lz-string';
 import { encodeShare, decodeShare, MAX_HASH } from '../../web/src/share.js';
+import { bomb } from './lz-bomb.mjs';
 
 const hashOf = (value) => '#s=' + LZString.compressToEncodedURIComponent(typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -44,4 +45,31 @@ test('unknown fields are dropped', () => {
   const got = decodeShare(hashOf('{"v":1,"model":"gantry","__proto__":{"polluted":true},"extra":"<img onerror=x>"}'));
   assert.deepEqual(Object.keys(got).filter((k) => got[k] !== undefined), ['model']);
   assert.equal({}.polluted, undefined);
+});
+
+test('the bomb builder writes what lz-string reads', () => {
+  assert.equal(LZString.decompressFromEncodedURIComponent(bomb(100)), 'x'.repeat((101 * 102) / 2));
+});
+
+test('a decompression bomb is refused at once, without expanding it', () => {
+  // 32 000 codes: a link of about 74 000 characters (under MAX_HASH) that expands to 5.1e8 characters.
+  const hash = '#s=' + bomb(32_000);
+  assert.ok(hash.length < MAX_HASH, `${hash.length}`);
+  const t0 = performance.now();
+  assert.throws(() => decodeShare(hash), /share link is too large: it holds too much text \(more than 1000000 characters/);
+  const ms = performance.now() - t0;
+  assert.ok(ms < 1000, `decoding took ${ms.toFixed(0)} ms`);
+});
+
+test('the bounded decoder reads what lz-string writes: 8- and 16-bit literals, long texts', () => {
+  const texts = ['', 'a', 'ab'.repeat(5000), 'gravity 0 0 -9.81\nbody a\nend\n'.repeat(300), 'Ω ≤ 10⁻⁶ · 😀 tab\there', 'x'.repeat(50_000)];
+  let r = 12345;
+  const random = () => (r = (r * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let n = 0; n < 50; n++) {
+    texts.push(Array.from({ length: 1 + Math.floor(random() * 400) }, () => String.fromCharCode(random() < 0.2 ? 0x100 + Math.floor(random() * 0xd000) : 32 + Math.floor(random() * 8))).join(''));
+  }
+  for (const text of texts) {
+    const state = { model: 'threelink', text };
+    assert.deepEqual(decodeShare(encodeShare(state)).text, text, text.slice(0, 40));
+  }
 });

@@ -10,31 +10,76 @@ class EngineError extends Error {
   }
 }
 
+/**
+ * How long one 'frame' request may take before the worker is stopped, in ms. A frame works for about its
+ * budget (10 ms, in chunks of steps sized from the measured cost of a step; one step while that is unknown),
+ * so only a single step that alone takes seconds (an XPBD scene with many substeps × iterations × rod
+ * elements, say) reaches it. A model that slow cannot be played anyway, and a worker stuck in it would
+ * block every later request (open, check) for as long as the step runs: minutes, for a big enough one.
+ * The time counts from sending the request, so a request queued before it in the worker counts too.
+ */
+export const STEP_LIMIT_MS = 2000;
+
+/** Requests that do not use the open model: a fresh worker answers them the same. */
+const MODEL_FREE = new Set(['models', 'text', 'open', 'check']);
+
 export class Engine {
-  #worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  #worker = null;
   #pending = new Map();
   #next = 1;
 
   constructor() {
-    this.#worker.onmessage = ({ data }) => {
+    this.#start();
+  }
+
+  #start() {
+    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    worker.onmessage = ({ data }) => {
       const p = this.#pending.get(data.id);
       if (!p) return;
       this.#pending.delete(data.id);
+      clearTimeout(p.timer);
       if (data.ok) p.resolve(data.value);
       else p.reject(new EngineError(data.error));
     };
-    this.#worker.onerror = (e) => {
-      const err = new EngineError({ name: 'WorkerError', message: e.message || 'the simulation worker failed to start' });
-      for (const p of this.#pending.values()) p.reject(err);
-      this.#pending.clear();
-    };
+    worker.onerror = (e) => this.#failAll(new EngineError({ name: 'WorkerError', message: e.message || 'the simulation worker failed to start' }));
+    this.#worker = worker;
   }
 
-  #call(op, args = {}) {
+  #failAll(err) {
+    for (const p of this.#pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(err);
+    }
+    this.#pending.clear();
+  }
+
+  // The watchdog: the worker is stuck inside one step (WebAssembly cannot be interrupted), so it is
+  // terminated with its model and a fresh worker starts. Requests that need no open model (listing,
+  // texts, open, check) are sent again to the fresh worker; the others fail with name 'StepTimeout'. The
+  // page opens a model again when asked.
+  #stuck() {
+    this.#worker.terminate();
+    this.#start();
+    const err = new EngineError({ name: 'StepTimeout', message: `one step ran longer than ${STEP_LIMIT_MS / 1000} s and was stopped` });
+    for (const [id, p] of this.#pending) {
+      clearTimeout(p.timer);
+      if (MODEL_FREE.has(p.message.op)) {
+        this.#worker.postMessage(p.message);
+      } else {
+        this.#pending.delete(id);
+        p.reject(err);
+      }
+    }
+  }
+
+  #call(op, args = {}, limit = 0) {
     const id = this.#next++;
+    const message = { id, op, ...args };
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, op, ...args });
+      const timer = limit ? setTimeout(() => this.#stuck(), limit) : 0;
+      this.#pending.set(id, { resolve, reject, timer, message });
+      this.#worker.postMessage(message);
     });
   }
 
@@ -65,9 +110,12 @@ export class Engine {
     return this.#call('inputs', { tau, act, gravity });
   }
 
-  /** Advances by `wall` seconds of real time scaled by timeScale, within `budget` ms of work. */
+  /**
+   * Advances by `wall` seconds of real time scaled by timeScale, within `budget` ms of work. Rejects with
+   * name 'StepTimeout' when it takes longer than STEP_LIMIT_MS: the model is then closed (see #stuck).
+   */
   frame(args) {
-    return this.#call('frame', args);
+    return this.#call('frame', args, STEP_LIMIT_MS);
   }
 
   reset() {

@@ -1,7 +1,7 @@
 // main.js — wires the page: gallery, scene, editor, settings, plots, share links, and the frame loop that
 // asks the worker for one bounded slice of simulation per displayed frame.
 import './style.css';
-import { Engine } from './engine.js';
+import { Engine, STEP_LIMIT_MS } from './engine.js';
 import { createScene } from './scene.js';
 import { createModelView } from './model-view.js';
 import { attachRods, createRodControls } from './rod-view.js';
@@ -39,6 +39,7 @@ const state = {
   signals: [],
   signal: null,
   lastFrame: null,
+  ready: false,       // start() has finished: the first model (or its error) and any link message are shown
 };
 
 // ——— editor ———
@@ -70,8 +71,12 @@ function showEdited() {
 const controls = createControls($('controls'), {
   onView: applyView,
   async onInputs() {
-    if (state.info?.backend === 'generated' && customGravity()) await switchToRuntime();
-    engine.setInputs(controls.inputs());
+    try {
+      if (state.info?.backend === 'generated' && customGravity()) await switchToRuntime();
+      await engine.setInputs(controls.inputs());
+    } catch (e) {
+      if (e.name !== 'StepTimeout') throw e; // the model was closed meanwhile (requestFrame says why)
+    }
   },
 });
 
@@ -273,6 +278,7 @@ function onFrame(f) {
 function requestFrame() {
   if (!state.info || inFlight || !(state.playing || state.pendingStep)) return;
   const gen = state.generation;
+  const { name } = state.info;
   const single = state.pendingStep;
   state.pendingStep = false;
   inFlight = true;
@@ -283,10 +289,20 @@ function requestFrame() {
     .frame({ wall, play: state.playing, single, dt, timeScale, budget: BUDGET_MS })
     .then((f) => gen === state.generation && onFrame(f))
     .catch((e) => {
+      if (e.name === 'StepTimeout') return gen === state.generation && stepTimedOut(name);
       setPlaying(false);
       banner(`The simulation stopped: ${describeError(e)}`);
     })
     .finally(() => (inFlight = false));
+}
+
+// The engine stopped a step of the model shown that ran past STEP_LIMIT_MS, and restarted its worker
+// without it: the model is closed, its text stays in the editor, and a reload opens it again.
+function stepTimedOut(name) {
+  clearModel();
+  banner(`${name}: one simulation step ran longer than ${STEP_LIMIT_MS / 1000} s and was stopped.\n` +
+    'Make a step cheaper — fewer substeps or iterations in the xpbd block, fewer rod elements or bodies — ' +
+    'then press Ctrl/⌘+Enter to reload, or pick another model.');
 }
 
 // Frame rate counts drawn frames; while paused nothing is drawn unless the view changes.
@@ -334,7 +350,13 @@ $('step').addEventListener('click', () => {
 $('reset').addEventListener('click', async () => {
   if (!state.info) return;
   const gen = state.generation;
-  const f = await engine.reset();
+  let f;
+  try {
+    f = await engine.reset();
+  } catch (e) {
+    if (e.name !== 'StepTimeout') throw e; // the model was closed meanwhile (requestFrame says why)
+    return;
+  }
   if (gen !== state.generation) return;
   state.blown = false;
   clearBanner();
@@ -383,12 +405,12 @@ $('share').addEventListener('click', async () => {
 
 // ——— start ———
 
-
 async function start() {
   try {
     models = await engine.models();
   } catch (e) {
     banner(`The WebAssembly engine did not load: ${e.message}`);
+    state.ready = true;
     return;
   }
   gallery = createGallery($('gallery'), models, (name) => {
@@ -419,6 +441,7 @@ async function start() {
     banner('No models are available.');
   }
   if (linkProblem) banner(`This share link cannot be opened: ${linkProblem}. Showing the default scene instead.`);
+  state.ready = true;
   requestAnimationFrame(tick);
 }
 
@@ -426,6 +449,7 @@ async function start() {
 window.playground = {
   models: () => models.map((m) => ({ ...m })),
   status: () => ({
+    ready: state.ready,
     model: state.model,
     backend: state.info?.backend ?? null,
     loaded: Boolean(state.info),

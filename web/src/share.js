@@ -11,6 +11,69 @@ const NAME = /^[A-Za-z0-9_.-]{1,48}$/;
 
 class ShareError extends Error {}
 
+// lz-string's "encoded URI component" format, decoded as LZString.decompressFromEncodedURIComponent does
+// (lz-string 1.5.0, `_decompress`: LZW codes of growing width, 6 bits per character of the alphabet below,
+// least significant bit first), but stopping as soon as the output passes `limit` characters. LZW output
+// can grow quadratically with the input (a run of one character: each code is one character longer than
+// the last), so a 75 000-character link would otherwise expand to 5e8 characters (over a gigabyte, seconds
+// of the main thread). The dictionary holds no more than the output plus one character per code, so it is
+// bounded too.
+// Returns the text, or null when the input is damaged; throws ShareError when the text exceeds `limit`.
+const URI_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-$';
+const URI_VALUE = new Map([...URI_ALPHABET].map((c, i) => [c, i]));
+
+function decompressBounded(input, limit) {
+  input = input.replace(/ /g, '+'); // a '+' the URL decoded into a space
+  let index = 0;     // next input character
+  let value = 0;     // its 6 bits
+  let position = 0;  // the bit of `value` read next (0: fetch the next character)
+  const bits = (width) => {
+    let out = 0;
+    for (let power = 1; power < 1 << width; power <<= 1) {
+      if (position === 0) {
+        value = URI_VALUE.get(input[index++]) ?? 0;
+        position = 32;
+      }
+      if (value & position) out |= power;
+      position >>= 1;
+    }
+    return out;
+  };
+  const dictionary = ['', '', '']; // codes 0, 1, 2: an 8-bit literal, a 16-bit literal, the end
+  let width = 2;
+  let enlargeIn = 4;
+  const first = bits(width);
+  if (first === 2) return '';
+  if (first > 2) return null;
+  let w = String.fromCharCode(bits(first === 0 ? 8 : 16));
+  dictionary.push(w);
+  width = 3;
+  const out = [w];
+  let length = w.length;
+  for (;;) {
+    if (index > input.length) return null; // ran past the end without an end code
+    let code = bits(width);
+    if (code === 2) return out.join('');
+    if (code < 2) {
+      dictionary.push(String.fromCharCode(bits(code === 0 ? 8 : 16)));
+      code = dictionary.length - 1;
+      if (--enlargeIn === 0) enlargeIn = 1 << width++;
+    }
+    let entry;
+    if (code < dictionary.length) entry = dictionary[code];
+    else if (code === dictionary.length) entry = w + w[0];
+    else return null;
+    length += entry.length;
+    if (length > limit) {
+      throw new ShareError(`the share link is too large: it holds too much text (more than ${limit} characters once decompressed)`);
+    }
+    out.push(entry);
+    dictionary.push(w + entry[0]);
+    if (--enlargeIn === 0) enlargeIn = 1 << width++;
+    w = entry;
+  }
+}
+
 export function encodeShare(state) {
   return PREFIX + LZString.compressToEncodedURIComponent(JSON.stringify({ v: 1, ...state }));
 }
@@ -35,14 +98,8 @@ function positive(x, field, max) {
 export function decodeShare(hash) {
   if (!hash || !hash.startsWith(PREFIX)) return null;
   if (hash.length > MAX_HASH) throw new ShareError(`the link is too long (${hash.length} characters; the limit is ${MAX_HASH})`);
-  let json;
-  try {
-    json = LZString.decompressFromEncodedURIComponent(hash.slice(PREFIX.length));
-  } catch {
-    json = null;
-  }
+  const json = decompressBounded(hash.slice(PREFIX.length), MAX_TEXT);
   if (!json) throw new ShareError('the link is damaged (it does not decompress)');
-  if (json.length > MAX_TEXT) throw new ShareError('the link holds too much text');
   let raw;
   try {
     raw = JSON.parse(json);

@@ -1,6 +1,8 @@
 // worker.js — owns the simulation. The page sends requests ({id, op, ...}) and gets one reply per request
 // ({id, ok, value} or {id, ok: false, error}). Stepping happens only inside a 'frame' request, within a
 // time budget, so the page never waits on the simulation and the worker never runs ahead of the display.
+// One step cannot be interrupted here: when a single step alone takes seconds, the page's watchdog
+// (STEP_LIMIT_MS in engine.js) terminates this worker and starts a fresh one.
 
 import { isXpbdModel, xpbdTexts, xpbdModelList, sampleRods, samplesFor, badRod } from './xpbd-models.js';
 
