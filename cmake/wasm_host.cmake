@@ -53,3 +53,5 @@ ExternalProject_Add(wasm
   INSTALL_COMMAND ""
   BUILD_ALWAYS ON
   DEPENDS mechgen mech-wasm-ref)
+
+include(${CMAKE_SOURCE_DIR}/cmake/web.cmake)
