@@ -3,8 +3,9 @@
 #   cmake -DIN=<file.mech> -DOUT=<stem>_text.c -DNAME=<path for the comment> -P embed_text.cmake
 file(READ ${IN} hex HEX)
 string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
-# 16 bytes a line
-string(REGEX REPLACE "((0x..,){16})" "\\1\n" bytes "${bytes}")
+# 16 bytes a line (CMake's regular expressions have no {n})
+string(REPEAT "0x..," 16 line)
+string(REGEX REPLACE "(${line})" "\\1\n" bytes "${bytes}")
 file(WRITE ${OUT} "/* ${NAME} as bytes, written by cmake/embed_text.cmake. */
 #include <stddef.h>
 const unsigned char mw_model_text[] = {
