@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
 if [ "$build" = build ]; then
   bash scripts/build.sh >/dev/null
-else   # a private native build (BUILD_DIR=...): native tables only
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+else   # a private native build (BUILD_DIR=...): native tables only; wasm/dist/ stays build/'s
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMECH_WASM=OFF >/dev/null
   cmake --build "$build" -j "$(nproc)"
 fi
 

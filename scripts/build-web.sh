@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # build-web.sh — the playground as a static site in dist/: relative paths (works from any static host
 # or sub-path), with wasm/ (shim, .wasm modules, model manifest and texts) copied beside the page.
-# Needs the WebAssembly modules in wasm/dist/ (scripts/build-wasm.sh).
+# Needs the WebAssembly modules in wasm/dist/ (scripts/build-wasm.sh); the build (cmake/web.cmake) runs it when
+# any of its inputs changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -f wasm/dist/models.json ]; then

@@ -1,12 +1,16 @@
 /* native_ref.c — the native side of the WebAssembly tests and benchmark.
  *
  * The same core and generated C that the modules contain, compiled natively
- * (scripts/build-wasm.sh links it against the native mech_core and
+ * (cmake/wasm_host.cmake links it against the native mech_core and
  * mech_generated libraries), printing what the Node suite and bench compare
- * against.  All output is JSON on stdout; numbers are %.17g so they
- * round-trip exactly.
+ * against, and the manifests the build writes.  All output is JSON on
+ * stdout; numbers are %.17g so they round-trip exactly.
  *
- *   mech-wasm-ref info FILE...         [{name, description, nq, nv, nb, nact, backend, group}] (the dist manifest)
+ *   mech-wasm-ref info FILE...         [{name, description, nq, nv, nb, nact, backend, engine, group}]
+ *                                      (models.json: Featherstone models with generated modules)
+ *   mech-wasm-ref scenes FILE...       the same with nrod, engine 'xpbd', backend 'runtime', group 'xpbd'
+ *                                      (scenes.json: the XPBD scenes the page lists); a file that
+ *                                      does not load on XPBD is an error
  *   mech-wasm-ref check FILE           the parser's verdict: {"error": "file:line:col: ..."} or {"error": null}
  *   mech-wasm-ref states FILE SEED N   N random states (mech_sample_loop_state: near the
  *                                      closure manifold for loop models, random act) and qdd
@@ -27,6 +31,7 @@
 
 #include "bench.h"
 #include "mech/featherstone.h"
+#include "mech/xpbd.h"
 #include "generated.h"
 #include "rbda/dense.h"
 #include "rbda/loops.h"
@@ -112,22 +117,55 @@ static int engines_open(engines *e, const char *path)
     return -1;
 }
 
-/* Every shipped model has a generated module; the gallery groups them by
- * folder: models/loops/ is "loops", models/ "trees". */
+/* One manifest entry's name, description and sizes, without the closing brace. */
+static void entry_head(int n, const mech_model *m)
+{
+    printf("%s\n{\"name\":", n ? "," : "");
+    json_string(m->name);
+    printf(",\"description\":");
+    json_string(m->description);
+    printf(",\"nq\":%d,\"nv\":%d,\"nb\":%d,\"nact\":%d", m->nq, m->nv, m->nb, m->nact);
+}
+
+/* Every shipped Featherstone model has a generated module; the gallery
+ * groups them by folder: models/loops/ is "loops", models/ "trees". */
 static int info(int argc, char **argv)
 {
     printf("[");
-    int n = 0;
     for (int i = 0; i < argc; i++) {
         int loops = strstr(argv[i], "/loops/") != NULL;
         mech_model *m = load(argv[i]);
         if (!m) return 1;
-        printf("%s\n{\"name\":", n++ ? "," : "");
-        json_string(m->name);
-        printf(",\"description\":");
-        json_string(m->description);
-        printf(",\"nq\":%d,\"nv\":%d,\"nb\":%d,\"nact\":%d,\"backend\":\"generated\",\"group\":\"%s\"}", m->nq,
-               m->nv, m->nb, m->nact, loops ? "loops" : "trees");
+        entry_head(i, m);
+        printf(",\"backend\":\"generated\",\"engine\":\"featherstone\",\"group\":\"%s\"}",
+               loops ? "loops" : "trees");
+        mech_model_free(m);
+    }
+    printf("]\n");
+    return 0;
+}
+
+/* The XPBD scenes: each opened on the XPBD engine as the runtime module
+ * would run it (mech_data_new_xpbd), so a shipped scene XPBD cannot run
+ * fails the build here instead of vanishing from the gallery. */
+static int scenes(int argc, char **argv)
+{
+    printf("[");
+    for (int i = 0; i < argc; i++) {
+        mech_model *m = load(argv[i]);
+        if (!m) return 1;
+        mech_error err;
+        mech_data *d = mech_data_new_xpbd(m, &err);
+        if (!d) {
+            char msg[MECH_ERROR_MAX + 160];
+            mech_error_format(&err, msg, sizeof msg);
+            fprintf(stderr, "%s\n", msg);
+            mech_model_free(m);
+            return 1;
+        }
+        entry_head(i, m);
+        printf(",\"nrod\":%d,\"backend\":\"runtime\",\"engine\":\"xpbd\",\"group\":\"xpbd\"}", mech_data_rod_count(d));
+        mech_data_free(d);
         mech_model_free(m);
     }
     printf("]\n");
@@ -257,13 +295,14 @@ static int bench(const char *path, int runs)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: mech-wasm-ref info FILE... | check FILE | states FILE SEED N | bench FILE RUNS\n");
+    fprintf(stderr, "usage: mech-wasm-ref info FILE... | scenes FILE... | check FILE | states FILE SEED N | bench FILE RUNS\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
     if (argc >= 3 && strcmp(argv[1], "info") == 0) return info(argc - 2, argv + 2);
+    if (argc >= 3 && strcmp(argv[1], "scenes") == 0) return scenes(argc - 2, argv + 2);
     if (argc == 3 && strcmp(argv[1], "check") == 0) return check(argv[2]);
     if (argc == 5 && strcmp(argv[1], "states") == 0)
         return states(argv[2], strtoull(argv[3], NULL, 10), atoi(argv[4]));

@@ -1,6 +1,6 @@
-// gallery.js — the shipped models, one card each: name, one-line description, nq/nv; grouped by the
-// manifest's `group` (every shipped model has a generated module): kinematic trees, then closed loops and vehicles,
-// then the XPBD scenes of models/xpbd (rods; xpbd-models.js).
+// gallery.js — the shipped models, one card each: name, one-line description, nq/nv (rods: their count); grouped
+// by the manifests' `group`: kinematic trees, then closed loops and vehicles (models.json, every one with a generated
+// module), then the XPBD scenes of models/xpbd (scenes.json; xpbd-models.js). The entries come from the build.
 function el(tag, className, text) {
   const e = document.createElement(tag);
   if (className) e.className = className;

@@ -186,8 +186,8 @@ async function check({ text, name }) {
 
 const ops = {
   async models() {
-    const { listModels, openModel } = await shim;
-    return [...(await listModels()), ...(await xpbdModelList(openModel))];
+    const { listModels } = await shim;
+    return [...(await listModels()), ...(await xpbdModelList())];
   },
   async text({ name }) {
     if (isXpbdModel(name)) return xpbdTexts.get(name);

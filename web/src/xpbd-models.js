@@ -1,8 +1,13 @@
 // xpbd-models.js — the XPBD scenes of models/xpbd/ (Cosserat rods, and the §9.1 pendulum and 3-RPS robot),
-// bundled as text (they are not in the WebAssembly manifest: they run on engine 'xpbd' only). Used by the
-// worker: listed after the manifest's models in the gallery group 'xpbd', opened by name or as edited text
-// under the same name, always on engine 'xpbd'; their rods are sampled for drawing every frame.
+// bundled as text (they are not in the shim's manifest: they run on engine 'xpbd' only). Used by the worker:
+// listed after the manifest's models in the gallery group 'xpbd' from the build's scenes.json, opened by name or
+// as edited text under the same name, always on engine 'xpbd'; their rods are sampled for drawing every frame.
 const texts = import.meta.glob('../../models/xpbd/*.mech', { query: '?raw', import: 'default', eager: true });
+
+// wasm/dist/scenes.json (cmake/wasm_modules.cmake, written by the native parser): one entry per scene in the
+// manifest's shape plus nrod. Relative to this file as the shim is to the worker (vite.config.js); a variable,
+// so Vite leaves the URL alone.
+const SCENES = '../wasm/dist/scenes.json';
 
 /** name → .mech text */
 export const xpbdTexts = new Map(
@@ -14,20 +19,12 @@ export const xpbdTexts = new Map(
 /** True when `name` is one of these scenes: the worker then opens it on engine 'xpbd'. */
 export const isXpbdModel = (name) => xpbdTexts.has(name);
 
-/** Gallery entries in the manifest's shape, counted by opening each text once on XPBD. */
-export async function xpbdModelList(openModel) {
-  const list = [];
-  for (const [name, text] of xpbdTexts) {
-    try {
-      const sim = await openModel({ text, name }, { engine: 'xpbd' });
-      list.push({ name, description: sim.description, nq: sim.nq, nv: sim.nv, nb: sim.nb, nact: sim.nact,
-        nrod: sim.rods().length, backend: 'runtime', engine: 'xpbd', group: 'xpbd' });
-      sim.dispose();
-    } catch {
-      // a broken scene is left out of the gallery rather than breaking it
-    }
-  }
-  return list;
+/** Gallery entries of the scenes, as the build listed them: no scene is opened to learn about it. */
+export async function xpbdModelList() {
+  const url = new URL(SCENES, import.meta.url);
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${response.statusText} (run npm run build)`);
+  return response.json();
 }
 
 /** Centreline samples per rod for drawing: 8 per element, 24 at least, 600 at most. */

@@ -1,0 +1,134 @@
+# wasm_modules.cmake — the WebAssembly tree (docs/wasm.md).  The native build
+# configures it in build/wasm with Emscripten's toolchain and hands it two of
+# its own programs: mechgen (MECHGEN_EXECUTABLE) and the reference helper
+# mech-wasm-ref (MECH_HELPER_EXECUTABLE), which writes the manifests.
+#
+#   <dist>/runtime.wasm          parser + ABA and XPBD: runs any .mech text
+#   <dist>/<model>.wasm          one per shipped model: its generated dynamics
+#   <dist>/models/<model>.mech   the text each was made from
+#   <dist>/models.json           the manifest listModels() returns
+#   <dist>/scenes.json           the XPBD scenes of models/xpbd/ for the page
+#   libmech_wasm.a               the shared core every module links
+#   rod_bench.wasm               not built by default: scripts/bench.sh asks for it
+#
+# <dist> is MECH_WASM_DIST (wasm/dist, what wasm/index.mjs loads).
+
+set(MECH_HELPER_EXECUTABLE "" CACHE FILEPATH "the native build's mech-wasm-ref, which writes the manifests")
+set(MECH_WASM_DIST ${CMAKE_SOURCE_DIR}/wasm/dist CACHE PATH "where the modules, texts and manifests go")
+if(NOT MECHGEN_EXECUTABLE OR NOT MECH_HELPER_EXECUTABLE)
+  message(FATAL_ERROR "the WebAssembly tree is configured by the native build (cmake --build build), "
+    "which passes MECHGEN_EXECUTABLE and MECH_HELPER_EXECUTABLE")
+endif()
+set(dist ${MECH_WASM_DIST})
+file(MAKE_DIRECTORY ${dist}/models)
+
+set(MECH_WASM_INCLUDES ${MECH_CORE_INCLUDES} ${CMAKE_SOURCE_DIR}/wasm)
+# 1 MiB of stack and 2 MiB to start: a module holds one model's state; memory
+# grows on demand and index.mjs refreshes its views when it does.
+set(MECH_WASM_LINK -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1MB -sINITIAL_MEMORY=2MB)
+set(MECH_WASM_EXPORTS -sEXPORTED_FUNCTIONS=_malloc,_free)
+# Added for the per-model modules' own sources (the generated dynamics,
+# model.c, describe.c; not the shared archive): wasm SIMD, so that
+# mech_sincos2 (core/codegen/mech_sincos.h) evaluates its two angles with
+# f64x2 operations as it does with SSE2 natively.  Measured (docs/wasm.md,
+# "Benchmark"): up to 8% faster (bintree, satellite, threelink, fourlink),
+# the rest within noise; -O3 and -mnontrapping-fptoint gain nothing.  Node >= 20 and current browsers run
+# wasm SIMD; results are bit-identical (no FMA, no reassociation).  No SLP
+# vectorizer: it turned the unrolled range checks of model.c's mw_forward into
+# i64x2 code that V8 spills (and zeroes the spill slots of) on every call,
+# 1.5 ns of threelink's forward(); the generated code's vectors are explicit.
+set(MECH_WASM_GEN_FLAGS -msimd128 -fno-slp-vectorize)
+
+# The shared core, compiled once into an archive every module links (the
+# linker takes from it only what a module uses; describe.c, which no other
+# file calls, is compiled into each module instead).
+add_library(mech_wasm STATIC ${MECH_CORE_SOURCES} ${CMAKE_SOURCE_DIR}/wasm/bench.c ${CMAKE_SOURCE_DIR}/wasm/sim.c)
+target_include_directories(mech_wasm PRIVATE ${MECH_WASM_INCLUDES})
+
+# A module: an executable <name>.wasm in <dist>, linked with the archive.
+function(mech_wasm_executable target name)
+  target_link_libraries(${target} PRIVATE mech_wasm)
+  target_link_options(${target} PRIVATE ${MECH_WASM_LINK} ${MECH_WASM_EXPORTS})
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME ${name} SUFFIX .wasm RUNTIME_OUTPUT_DIRECTORY ${dist})
+endfunction()
+
+add_executable(runtime ${CMAKE_SOURCE_DIR}/wasm/runtime.c
+  ${CMAKE_SOURCE_DIR}/wasm/describe.c ${CMAKE_SOURCE_DIR}/wasm/observe.c ${CMAKE_SOURCE_DIR}/wasm/xpbd.c)
+target_include_directories(runtime PRIVATE ${MECH_WASM_INCLUDES})
+mech_wasm_executable(runtime runtime)
+
+# mech_wasm_module(<stem> <mech file> <generated symbol> <generated .c> <generated .h>):
+# called by mech_add_model (cmake/mech_add_model.cmake) in this tree.
+# wasm/model.c includes the generated source itself (MW_GEN_SOURCE); the
+# text is embedded as bytes (<stem>_text.c) and copied beside the module.
+function(mech_wasm_module stem mech symbol gen_c gen_h)
+  if(stem STREQUAL runtime)
+    message(FATAL_ERROR "${mech}: a model may not be named runtime (the runtime module's name)")
+  endif()
+  file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR} ${mech})
+  set(text ${CMAKE_BINARY_DIR}/src/${stem}_text.c)
+  add_custom_command(
+    OUTPUT ${text}
+    COMMAND ${CMAKE_COMMAND} -DIN=${mech} -DOUT=${text} -DNAME=${rel} -P ${CMAKE_SOURCE_DIR}/cmake/embed_text.cmake
+    DEPENDS ${mech} ${CMAKE_SOURCE_DIR}/cmake/embed_text.cmake
+    VERBATIM)
+  add_custom_command(
+    OUTPUT ${dist}/models/${stem}.mech
+    COMMAND ${CMAKE_COMMAND} -E copy ${mech} ${dist}/models/${stem}.mech
+    DEPENDS ${mech}
+    VERBATIM)
+  set_source_files_properties(${gen_c} PROPERTIES HEADER_FILE_ONLY ON)
+  add_executable(model_${stem} ${CMAKE_SOURCE_DIR}/wasm/model.c ${CMAKE_SOURCE_DIR}/wasm/describe.c
+    ${CMAKE_SOURCE_DIR}/wasm/observe.c ${text} ${gen_c} ${gen_h} ${dist}/models/${stem}.mech)
+  target_include_directories(model_${stem} PRIVATE ${MECH_WASM_INCLUDES} ${CMAKE_BINARY_DIR}/generated)
+  target_compile_definitions(model_${stem} PRIVATE MW_GEN=${symbol} MW_GEN_SOURCE="${stem}.c")
+  target_compile_options(model_${stem} PRIVATE ${MECH_WASM_GEN_FLAGS})
+  target_link_options(model_${stem} PRIVATE ${MECH_WASM_GEN_FLAGS})
+  mech_wasm_executable(model_${stem} ${stem})
+endfunction()
+
+# Every shipped Featherstone model, in the manifest's order: trees, then loops.
+foreach(model ${MECH_MODELS})
+  get_filename_component(stem ${model} NAME_WLE)
+  mech_add_model(${stem} ${model})
+endforeach()
+
+# The manifests, from the native parser: models.json (listModels(); every
+# entry engine 'featherstone', backend 'generated') and scenes.json (the page's
+# XPBD gallery: engine 'xpbd', with each scene's rod count), so neither the
+# shim nor the page opens a model to learn about it.
+foreach(kind models scenes)
+  if(kind STREQUAL models)
+    set(files ${MECH_MODELS})
+    set(verb info)
+  else()
+    set(files ${MECH_SCENES})
+    set(verb scenes)
+  endif()
+  add_custom_command(
+    OUTPUT ${dist}/${kind}.json
+    COMMAND ${CMAKE_COMMAND} -DOUT=${dist}/${kind}.json -P ${CMAKE_SOURCE_DIR}/cmake/capture.cmake --
+      ${MECH_HELPER_EXECUTABLE} ${verb} ${files}
+    DEPENDS ${MECH_HELPER_EXECUTABLE} ${files} ${CMAKE_SOURCE_DIR}/cmake/capture.cmake
+    COMMENT "Writing ${kind}.json"
+    VERBATIM)
+endforeach()
+add_custom_target(manifests ALL DEPENDS ${dist}/models.json ${dist}/scenes.json)
+
+# What an earlier configure put in <dist> for a model since removed.
+get_property(stems GLOBAL PROPERTY MECH_MODEL_STEMS)
+file(GLOB shipped ${dist}/*.wasm ${dist}/models/*.mech)
+foreach(file ${shipped})
+  get_filename_component(stem ${file} NAME_WLE)
+  if(NOT stem IN_LIST stems AND NOT file STREQUAL ${dist}/runtime.wasm)
+    file(REMOVE ${file})
+  endif()
+endforeach()
+
+# The Table 2 rods timed in WebAssembly (bench/rod_wasm.mjs), into this tree's
+# directory (build/wasm/rod_bench.wasm).
+add_executable(rod_bench EXCLUDE_FROM_ALL ${CMAKE_SOURCE_DIR}/bench/rod_wasm.c ${CMAKE_SOURCE_DIR}/bench/rod_scenes.c)
+target_include_directories(rod_bench PRIVATE ${MECH_CORE_INCLUDES} ${CMAKE_SOURCE_DIR}/bench)
+target_link_libraries(rod_bench PRIVATE mech_wasm)
+target_link_options(rod_bench PRIVATE ${MECH_WASM_LINK})
+set_target_properties(rod_bench PROPERTIES SUFFIX .wasm)
