@@ -2,10 +2,11 @@
  * the observation function when the model declares anything to observe.
  *
  * Each function keeps only the nodes reachable from its outputs.  Each kept operation node becomes
- * one named temporary, `const double tN = a op b;`, in node order (operands
+ * one named temporary, `const double name = a op b;`, in node order (operands
  * always precede their users), so a shared subexpression is computed once
- * and later sections refer to it by name.  Constants and inputs are written
- * inline.  Temporaries are grouped under the heading of the algorithm
+ * and later sections refer to it by name: the name the generator gave it for
+ * its role (gen_name: `v3_wz`, `H_2_1`), `s1`/`c1` for the sine and cosine of
+ * q[1], else `tN`.  Constants and inputs are written inline.  Temporaries are grouped under the heading of the algorithm
  * section that first built them.  A large forward dynamics is cut into
  * stages (stages.c); a small one with joint angles comes as two copies, with
  * checked and unchecked sin/cos (docs/codegen.md). */
@@ -44,7 +45,8 @@ typedef struct {
     gen *g;
     int *tnum;            /* temporary number of a kept operation node, or -1 */
     gen_ops ops;          /* operation counts, one per temporary           */
-    int uses_q, uses_qd, uses_tau, uses_fext, uses_act;
+    char (*name)[GEN_LABEL_LEN]; /* per kept operation node: its C name */
+    int uses[EX_IN_COUNT];  /* which input arrays the function reads        */
     gen_stages st;        /* statements and stages                         */
     int near;             /* writing the copy with unchecked sin/cos       */
     int *loaded;          /* per node: 1 + the stage that last read it from w */
@@ -70,8 +72,8 @@ static void atom(FILE *f, const emitter *em, ex id, int leading)
         format_double(buf, sizeof buf, n->c);
         fprintf(f, !leading && n->c < 0 ? "(%s)" : "%s", buf);
         break;
-    case EX_INPUT: fputs(n->name, f); break;
-    default: fprintf(f, "t%d", em->tnum[id]); break;
+    case EX_INPUT: fprintf(f, "%s[%d]", ex_input_name(n->array), n->index); break;
+    default: fputs(em->name[id], f); break;
     }
 }
 
@@ -86,6 +88,18 @@ static int trig_partner(const emitter *em, ex id)
     return -1;
 }
 
+/* The name of the sine (op EX_SIN) or cosine of trig node id's angle: s3 and
+ * c3 for q[3], else after id's number. */
+static void trig_name(const emitter *em, ex id, ex_op op, char *buf, size_t cap)
+{
+    const ex_pool *p = &em->g->p;
+    const ex_node *x = &p->nodes[p->nodes[id].a];
+    const char *sc = op == EX_SIN ? "s" : "c";
+    if (x->op == EX_INPUT && x->array == EX_IN_Q) snprintf(buf, cap, "%s%d", sc, x->index);
+    else if (x->op == EX_INPUT) snprintf(buf, cap, "%s_%s%d", sc, ex_input_name(x->array), x->index);
+    else snprintf(buf, cap, "t%d_%s", em->tnum[id], op == EX_SIN ? "sin" : "cos");
+}
+
 /* The output names of trig node `id`'s angle: its sin and cos temporaries,
  * or a scratch name for a half nothing reads (the compiler drops it). */
 static void trig_names(const emitter *em, ex id, char *sname, char *cname, size_t cap)
@@ -93,10 +107,11 @@ static void trig_names(const emitter *em, ex id, char *sname, char *cname, size_
     const ex_node *n = &em->g->p.nodes[id];
     int other = trig_partner(em, id);
     ex s = n->op == EX_SIN ? id : other, c = n->op == EX_COS ? id : other;
-    if (s >= 0) snprintf(sname, cap, "t%d", em->tnum[s]);
-    else snprintf(sname, cap, "t%d_sin_unused", em->tnum[id]);
-    if (c >= 0) snprintf(cname, cap, "t%d", em->tnum[c]);
-    else snprintf(cname, cap, "t%d_cos_unused", em->tnum[id]);
+    char base[GEN_LABEL_LEN];
+    if (s >= 0) snprintf(sname, cap, "%s", em->name[s]);
+    else trig_name(em, id, EX_SIN, base, sizeof base), snprintf(sname, cap, "%s_unused", base);
+    if (c >= 0) snprintf(cname, cap, "%s", em->name[c]);
+    else trig_name(em, id, EX_COS, base, sizeof base), snprintf(cname, cap, "%s_unused", base);
 }
 
 /* Every angle's sin and cos are emitted together, where the first trig node
@@ -107,7 +122,7 @@ static void trig_statements(FILE *f, const emitter *em)
 {
     const ex_pool *p = &em->g->p;
     ex pending = -1;
-    char s0[32], c0[32], s1[32], c1[32];
+    char s0[40], c0[40], s1[40], c1[40];
     for (ex id = 0; id < p->n; id++) {
         const ex_node *n = &p->nodes[id];
         if ((n->op != EX_SIN && n->op != EX_COS) || em->tnum[id] < 0) continue;
@@ -139,7 +154,7 @@ static void statement(FILE *f, const emitter *em, ex id)
         trig_statements(f, em);
         return;
     }
-    fprintf(f, "    const double t%d = ", em->tnum[id]);
+    fprintf(f, "    const double %s = ", em->name[id]);
     switch (n->op) {
     case EX_NEG: fputc('-', f); atom(f, em, n->a, 0); break;
     case EX_SQRT: fputs("sqrt(", f); atom(f, em, n->a, 1); fputc(')', f); break;
@@ -156,6 +171,50 @@ static void statement(FILE *f, const emitter *em, ex id)
         break;
     }
     fputs(";\n", f);
+}
+
+typedef struct {
+    const char *name;
+    ex id;
+} named;
+
+static int by_name_then_id(const void *x, const void *y)
+{
+    const named *a = x, *b = y;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->id > b->id) - (a->id < b->id);
+}
+
+/* Each kept operation node's C name: s<k>/c<k> for a trig node of q[k], the
+ * first name the generator gave it (gen_name), or t<number>.  A name two nodes
+ * would share stays with the earlier one; the other falls back to its number
+ * (a given name is never t<digits>, so the fallback is unique too). */
+static int name_temporaries(emitter *em)
+{
+    gen *g = em->g;
+    const ex_pool *p = &g->p;
+    int *first = malloc((size_t)p->n * sizeof *first);
+    named *list = malloc((size_t)(em->ops.total ? em->ops.total : 1) * sizeof *list);
+    if (!first || !list) { free(first); free(list); return gen_fail(g, 0, "out of memory"); }
+    for (ex id = 0; id < p->n; id++) first[id] = -1;
+    for (int k = g->nlabel - 1; k >= 0; k--) first[g->labels[k].id] = k;
+    int n = 0;
+    for (ex id = 0; id < p->n; id++) {
+        if (em->tnum[id] < 0) continue;
+        ex_op op = p->nodes[id].op;
+        if (op == EX_SIN || op == EX_COS) trig_name(em, id, op, em->name[id], sizeof em->name[id]);
+        else if (first[id] >= 0) snprintf(em->name[id], sizeof em->name[id], "%s", g->labels[first[id]].name);
+        else snprintf(em->name[id], sizeof em->name[id], "t%d", em->tnum[id]);
+        list[n++] = (named){ em->name[id], id };
+    }
+    qsort(list, (size_t)n, sizeof *list, by_name_then_id);
+    for (int k = 1; k < n; k++)
+        if (strcmp(list[k].name, list[k - 1].name) == 0) first[list[k].id] = -2;   /* a duplicate */
+    for (ex id = 0; id < p->n; id++)
+        if (em->tnum[id] >= 0 && first[id] == -2) snprintf(em->name[id], sizeof em->name[id], "t%d", em->tnum[id]);
+    free(first);
+    free(list);
+    return 0;
 }
 
 /* Marks what the outputs need, numbers the temporaries and counts the operations. */
@@ -179,13 +238,7 @@ static int analyse(emitter *em, unsigned char *keep, const ex *out, int nout)
         case EX_CONST:
             if (!isfinite(n->c)) return gen_fail(g, 0, "a constant evaluates to %g (degenerate model data?)", n->c);
             continue;
-        case EX_INPUT:
-            em->uses_q |= strncmp(n->name, "q[", 2) == 0;
-            em->uses_qd |= strncmp(n->name, "qd[", 3) == 0;
-            em->uses_tau |= strncmp(n->name, "tau[", 4) == 0;
-            em->uses_fext |= strncmp(n->name, "fext[", 5) == 0;
-            em->uses_act |= strncmp(n->name, "act[", 4) == 0;
-            continue;
+        case EX_INPUT: em->uses[n->array] = 1; continue;
         case EX_SIN: case EX_COS: em->ops.trig++; break;
         case EX_NEG: em->ops.neg++; break;
         case EX_ADD: case EX_SUB: em->ops.add++; break;
@@ -195,7 +248,7 @@ static int analyse(emitter *em, unsigned char *keep, const ex *out, int nout)
         }
         em->tnum[id] = em->ops.total++;
     }
-    return 0;
+    return name_temporaries(em);
 }
 
 /* The two functions of one generated file: forward dynamics and observe. */
@@ -231,7 +284,7 @@ typedef struct {
     int stage;
 } loader;
 
-/* Before a stage's first read of a temporary an earlier stage built: `const double tN = w[slot];`. */
+/* Before a stage's first read of a temporary an earlier stage built: `const double name = w[slot];`. */
 static void load(void *ctx, ex id)
 {
     loader *l = ctx;
@@ -239,10 +292,10 @@ static void load(void *ctx, ex id)
     int d = em->st.stmt_of[id];
     if (em->st.slot[id] < 0 || em->loaded[id] == l->stage + 1 || gen_stages_stage_of(&em->st, d) == l->stage) return;
     em->loaded[id] = l->stage + 1;
-    fprintf(l->f, "    const double t%d = w[%d];\n", em->tnum[id], em->st.slot[id]);
+    fprintf(l->f, "    const double %s = w[%d];\n", em->name[id], em->st.slot[id]);
 }
 
-/* After the statement that builds them: `w[slot] = tN;` for what later stages read. */
+/* After the statement that builds them: `w[slot] = name;` for what later stages read. */
 static void store_defs(FILE *f, const emitter *em, int i)
 {
     const gen_stages *st = &em->st;
@@ -250,7 +303,7 @@ static void store_defs(FILE *f, const emitter *em, int i)
     ex first = st->stmt[i], end = first + 1;
     if (p->nodes[first].op == EX_SIN || p->nodes[first].op == EX_COS) end = p->n; /* the trig group */
     for (ex id = first; id < end; id++)
-        if (st->stmt_of[id] == i && st->slot[id] >= 0) fprintf(f, "    w[%d] = t%d;\n", st->slot[id], em->tnum[id]);
+        if (st->stmt_of[id] == i && st->slot[id] >= 0) fprintf(f, "    w[%d] = %s;\n", st->slot[id], em->name[id]);
 }
 
 /* The statements of stage k, under the heading of the section that built them. */
@@ -329,19 +382,19 @@ static void write_fwd_dyn_head(FILE *f, const emitter *em, const char *cname, co
             kind == FD_PART ? "MECHGEN_PART " : "", cname, suffix,
             (int)(strlen(cname) + strlen(suffix)) + (kind == FD_PART ? 33 : 20), "");
     if (kind != FD_FORWARDER) {
-        if (!em->uses_q) fputs("    (void)q;\n", f);
-        if (!em->uses_qd) fputs("    (void)qd;\n", f);
-        if (!em->uses_tau) fputs("    (void)tau;\n", f);
+        if (!em->uses[EX_IN_Q]) fputs("    (void)q;\n", f);
+        if (!em->uses[EX_IN_QD]) fputs("    (void)qd;\n", f);
+        if (!em->uses[EX_IN_TAU]) fputs("    (void)tau;\n", f);
         if (em->g->m->nv == 0) fputs("    (void)qdd;\n", f);
     }
     if (kind == FD_PART) {
-        if (!em->uses_fext) fputs("    (void)fext;\n", f);
-        if (!em->uses_act) fputs("    (void)act;\n", f);
+        if (!em->uses[EX_IN_FEXT]) fputs("    (void)fext;\n", f);
+        if (!em->uses[EX_IN_ACT]) fputs("    (void)act;\n", f);
         return;
     }
-    if (em->uses_fext) fputs("    if (!fext) fext = no_fext;\n", f);
+    if (em->uses[EX_IN_FEXT]) fputs("    if (!fext) fext = no_fext;\n", f);
     else if (kind == FD_WHOLE) fputs("    (void)fext;\n", f);
-    if (em->uses_act) fputs("    if (!act) act = no_act;\n", f);
+    if (em->uses[EX_IN_ACT]) fputs("    if (!act) act = no_act;\n", f);
     else if (kind == FD_WHOLE) fputs("    (void)act;\n", f);
 }
 
@@ -389,7 +442,9 @@ static void write_angle_check(FILE *f, const emitter *em)
         if (em->tnum[id] < 0 || (n->op != EX_SIN && n->op != EX_COS)) continue;
         int other = trig_partner(em, id);
         if (other >= 0 && other < id) continue;   /* the same angle as an earlier node */
-        fprintf(f, "%sfabs(%s) <= MECH_SINCOS_MAX", first ? "" : " &&\n        ", p->nodes[n->a].name);
+        fprintf(f, "%sfabs(", first ? "" : " &&\n        ");
+        atom(f, em, n->a, 1);
+        fputs(") <= MECH_SINCOS_MAX", f);
         first = 0;
     }
     fputs(")\n", f);
@@ -410,8 +465,8 @@ static void write_fwd_dyn(FILE *f, emitter *em, const char *cname)
 {
     const gen *g = em->g;
     const mech_model *m = g->m;
-    if (em->uses_fext) fprintf(f, "static const double no_fext[%d];\n", 6 * m->nb);
-    if (em->uses_act) fprintf(f, "static const double no_act[%d];\n", m->nact);
+    if (em->uses[EX_IN_FEXT]) fprintf(f, "static const double no_fext[%d];\n", 6 * m->nb);
+    if (em->uses[EX_IN_ACT]) fprintf(f, "static const double no_act[%d];\n", m->nact);
     if (em->st.nstage > 1) {
         fprintf(f, "\n/* %d stages; the %d temporaries a later stage reads pass through w (docs/codegen.md,\n"
                    " * \"Stages\": in WebAssembly this cuts what V8 spills). */\n",
@@ -427,7 +482,7 @@ static void write_fwd_dyn(FILE *f, emitter *em, const char *cname)
         return;
     }
     if (!angles_are_inputs(em)) {
-        if (em->uses_fext || em->uses_act) fputc('\n', f);
+        if (em->uses[EX_IN_FEXT] || em->uses[EX_IN_ACT]) fputc('\n', f);
         write_whole(f, em, cname, "");
         return;
     }
@@ -453,8 +508,8 @@ static void write_observe(FILE *f, emitter *em, const char *cname)
     const gen *g = em->g;
     fprintf(f, "\n/* Observation values, mech_observe's layout (core/rbda/loops.h). */\n"
                "void mechgen_%s_observe(const double *q, const double *qd, double *out)\n{\n", cname);
-    if (!em->uses_q) fputs("    (void)q;\n", f);
-    if (!em->uses_qd) fputs("    (void)qd;\n", f);
+    if (!em->uses[EX_IN_Q]) fputs("    (void)q;\n", f);
+    if (!em->uses[EX_IN_QD]) fputs("    (void)qd;\n", f);
     write_body(f, em, 0);
     write_outputs(f, em, "out", g->obs, mech_observe_len(g->m));
     fputs("}\n", f);
@@ -526,9 +581,11 @@ int gen_emit(gen *g, const char *cname, const char *c_path, const char *h_path)
     unsigned char *keep = malloc(n);
     em.fd.tnum = malloc(n * sizeof *em.fd.tnum);
     em.obs.tnum = malloc(n * sizeof *em.obs.tnum);
+    em.fd.name = malloc(n * sizeof *em.fd.name);
+    em.obs.name = malloc(n * sizeof *em.obs.name);
     em.fd.loaded = calloc(n, sizeof *em.fd.loaded);
     em.obs.loaded = calloc(n, sizeof *em.obs.loaded);
-    int rc = !keep || !em.fd.tnum || !em.obs.tnum || !em.fd.loaded || !em.obs.loaded ? gen_fail(g, 0, "out of memory") : 0;
+    int rc = !keep || !em.fd.tnum || !em.obs.tnum || !em.fd.name || !em.obs.name || !em.fd.loaded || !em.obs.loaded ? gen_fail(g, 0, "out of memory") : 0;
     const char *slash = strrchr(h_path, '/');
     int nobs = mech_observe_len(g->m);
     if (rc == 0) rc = analyse(&em.fd, keep, g->qdd, g->m->nv);
@@ -545,6 +602,8 @@ int gen_emit(gen *g, const char *cname, const char *c_path, const char *h_path)
     free(keep);
     free(em.fd.tnum);
     free(em.obs.tnum);
+    free(em.fd.name);
+    free(em.obs.name);
     free(em.fd.loaded);
     free(em.obs.loaded);
     return rc;
