@@ -24,7 +24,7 @@ extern const size_t mw_model_text_len;
 static void gen_fd(void *ctx, const double *q, const double *qd, const double *tau,
                    const double *fext, double *qdd)
 {
-    MW_GEN.fwd_dyn(q, qd, tau, fext, ctx, qdd);
+    MW_GEN.fwd_dyn(q, qd, tau, fext, ctx, MW_GEN.gravity, qdd);
 }
 
 /* wasm/observe.c's hook: this model's generated observe function. */
@@ -77,7 +77,7 @@ EMSCRIPTEN_KEEPALIVE int mw_forward(mw_sim *s)
     const mech_fwd_dyn_fn fd = MW_GEN.fwd_dyn_near ? MW_GEN.fwd_dyn_near : MW_GEN.fwd_dyn;
     const double range = MW_GEN.fwd_dyn_near ? MECH_SINCOS_MAX : DBL_MAX;
     if (s && within(s->q, MW_GEN.nq + MW_GEN.nv, range)) { /* q, qd: one block (mw_sim_new) */
-        fd(s->q, s->qd, s->tau, s->fext, s->act, s->qdd);
+        fd(s->q, s->qd, s->tau, s->fext, s->act, MW_GEN.gravity, s->qdd);
         if (within(s->qdd, MW_GEN.nv, DBL_MAX)) return 0;
     }
     return mw_sim_forward(s);

@@ -268,7 +268,7 @@ static void write_header(FILE *f, const gen *g, const char *cname)
             "#ifndef MECHGEN_%s_H\n#define MECHGEN_%s_H\n\n#include \"generated.h\"\n\n"
             "/* nq = %d, nv = %d, nb = %d, nc = %d, nact = %d; see mech_fwd_dyn_fn in generated.h. */\n"
             "void mechgen_%s_fwd_dyn(const double *q, const double *qd, const double *tau,\n"
-            "                        const double *fext, const double *act, double *qdd);\n",
+            "                        const double *fext, const double *act, const double *gravity, double *qdd);\n",
             g->name, g->path, MECHGEN_VERSION, guard, guard, g->m->nq, g->m->nv, g->m->nb, g->m->nc, g->m->nact,
             cname);
     if (mech_observe_len(g->m) > 0)
@@ -378,13 +378,14 @@ typedef enum { FD_WHOLE, FD_PART, FD_FORWARDER } fd_kind;
 static void write_fwd_dyn_head(FILE *f, const emitter *em, const char *cname, const char *suffix, fd_kind kind)
 {
     fprintf(f, "%svoid mechgen_%s_fwd_dyn%s(const double *q, const double *qd, const double *tau,\n"
-               "%*s const double *fext, const double *act, double *qdd)\n{\n",
+               "%*s const double *fext, const double *act, const double *gravity, double *qdd)\n{\n",
             kind == FD_PART ? "MECHGEN_PART " : "", cname, suffix,
             (int)(strlen(cname) + strlen(suffix)) + (kind == FD_PART ? 33 : 20), "");
     if (kind != FD_FORWARDER) {
         if (!em->uses[EX_IN_Q]) fputs("    (void)q;\n", f);
         if (!em->uses[EX_IN_QD]) fputs("    (void)qd;\n", f);
         if (!em->uses[EX_IN_TAU]) fputs("    (void)tau;\n", f);
+        if (!em->uses[EX_IN_GRAVITY]) fputs("    (void)gravity;\n", f);
         if (em->g->m->nv == 0) fputs("    (void)qdd;\n", f);
     }
     if (kind == FD_PART) {
@@ -402,9 +403,10 @@ static void write_fwd_dyn_head(FILE *f, const emitter *em, const char *cname, co
 static void write_stage(FILE *f, emitter *em, const char *cname, int k)
 {
     fprintf(f, "\nMECHGEN_PART void mechgen_%s_fwd_dyn_s%d(const double *q, const double *qd, const double *tau,\n"
-               "%*s const double *fext, const double *act, double *restrict w, double *qdd)\n{\n"
-               "    (void)q, (void)qd, (void)tau, (void)fext, (void)act, (void)w, (void)qdd; /* each stage reads some */\n",
-            cname, k, (int)strlen(cname) + 30 + (k > 9) + (k > 99), "");
+               "%*s const double *fext, const double *act, const double *gravity, double *restrict w,\n"
+               "%*s double *qdd)\n{\n"
+               "    (void)q, (void)qd, (void)tau, (void)fext, (void)act, (void)gravity, (void)w, (void)qdd; /* each stage reads some */\n",
+            cname, k, (int)strlen(cname) + 30 + (k > 9) + (k > 99), "", (int)strlen(cname) + 30 + (k > 9) + (k > 99), "");
     write_body(f, em, k);
     if (k == em->st.nstage - 1) write_outputs(f, em, "qdd", em->g->qdd, em->g->m->nv);
     fputs("}\n", f);
@@ -477,7 +479,7 @@ static void write_fwd_dyn(FILE *f, emitter *em, const char *cname)
         write_fwd_dyn_head(f, em, cname, "", FD_FORWARDER);
         fprintf(f, "    double w[%d];\n", em->st.nslot);
         for (int k = 0; k < em->st.nstage; k++)
-            fprintf(f, "    mechgen_%s_fwd_dyn_s%d(q, qd, tau, fext, act, w, qdd);\n", cname, k);
+            fprintf(f, "    mechgen_%s_fwd_dyn_s%d(q, qd, tau, fext, act, gravity, w, qdd);\n", cname, k);
         fputs("}\n", f);
         return;
     }
@@ -499,8 +501,8 @@ static void write_fwd_dyn(FILE *f, emitter *em, const char *cname)
     fputc('\n', f);
     write_fwd_dyn_head(f, em, cname, "", FD_FORWARDER);
     write_angle_check(f, em);
-    fprintf(f, "        mechgen_%s_fwd_dyn_near(q, qd, tau, fext, act, qdd);\n    else\n"
-               "        mechgen_%s_fwd_dyn_far(q, qd, tau, fext, act, qdd);\n}\n", cname, cname);
+    fprintf(f, "        mechgen_%s_fwd_dyn_near(q, qd, tau, fext, act, gravity, qdd);\n    else\n"
+               "        mechgen_%s_fwd_dyn_far(q, qd, tau, fext, act, gravity, qdd);\n}\n", cname, cname);
 }
 
 static void write_observe(FILE *f, emitter *em, const char *cname)
@@ -520,6 +522,8 @@ static void write_tables(FILE *f, const emitters *em, const char *cname)
     const gen *g = em->fd.g;
     const mech_model *m = g->m;
     int nel = m->ntsda + m->nrsda, nobs = mech_observe_len(m);
+    char gx[3][40];
+    for (int k = 0; k < 3; k++) format_double(gx[k], sizeof gx[k], m->gravity[k]);
     fprintf(f, "\nstatic const unsigned char fext_bodies[%d] = {", m->nb);
     for (int i = 0; i < m->nb; i++) fprintf(f, "%s%s%d", i ? "," : "", i && i % 32 == 0 ? "\n   " : " ", m->bodies[i].fext);
     fputs(" };\n", f);
@@ -539,10 +543,11 @@ static void write_tables(FILE *f, const emitters *em, const char *cname)
     fprintf(f, "\nconst mech_generated mechgen_%s = {\n"
                "    .name = \"%s\", .generator = \"%s\",\n"
                "    .nq = %d, .nv = %d, .nb = %d, .nact = %d, .nc = %d,\n"
-               "    .fext_bodies = fext_bodies, .fwd_dyn = mechgen_%s_fwd_dyn,\n"
+               "    .fext_bodies = fext_bodies, .gravity = { %s, %s, %s },\n"
+               "    .fwd_dyn = mechgen_%s_fwd_dyn,\n"
                "    .npoi = %d, .ntsda = %d, .nrsda = %d, .observe_len = %d,\n",
-            cname, g->name, MECHGEN_VERSION, m->nq, m->nv, m->nb, m->nact, m->nc, cname, m->npoi, m->ntsda,
-            m->nrsda, nobs);
+            cname, g->name, MECHGEN_VERSION, m->nq, m->nv, m->nb, m->nact, m->nc, gx[0], gx[1], gx[2], cname, m->npoi,
+            m->ntsda, m->nrsda, nobs);
     if (em->fd.st.nstage == 1 && angles_are_inputs(&em->fd))
         fprintf(f, "    .fwd_dyn_near = mechgen_%s_fwd_dyn_near,\n", cname);
     if (m->npoi + nel > 0) fputs("    .names = names,\n", f);

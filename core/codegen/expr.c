@@ -109,7 +109,7 @@ ex ex_input(ex_pool *p, ex_input_array array, int index)
 
 const char *ex_input_name(ex_input_array array)
 {
-    static const char *const name[EX_IN_COUNT] = { "q", "qd", "tau", "fext", "act" };
+    static const char *const name[EX_IN_COUNT] = { "q", "qd", "tau", "fext", "act", "gravity" };
     return name[array];
 }
 

@@ -30,7 +30,7 @@ typedef enum {
 
 /* The arrays a generated function reads, in the order of its parameters. */
 typedef enum {
-    EX_IN_Q, EX_IN_QD, EX_IN_TAU, EX_IN_FEXT, EX_IN_ACT, EX_IN_COUNT
+    EX_IN_Q, EX_IN_QD, EX_IN_TAU, EX_IN_FEXT, EX_IN_ACT, EX_IN_GRAVITY, EX_IN_COUNT
 } ex_input_array;
 
 typedef struct {
