@@ -46,6 +46,8 @@ typedef struct {
     int *tnum;            /* temporary number of a kept operation node, or -1 */
     gen_ops ops;          /* operation counts, one per temporary           */
     char (*name)[GEN_LABEL_LEN]; /* per kept operation node: its C name */
+    unsigned char *gmask; /* per trig node: bit k when it multiplies gravity[k], */
+                          /* GM_OTHER when anything else reads it           */
     int uses[EX_IN_COUNT];  /* which input arrays the function reads        */
     gen_stages st;        /* statements and stages                         */
     int near;             /* writing the copy with unchecked sin/cos       */
@@ -114,10 +116,47 @@ static void trig_names(const emitter *em, ex id, char *sname, char *cname, size_
     else trig_name(em, id, EX_COS, base, sizeof base), snprintf(cname, cap, "%s_unused", base);
 }
 
+#define GM_OTHER 0x80
+
+/* The gravity components trig node id's angle (its sin and cos) multiplies,
+ * when they are all zero in the model's own gravity; 0 when something else
+ * reads the angle, or a component the model has. */
+static int gravity_only(const emitter *em, ex id)
+{
+    int other = trig_partner(em, id), mask = em->gmask[id] | (other >= 0 ? em->gmask[other] : 0);
+    for (int k = 0; k < 3; k++)
+        if (mask & 1 << k && em->g->m->gravity[k] != 0.0) return 0;
+    return mask & GM_OTHER ? 0 : mask;
+}
+
+/* Marks, for every kept sin and cos, what reads it (gmask). */
+static void find_gravity_angles(emitter *em, const ex *out, int nout)
+{
+    const ex_pool *p = &em->g->p;
+    memset(em->gmask, 0, (size_t)p->n);
+    for (int i = 0; i < nout; i++) em->gmask[out[i]] |= GM_OTHER;
+    for (ex id = 0; id < p->n; id++) {
+        const ex_node *n = &p->nodes[id];
+        if (em->tnum[id] < 0) continue;
+        for (int k = 0; k < 2; k++) {
+            ex x = k ? n->b : n->a, y = k ? n->a : n->b;
+            if (x < 0 || (p->nodes[x].op != EX_SIN && p->nodes[x].op != EX_COS)) continue;
+            const ex_node *ny = y >= 0 ? &p->nodes[y] : NULL;
+            if (n->op == EX_MUL && ny->op == EX_INPUT && ny->array == EX_IN_GRAVITY) em->gmask[x] |= 1 << ny->index;
+            else em->gmask[x] |= GM_OTHER;
+        }
+    }
+}
+
 /* Every angle's sin and cos are emitted together, where the first trig node
  * would be (they depend on inputs only): two angles per inline mech_sincos2,
  * whose packed arithmetic does both at the cost of about one, and a last odd
- * angle by mech_sincos (mech_sincos1_near in the unchecked copy; mech_sincos.h). */
+ * angle by mech_sincos (mech_sincos1_near in the unchecked copy; mech_sincos.h).
+ * An angle whose sin and cos only multiply gravity components — a root joint
+ * about the model's own gravity axis, which matters only for a gravity with
+ * a component across that axis — is computed only when one of those
+ * components is nonzero; otherwise its products are zero whatever the
+ * angle, and it is taken as 0. */
 static void trig_statements(FILE *f, const emitter *em)
 {
     const ex_pool *p = &em->g->p;
@@ -128,6 +167,7 @@ static void trig_statements(FILE *f, const emitter *em)
         if ((n->op != EX_SIN && n->op != EX_COS) || em->tnum[id] < 0) continue;
         int other = trig_partner(em, id);
         if (other >= 0 && other < id) continue;            /* same angle as an earlier node */
+        if (gravity_only(em, id)) continue;
         if (pending < 0) { pending = id; continue; }
         trig_names(em, pending, s0, c0, sizeof s0);
         trig_names(em, id, s1, c1, sizeof s1);
@@ -143,6 +183,20 @@ static void trig_statements(FILE *f, const emitter *em)
         fprintf(f, "    double %s, %s;\n    %s(", s0, c0, em->near ? "mech_sincos1_near" : "mech_sincos");
         atom(f, em, p->nodes[pending].a, 1);
         fprintf(f, ", &%s, &%s);\n", s0, c0);
+    }
+    for (ex id = 0; id < p->n; id++) {
+        const ex_node *n = &p->nodes[id];
+        if ((n->op != EX_SIN && n->op != EX_COS) || em->tnum[id] < 0) continue;
+        int other = trig_partner(em, id), mask = gravity_only(em, id);
+        if ((other >= 0 && other < id) || !mask) continue;
+        trig_names(em, id, s0, c0, sizeof s0);
+        fputs("    double ", f);
+        fprintf(f, "%s, %s;\n    if (", s0, c0);
+        for (int k = 0, first = 1; k < 3; k++)
+            if (mask & 1 << k) fprintf(f, "%sgravity[%d] != 0.0", first ? "" : " || ", k), first = 0;
+        fprintf(f, ")\n        %s(", em->near ? "mech_sincos1_near" : "mech_sincos");
+        atom(f, em, n->a, 1);
+        fprintf(f, ", &%s, &%s);\n    else\n        %s = 0.0, %s = 1.0;\n", s0, c0, s0, c0);
     }
 }
 
@@ -248,6 +302,7 @@ static int analyse(emitter *em, unsigned char *keep, const ex *out, int nout)
         }
         em->tnum[id] = em->ops.total++;
     }
+    find_gravity_angles(em, out, nout);
     return name_temporaries(em);
 }
 
@@ -587,10 +642,12 @@ int gen_emit(gen *g, const char *cname, const char *c_path, const char *h_path)
     em.fd.tnum = malloc(n * sizeof *em.fd.tnum);
     em.obs.tnum = malloc(n * sizeof *em.obs.tnum);
     em.fd.name = malloc(n * sizeof *em.fd.name);
+    em.fd.gmask = malloc(n);
+    em.obs.gmask = malloc(n);
     em.obs.name = malloc(n * sizeof *em.obs.name);
     em.fd.loaded = calloc(n, sizeof *em.fd.loaded);
     em.obs.loaded = calloc(n, sizeof *em.obs.loaded);
-    int rc = !keep || !em.fd.tnum || !em.obs.tnum || !em.fd.name || !em.obs.name || !em.fd.loaded || !em.obs.loaded ? gen_fail(g, 0, "out of memory") : 0;
+    int rc = !keep || !em.fd.tnum || !em.obs.tnum || !em.fd.name || !em.obs.name || !em.fd.gmask || !em.obs.gmask || !em.fd.loaded || !em.obs.loaded ? gen_fail(g, 0, "out of memory") : 0;
     const char *slash = strrchr(h_path, '/');
     int nobs = mech_observe_len(g->m);
     if (rc == 0) rc = analyse(&em.fd, keep, g->qdd, g->m->nv);
@@ -608,6 +665,8 @@ int gen_emit(gen *g, const char *cname, const char *c_path, const char *h_path)
     free(em.fd.tnum);
     free(em.obs.tnum);
     free(em.fd.name);
+    free(em.fd.gmask);
+    free(em.obs.gmask);
     free(em.obs.name);
     free(em.fd.loaded);
     free(em.obs.loaded);
