@@ -409,7 +409,7 @@ static void write_description(FILE *f, const emitters *em, const char *h_name)
             " * %d loop%s (nc = %d), %d tsda, %d rsda, nact = %d, %d POI%s\n"
             " * %d operations: %d mul, %d add/sub, %d div, %d neg, %d sin/cos, %d sqrt\n"
             " *\n"
-            " * qdd = H(q)^-1 (tau + tau_e - C(q, qd, fext)): C by RNEA, H by CRBA, solved by\n"
+            " * qdd = H(q)^-1 (tau + tau_e - C(q, qd, fext, gravity)): C by RNEA, H by CRBA, solved by\n"
             " * sparse L^T D L over the expanded parent array (RBDA sec 6.5)\n"
             " *   lambda = {",
             g->name, g->path, MECHGEN_VERSION, m->nq, m->nv, m->nb, nfext, nfext == 1 ? "y" : "ies", m->nloop,
