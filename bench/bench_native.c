@@ -43,7 +43,7 @@
 #define REPETITIONS 200
 
 typedef void (*fwd_dyn_fn)(const double *q, const double *qd, const double *tau,
-                           const double *fext, const double *act, double *qdd);
+                           const double *fext, const double *act, const double *gravity, double *qdd);
 
 typedef struct {
     const mech_model *m;
@@ -111,7 +111,7 @@ static double batch_generated(bench *b, long n)
     double check = 0;
     for (long i = 0; i < n; i++) {
         b->gen(state(b->q, m->nq, i), state(b->qd, m->nv, i), state(b->tau, m->nv, i),
-               state(b->fext, 6 * m->nb, i), state(b->act, m->nact, i), b->qdd);
+               state(b->fext, 6 * m->nb, i), state(b->act, m->nact, i), m->gravity, b->qdd);
         check += sum(b->qdd, m->nv);
     }
     return check;
@@ -259,7 +259,8 @@ static double verify(bench *b)
         const double *q = state(b->q, m->nq, i), *qd = state(b->qd, m->nv, i);
         dense_reference(b, i, want);
         if (b->gen) {
-            b->gen(q, qd, state(b->tau, m->nv, i), state(b->fext, 6 * m->nb, i), state(b->act, m->nact, i), b->qdd);
+            b->gen(q, qd, state(b->tau, m->nv, i), state(b->fext, 6 * m->nb, i), state(b->act, m->nact, i), m->gravity,
+                   b->qdd);
             err = fmax(err, mech_scaled_error(b->qdd, want, m->nv));
         }
 #ifdef MECH_HAVE_MUJOCO

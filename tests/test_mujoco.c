@@ -244,7 +244,7 @@ typedef struct {
 } errors;
 
 typedef void (*fwd_dyn_fn)(const double *q, const double *qd, const double *tau,
-                           const double *fext, const double *act, double *qdd);
+                           const double *fext, const double *act, const double *gravity, double *qdd);
 
 /* The generated forward dynamics of the model called `name`; NULL with the
  * reason in *why, and *required = 1 when its absence is a failure. */
@@ -290,7 +290,7 @@ static errors run_trials(const mech_model *m, mjcf_sim *sim, dense_ws *ws, fwd_d
         dense_fd(m, ws, s->q, s->qd, s->tau, s->fext, s->want);
         e.dense = fmax(e.dense, mech_scaled_error(s->got, s->want, m->nv));
         if (!gen) continue;
-        gen(s->q, s->qd, s->tau, s->fext, NULL, s->want);
+        gen(s->q, s->qd, s->tau, s->fext, NULL, m->gravity, s->want);
         e.generated = fmax(e.generated, mech_scaled_error(s->got, s->want, m->nv));
     }
     return e;

@@ -10,7 +10,10 @@
  * near the closure manifold, torn a little so the Baumgarte terms are live
  * (mech_sample_loop_state), with rank(K) = nc checked at every trial.  Force
  * elements get random act[]; observe and find are checked against
- * mech_observe and mech_find.  Exit status 0 = PASS, 1 = FAIL. */
+ * mech_observe and mech_find.  Gravity is an input of the generated code:
+ * it is also run with a gravity other than the model's, against the dense
+ * reference on a copy of the model with that gravity.  Exit status 0 = PASS,
+ * 1 = FAIL. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,7 @@
 #include "sim/sample.h"
 
 #define TRIALS 1000
+#define GRAVITY_TRIALS 200
 
 /* Both sides end in a factorization of H (L^T D L here, LU in the dense
  * reference), so their noise floor is eps * cond(H), and for a serial chain
@@ -125,7 +129,7 @@ int main(int argc, char **argv)
                 mech_loop_terms(m, ws, q, NULL, NULL, NULL, ws->K, NULL);
                 rank_short += mech_loop_rank(m, ws, ws->K, NULL, NULL) != m->nc;
             }
-            gen->fwd_dyn(q, qd, tau, fext, act, qdd_gen);
+            gen->fwd_dyn(q, qd, tau, fext, act, m->gravity, qdd_gen);
             dense_fd_full(m, ws, q, qd, tau, fext, act, qdd_dense);
             double e = mech_scaled_error(qdd_gen, qdd_dense, m->nv);
             if (!(e <= worst)) { worst = e; worst_trial = t; }
@@ -150,10 +154,27 @@ int main(int argc, char **argv)
         if (m->npoi + m->ntsda + m->nrsda) printf("validate: %s: find: %d names that do not round-trip\n", gen->name, bad_names);
         fail |= bad_names != 0;
 
+        /* Another gravity, with all three components, on the generated side as
+         * the argument and on the dense side as the model's (a copy sharing
+         * everything else). */
+        mech_model other = *m;
+        const double g_other[3] = { 3.1, -4.7, 8.2 };
+        for (int k = 0; k < 3; k++) other.gravity[k] = g_other[k];
+        double worst_g = 0.0;
+        for (int t = 0; t < GRAVITY_TRIALS; t++) {
+            mech_sample_loop_state(m, ws, &rng, qw, q, qd, tau, fext, act);
+            gen->fwd_dyn(q, qd, tau, fext, act, g_other, qdd_gen);
+            dense_fd_full(&other, ws, q, qd, tau, fext, act, qdd_dense);
+            worst_g = fmax(worst_g, mech_scaled_error(qdd_gen, qdd_dense, m->nv));
+        }
+        printf("validate: %s: gravity (%g, %g, %g): %d trials, max scaled |qdd_generated - qdd_dense| = %.2g\n",
+               gen->name, g_other[0], g_other[1], g_other[2], GRAVITY_TRIALS, worst_g);
+        fail |= !(worst_g <= gate(m->nv));
+
         /* The model's initial pose at rest, unactuated, fext and act NULL. */
         mech_model_initial_state(m, q, qd);
         for (int i = 0; i < m->nv; i++) qd[i] = tau[i] = 0.0;
-        gen->fwd_dyn(q, qd, tau, NULL, NULL, qdd_gen);
+        gen->fwd_dyn(q, qd, tau, NULL, NULL, m->gravity, qdd_gen);
         dense_fd_full(m, ws, q, qd, tau, NULL, NULL, qdd_dense);
         double e = mech_scaled_error(qdd_gen, qdd_dense, m->nv);
         printf("validate: %s: initial pose, qd = 0, tau = 0, fext = act = NULL: scaled error %.2g\n", gen->name, e);

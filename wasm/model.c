@@ -51,7 +51,7 @@ EMSCRIPTEN_KEEPALIVE int mw_forward(mw_sim *s)
     const mech_fwd_dyn_fn fd = MW_GEN.fwd_dyn_near ? MW_GEN.fwd_dyn_near : MW_GEN.fwd_dyn;
     const double range = MW_GEN.fwd_dyn_near ? MECH_SINCOS_MAX : DBL_MAX;
     if (s && within(s->q, MW_GEN.nq + MW_GEN.nv, range)) { /* q, qd: one block (mech_data_new) */
-        fd(s->q, s->qd, s->tau, s->fext, s->act, s->qdd);
+        fd(s->q, s->qd, s->tau, s->fext, s->act, s->gravity, s->qdd);
         if (within(s->qdd, MW_GEN.nv, DBL_MAX)) return 0;
     }
     return mw_sim_forward(s);

@@ -79,7 +79,7 @@ static void gen_engine_fd(void *ctx, const double *q, const double *qd, const do
                           const double *fext, double *qdd)
 {
     const gen_engine *e = ctx;
-    e->g->fwd_dyn(q, qd, tau, fext, e->act, qdd);
+    e->g->fwd_dyn(q, qd, tau, fext, e->act, e->g->gravity, qdd);
 }
 
 /* The three forward dynamics of one model, each a mech_fd_fn with its ctx. */

@@ -2,10 +2,11 @@
  * the observation function when the model declares anything to observe.
  *
  * Each function keeps only the nodes reachable from its outputs.  Each kept operation node becomes
- * one named temporary, `const double tN = a op b;`, in node order (operands
+ * one named temporary, `const double name = a op b;`, in node order (operands
  * always precede their users), so a shared subexpression is computed once
- * and later sections refer to it by name.  Constants and inputs are written
- * inline.  Temporaries are grouped under the heading of the algorithm
+ * and later sections refer to it by name: the name the generator gave it for
+ * its role (gen_name: `v3_wz`, `H_2_1`), `s1`/`c1` for the sine and cosine of
+ * q[1], else `tN`.  Constants and inputs are written inline.  Temporaries are grouped under the heading of the algorithm
  * section that first built them.  A large forward dynamics is cut into
  * stages (stages.c); a small one with joint angles comes as two copies, with
  * checked and unchecked sin/cos (docs/codegen.md). */
@@ -44,7 +45,10 @@ typedef struct {
     gen *g;
     int *tnum;            /* temporary number of a kept operation node, or -1 */
     gen_ops ops;          /* operation counts, one per temporary           */
-    int uses_q, uses_qd, uses_tau, uses_fext, uses_act;
+    char (*name)[GEN_LABEL_LEN]; /* per kept operation node: its C name */
+    unsigned char *gmask; /* per trig node: bit k when it multiplies gravity[k], */
+                          /* GM_OTHER when anything else reads it           */
+    int uses[EX_IN_COUNT];  /* which input arrays the function reads        */
     gen_stages st;        /* statements and stages                         */
     int near;             /* writing the copy with unchecked sin/cos       */
     int *loaded;          /* per node: 1 + the stage that last read it from w */
@@ -70,8 +74,8 @@ static void atom(FILE *f, const emitter *em, ex id, int leading)
         format_double(buf, sizeof buf, n->c);
         fprintf(f, !leading && n->c < 0 ? "(%s)" : "%s", buf);
         break;
-    case EX_INPUT: fputs(n->name, f); break;
-    default: fprintf(f, "t%d", em->tnum[id]); break;
+    case EX_INPUT: fprintf(f, "%s[%d]", ex_input_name(n->array), n->index); break;
+    default: fputs(em->name[id], f); break;
     }
 }
 
@@ -86,6 +90,18 @@ static int trig_partner(const emitter *em, ex id)
     return -1;
 }
 
+/* The name of the sine (op EX_SIN) or cosine of trig node id's angle: s3 and
+ * c3 for q[3], else after id's number. */
+static void trig_name(const emitter *em, ex id, ex_op op, char *buf, size_t cap)
+{
+    const ex_pool *p = &em->g->p;
+    const ex_node *x = &p->nodes[p->nodes[id].a];
+    const char *sc = op == EX_SIN ? "s" : "c";
+    if (x->op == EX_INPUT && x->array == EX_IN_Q) snprintf(buf, cap, "%s%d", sc, x->index);
+    else if (x->op == EX_INPUT) snprintf(buf, cap, "%s_%s%d", sc, ex_input_name(x->array), x->index);
+    else snprintf(buf, cap, "t%d_%s", em->tnum[id], op == EX_SIN ? "sin" : "cos");
+}
+
 /* The output names of trig node `id`'s angle: its sin and cos temporaries,
  * or a scratch name for a half nothing reads (the compiler drops it). */
 static void trig_names(const emitter *em, ex id, char *sname, char *cname, size_t cap)
@@ -93,26 +109,65 @@ static void trig_names(const emitter *em, ex id, char *sname, char *cname, size_
     const ex_node *n = &em->g->p.nodes[id];
     int other = trig_partner(em, id);
     ex s = n->op == EX_SIN ? id : other, c = n->op == EX_COS ? id : other;
-    if (s >= 0) snprintf(sname, cap, "t%d", em->tnum[s]);
-    else snprintf(sname, cap, "t%d_sin_unused", em->tnum[id]);
-    if (c >= 0) snprintf(cname, cap, "t%d", em->tnum[c]);
-    else snprintf(cname, cap, "t%d_cos_unused", em->tnum[id]);
+    char base[GEN_LABEL_LEN];
+    if (s >= 0) snprintf(sname, cap, "%s", em->name[s]);
+    else trig_name(em, id, EX_SIN, base, sizeof base), snprintf(sname, cap, "%s_unused", base);
+    if (c >= 0) snprintf(cname, cap, "%s", em->name[c]);
+    else trig_name(em, id, EX_COS, base, sizeof base), snprintf(cname, cap, "%s_unused", base);
+}
+
+#define GM_OTHER 0x80
+
+/* The gravity components trig node id's angle (its sin and cos) multiplies,
+ * when they are all zero in the model's own gravity; 0 when something else
+ * reads the angle, or a component the model has. */
+static int gravity_only(const emitter *em, ex id)
+{
+    int other = trig_partner(em, id), mask = em->gmask[id] | (other >= 0 ? em->gmask[other] : 0);
+    for (int k = 0; k < 3; k++)
+        if (mask & 1 << k && em->g->m->gravity[k] != 0.0) return 0;
+    return mask & GM_OTHER ? 0 : mask;
+}
+
+/* Marks, for every kept sin and cos, what reads it (gmask). */
+static void find_gravity_angles(emitter *em, const ex *out, int nout)
+{
+    const ex_pool *p = &em->g->p;
+    memset(em->gmask, 0, (size_t)p->n);
+    for (int i = 0; i < nout; i++) em->gmask[out[i]] |= GM_OTHER;
+    for (ex id = 0; id < p->n; id++) {
+        const ex_node *n = &p->nodes[id];
+        if (em->tnum[id] < 0) continue;
+        for (int k = 0; k < 2; k++) {
+            ex x = k ? n->b : n->a, y = k ? n->a : n->b;
+            if (x < 0 || (p->nodes[x].op != EX_SIN && p->nodes[x].op != EX_COS)) continue;
+            const ex_node *ny = y >= 0 ? &p->nodes[y] : NULL;
+            if (n->op == EX_MUL && ny->op == EX_INPUT && ny->array == EX_IN_GRAVITY) em->gmask[x] |= 1 << ny->index;
+            else em->gmask[x] |= GM_OTHER;
+        }
+    }
 }
 
 /* Every angle's sin and cos are emitted together, where the first trig node
  * would be (they depend on inputs only): two angles per inline mech_sincos2,
  * whose packed arithmetic does both at the cost of about one, and a last odd
- * angle by mech_sincos (mech_sincos1_near in the unchecked copy; mech_sincos.h). */
+ * angle by mech_sincos (mech_sincos1_near in the unchecked copy; mech_sincos.h).
+ * An angle whose sin and cos only multiply gravity components — a root joint
+ * about the model's own gravity axis, which matters only for a gravity with
+ * a component across that axis — is computed only when one of those
+ * components is nonzero; otherwise its products are zero whatever the
+ * angle, and it is taken as 0. */
 static void trig_statements(FILE *f, const emitter *em)
 {
     const ex_pool *p = &em->g->p;
     ex pending = -1;
-    char s0[32], c0[32], s1[32], c1[32];
+    char s0[40], c0[40], s1[40], c1[40];
     for (ex id = 0; id < p->n; id++) {
         const ex_node *n = &p->nodes[id];
         if ((n->op != EX_SIN && n->op != EX_COS) || em->tnum[id] < 0) continue;
         int other = trig_partner(em, id);
         if (other >= 0 && other < id) continue;            /* same angle as an earlier node */
+        if (gravity_only(em, id)) continue;
         if (pending < 0) { pending = id; continue; }
         trig_names(em, pending, s0, c0, sizeof s0);
         trig_names(em, id, s1, c1, sizeof s1);
@@ -129,6 +184,20 @@ static void trig_statements(FILE *f, const emitter *em)
         atom(f, em, p->nodes[pending].a, 1);
         fprintf(f, ", &%s, &%s);\n", s0, c0);
     }
+    for (ex id = 0; id < p->n; id++) {
+        const ex_node *n = &p->nodes[id];
+        if ((n->op != EX_SIN && n->op != EX_COS) || em->tnum[id] < 0) continue;
+        int other = trig_partner(em, id), mask = gravity_only(em, id);
+        if ((other >= 0 && other < id) || !mask) continue;
+        trig_names(em, id, s0, c0, sizeof s0);
+        fputs("    double ", f);
+        fprintf(f, "%s, %s;\n    if (", s0, c0);
+        for (int k = 0, first = 1; k < 3; k++)
+            if (mask & 1 << k) fprintf(f, "%sgravity[%d] != 0.0", first ? "" : " || ", k), first = 0;
+        fprintf(f, ")\n        %s(", em->near ? "mech_sincos1_near" : "mech_sincos");
+        atom(f, em, n->a, 1);
+        fprintf(f, ", &%s, &%s);\n    else\n        %s = 0.0, %s = 1.0;\n", s0, c0, s0, c0);
+    }
 }
 
 static void statement(FILE *f, const emitter *em, ex id)
@@ -139,7 +208,7 @@ static void statement(FILE *f, const emitter *em, ex id)
         trig_statements(f, em);
         return;
     }
-    fprintf(f, "    const double t%d = ", em->tnum[id]);
+    fprintf(f, "    const double %s = ", em->name[id]);
     switch (n->op) {
     case EX_NEG: fputc('-', f); atom(f, em, n->a, 0); break;
     case EX_SQRT: fputs("sqrt(", f); atom(f, em, n->a, 1); fputc(')', f); break;
@@ -156,6 +225,50 @@ static void statement(FILE *f, const emitter *em, ex id)
         break;
     }
     fputs(";\n", f);
+}
+
+typedef struct {
+    const char *name;
+    ex id;
+} named;
+
+static int by_name_then_id(const void *x, const void *y)
+{
+    const named *a = x, *b = y;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->id > b->id) - (a->id < b->id);
+}
+
+/* Each kept operation node's C name: s<k>/c<k> for a trig node of q[k], the
+ * first name the generator gave it (gen_name), or t<number>.  A name two nodes
+ * would share stays with the earlier one; the other falls back to its number
+ * (a given name is never t<digits>, so the fallback is unique too). */
+static int name_temporaries(emitter *em)
+{
+    gen *g = em->g;
+    const ex_pool *p = &g->p;
+    int *first = malloc((size_t)p->n * sizeof *first);
+    named *list = malloc((size_t)(em->ops.total ? em->ops.total : 1) * sizeof *list);
+    if (!first || !list) { free(first); free(list); return gen_fail(g, 0, "out of memory"); }
+    for (ex id = 0; id < p->n; id++) first[id] = -1;
+    for (int k = g->nlabel - 1; k >= 0; k--) first[g->labels[k].id] = k;
+    int n = 0;
+    for (ex id = 0; id < p->n; id++) {
+        if (em->tnum[id] < 0) continue;
+        ex_op op = p->nodes[id].op;
+        if (op == EX_SIN || op == EX_COS) trig_name(em, id, op, em->name[id], sizeof em->name[id]);
+        else if (first[id] >= 0) snprintf(em->name[id], sizeof em->name[id], "%s", g->labels[first[id]].name);
+        else snprintf(em->name[id], sizeof em->name[id], "t%d", em->tnum[id]);
+        list[n++] = (named){ em->name[id], id };
+    }
+    qsort(list, (size_t)n, sizeof *list, by_name_then_id);
+    for (int k = 1; k < n; k++)
+        if (strcmp(list[k].name, list[k - 1].name) == 0) first[list[k].id] = -2;   /* a duplicate */
+    for (ex id = 0; id < p->n; id++)
+        if (em->tnum[id] >= 0 && first[id] == -2) snprintf(em->name[id], sizeof em->name[id], "t%d", em->tnum[id]);
+    free(first);
+    free(list);
+    return 0;
 }
 
 /* Marks what the outputs need, numbers the temporaries and counts the operations. */
@@ -179,13 +292,7 @@ static int analyse(emitter *em, unsigned char *keep, const ex *out, int nout)
         case EX_CONST:
             if (!isfinite(n->c)) return gen_fail(g, 0, "a constant evaluates to %g (degenerate model data?)", n->c);
             continue;
-        case EX_INPUT:
-            em->uses_q |= strncmp(n->name, "q[", 2) == 0;
-            em->uses_qd |= strncmp(n->name, "qd[", 3) == 0;
-            em->uses_tau |= strncmp(n->name, "tau[", 4) == 0;
-            em->uses_fext |= strncmp(n->name, "fext[", 5) == 0;
-            em->uses_act |= strncmp(n->name, "act[", 4) == 0;
-            continue;
+        case EX_INPUT: em->uses[n->array] = 1; continue;
         case EX_SIN: case EX_COS: em->ops.trig++; break;
         case EX_NEG: em->ops.neg++; break;
         case EX_ADD: case EX_SUB: em->ops.add++; break;
@@ -195,7 +302,8 @@ static int analyse(emitter *em, unsigned char *keep, const ex *out, int nout)
         }
         em->tnum[id] = em->ops.total++;
     }
-    return 0;
+    find_gravity_angles(em, out, nout);
+    return name_temporaries(em);
 }
 
 /* The two functions of one generated file: forward dynamics and observe. */
@@ -215,7 +323,7 @@ static void write_header(FILE *f, const gen *g, const char *cname)
             "#ifndef MECHGEN_%s_H\n#define MECHGEN_%s_H\n\n#include \"generated.h\"\n\n"
             "/* nq = %d, nv = %d, nb = %d, nc = %d, nact = %d; see mech_fwd_dyn_fn in generated.h. */\n"
             "void mechgen_%s_fwd_dyn(const double *q, const double *qd, const double *tau,\n"
-            "                        const double *fext, const double *act, double *qdd);\n",
+            "                        const double *fext, const double *act, const double *gravity, double *qdd);\n",
             g->name, g->path, MECHGEN_VERSION, guard, guard, g->m->nq, g->m->nv, g->m->nb, g->m->nc, g->m->nact,
             cname);
     if (mech_observe_len(g->m) > 0)
@@ -231,7 +339,7 @@ typedef struct {
     int stage;
 } loader;
 
-/* Before a stage's first read of a temporary an earlier stage built: `const double tN = w[slot];`. */
+/* Before a stage's first read of a temporary an earlier stage built: `const double name = w[slot];`. */
 static void load(void *ctx, ex id)
 {
     loader *l = ctx;
@@ -239,10 +347,10 @@ static void load(void *ctx, ex id)
     int d = em->st.stmt_of[id];
     if (em->st.slot[id] < 0 || em->loaded[id] == l->stage + 1 || gen_stages_stage_of(&em->st, d) == l->stage) return;
     em->loaded[id] = l->stage + 1;
-    fprintf(l->f, "    const double t%d = w[%d];\n", em->tnum[id], em->st.slot[id]);
+    fprintf(l->f, "    const double %s = w[%d];\n", em->name[id], em->st.slot[id]);
 }
 
-/* After the statement that builds them: `w[slot] = tN;` for what later stages read. */
+/* After the statement that builds them: `w[slot] = name;` for what later stages read. */
 static void store_defs(FILE *f, const emitter *em, int i)
 {
     const gen_stages *st = &em->st;
@@ -250,7 +358,7 @@ static void store_defs(FILE *f, const emitter *em, int i)
     ex first = st->stmt[i], end = first + 1;
     if (p->nodes[first].op == EX_SIN || p->nodes[first].op == EX_COS) end = p->n; /* the trig group */
     for (ex id = first; id < end; id++)
-        if (st->stmt_of[id] == i && st->slot[id] >= 0) fprintf(f, "    w[%d] = t%d;\n", st->slot[id], em->tnum[id]);
+        if (st->stmt_of[id] == i && st->slot[id] >= 0) fprintf(f, "    w[%d] = %s;\n", st->slot[id], em->name[id]);
 }
 
 /* The statements of stage k, under the heading of the section that built them. */
@@ -301,7 +409,7 @@ static void write_description(FILE *f, const emitters *em, const char *h_name)
             " * %d loop%s (nc = %d), %d tsda, %d rsda, nact = %d, %d POI%s\n"
             " * %d operations: %d mul, %d add/sub, %d div, %d neg, %d sin/cos, %d sqrt\n"
             " *\n"
-            " * qdd = H(q)^-1 (tau + tau_e - C(q, qd, fext)): C by RNEA, H by CRBA, solved by\n"
+            " * qdd = H(q)^-1 (tau + tau_e - C(q, qd, fext, gravity)): C by RNEA, H by CRBA, solved by\n"
             " * sparse L^T D L over the expanded parent array (RBDA sec 6.5)\n"
             " *   lambda = {",
             g->name, g->path, MECHGEN_VERSION, m->nq, m->nv, m->nb, nfext, nfext == 1 ? "y" : "ies", m->nloop,
@@ -325,23 +433,24 @@ typedef enum { FD_WHOLE, FD_PART, FD_FORWARDER } fd_kind;
 static void write_fwd_dyn_head(FILE *f, const emitter *em, const char *cname, const char *suffix, fd_kind kind)
 {
     fprintf(f, "%svoid mechgen_%s_fwd_dyn%s(const double *q, const double *qd, const double *tau,\n"
-               "%*s const double *fext, const double *act, double *qdd)\n{\n",
+               "%*s const double *fext, const double *act, const double *gravity, double *qdd)\n{\n",
             kind == FD_PART ? "MECHGEN_PART " : "", cname, suffix,
             (int)(strlen(cname) + strlen(suffix)) + (kind == FD_PART ? 33 : 20), "");
     if (kind != FD_FORWARDER) {
-        if (!em->uses_q) fputs("    (void)q;\n", f);
-        if (!em->uses_qd) fputs("    (void)qd;\n", f);
-        if (!em->uses_tau) fputs("    (void)tau;\n", f);
+        if (!em->uses[EX_IN_Q]) fputs("    (void)q;\n", f);
+        if (!em->uses[EX_IN_QD]) fputs("    (void)qd;\n", f);
+        if (!em->uses[EX_IN_TAU]) fputs("    (void)tau;\n", f);
+        if (!em->uses[EX_IN_GRAVITY]) fputs("    (void)gravity;\n", f);
         if (em->g->m->nv == 0) fputs("    (void)qdd;\n", f);
     }
     if (kind == FD_PART) {
-        if (!em->uses_fext) fputs("    (void)fext;\n", f);
-        if (!em->uses_act) fputs("    (void)act;\n", f);
+        if (!em->uses[EX_IN_FEXT]) fputs("    (void)fext;\n", f);
+        if (!em->uses[EX_IN_ACT]) fputs("    (void)act;\n", f);
         return;
     }
-    if (em->uses_fext) fputs("    if (!fext) fext = no_fext;\n", f);
+    if (em->uses[EX_IN_FEXT]) fputs("    if (!fext) fext = no_fext;\n", f);
     else if (kind == FD_WHOLE) fputs("    (void)fext;\n", f);
-    if (em->uses_act) fputs("    if (!act) act = no_act;\n", f);
+    if (em->uses[EX_IN_ACT]) fputs("    if (!act) act = no_act;\n", f);
     else if (kind == FD_WHOLE) fputs("    (void)act;\n", f);
 }
 
@@ -349,9 +458,10 @@ static void write_fwd_dyn_head(FILE *f, const emitter *em, const char *cname, co
 static void write_stage(FILE *f, emitter *em, const char *cname, int k)
 {
     fprintf(f, "\nMECHGEN_PART void mechgen_%s_fwd_dyn_s%d(const double *q, const double *qd, const double *tau,\n"
-               "%*s const double *fext, const double *act, double *restrict w, double *qdd)\n{\n"
-               "    (void)q, (void)qd, (void)tau, (void)fext, (void)act, (void)w, (void)qdd; /* each stage reads some */\n",
-            cname, k, (int)strlen(cname) + 30 + (k > 9) + (k > 99), "");
+               "%*s const double *fext, const double *act, const double *gravity, double *restrict w,\n"
+               "%*s double *qdd)\n{\n"
+               "    (void)q, (void)qd, (void)tau, (void)fext, (void)act, (void)gravity, (void)w, (void)qdd; /* each stage reads some */\n",
+            cname, k, (int)strlen(cname) + 30 + (k > 9) + (k > 99), "", (int)strlen(cname) + 30 + (k > 9) + (k > 99), "");
     write_body(f, em, k);
     if (k == em->st.nstage - 1) write_outputs(f, em, "qdd", em->g->qdd, em->g->m->nv);
     fputs("}\n", f);
@@ -389,7 +499,9 @@ static void write_angle_check(FILE *f, const emitter *em)
         if (em->tnum[id] < 0 || (n->op != EX_SIN && n->op != EX_COS)) continue;
         int other = trig_partner(em, id);
         if (other >= 0 && other < id) continue;   /* the same angle as an earlier node */
-        fprintf(f, "%sfabs(%s) <= MECH_SINCOS_MAX", first ? "" : " &&\n        ", p->nodes[n->a].name);
+        fprintf(f, "%sfabs(", first ? "" : " &&\n        ");
+        atom(f, em, n->a, 1);
+        fputs(") <= MECH_SINCOS_MAX", f);
         first = 0;
     }
     fputs(")\n", f);
@@ -410,8 +522,8 @@ static void write_fwd_dyn(FILE *f, emitter *em, const char *cname)
 {
     const gen *g = em->g;
     const mech_model *m = g->m;
-    if (em->uses_fext) fprintf(f, "static const double no_fext[%d];\n", 6 * m->nb);
-    if (em->uses_act) fprintf(f, "static const double no_act[%d];\n", m->nact);
+    if (em->uses[EX_IN_FEXT]) fprintf(f, "static const double no_fext[%d];\n", 6 * m->nb);
+    if (em->uses[EX_IN_ACT]) fprintf(f, "static const double no_act[%d];\n", m->nact);
     if (em->st.nstage > 1) {
         fprintf(f, "\n/* %d stages; the %d temporaries a later stage reads pass through w (docs/codegen.md,\n"
                    " * \"Stages\": in WebAssembly this cuts what V8 spills). */\n",
@@ -422,12 +534,12 @@ static void write_fwd_dyn(FILE *f, emitter *em, const char *cname)
         write_fwd_dyn_head(f, em, cname, "", FD_FORWARDER);
         fprintf(f, "    double w[%d];\n", em->st.nslot);
         for (int k = 0; k < em->st.nstage; k++)
-            fprintf(f, "    mechgen_%s_fwd_dyn_s%d(q, qd, tau, fext, act, w, qdd);\n", cname, k);
+            fprintf(f, "    mechgen_%s_fwd_dyn_s%d(q, qd, tau, fext, act, gravity, w, qdd);\n", cname, k);
         fputs("}\n", f);
         return;
     }
     if (!angles_are_inputs(em)) {
-        if (em->uses_fext || em->uses_act) fputc('\n', f);
+        if (em->uses[EX_IN_FEXT] || em->uses[EX_IN_ACT]) fputc('\n', f);
         write_whole(f, em, cname, "");
         return;
     }
@@ -444,8 +556,8 @@ static void write_fwd_dyn(FILE *f, emitter *em, const char *cname)
     fputc('\n', f);
     write_fwd_dyn_head(f, em, cname, "", FD_FORWARDER);
     write_angle_check(f, em);
-    fprintf(f, "        mechgen_%s_fwd_dyn_near(q, qd, tau, fext, act, qdd);\n    else\n"
-               "        mechgen_%s_fwd_dyn_far(q, qd, tau, fext, act, qdd);\n}\n", cname, cname);
+    fprintf(f, "        mechgen_%s_fwd_dyn_near(q, qd, tau, fext, act, gravity, qdd);\n    else\n"
+               "        mechgen_%s_fwd_dyn_far(q, qd, tau, fext, act, gravity, qdd);\n}\n", cname, cname);
 }
 
 static void write_observe(FILE *f, emitter *em, const char *cname)
@@ -453,8 +565,8 @@ static void write_observe(FILE *f, emitter *em, const char *cname)
     const gen *g = em->g;
     fprintf(f, "\n/* Observation values, mech_observe's layout (core/rbda/loops.h). */\n"
                "void mechgen_%s_observe(const double *q, const double *qd, double *out)\n{\n", cname);
-    if (!em->uses_q) fputs("    (void)q;\n", f);
-    if (!em->uses_qd) fputs("    (void)qd;\n", f);
+    if (!em->uses[EX_IN_Q]) fputs("    (void)q;\n", f);
+    if (!em->uses[EX_IN_QD]) fputs("    (void)qd;\n", f);
     write_body(f, em, 0);
     write_outputs(f, em, "out", g->obs, mech_observe_len(g->m));
     fputs("}\n", f);
@@ -465,6 +577,8 @@ static void write_tables(FILE *f, const emitters *em, const char *cname)
     const gen *g = em->fd.g;
     const mech_model *m = g->m;
     int nel = m->ntsda + m->nrsda, nobs = mech_observe_len(m);
+    char gx[3][40];
+    for (int k = 0; k < 3; k++) format_double(gx[k], sizeof gx[k], m->gravity[k]);
     fprintf(f, "\nstatic const unsigned char fext_bodies[%d] = {", m->nb);
     for (int i = 0; i < m->nb; i++) fprintf(f, "%s%s%d", i ? "," : "", i && i % 32 == 0 ? "\n   " : " ", m->bodies[i].fext);
     fputs(" };\n", f);
@@ -484,10 +598,11 @@ static void write_tables(FILE *f, const emitters *em, const char *cname)
     fprintf(f, "\nconst mech_generated mechgen_%s = {\n"
                "    .name = \"%s\", .generator = \"%s\",\n"
                "    .nq = %d, .nv = %d, .nb = %d, .nact = %d, .nc = %d,\n"
-               "    .fext_bodies = fext_bodies, .fwd_dyn = mechgen_%s_fwd_dyn,\n"
+               "    .fext_bodies = fext_bodies, .gravity = { %s, %s, %s },\n"
+               "    .fwd_dyn = mechgen_%s_fwd_dyn,\n"
                "    .npoi = %d, .ntsda = %d, .nrsda = %d, .observe_len = %d,\n",
-            cname, g->name, MECHGEN_VERSION, m->nq, m->nv, m->nb, m->nact, m->nc, cname, m->npoi, m->ntsda,
-            m->nrsda, nobs);
+            cname, g->name, MECHGEN_VERSION, m->nq, m->nv, m->nb, m->nact, m->nc, gx[0], gx[1], gx[2], cname, m->npoi,
+            m->ntsda, m->nrsda, nobs);
     if (em->fd.st.nstage == 1 && angles_are_inputs(&em->fd))
         fprintf(f, "    .fwd_dyn_near = mechgen_%s_fwd_dyn_near,\n", cname);
     if (m->npoi + nel > 0) fputs("    .names = names,\n", f);
@@ -526,9 +641,13 @@ int gen_emit(gen *g, const char *cname, const char *c_path, const char *h_path)
     unsigned char *keep = malloc(n);
     em.fd.tnum = malloc(n * sizeof *em.fd.tnum);
     em.obs.tnum = malloc(n * sizeof *em.obs.tnum);
+    em.fd.name = malloc(n * sizeof *em.fd.name);
+    em.fd.gmask = malloc(n);
+    em.obs.gmask = malloc(n);
+    em.obs.name = malloc(n * sizeof *em.obs.name);
     em.fd.loaded = calloc(n, sizeof *em.fd.loaded);
     em.obs.loaded = calloc(n, sizeof *em.obs.loaded);
-    int rc = !keep || !em.fd.tnum || !em.obs.tnum || !em.fd.loaded || !em.obs.loaded ? gen_fail(g, 0, "out of memory") : 0;
+    int rc = !keep || !em.fd.tnum || !em.obs.tnum || !em.fd.name || !em.obs.name || !em.fd.gmask || !em.obs.gmask || !em.fd.loaded || !em.obs.loaded ? gen_fail(g, 0, "out of memory") : 0;
     const char *slash = strrchr(h_path, '/');
     int nobs = mech_observe_len(g->m);
     if (rc == 0) rc = analyse(&em.fd, keep, g->qdd, g->m->nv);
@@ -545,6 +664,10 @@ int gen_emit(gen *g, const char *cname, const char *c_path, const char *h_path)
     free(keep);
     free(em.fd.tnum);
     free(em.obs.tnum);
+    free(em.fd.name);
+    free(em.fd.gmask);
+    free(em.obs.gmask);
+    free(em.obs.name);
     free(em.fd.loaded);
     free(em.obs.loaded);
     return rc;

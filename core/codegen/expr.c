@@ -18,17 +18,14 @@ static uint64_t node_hash(const ex_node *n)
     uint64_t bits;
     memcpy(&bits, &n->c, sizeof bits);
     h = mix(h, bits);
-    if (n->name)
-        for (const char *s = n->name; *s; s++) h = mix(h, (unsigned char)*s);
-    return h;
+    return mix(mix(h, (uint64_t)n->array), (uint64_t)(int64_t)n->index);
 }
 
 static int node_equal(const ex_node *x, const ex_node *y)
 {
     if (x->op != y->op || x->a != y->a || x->b != y->b) return 0;
     if (memcmp(&x->c, &y->c, sizeof x->c) != 0) return 0;
-    if (x->name || y->name) return x->name && y->name && strcmp(x->name, y->name) == 0;
-    return 1;
+    return x->array == y->array && x->index == y->index;
 }
 
 static int table_grow(ex_pool *p)
@@ -48,19 +45,15 @@ static int table_grow(ex_pool *p)
     return 0;
 }
 
-/* Hash-consing: return the existing node equal to *n, or append it.  Takes
- * ownership of n->name. */
-static ex intern(ex_pool *p, ex_node *n)
+/* Hash-consing: return the existing node equal to *n, or append it. */
+static ex intern(ex_pool *p, const ex_node *n)
 {
-    if (p->failed) { free(n->name); return p->zero; }
+    if (p->failed) return p->zero;
     if (2 * (p->n + 1) > p->tcap && table_grow(p) != 0) goto oom;
     uint64_t h = node_hash(n);
     size_t k = (size_t)(h & (uint64_t)(p->tcap - 1));
     for (; p->table[k] >= 0; k = (k + 1) & (size_t)(p->tcap - 1))
-        if (node_equal(&p->nodes[p->table[k]], n)) {
-            free(n->name);
-            return p->table[k];
-        }
+        if (node_equal(&p->nodes[p->table[k]], n)) return p->table[k];
     if (p->n == p->cap) {
         if (p->cap >= EX_MAX_NODES) goto oom;
         int cap = p->cap ? 2 * p->cap : 1024;
@@ -73,14 +66,13 @@ static ex intern(ex_pool *p, ex_node *n)
     p->table[k] = p->n;
     return p->n++;
 oom:
-    free(n->name);
     p->failed = 1;
     return p->zero;
 }
 
 static ex make(ex_pool *p, ex_op op, ex a, ex b)
 {
-    ex_node n = { op, a, b, 0.0, NULL };
+    ex_node n = { op, a, b, 0.0, 0, 0 };
     return intern(p, &n);
 }
 
@@ -94,7 +86,6 @@ int ex_pool_init(ex_pool *p)
 
 void ex_pool_free(ex_pool *p)
 {
-    for (int i = 0; i < p->n; i++) free(p->nodes[i].name);
     free(p->nodes);
     free(p->table);
     memset(p, 0, sizeof *p);
@@ -106,17 +97,20 @@ static int is_value(const ex_pool *p, ex a, double c) { return is_const(p, a) &&
 
 ex ex_const(ex_pool *p, double c)
 {
-    ex_node n = { EX_CONST, -1, -1, c == 0.0 ? 0.0 : c, NULL };   /* one zero, not two */
+    ex_node n = { EX_CONST, -1, -1, c == 0.0 ? 0.0 : c, 0, 0 };   /* one zero, not two */
     return intern(p, &n);
 }
 
-ex ex_input(ex_pool *p, const char *name)
+ex ex_input(ex_pool *p, ex_input_array array, int index)
 {
-    size_t len = strlen(name) + 1;
-    ex_node n = { EX_INPUT, -1, -1, 0.0, malloc(len) };
-    if (!n.name) { p->failed = 1; return p->zero; }
-    memcpy(n.name, name, len);
+    ex_node n = { EX_INPUT, -1, -1, 0.0, array, index };
     return intern(p, &n);
+}
+
+const char *ex_input_name(ex_input_array array)
+{
+    static const char *const name[EX_IN_COUNT] = { "q", "qd", "tau", "fext", "act", "gravity" };
+    return name[array];
 }
 
 ex ex_sin(ex_pool *p, ex a)

@@ -19,7 +19,7 @@ typedef int ex;              /* a node: index into the pool */
 
 typedef enum {
     EX_CONST,                /* numeric constant (c)                     */
-    EX_INPUT,                /* runtime input, e.g. "q[3]" (name)        */
+    EX_INPUT,                /* runtime input array[index], e.g. q[3]    */
     EX_SIN, EX_COS,          /* of an input (a)                          */
     EX_NEG,                  /* -a                                       */
     EX_ADD, EX_SUB,          /* a + b, a - b                             */
@@ -28,11 +28,17 @@ typedef enum {
     EX_RECIP0                /* a > 0 ? 1 / a : 0                        */
 } ex_op;
 
+/* The arrays a generated function reads, in the order of its parameters. */
+typedef enum {
+    EX_IN_Q, EX_IN_QD, EX_IN_TAU, EX_IN_FEXT, EX_IN_ACT, EX_IN_GRAVITY, EX_IN_COUNT
+} ex_input_array;
+
 typedef struct {
     ex_op op;
     ex a, b;                 /* operands, -1 when unused                 */
     double c;                /* EX_CONST value                           */
-    char *name;              /* EX_INPUT C text                          */
+    ex_input_array array;    /* EX_INPUT: which array ...                */
+    int index;               /* ... and which entry of it (else 0)       */
 } ex_node;
 
 typedef struct ex_pool {
@@ -49,7 +55,9 @@ int ex_pool_init(ex_pool *p);
 void ex_pool_free(ex_pool *p);
 
 ex ex_const(ex_pool *p, double c);
-ex ex_input(ex_pool *p, const char *name);
+ex ex_input(ex_pool *p, ex_input_array array, int index);
+/* The C parameter name of an input array ("q", "qd", ...). */
+const char *ex_input_name(ex_input_array array);
 ex ex_sin(ex_pool *p, ex a);
 ex ex_cos(ex_pool *p, ex a);
 ex ex_neg(ex_pool *p, ex a);

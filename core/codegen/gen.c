@@ -66,6 +66,7 @@ int gen_init(gen *g, const mech_model *m, const char *path, const char *name)
 
 void gen_free(gen *g)
 {
+    free(g->labels);
     ex_pool_free(&g->p);
     free(g->b);
     free(g->C);
@@ -91,11 +92,36 @@ int gen_fwd_dyn(gen *g)
     return 0;
 }
 
-ex gen_input(gen *g, const char *array, int k)
+void gen_name(gen *g, ex id, const char *fmt, ...)
 {
-    char name[32];
-    snprintf(name, sizeof name, "%s[%d]", array, k);
-    return ex_input(&g->p, name);
+    ex_op op = g->p.nodes[id].op;
+    if (op == EX_CONST || op == EX_INPUT) return;
+    if (g->nlabel == g->labelcap) {
+        int cap = g->labelcap ? 2 * g->labelcap : 256;
+        gen_label *l = realloc(g->labels, (size_t)cap * sizeof *l);
+        if (!l) return;                    /* the temporary keeps its number */
+        g->labels = l;
+        g->labelcap = cap;
+    }
+    gen_label *l = &g->labels[g->nlabel++];
+    l->id = id;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(l->name, sizeof l->name, fmt, ap);
+    va_end(ap);
+}
+
+void gen_name_sv6(gen *g, sv6 v, int force, const char *fmt, int i)
+{
+    char prefix[GEN_LABEL_LEN - 4];
+    snprintf(prefix, sizeof prefix, fmt, i);
+    for (int k = 0; k < 6; k++)
+        gen_name(g, v.e[k], "%s_%c%c", prefix, "wvnf"[(k >= 3) + 2 * force], "xyz"[k % 3]);
+}
+
+ex gen_input(gen *g, ex_input_array array, int k)
+{
+    return ex_input(&g->p, array, k);
 }
 
 sv6 gen_up_motion(gen *g, int i, sv6 m)
@@ -124,9 +150,7 @@ sinertia gen_up_inertia(gen *g, int i, sinertia I)
     const mech_body *b = &g->m->bodies[i];
     int sign = 1, k = gen_revolute_axis(b, &sign);
     if (k >= 0) {
-        char name[32];
-        snprintf(name, sizeof name, "q[%d]", b->qidx);
-        ex q = ex_input(&g->p, name);
+        ex q = gen_input(g, EX_IN_Q, b->qidx);
         I = si_rotate_axis(&g->p, I, k, sign, ex_sin(&g->p, q), ex_cos(&g->p, q));
     } else {
         I = si_transform(&g->p, I, g->b[i].xj);

@@ -56,6 +56,11 @@ typedef struct {
     gen_world w;           /* only where need_world                                  */
 } gen_body;
 
+/* A name for the temporary of node id, given by the stage that knows its
+ * role (e.g. "v3_wz", "H_2_1"); the emitter uses the first name a node got. */
+#define GEN_LABEL_LEN 24
+typedef struct { ex id; char name[GEN_LABEL_LEN]; } gen_label;
+
 /* Operations in the emitted function (one per temporary). */
 typedef struct { int mul, add, div, neg, trig, sqrt, total; } gen_ops;
 
@@ -75,6 +80,8 @@ typedef struct gen {
     ex *qdd;               /* nv outputs                                       */
     ex *obs;               /* mech_observe_len outputs of the observe function */
     int section[SEC_COUNT];/* first node built in each section                 */
+    gen_label *labels;     /* nlabel names of temporaries, in the order given  */
+    int nlabel, labelcap;
     gen_ops ops;           /* filled by gen_emit                               */
     char err[512];
 } gen;
@@ -102,8 +109,8 @@ void gen_half_solve(gen *g, ex *x);
  * L^-T (b + K^T lambda) out; dinv the inverted pivots of D. */
 int gen_method2(gen *g, const ex *dinv, ex *u);
 
-/* Runtime input array[k], e.g. "q[3]". */
-ex gen_input(gen *g, const char *array, int k);
+/* Runtime input array[k], e.g. q[3]. */
+ex gen_input(gen *g, ex_input_array array, int k);
 
 /* World position x and velocity xd of the point `pos` fixed in body b (-1:
  * the base, where the point is fixed). */
@@ -123,6 +130,14 @@ int gen_revolute_axis(const mech_body *b, int *sign);
 sv6 gen_up_motion(gen *g, int i, sv6 m);
 sv6 gen_up_transpose_force(gen *g, int i, sv6 f);
 sinertia gen_up_inertia(gen *g, int i, sinertia I);
+
+/* Names node id's temporary (printf-style; a C identifier that is not t<digits>).
+ * Constants and inputs are printed inline and ignore it; a node named before
+ * keeps its first name. */
+void gen_name(gen *g, ex id, const char *fmt, ...);
+/* Names the six entries of a spatial vector prefix_wx .. prefix_wz, prefix_vx .. prefix_vz
+ * (angular, linear: "n" and "f" for a force). */
+void gen_name_sv6(gen *g, sv6 v, int force, const char *fmt, int i);
 
 /* Formats "path:line: message" into g->err; returns -1. */
 int gen_fail(gen *g, int line, const char *fmt, ...);

@@ -8,6 +8,7 @@
 static void set_h(gen *g, int row, int col, ex value)
 {
     g->H[row * g->m->nv + col] = value;
+    gen_name(g, value, "H_%d_%d", row, col);
     g->Hpat[row * g->m->nv + col] = 1;
 }
 
@@ -24,6 +25,12 @@ int gen_crba(gen *g)
     for (int i = m->nb - 1; i >= 0; i--) {
         int parent = m->bodies[i].parent;
         if (parent >= 0) Ic[parent] = si_add(p, Ic[parent], gen_up_inertia(g, i, Ic[i]));
+    }
+    static const char *const I_name[6] = { "xx", "yy", "zz", "xy", "xz", "yz" };
+    for (int i = 0; i < m->nb; i++) {
+        gen_name(g, Ic[i].m, "Ic%d_m", i);
+        for (int k = 0; k < 3; k++) gen_name(g, Ic[i].h[k], "Ic%d_h%c", i, "xyz"[k]);
+        for (int k = 0; k < 6; k++) gen_name(g, Ic[i].I[k], "Ic%d_I%s", i, I_name[k]);
     }
 
     /* F = I^c_i S_i; H_ii = S_i^T F; then F = j_X_parent^T F up the ancestors j,

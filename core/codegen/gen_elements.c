@@ -35,7 +35,7 @@ static ex tsda_state(gen *g, const mech_tsda *t, ex xa[3], ex xb[3], ex u[3], ex
 
 static ex input_or_zero(gen *g, int slot)
 {
-    return slot >= 0 ? gen_input(g, "act", slot) : g->p.zero;
+    return slot >= 0 ? gen_input(g, EX_IN_ACT, slot) : g->p.zero;
 }
 
 int gen_elements(gen *g)
@@ -66,11 +66,12 @@ int gen_elements(gen *g)
     for (int i = 0; i < m->nrsda; i++) {
         const mech_rsda *r = &m->rsdas[i];
         const mech_body *b = &m->bodies[r->body];
-        ex q = gen_input(g, "q", b->qidx), qd = gen_input(g, "qd", b->vidx);
+        ex q = gen_input(g, EX_IN_Q, b->qidx), qd = gen_input(g, EX_IN_QD, b->vidx);
         ex t = ex_mul(p, ex_const(p, -r->k), ex_sub(p, q, ex_const(p, r->q0)));
         t = ex_add(p, ex_fms(p, t, ex_const(p, r->c), qd), input_or_zero(g, r->act));
         g->tau_e[b->vidx] = ex_add(p, g->tau_e[b->vidx], t);
     }
+    for (int j = 0; j < m->nv; j++) gen_name(g, g->tau_e[j], "tau_e_%d", j);
     return 0;
 }
 
@@ -87,8 +88,8 @@ int gen_observe(gen *g)
     }
     for (int i = 0; i < m->nrsda; i++, out += 2) {
         const mech_body *b = &m->bodies[m->rsdas[i].body];
-        out[0] = gen_input(g, "q", b->qidx);
-        out[1] = gen_input(g, "qd", b->vidx);
+        out[0] = gen_input(g, EX_IN_Q, b->qidx);
+        out[1] = gen_input(g, EX_IN_QD, b->vidx);
     }
     return 0;
 }

@@ -10,14 +10,6 @@
 #include "codegen/gen.h"
 
 #include <math.h>
-#include <stdio.h>
-
-static ex input(gen *g, const char *array, int k)
-{
-    char name[32];
-    snprintf(name, sizeof name, "%s[%d]", array, k);
-    return ex_input(&g->p, name);
-}
 
 /* A right-angle `rot` reaches the model as cos(pi/2) = 6.1e-17 and the like;
  * entries within a few ulps of 0 or +-1 are taken as exact so such frames
@@ -45,7 +37,7 @@ static sxform revolute(gen *g, const mech_body *b)
 {
     const double *a = b->axis;
     const double K[9] = { 0, -a[2], a[1], a[2], 0, -a[0], -a[1], a[0], 0 };
-    ex q = input(g, "q", b->qidx);
+    ex q = gen_input(g, EX_IN_Q, b->qidx);
     ex s = ex_sin(&g->p, q), c = ex_cos(&g->p, q);
     ex R[9], r[3] = { g->p.zero, g->p.zero, g->p.zero };
     for (int i = 0; i < 3; i++)
@@ -62,7 +54,7 @@ static sxform revolute(gen *g, const mech_body *b)
 static sxform prismatic(gen *g, const mech_body *b)
 {
     sxform X = sx_identity(&g->p);
-    ex q = input(g, "q", b->qidx);
+    ex q = gen_input(g, EX_IN_Q, b->qidx);
     for (int k = 0; k < 3; k++) X.r[k] = ex_mul(&g->p, ex_const(&g->p, b->axis[k]), q);
     return X;
 }
@@ -72,8 +64,8 @@ static sxform prismatic(gen *g, const mech_body *b)
 static sxform floating(gen *g, const mech_body *b)
 {
     ex_pool *p = &g->p;
-    ex w = input(g, "q", b->qidx), x = input(g, "q", b->qidx + 1);
-    ex y = input(g, "q", b->qidx + 2), z = input(g, "q", b->qidx + 3);
+    ex w = gen_input(g, EX_IN_Q, b->qidx), x = gen_input(g, EX_IN_Q, b->qidx + 1);
+    ex y = gen_input(g, EX_IN_Q, b->qidx + 2), z = gen_input(g, EX_IN_Q, b->qidx + 3);
     ex ww = ex_mul(p, w, w), xx = ex_mul(p, x, x), yy = ex_mul(p, y, y), zz = ex_mul(p, z, z);
     ex k = ex_div(p, ex_const(p, 2.0), ex_add(p, ex_add(p, ww, xx), ex_add(p, yy, zz)));
     ex xy = ex_mul(p, x, y), xz = ex_mul(p, x, z), yz = ex_mul(p, y, z);
@@ -83,7 +75,7 @@ static sxform floating(gen *g, const mech_body *b)
         ex_mul(p, k, ex_add(p, xy, wz)), ex_fms(p, p->one, k, ex_add(p, xx, zz)), ex_mul(p, k, ex_sub(p, yz, wx)),
         ex_mul(p, k, ex_sub(p, xz, wy)), ex_mul(p, k, ex_add(p, yz, wx)), ex_fms(p, p->one, k, ex_add(p, xx, yy)),
     };
-    ex r[3] = { input(g, "q", b->qidx + 4), input(g, "q", b->qidx + 5), input(g, "q", b->qidx + 6) };
+    ex r[3] = { gen_input(g, EX_IN_Q, b->qidx + 4), gen_input(g, EX_IN_Q, b->qidx + 5), gen_input(g, EX_IN_Q, b->qidx + 6) };
     return sx_from_rot(R, r);
 }
 
@@ -188,6 +180,14 @@ int gen_kinematics(gen *g)
         sxform up = sx_compose(&g->p, gb->xj, gb->xt);
         gb->x0 = parent < 0 ? up : sx_compose(&g->p, up, g->b[parent].x0);
     }
+    for (int i = 0; i < m->nb; i++) {
+        const gen_body *gb = &g->b[i];
+        for (int k = 0; k < 9; k++) gen_name(g, gb->xj.E[k], "X%d_E%d%d", i, k / 3, k % 3);
+        for (int k = 0; k < 3; k++) gen_name(g, gb->xj.r[k], "X%d_r%c", i, "xyz"[k]);
+        if (!gb->need_x0) continue;
+        for (int k = 0; k < 9; k++) gen_name(g, gb->x0.E[k], "X%d_0_E%d%d", i, k / 3, k % 3);
+        for (int k = 0; k < 3; k++) gen_name(g, gb->x0.r[k], "X%d_0_r%c", i, "xyz"[k]);
+    }
 
     /* v_i = i_X_parent v_parent + S qd (eq. 5.7); c_i = v_i x (S qd), which
      * equals (i_X_parent v_parent) x (S qd) because vJ x vJ = 0. */
@@ -197,9 +197,11 @@ int gen_kinematics(gen *g)
         gen_body *gb = &g->b[i];
         sv6 vp = b->parent < 0 ? sv_zero(&g->p) : gen_up_motion(g, i, g->b[b->parent].v);
         sv6 vJ = sv_zero(&g->p);
-        for (int k = 0; k < b->nv; k++) vJ = sv_add(&g->p, vJ, sv_scale(&g->p, gb->S[k], input(g, "qd", b->vidx + k)));
+        for (int k = 0; k < b->nv; k++) vJ = sv_add(&g->p, vJ, sv_scale(&g->p, gb->S[k], gen_input(g, EX_IN_QD, b->vidx + k)));
         gb->v = sv_add(&g->p, vp, vJ);
         gb->c = sv_crm(&g->p, vp, vJ);
+        gen_name_sv6(g, gb->v, 0, "v%d", i);
+        gen_name_sv6(g, gb->c, 0, "c%d", i);
     }
     return 0;
 }

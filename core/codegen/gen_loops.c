@@ -139,6 +139,9 @@ int gen_loops(gen *g)
             ex ed = sv_dot(p, T[r], dv);
             ex k = ex_neg(p, ex_add(p, sv_dot(p, T[r], da), sv_dot(p, Td[r], dv)));
             g->kc[row] = ex_fms(p, ex_fms(p, k, two_alpha, ed), beta2, e[r]);
+            gen_name(g, e[r], "e_%d", row);
+            gen_name(g, g->kc[row], "k_%d", row);
+            for (int j = 0; j < m->nv; j++) gen_name(g, Krow[j], "K_%d_%d", row, j);
         }
     }
     return 0;

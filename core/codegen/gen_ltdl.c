@@ -101,7 +101,10 @@ int gen_ltdl(gen *g)
             ex a = ex_mul(p, H[k * n + i], dinv[k]);
             for (int j = i; j >= 0; j = lambda[j]) H[i * n + j] = ex_fms(p, H[i * n + j], a, H[k * n + j]);
             H[k * n + i] = a;
+            gen_name(g, a, "L_%d_%d", k, i);
         }
+        gen_name(g, H[k * n + k], "D_%d", k);
+        gen_name(g, dinv[k], "Dinv_%d", k);
     }
     free(early);
     free(nchild);
@@ -112,11 +115,12 @@ int gen_ltdl(gen *g)
     /* C_i, whose RNEA backward pass ends last at the root, is subtracted
      * last: just before x_i is carried up (the same operations as
      * b = tau + tau_e - C followed by gen_half_solve). */
-    for (int i = 0; i < n; i++) x[i] = ex_add(p, gen_input(g, "tau", i), g->tau_e[i]);
+    for (int i = 0; i < n; i++) x[i] = ex_add(p, gen_input(g, EX_IN_TAU, i), g->tau_e[i]);
     for (int i = n - 1; i >= 0; i--) {
         x[i] = ex_sub(p, x[i], g->C[i]);
         for (int j = lambda[i]; j >= 0; j = lambda[j]) x[j] = ex_fms(p, x[j], H[i * n + j], x[i]);
     }
+    for (int i = 0; i < n; i++) gen_name(g, x[i], "u_%d", i);
     g->section[SEC_CONSTRAINT] = p->n;                  /* empty without loops */
     if (g->m->nc > 0 && gen_method2(g, dinv, x) != 0) {
         free(body_of);
@@ -138,6 +142,7 @@ int gen_ltdl(gen *g)
         }
         while (c-- > 0) x[i] = ex_fms(p, x[i], H[i * n + anc[c]], x[anc[c]]);
     }
+    for (int i = 0; i < n; i++) gen_name(g, x[i], "qdd_%d", i);
     free(body_of);
     free(dinv);
     return 0;

@@ -202,6 +202,7 @@ int gen_method2(gen *g, const ex *dinv, ex *u)
         gen_half_solve(g, zr);
         s.rhs[r] = g->kc[r];
         for (int i = 0; i < n; i++) s.rhs[r] = ex_fms(p, s.rhs[r], ex_mul(p, zr[i], dinv[i]), u[i]);
+        for (int i = 0; i < n; i++) gen_name(g, zr[i], "z_%d_%d", r, i);
     }
     for (int i = 0; i < n; i++)
         for (int l = 0; l < m->nloop; l++)
@@ -225,6 +226,7 @@ int gen_method2(gen *g, const ex *dinv, ex *u)
         }
     }
     if (best_cost < 0) { rc = gen_fail(g, 0, "internal error: no method-2 partition"); goto done; }
+    for (int r = 0; r < nc; r++) gen_name(g, best[r], "lambda_%d", r);
     for (int r = 0; r < nc; r++)
         for (int i = 0; i < n; i++) u[i] = ex_fma(p, u[i], s.z[(size_t)r * n + i], best[r]);
 done:

@@ -1,9 +1,9 @@
-/* gen_rnea.c — the bias force C(q, qd, fext) = ID(q, qd, 0, fext) by the
+/* gen_rnea.c — the bias force C(q, qd, fext, g) = ID(q, qd, 0, fext) by the
  * recursive Newton-Euler algorithm (RBDA Table 5.1), gravity entering as the
- * fictitious base acceleration a_0 = -[0; g] (RBDA sec 5.3). */
+ * fictitious base acceleration a_0 = -[0; g] (RBDA sec 5.3).  g is the
+ * generated function's gravity argument, so it enters nowhere else. */
 #include "codegen/gen.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 /* The base-coordinate external force on body i, carried into body
@@ -11,11 +11,7 @@
 static sv6 external_force(gen *g, int i)
 {
     sv6 f;
-    for (int k = 0; k < 6; k++) {
-        char name[32];
-        snprintf(name, sizeof name, "fext[%d]", 6 * i + k);
-        f.e[k] = ex_input(&g->p, name);
-    }
+    for (int k = 0; k < 6; k++) f.e[k] = gen_input(g, EX_IN_FEXT, 6 * i + k);
     return sx_apply_force(&g->p, g->b[i].x0, f);
 }
 
@@ -46,7 +42,7 @@ int gen_rnea(gen *g)
      * centre of mass.  A root body keeps the spatial form at its origin: only
      * S^T f is read there. */
     sv6 a0 = sv_zero(p);
-    for (int k = 0; k < 3; k++) a0.e[3 + k] = ex_const(p, -m->gravity[k]);
+    for (int k = 0; k < 3; k++) a0.e[3 + k] = ex_neg(p, gen_input(g, EX_IN_GRAVITY, k));
     for (int i = 0; i < m->nb; i++) {
         const mech_body *b = &m->bodies[i];
         const gen_body *gb = &g->b[i];
@@ -64,12 +60,18 @@ int gen_rnea(gen *g)
         if (b->parent < 0) f[i] = sv_add(p, si_apply(p, gb->I, a[i]), si_velocity_product(p, gb->I, gb->v));
         else f[i] = si_body_force_const(p, gb->I, wd, w, ao[i]);
         if (b->fext) f[i] = sv_sub(p, f[i], external_force(g, i));
+        gen_name_sv6(g, a[i], 0, "a%d", i);
+        for (int k = 0; k < 3; k++) gen_name(g, ao[i].e[k], "ao%d_%c", i, "xyz"[k]);
     }
 
     /* Backward pass: C_i = S_i^T f_i, f_parent += i_X_parent^T f_i. */
     for (int i = m->nb - 1; i >= 0; i--) {
         const mech_body *b = &m->bodies[i];
-        for (int k = 0; k < b->nv; k++) g->C[b->vidx + k] = sv_dot(p, g->b[i].S[k], f[i]);
+        gen_name_sv6(g, f[i], 1, "f%d", i);
+        for (int k = 0; k < b->nv; k++) {
+            g->C[b->vidx + k] = sv_dot(p, g->b[i].S[k], f[i]);
+            gen_name(g, g->C[b->vidx + k], "C_%d", b->vidx + k);
+        }
         if (b->parent >= 0) f[b->parent] = sv_add(p, f[b->parent], gen_up_transpose_force(g, i, f[i]));
     }
     free(a);

@@ -51,6 +51,8 @@ int gen_world_kinematics(gen *g)
         gb->w.v = to_world(p, &gb->w, gb->v);
         gb->w.a = to_world(p, &gb->w, a[i]);
         for (int k = 0; k < b->nv; k++) gb->w.S[k] = to_world(p, &gb->w, gb->S[k]);
+        gen_name_sv6(g, gb->w.v, 0, "v%d_0", i);
+        gen_name_sv6(g, gb->w.a, 0, "a%d_0", i);
     }
     free(a);
     return 0;

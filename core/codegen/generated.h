@@ -7,14 +7,17 @@
 #ifndef MECH_GENERATED_H
 #define MECH_GENERATED_H
 
-/* qdd = FD(q, qd, tau, fext, act).  Layouts are docs/conventions.md: q has nq
- * entries, qd/tau/qdd nv; fext is 6*nb doubles, per body a base-coordinate
- * spatial force [moment about the base origin; force], read only for bodies
- * flagged in fext_bodies; act has nact entries.  fext and act may be NULL
- * (no external force, no actuation).  A floating body's quaternion need not
- * be exactly unit: it is normalized on entry. */
+/* qdd = FD(q, qd, tau, fext, act, gravity).  Layouts are docs/conventions.md:
+ * q has nq entries, qd/tau/qdd nv; fext is 6*nb doubles, per body a
+ * base-coordinate spatial force [moment about the base origin; force], read
+ * only for bodies flagged in fext_bodies; act has nact entries; gravity is 3
+ * doubles, the physical gravity vector in base coordinates, m/s^2 (the
+ * model's own is the descriptor's gravity).  fext and act may be NULL (no
+ * external force, no actuation); gravity may not.  A floating body's
+ * quaternion need not be exactly unit: it is normalized on entry. */
 typedef void (*mech_fwd_dyn_fn)(const double *q, const double *qd, const double *tau,
-                                const double *fext, const double *act, double *qdd);
+                                const double *fext, const double *act, const double *gravity,
+                                double *qdd);
 
 /* out = the observation values at (q, qd), mech_observe's layout
  * (core/rbda/loops.h): every POI's world x y z, vx vy vz, then each tsda's
@@ -26,6 +29,7 @@ typedef struct mech_generated {
     const char *generator;     /* generator version string */
     int nq, nv, nb, nact, nc;  /* nact: force-element inputs; nc: loop constraint rows */
     const unsigned char *fext_bodies;   /* nb flags: 1 = body reads fext[6i..6i+5] */
+    double gravity[3];         /* the model file's gravity, m/s^2, base coordinates */
     mech_fwd_dyn_fn fwd_dyn;
     /* NULL, or fwd_dyn without its range check, for a caller that has checked
      * that every q[i] is within +-MECH_SINCOS_MAX (mech_sincos.h) and fext and

@@ -140,7 +140,7 @@ static void gen_fd_run(void *ctx, const double *q, const double *qd, const doubl
 {
     const mech_data *d = ctx;
     const mech_generated *g = d->state;
-    g->fwd_dyn(q, qd, tau, fext, d->act, qdd);
+    g->fwd_dyn(q, qd, tau, fext, d->act, d->gravity, qdd);
 }
 
 

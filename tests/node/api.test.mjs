@@ -161,6 +161,13 @@ test('describe, energy and gravity', async () => {
 
   assert.deepEqual([...gen.gravity], d.gravity, 'gravity is an input of every engine');
   assert.deepEqual([...run.gravity], d.gravity);
+  for (const sim of [gen, run]) {
+    sim.reset();
+    sim.gravity.set([3.1, -4.7, 8.2]);
+  }
+  const a = gen.forward(), b = run.forward();
+  const scale = Math.max(1, ...b.map(Math.abs));
+  assert.ok(a.every((x, i) => Math.abs(x - b[i]) <= 1e-12 * scale), 'the generated code reads the new gravity as ABA does');
   run.gravity.set([0, 0, 0]);
   run.qd.fill(0);
   assert.ok(run.forward().every((a) => a === 0), 'no gravity, no motion');
