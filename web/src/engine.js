@@ -102,11 +102,11 @@ export class Engine {
   }
 
   /**
-   * Opens a shipped model by name, or {text, name}; rejects with EngineError {line, column} on bad text.
-   * Options: backend ('generated' | 'runtime'), keepState (continue from the current state).
+   * Opens a shipped model by name (its generated module), or {text, name} (the runtime engine; an XPBD
+   * scene's name runs on XPBD); rejects with EngineError {line, column} on bad text.
    */
-  open(source, { backend, keepState = false } = {}) {
-    return this.#call('open', { source, backend, keepState });
+  open(source) {
+    return this.#call('open', { source });
   }
 
   /** First parse error of `text` ({message, line, column}), or null. */

@@ -72,7 +72,6 @@ const controls = createControls($('controls'), {
   onView: applyView,
   async onInputs() {
     try {
-      if (state.info?.backend === 'generated' && customGravity()) await switchToRuntime();
       await engine.setInputs(controls.inputs());
     } catch (e) {
       if (e.name !== 'StepTimeout') throw e; // the model was closed meanwhile (requestFrame says why)
@@ -86,21 +85,6 @@ const sameVector = (a, b) => a.length === b.length && a.every((x, i) => x === b[
 function customGravity() {
   const g = controls.inputs().gravity;
   return state.info && !sameVector(g, state.info.model.gravity) ? g : null;
-}
-
-// A generated module has the model's gravity built in: on a gravity change the model carries on, from
-// the same state, in the runtime engine. One switch at a time, however many slider events arrive.
-let switching = null;
-function switchToRuntime() {
-  switching ??= (async () => {
-    const gen = state.generation;
-    const info = await engine.open(state.model, { backend: 'runtime', keepState: true });
-    if (gen !== state.generation) return;
-    state.generation++;
-    state.info = info;
-    showBackend(info.backend);
-  })().finally(() => (switching = null));
-  return switching;
 }
 
 function applyView(v = controls.view) {
@@ -151,12 +135,12 @@ function clearModel() {
  * `keepCamera`, applies `inputs` (tau/act/gravity) where they fit. Returns false on a parse error, which
  * is then shown in the editor.
  */
-async function openText(text, { keepCamera = false, camera = null, inputs = {}, backend } = {}) {
+async function openText(text, { keepCamera = false, camera = null, inputs = {} } = {}) {
   const name = state.model;
   const edited = text !== null && text !== state.shipped;
   let info;
   try {
-    info = await engine.open(edited ? { text, name } : name, { backend: edited ? undefined : backend });
+    info = await engine.open(edited ? { text, name } : name);
   } catch (e) {
     if (state.info?.name !== name) clearModel();
     parseStatus(e);
@@ -188,13 +172,12 @@ async function openText(text, { keepCamera = false, camera = null, inputs = {}, 
   return true;
 }
 
-/** Slider values to carry into a reopened model, and the backend they need. */
+/** Slider values to carry into a reopened model (gravity only when moved: an input of every engine). */
 function carriedInputs() {
-  const gravity = customGravity();
-  return { inputs: { ...controls.inputs(), gravity: gravity ?? undefined }, backend: gravity ? 'runtime' : undefined };
+  return { inputs: { ...controls.inputs(), gravity: customGravity() ?? undefined } };
 }
 
-async function pickModel(name, { text, camera, inputs, backend } = {}) {
+async function pickModel(name, { text, camera, inputs } = {}) {
   state.model = name;
   gallery.select(name);
   clearModel();
@@ -205,7 +188,7 @@ async function pickModel(name, { text, camera, inputs, backend } = {}) {
   const source = text ?? loadEdit(name) ?? state.shipped; // null: no text to show, run the module by name
   editor.setText(source ?? '');
   showEdited();
-  return openText(source, { camera, inputs, backend });
+  return openText(source, { camera, inputs });
 }
 
 async function reload() {
@@ -434,7 +417,7 @@ async function start() {
 
   if (shared) {
     controls.setSettings(shared);
-    await pickModel(shared.model, { text: shared.text, camera: shared.camera, inputs: shared, backend: shared.gravity ? 'runtime' : undefined });
+    await pickModel(shared.model, { text: shared.text, camera: shared.camera, inputs: shared });
   } else if (fallback) {
     await pickModel(fallback);
   } else {

@@ -35,7 +35,7 @@ function applyInputs() {
   const { tau, act, gravity } = inputs;
   for (let i = 0; i < sim.tau.length; i++) sim.tau[i] = Number.isFinite(tau[i]) ? tau[i] : 0;
   for (let i = 0; i < sim.act.length; i++) sim.act[i] = Number.isFinite(act[i]) ? act[i] : 0;
-  if (gravity && sim.gravity) sim.gravity.set(gravity); // writable on the runtime engine only
+  if (gravity) sim.gravity.set(gravity); // an input of every engine
 }
 
 // The first offending entry of the state, or null when it is finite with bounded velocities.
@@ -132,23 +132,17 @@ function frame({ wall, play, single, dt, timeScale, budget }) {
   return snapshot({ behind, blowup });
 }
 
-// Opens a model. With `keepState`, a model of the same size continues from the current q, qd and time
-// (used to move from the generated module to the runtime engine when gravity changes).
-async function open({ source, backend, keepState }) {
+// Opens a model, from its initial state at time 0.
+async function open({ source }) {
   const { openModel } = await shim;
   // The XPBD scenes of models/xpbd (rods) run on engine 'xpbd', by name or as edited text under their name.
   const xpbdName = typeof source === 'string' ? source : source?.name;
   const xpbd = isXpbdModel(xpbdName);
   if (xpbd && typeof source === 'string') source = { text: xpbdTexts.get(source), name: source };
-  const next = await openModel(source, xpbd ? { engine: 'xpbd' } : backend ? { backend } : {});
-  if (keepState && sim && sim.nq === next.nq && sim.nv === next.nv) {
-    next.q.set(sim.q);
-    next.qd.set(sim.qd);
-  } else {
-    time = 0;
-    steps = 0;
-    carry = 0;
-  }
+  const next = await openModel(source, xpbd ? { engine: 'xpbd' } : {});
+  time = 0;
+  steps = 0;
+  carry = 0;
   sim?.dispose();
   sim = next;
   stepCost = Infinity;
@@ -168,7 +162,7 @@ async function open({ source, backend, keepState }) {
     nact: sim.nact,
     bodyNames: [...sim.bodyNames],
     model,
-    gravity: sim.gravity ? [...sim.gravity] : model.gravity,
+    gravity: [...sim.gravity],
     ...snapshot(),
   };
 }
