@@ -23,7 +23,7 @@ const PAPER = {
   rps3: { block: 3.41, rows: 5.36, scalar: 3.36 },
 };
 const MODES = ['block', 'rows', 'scalar'];
-const BOUND = 1.5; // issue 6: block mode within 1.5x of the paper's native figure
+const BOUND = 1.5; // the bound: block mode within 1.5x of the paper's native figure
 const STEPS = 50;  // steps per timed run (from rest: neither scene blows up this early)
 const RUNS = 60;
 

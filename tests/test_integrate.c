@@ -9,7 +9,7 @@
  * order) and 4.00 +- 0.1 for Verlet (second order) — both schemes measured,
  * so a Verlet that were quietly first order could not pass by retargeting one
  * band.  An excursion below the noise floor, 1e-11 of the energy scale
- * KE(0) + sum m |g| (1 m), is round-off, not truncation (seed 001, "Second-order
+ * KE(0) + sum m |g| (1 m), is round-off, not truncation (dynamics README, "Second-order
  * stepping"): such a scheme passes as exact and its ratio is not gated.
  * Exit 0 on pass, 1 on failure, 2 on usage or load errors. */
 #include <math.h>

@@ -121,7 +121,7 @@ static void test_models(const char *dir)
     }
 }
 
-/* models/loops: sizes as in each model's header (seed 001's where it gives them). */
+/* models/loops: sizes as in each model's header (the dynamics README's where it gives them). */
 static void test_loop_models(const char *dir)
 {
     static const struct { const char *name; int nb, nq, nv, nc, nloop, ntsda, nrsda, nact; } want[] = {

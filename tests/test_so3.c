@@ -54,7 +54,7 @@ static void set_col(double D[9], int i, const double c[3])
     for (int r = 0; r < 3; r++) D[3 * r + i] = c[r];
 }
 
-/* The three angle regimes the issue names, with an FD step that keeps each
+/* The three angle regimes (generic, near zero, near π), with an FD step that keeps each
  * perturbation on the same side of π. */
 static const double regime_t[3] = { 1.3, 1e-8, PI - 1e-6 };
 static const double regime_eps[3] = { 1e-6, 1e-6, 1e-8 };

@@ -1,4 +1,4 @@
-# XPBD and the SO(3) toolkit (issue 6): FD checks of every Jacobian and
+# XPBD and the SO(3) toolkit: FD checks of every Jacobian and
 # constraint gradient, and XPBD runs checked for correctness (never timing).
 foreach(name test_so3 test_xpbd_gradients test_xpbd_sim)
   add_executable(${name} ${CMAKE_CURRENT_LIST_DIR}/${name}.c)

@@ -1,4 +1,4 @@
-# One mechanism, two engines (issue 6): XPBD vs ABA + Störmer–Verlet on the
+# One mechanism, two engines: XPBD vs ABA + Störmer–Verlet on the
 # same .mech file; the position gap must shrink when XPBD's step halves.
 add_executable(xpbd_gap ${CMAKE_CURRENT_LIST_DIR}/xpbd_gap.c)
 target_link_libraries(xpbd_gap PRIVATE mech_core m)

@@ -1,7 +1,7 @@
 /* aba.h — the articulated-body algorithm (RBDA Table 7.1), a second forward
  * dynamics independent of dense.h (they share only core/spatial).
  *
- * Split as the seed's fd_dense_aba: aba_factor does everything that depends
+ * Split as the dynamics README's fd_dense_aba: aba_factor does everything that depends
  * on q alone (transforms, articulated inertias IA, U = IA S, D = S^T U), and
  * aba_solve does the per-right-hand-side work (velocities, bias forces,
  * pass 3) in O(n).  Conventions as dense.h: fext is 6*nb doubles in base

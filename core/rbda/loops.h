@@ -103,7 +103,7 @@ double mech_manifold_walk(const mech_model *m, dense_ws *ws, mech_rng *rng, doub
 void mech_manifold_tear(const mech_model *m, dense_ws *ws, mech_rng *rng, double *q, double *qd, double tear);
 
 /* A validation state for a model with loops or force elements, the procedure
- * of seed 001: q_walk (start it at the projected initial pose) takes one
+ * of the dynamics README: q_walk (start it at the projected initial pose) takes one
  * mech_manifold_walk step of 0.2; q is a copy torn by 1e-3 and qd a random
  * velocity made consistent, then torn too; tau, fext as mech_sample_state,
  * act uniform in [-5, 5].  Without loops, q is q_walk resampled. */

@@ -31,7 +31,7 @@ typedef void (*mech_fd_fn)(void *ctx, const double *q, const double *qd, const d
 
 /* Drift q along the constant velocity qd for time dt (dt may be negative).
  * 1-DOF joints: q += qd dt.  Floating bodies, exactly for constant body-frame
- * [w; v] (seed 001, "Integration"):
+ * [w; v] (dynamics README, "Integration"):
  *   Q(dt) = Q0 (x) exp(w dt / 2)          (quat_from_rotvec(w dt))
  *   r(dt) = r0 + R(Q(dt/2)) v dt          (midpoint rule, self-adjoint)
  * so drifting by +dt then -dt returns to the start to roundoff. */
@@ -44,7 +44,7 @@ void mech_step_euler(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, d
                      const double *tau, const double *fext, double *qdd, double dt);
 
 /* One Störmer–Verlet step, drift / kick / drift with ONE dynamics call at
- * the midpoint (seed 001, "Second-order stepping"):
+ * the midpoint (dynamics README, "Second-order stepping"):
  *   q   = drift(q, qd, dt/2)
  *   qdd = fd(ctx, q, qd + qdd_prev dt/2, tau, fext)     midpoint velocity predictor
  *   qd += qdd dt
