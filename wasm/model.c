@@ -1,7 +1,7 @@
 /* model.c — the per-model module: one shipped model's generated forward
  * dynamics (core/codegen) plus its .mech text, which the shared parser turns
  * into the mech_model its run (mech_data_new_generated) reads.
- * scripts/build-wasm.sh compiles it once per model with
+ * cmake/wasm_modules.cmake (mech_wasm_module) compiles it once per model with
  *   -DMW_GEN=mechgen_<model> -DMW_GEN_SOURCE="<model>.c"
  * and a <model>_text.c defining mw_model_text. */
 #include <emscripten.h>
