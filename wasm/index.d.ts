@@ -11,6 +11,8 @@ export interface ModelInfo {
   nact: number;
   /** Every shipped model has its own generated module (and runs on the runtime engine too, on request). */
   backend: 'generated';
+  /** The shipped models are Featherstone models (the XPBD scenes are in dist/scenes.json). */
+  engine: 'featherstone';
   /** 'trees': kinematic trees (generated modules); 'loops': closed loops and force elements (models/loops/). */
   group: 'trees' | 'loops';
 }
@@ -161,11 +163,12 @@ export class Sim {
   readonly qdd: Float64Array;
   /** Writable gravity (m/s², base frame): an input of every engine, starting as the model's. */
   readonly gravity: Float64Array;
-  /** qdd ← forward dynamics at (q, qd, tau, fext, act); returns qdd. */
+  /** qdd ← forward dynamics at (q, qd, tau, fext, act, gravity); returns qdd. RangeError on XPBD (no accelerations). */
   forward(): Float64Array;
   /**
    * Advance n (default 1) steps of dt seconds in one call: Störmer–Verlet (one dynamics evaluation per step),
-   * or on XPBD one XPBD step of the file's substeps each.
+   * or on XPBD one XPBD step of the file's substeps each. RangeError, before any step, past 1e8 units of work
+   * (docs/architecture.md, "Work per call").
    */
   step(dt: number, n?: number): void;
   /** 7·nb values, per body world x y z, qw qx qy qz; a live view overwritten by the next call. */
@@ -191,7 +194,7 @@ export class Sim {
    * Views of one buffer per Sim, overwritten by the next call.
    */
   rodCentreline(i: number, n?: number, options?: { frames?: boolean }): { positions: Float64Array; frames: Float64Array | null };
-  /** Mechanical energy (J) of the current state. */
+  /** Mechanical energy (J) of the current state, each engine's own (XPBD: its bodies'). */
   energy(): { kinetic: number; potential: number; total: number };
   /** The parsed model, for drawing it. */
   describe(): ModelDescription;
