@@ -96,6 +96,22 @@ int main(void)
           mech_data_error(d)->message);
     mech_data_free(d);
 
+    /* The model's integrator: one step of free fall from rest, z = -g dt^2 (semi-implicit Euler: the
+     * velocity first) against -g dt^2 / 2 (Störmer–Verlet's midpoint). */
+    static const char euler_text[] = "integrator euler\n"
+                                     "body box\n  parent base\n  joint floating\n  mass 2\n  inertia 0.1 0.2 0.3\nend\n";
+    mech_model *me = mech_model_parse(euler_text, sizeof euler_text - 1, "euler", &err);
+    CHECK(me && mech_model_options(me).integrator == MECH_INTEGRATOR_EULER, "integrator euler");
+    CHECK(mech_model_options(m).integrator == MECH_INTEGRATOR_VERLET, "Verlet by default");
+    for (int k = 0; me && k < 2; k++) {
+        mech_data *r = mech_data_new_aba(k ? m : me, &err);
+        double dt = 1e-2, want = (k ? 0.5 : 1.0) * -9.81 * dt * dt;
+        CHECK(r && mech_data_step(r, dt, 1) == 0 && fabs(mech_data_q(r)[6] - want) < 1e-15,
+              "%s: z = %.17g after one step, want %.17g", k ? "verlet" : "euler", r ? mech_data_q(r)[6] : NAN, want);
+        mech_data_free(r);
+    }
+    mech_model_free(me);
+
     mech_model *bad = mech_model_parse("body a\n  joint twisty\nend\n", 25, "bad", &err);
     char msg[MECH_ERROR_MAX + 160];
     mech_error_format(&err, msg, sizeof msg);

@@ -130,7 +130,7 @@ mech_sizes mech_model_sizes(const mech_model *m)
 
 mech_options mech_model_options(const mech_model *m)
 {
-    mech_options o = { .dt = m->xpbd.dt, .integrator = MECH_INTEGRATOR_VERLET,
+    mech_options o = { .dt = m->xpbd.dt, .integrator = m->integrator,
                        .substeps = m->xpbd.substeps, .iterations = m->xpbd.iterations };
     memcpy(o.gravity, m->gravity, sizeof o.gravity);
     return o;

@@ -235,6 +235,7 @@ typedef struct mech_model {
     char name[MECH_NAME_MAX];        /* file stem, or the name given       */
     char description[256];           /* `description` line, may be empty   */
     double gravity[3];               /* physical vector, m/s^2             */
+    mech_integrator integrator;      /* Featherstone stepping, default Verlet */
     int nb, nq, nv;                  /* bodies (excluding base), coordinates */
     int npoi, nshape;
     mech_body *bodies;               /* nb, topologically ordered          */

@@ -216,8 +216,8 @@ static int fail_unsupported(parser *p, const lex_tok *kw)
 /* A keyword that opens a top-level statement: inside a block it means a missing 'end'. */
 static int is_top_keyword(const lex_tok *kw)
 {
-    static const char *const top[] = { "body", "poi", "gravity", "description", "loop", "tsda", "rsda", "xpbd",
-                                       "servo", "rod" };
+    static const char *const top[] = { "body", "poi", "gravity", "integrator", "description", "loop", "tsda",
+                                       "rsda", "xpbd", "servo", "rod" };
     for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
         if (lex_is(kw, top[i])) return 1;
     return 0;
@@ -780,6 +780,23 @@ static int top_elem(parser *p, int rsda, int col)
     return 0;
 }
 
+/* `integrator verlet | euler`: how the Featherstone engines step (mech/model.h). */
+static int top_integrator(parser *p, const lex_tok *kw)
+{
+    static const char *const names[] = { "verlet", "euler" };   /* mech_integrator's order */
+    if (p->integrator_line)
+        return mp_fail(p, p->ln.no, kw->col, "duplicate 'integrator' (first on line %d)", p->integrator_line);
+    p->integrator_line = p->ln.no;
+    lex_tok t;
+    if (mp_next_tok(p, &t, "integrator", "verlet or euler")) return -1;
+    for (int i = 0; i < 2; i++)
+        if (lex_is(&t, names[i])) {
+            p->m->integrator = (mech_integrator)i;
+            return mp_end_of_line(p, "integrator", "1");
+        }
+    return mp_fail_at(p, &t, "unknown integrator ", ": expected verlet or euler");
+}
+
 static int top_line(parser *p, const lex_tok *kw)
 {
     if (lex_is(kw, "body")) return top_body(p, kw->col);
@@ -796,12 +813,13 @@ static int top_line(parser *p, const lex_tok *kw)
         p->grav_line = p->ln.no;
         return mp_number_line(p, "gravity", p->m->gravity, 3);
     }
+    if (lex_is(kw, "integrator")) return top_integrator(p, kw);
     if (lex_is(kw, "end")) return mp_fail(p, p->ln.no, kw->col, "'end' outside a block");
     if (fail_unsupported(p, kw)) return -1;
     if (body_key_index(kw) >= 0 || lex_is(kw, "shape")) return mp_fail_at(p, kw, "", " outside a body block");
     if (xp_is_joint_key(kw)) return mp_fail_at(p, kw, "", " outside a body or loop block");
-    return mp_fail_at(p, kw, "unknown keyword ", ": expected one of: description gravity body poi loop tsda rsda "
-                   "xpbd servo");
+    return mp_fail_at(p, kw, "unknown keyword ", ": expected one of: description gravity integrator body poi loop "
+                   "tsda rsda xpbd servo");
 }
 
 /* ---- resolving names and ordering ---- */

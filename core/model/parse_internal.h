@@ -86,7 +86,7 @@ typedef struct {
     int nelems, cap_elems;
     raw_servo *servos;
     int nservos, cap_servos;
-    int desc_line, grav_line;
+    int desc_line, grav_line, integrator_line;
     int xpbd_key_line[XP_SET_COUNT];           /* keys seen in the xpbd block */
     int xpbd_val_col[XP_SET_COUNT];            /* and their values' columns */
     struct raw_rod *rods;                      /* parse_rod.c */

@@ -19,10 +19,13 @@
 
 /* ---- shared by both ---- */
 
-/* The integrator over the engine's forward dynamics. */
+/* The model's integrator over the engine's forward dynamics. */
 static void step(mech_data *d, const double *fext, double dt)
 {
-    mech_step_verlet(d->model, d->engine->fd, d, d->q, d->qd, d->tau, fext, d->qdd, d->vmid, dt);
+    if (d->model->integrator == MECH_INTEGRATOR_EULER)
+        mech_step_euler(d->model, d->engine->fd, d, d->q, d->qd, d->tau, fext, d->qdd, dt);
+    else
+        mech_step_verlet(d->model, d->engine->fd, d, d->q, d->qd, d->tau, fext, d->qdd, d->vmid, dt);
 }
 
 static void poses(mech_data *d, double *out) { mech_body_poses(d->model, d->q, out); }
