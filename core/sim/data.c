@@ -23,10 +23,7 @@ mech_data *mech_data_new(const mech_model *m, const mech_engine *engine, void *s
             mech_data tmp = { .model = m, .state = state };
             engine->free(&tmp);
         }
-        *err = (mech_error){ .line = 0 };
-        snprintf(err->file, sizeof err->file, "%s", m->name);
-        snprintf(err->message, sizeof err->message, "out of memory");
-        return NULL;
+        return mech_error_fail(err, m, "out of memory");
     }
     d->nq = m->nq;
     d->nv = m->nv;
@@ -85,6 +82,17 @@ const mech_model *mech_data_model(const mech_data *d) { return d->model; }
 const char *mech_data_engine(const mech_data *d) { return d->engine->name; }
 double mech_data_time(const mech_data *d) { return d->time; }
 const mech_error *mech_data_error(const mech_data *d) { return &d->error; }
+
+void *mech_error_fail(mech_error *err, const mech_model *m, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    *err = (mech_error){ .line = 0 };
+    snprintf(err->file, sizeof err->file, "%s", m->name);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
 
 int mech_data_fail(mech_data *d, const char *fmt, ...)
 {

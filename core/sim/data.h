@@ -73,6 +73,10 @@ mech_data *mech_data_new(const mech_model *m, const mech_engine *engine, void *s
 /* Hand m to d: it is freed with d (for bindings that parse text per run). */
 void mech_data_adopt_model(mech_data *d, mech_model *m);
 
+/* Fill *err (no place, file = the model's name, printf-style message) for a
+ * constructor that fails; returns NULL. */
+void *mech_error_fail(mech_error *err, const mech_model *m, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Record an error on d (printf-style); returns -1. */
 int mech_data_fail(mech_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

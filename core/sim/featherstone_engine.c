@@ -98,10 +98,7 @@ mech_data *mech_data_new_aba(const mech_model *m, mech_error *err)
     if (!s || !s->aws || (dense && !s->dws)) {
         mech_data tmp = { .state = s };
         aba_free(&tmp);
-        *err = (mech_error){ .line = 0 };
-        snprintf(err->file, sizeof err->file, "%s", m->name);
-        snprintf(err->message, sizeof err->message, "out of memory");
-        return NULL;
+        return mech_error_fail(err, m, "out of memory");
     }
     return mech_data_new(m, &engine_aba, s, err);
 }
@@ -128,10 +125,7 @@ mech_data *mech_data_new_dense(const mech_model *m, mech_error *err)
     if (mech_loops_check(m, err)) return NULL;
     dense_ws *ws = dense_ws_new(m);
     if (!ws) {
-        *err = (mech_error){ .line = 0 };
-        snprintf(err->file, sizeof err->file, "%s", m->name);
-        snprintf(err->message, sizeof err->message, "out of memory");
-        return NULL;
+        return mech_error_fail(err, m, "out of memory");
     }
     return mech_data_new(m, &engine_dense, ws, err);
 }
@@ -162,14 +156,10 @@ static const mech_engine engine_generated = {
 mech_data *mech_data_new_generated(const mech_model *m, const mech_generated *g, mech_error *err)
 {
     if (m->nq != g->nq || m->nv != g->nv || m->nb != g->nb || m->nc != g->nc || m->nact != g->nact ||
-        mech_observe_len(m) != g->observe_len) {
-        *err = (mech_error){ .line = 0 };
-        snprintf(err->file, sizeof err->file, "%s", m->name);
-        snprintf(err->message, sizeof err->message,
-                 "the generated code '%s' (nq %d nv %d nb %d nc %d nact %d) does not match the model "
-                 "(nq %d nv %d nb %d nc %d nact %d); rebuild", g->name, g->nq, g->nv, g->nb, g->nc, g->nact,
-                 m->nq, m->nv, m->nb, m->nc, m->nact);
-        return NULL;
-    }
+        mech_observe_len(m) != g->observe_len)
+        return mech_error_fail(err, m,
+                               "the generated code '%s' (nq %d nv %d nb %d nc %d nact %d) does not match the model "
+                               "(nq %d nv %d nb %d nc %d nact %d); rebuild", g->name, g->nq, g->nv, g->nb, g->nc,
+                               g->nact, m->nq, m->nv, m->nb, m->nc, m->nact);
     return mech_data_new(m, &engine_generated, (void *)g, err);
 }

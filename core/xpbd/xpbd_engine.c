@@ -149,18 +149,14 @@ static const mech_engine xpbd_engine = {
 
 mech_data *mech_data_new_xpbd(const mech_model *m, mech_error *err)
 {
-    *err = (mech_error){ .line = 0 };
-    snprintf(err->file, sizeof err->file, "%s", m->name);
     xpbd_state *e = calloc(1, sizeof *e);
-    if (!e) {
-        snprintf(err->message, sizeof err->message, "out of memory");
-        return NULL;
-    }
+    if (!e) return mech_error_fail(err, m, "out of memory");
+    *err = (mech_error){ .line = 0 };
     if (xpbd_from_model(m, &e->x, err)) {   /* what XPBD cannot run, at its line */
         if (err->line == 0) {
             char why[MECH_ERROR_MAX];
             memcpy(why, err->message, sizeof why);
-            snprintf(err->message, sizeof err->message, "XPBD: %.*s", MECH_ERROR_MAX - 7, why);
+            mech_error_fail(err, m, "XPBD: %.*s", MECH_ERROR_MAX - 7, why);
         }
         free(e);
         return NULL;
@@ -168,8 +164,7 @@ mech_data *mech_data_new_xpbd(const mech_model *m, mech_error *err)
     if (xpbd_mech_data(&e->x, e->x.mode, &e->d)) {
         mech_data tmp = { .state = e };
         state_free(&tmp);
-        snprintf(err->message, sizeof err->message, "out of memory");
-        return NULL;
+        return mech_error_fail(err, m, "out of memory");
     }
     e->d.record_residuals = 1;
     return mech_data_new(m, &xpbd_engine, e, err);
