@@ -7,7 +7,7 @@
 # Node suite's and the bench's reference values, and the manifests' writer.
 add_executable(mech-wasm-ref ${CMAKE_SOURCE_DIR}/wasm/native_ref.c ${CMAKE_SOURCE_DIR}/wasm/bench.c)
 target_include_directories(mech-wasm-ref PRIVATE ${CMAKE_SOURCE_DIR}/wasm)
-target_link_libraries(mech-wasm-ref PRIVATE mech_generated mech_core)
+target_link_libraries(mech-wasm-ref PRIVATE mech_generated mech_internal)
 set_target_properties(mech-wasm-ref PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/wasm)
 
 find_program(EMCC_EXECUTABLE emcc)

@@ -1,7 +1,7 @@
 # Generated dynamics vs the dense reference: one ctest per model in models/,
 # so a new .mech file is validated with no edit here.
 add_executable(validate_generated ${CMAKE_CURRENT_LIST_DIR}/validate_generated.c)
-target_link_libraries(validate_generated PRIVATE mech_generated mech_core)
+target_link_libraries(validate_generated PRIVATE mech_generated mech_internal)
 
 file(GLOB MECH_VALIDATE_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/*.mech
      ${CMAKE_SOURCE_DIR}/models/loops/*.mech)

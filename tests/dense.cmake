@@ -3,7 +3,7 @@
 # models/*.mech (CRBA vs ABA, ID, qd == dq/dt, drift, energy), and satellite
 # free fall.  Each test prints its figures (ctest -V or --output-on-failure).
 add_executable(test_dense ${CMAKE_CURRENT_SOURCE_DIR}/test_dense.c)
-target_link_libraries(test_dense PRIVATE mech_core m)
+target_link_libraries(test_dense PRIVATE mech_internal m)
 
 add_test(NAME dense_spatial COMMAND test_dense spatial)
 add_test(NAME dense_hand COMMAND test_dense hand)

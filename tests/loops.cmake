@@ -2,7 +2,7 @@
 # models/loops/*.mech, the over-constrained rejection, and the integrators'
 # asserted order on every tree model (tests/test_integrate.c).
 add_executable(test_loops ${CMAKE_CURRENT_LIST_DIR}/test_loops.c)
-target_link_libraries(test_loops PRIVATE mech_core m)
+target_link_libraries(test_loops PRIVATE mech_internal m)
 file(GLOB MECH_LOOP_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/loops/*.mech)
 foreach(model ${MECH_LOOP_MODELS})
   get_filename_component(stem ${model} NAME_WE)
@@ -11,7 +11,7 @@ endforeach()
 add_test(NAME loops_overconstrained COMMAND test_loops overconstrained ${CMAKE_CURRENT_LIST_DIR}/overconstrained_fourbar.mech)
 
 add_executable(test_integrate ${CMAKE_CURRENT_LIST_DIR}/test_integrate.c)
-target_link_libraries(test_integrate PRIVATE mech_core m)
+target_link_libraries(test_integrate PRIVATE mech_internal m)
 file(GLOB MECH_TREE_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/*.mech)
 foreach(model ${MECH_TREE_MODELS})
   get_filename_component(stem ${model} NAME_WE)

@@ -8,7 +8,7 @@ endif()
 
 add_executable(test_mujoco ${CMAKE_CURRENT_SOURCE_DIR}/test_mujoco.c
                            ${CMAKE_CURRENT_SOURCE_DIR}/mjcf.c)
-target_link_libraries(test_mujoco PRIVATE mech_core mujoco::mujoco m)
+target_link_libraries(test_mujoco PRIVATE mech_internal mujoco::mujoco m)
 # Generator expressions, not if(TARGET): true wherever core/codegen is added.
 set(mech_has_generated $<TARGET_EXISTS:mech_generated>)
 target_link_libraries(test_mujoco PRIVATE $<${mech_has_generated}:mech_generated>)

@@ -1,9 +1,9 @@
 # The .mech parser (tests/test_parser.c): models, round-trips, tests/bad/*.
-# Runs twice: against mech_core, and rebuilt from source under ASan + UBSan.
+# Runs twice: against mech_internal, and rebuilt from source under ASan + UBSan.
 set(MECH_PARSER_ARGS ${CMAKE_SOURCE_DIR}/models ${CMAKE_CURRENT_LIST_DIR}/bad)
 
 add_executable(test_parser ${CMAKE_CURRENT_LIST_DIR}/test_parser.c)
-target_link_libraries(test_parser PRIVATE mech_core)
+target_link_libraries(test_parser PRIVATE mech_internal)
 add_test(NAME parser COMMAND test_parser ${MECH_PARSER_ARGS})
 
 if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang" AND NOT EMSCRIPTEN)

@@ -2,6 +2,6 @@
 # constraint gradient, and XPBD runs checked for correctness (never timing).
 foreach(name test_so3 test_xpbd_gradients test_xpbd_sim)
   add_executable(${name} ${CMAKE_CURRENT_LIST_DIR}/${name}.c)
-  target_link_libraries(${name} mech_core)
+  target_link_libraries(${name} mech_internal)
   add_test(NAME ${name} COMMAND ${name})
 endforeach()
