@@ -632,8 +632,19 @@ static void write_fwd_dyn(FILE *f, emitters *ems, const char *cname)
               " * In WebAssembly a function that may call libm spills even when it never does. */\n", f);
     write_part_macro(f, staged ? "static inline" : "static inline __attribute__((always_inline))");
     write_copy(f, own, cname);
-    if (full) write_copy(f, gen, cname);
-    else write_gravity_tau(f, &ems->shift, cname);
+    if (full) {
+        write_copy(f, gen, cname);
+        fprintf(f, "\n/* Any other gravity, kept out of fwd_dyn natively (cold), where the own copy's path is\n"
+                   " * then what it was with gravity folded in. */\n"
+                   "#if defined(__wasm__)\nstatic __attribute__((noinline))\n#else\n"
+                   "static __attribute__((noinline, cold))\n#endif\n"
+                   "void mechgen_%s_fwd_dyn_other%s%*s const double *fext, const double *act, const double *gravity, "
+                   "double *qdd)\n{\n", cname, fd_params, (int)strlen(cname) + 26, "");
+        write_copy_call(f, gen, cname, "    ");
+        fputs("}\n", f);
+    } else {
+        write_gravity_tau(f, &ems->shift, cname);
+    }
     fprintf(f, "\nvoid mechgen_%s_fwd_dyn%s%*s const double *fext, const double *act, const double *gravity, "
                "double *qdd)\n{\n", cname, fd_params, (int)strlen(cname) + 20, "");
     if (fext) fputs("    if (!fext) fext = no_fext;\n", f);
@@ -653,19 +664,9 @@ static void write_fwd_dyn(FILE *f, emitters *ems, const char *cname)
     }
     fputs("    if (", f);
     write_own_gravity(f, m);
-    if (halves) {
-        fputs(") {\n", f);
-        write_copy_call(f, own, cname, "        ");
-        fputs("    } else {\n", f);
-        write_copy_call(f, gen, cname, "        ");
-        fputs("    }\n}\n", f);
-    } else {
-        fputs(")\n", f);
-        write_copy_call(f, own, cname, "        ");
-        fputs("    else\n", f);
-        write_copy_call(f, gen, cname, "        ");
-        fputs("}\n", f);
-    }
+    fputs(halves ? ") {\n" : ")\n", f);
+    write_copy_call(f, own, cname, "        ");
+    fprintf(f, "    %selse\n        mechgen_%s_fwd_dyn_other%s}\n", halves ? "} " : "", cname, fd_args);
     if (!halves) return;
     fprintf(f, "\nstatic void mechgen_%s_fwd_dyn_near%s%*s const double *fext, const double *act, "
                "const double *gravity, double *qdd)\n{\n    if (", cname, fd_params, (int)strlen(cname) + 32, "");
