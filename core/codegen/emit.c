@@ -446,16 +446,18 @@ static void write_description(FILE *f, const emitters *em, const char *h_name)
 }
 
 /* One of a copy's parts (MECHGEN_PART: the whole copy, or its near or far
- * half; fext and act already defaulted), or a staged copy's driver. */
+ * half; fext and act already defaulted), or a staged copy's driver, inlined
+ * into fwd_dyn, which was the driver before there were two paths. */
 typedef enum { FD_PART, FD_STAGES } fd_kind;
 
 /* The signature and prologue of fwd_dyn + suffix. */
 static void write_fwd_dyn_head(FILE *f, const emitter *em, const char *cname, const char *suffix, fd_kind kind)
 {
-    fprintf(f, "%s void mechgen_%s_fwd_dyn%s(const double *q, const double *qd, const double *tau,\n"
+    if (kind == FD_STAGES) fputs("static inline __attribute__((always_inline))\n", f);
+    fprintf(f, "%svoid mechgen_%s_fwd_dyn%s(const double *q, const double *qd, const double *tau,\n"
                "%*s const double *fext, const double *act, const double *gravity, double *qdd)\n{\n",
-            kind == FD_PART ? "MECHGEN_PART" : "static", cname, suffix,
-            (int)(strlen(cname) + strlen(suffix)) + (kind == FD_PART ? 33 : 27), "");
+            kind == FD_PART ? "MECHGEN_PART " : "", cname, suffix,
+            (int)(strlen(cname) + strlen(suffix)) + (kind == FD_PART ? 33 : 20), "");
     if (kind == FD_STAGES) return;
     if (!em->uses[EX_IN_Q]) fputs("    (void)q;\n", f);
     if (!em->uses[EX_IN_QD]) fputs("    (void)qd;\n", f);
@@ -532,6 +534,10 @@ static void write_part_macro(FILE *f, const char *native)
 {
     fprintf(f, "#if defined(__wasm__)\n#define MECHGEN_PART static __attribute__((noinline))\n"
                "#else\n#define MECHGEN_PART %s\n#endif\n", native);
+    fputs("/* The code for any other gravity: out of fwd_dyn's line, natively cold, so that its path\n"
+          " * at the model's gravity is what it was with gravity folded in (docs/codegen.md). */\n"
+          "#if defined(__wasm__)\n#define MECHGEN_OTHER static __attribute__((noinline))\n"
+          "#else\n#define MECHGEN_OTHER static __attribute__((noinline, cold))\n#endif\n", f);
 }
 
 /* A copy small enough for one function, with the near and far halves. */
@@ -604,8 +610,8 @@ static void write_gravity_tau(FILE *f, emitter *em, const char *cname)
     const gen *g = em->g;
     fprintf(f, "\n/* tau_g = tau - G(q) gravity, the generalized force of gravity alone (RNEA with qd = 0, no\n"
                " * fext); fwd_dyn passes gravity - the model's, so FD(tau, g) = FD(tau_g, the model's g). */\n"
-               "MECHGEN_PART void mechgen_%s_gravity_tau(const double *q, const double *tau, const double *gravity,\n"
-               "%*s double *tau_g)\n{\n", cname, (int)strlen(cname) + 33, "");
+               "MECHGEN_OTHER void mechgen_%s_gravity_tau(const double *q, const double *tau, const double *gravity,\n"
+               "%*s double *tau_g)\n{\n", cname, (int)strlen(cname) + 34, "");
     if (!em->uses[EX_IN_Q]) fputs("    (void)q;\n", f);
     if (!em->uses[EX_IN_GRAVITY]) fputs("    (void)gravity;\n", f);
     write_body(f, em, 0);
@@ -634,12 +640,9 @@ static void write_fwd_dyn(FILE *f, emitters *ems, const char *cname)
     write_copy(f, own, cname);
     if (full) {
         write_copy(f, gen, cname);
-        fprintf(f, "\n/* Any other gravity, kept out of fwd_dyn natively (cold), where the own copy's path is\n"
-                   " * then what it was with gravity folded in. */\n"
-                   "#if defined(__wasm__)\nstatic __attribute__((noinline))\n#else\n"
-                   "static __attribute__((noinline, cold))\n#endif\n"
-                   "void mechgen_%s_fwd_dyn_other%s%*s const double *fext, const double *act, const double *gravity, "
-                   "double *qdd)\n{\n", cname, fd_params, (int)strlen(cname) + 26, "");
+        fprintf(f, "\n/* Any other gravity. */\n"
+                   "MECHGEN_OTHER void mechgen_%s_fwd_dyn_other%s%*s const double *fext, const double *act, "
+                   "const double *gravity, double *qdd)\n{\n", cname, fd_params, (int)strlen(cname) + 40, "");
         write_copy_call(f, gen, cname, "    ");
         fputs("}\n", f);
     } else {
