@@ -7,7 +7,11 @@
  * and later sections refer to it by name: the name the generator gave it for
  * its role (gen_name: `v3_wz`, `H_2_1`), `s1`/`c1` for the sine and cosine of
  * q[1], else `tN`.  Constants and inputs are written inline.  Temporaries are grouped under the heading of the algorithm
- * section that first built them.  A large forward dynamics is cut into
+ * section that first built them.  The forward dynamics comes at the model's
+ * own gravity (folded into constants) and, for another gravity, as a second
+ * copy with gravity an input (a small model) or as the generalized gravity
+ * force that shifts tau into the first copy (a staged one); fwd_dyn
+ * dispatches on the gravity argument.  A large copy is cut into
  * stages (stages.c); a small one with joint angles comes as two copies, with
  * checked and unchecked sin/cos (docs/codegen.md). */
 #include "codegen/gen.h"
@@ -43,6 +47,7 @@ static const char *const section_title[SEC_COUNT] = {
 
 typedef struct {
     gen *g;
+    const char *variant;  /* "_own" or "_g": the copy's part of its function names */
     int *tnum;            /* temporary number of a kept operation node, or -1 */
     gen_ops ops;          /* operation counts, one per temporary           */
     char (*name)[GEN_LABEL_LEN]; /* per kept operation node: its C name */
@@ -306,10 +311,19 @@ static int analyse(emitter *em, unsigned char *keep, const ex *out, int nout)
     return name_temporaries(em);
 }
 
-/* The two functions of one generated file: forward dynamics and observe. */
+/* The functions of one generated file: forward dynamics at the model's own
+ * gravity and at any gravity, the gravity shift, and observe. */
 typedef struct {
-    emitter fd, obs;
+    emitter own, general, shift, obs;
 } emitters;
+
+/* Whether another gravity takes the general copy, else the shift into the
+ * own copy: the copy in full only where it is one function, so that the
+ * large models are not written twice (docs/codegen.md, "Gravity, an input"). */
+static int general_in_full(const emitters *em)
+{
+    return em->own.st.nstage == 1;
+}
 
 static void write_header(FILE *f, const gen *g, const char *cname)
 {
@@ -396,9 +410,9 @@ static void write_outputs(FILE *f, emitter *em, const char *array, const ex *out
 
 static void write_description(FILE *f, const emitters *em, const char *h_name)
 {
-    const gen *g = em->fd.g;
+    const gen *g = em->own.g;
     const mech_model *m = g->m;
-    const gen_ops *o = &em->fd.ops;
+    const gen_ops *o = &em->own.ops, *og = general_in_full(em) ? &em->general.ops : &em->shift.ops;
     int nfext = 0;
     for (int i = 0; i < m->nb; i++) nfext += m->bodies[i].fext;
     fprintf(f,
@@ -407,14 +421,17 @@ static void write_description(FILE *f, const emitters *em, const char *h_name)
             " *\n"
             " * nq = %d, nv = %d, nb = %d, %d bod%s reading fext\n"
             " * %d loop%s (nc = %d), %d tsda, %d rsda, nact = %d, %d POI%s\n"
-            " * %d operations: %d mul, %d add/sub, %d div, %d neg, %d sin/cos, %d sqrt\n"
+            " * %d operations at the model's own gravity: %d mul, %d add/sub, %d div, %d neg, %d sin/cos, %d sqrt\n"
+            " * %d %s: %d mul, %d add/sub, %d div, %d neg, %d sin/cos, %d sqrt\n"
             " *\n"
             " * qdd = H(q)^-1 (tau + tau_e - C(q, qd, fext, gravity)): C by RNEA, H by CRBA, solved by\n"
             " * sparse L^T D L over the expanded parent array (RBDA sec 6.5)\n"
             " *   lambda = {",
             g->name, g->path, MECHGEN_VERSION, m->nq, m->nv, m->nb, nfext, nfext == 1 ? "y" : "ies", m->nloop,
             m->nloop == 1 ? "" : "s", m->nc, m->ntsda, m->nrsda, m->nact, m->npoi, m->npoi == 1 ? "" : "s",
-            o->total, o->mul, o->add, o->div, o->neg, o->trig, o->sqrt);
+            o->total, o->mul, o->add, o->div, o->neg, o->trig, o->sqrt, og->total,
+            general_in_full(em) ? "with gravity an input" : "more for another gravity, tau - G(q) (g - g0)", og->mul, og->add, og->div, og->neg,
+            og->trig, og->sqrt);
     for (int i = 0; i < m->nv; i++) fprintf(f, "%s%s%d", i ? "," : "", i && i % 20 == 0 ? "\n *     " : " ", g->lambda[i]);
     fputs(" }\n", f);
     if (m->nc > 0)
@@ -422,55 +439,55 @@ static void write_description(FILE *f, const emitters *em, const char *h_name)
               " * factorization serves qdd0 and all nc columns of H^-1 K^T; only A = K H^-1 K^T\n"
               " * is factorized densely.\n", f);
     fprintf(f, " * Structural zeros were removed at generation time; every temporary below is\n"
-               " * computed once.\n */\n#include \"%s\"\n\n#include <math.h>\n\n#include \"mech_sincos.h\"\n\n", h_name);
+               " * computed once.  fwd_dyn runs the _own copy when the gravity argument is the\n"
+               " * model's, bit-identical to gravity folded in; for another gravity\n"
+               " * %s (docs/codegen.md, \"Gravity, an input\").\n */\n#include \"%s\"\n\n#include <math.h>\n\n#include \"mech_sincos.h\"\n\n",
+            general_in_full(em) ? "the _g copy" : "the _own copy after gravity_tau", h_name);
 }
 
-/* fwd_dyn computing everything itself, one of its parts (MECHGEN_PART, given
- * fext and act already defaulted), or fwd_dyn passing everything to its parts. */
-typedef enum { FD_WHOLE, FD_PART, FD_FORWARDER } fd_kind;
+/* One of a copy's parts (MECHGEN_PART: the whole copy, or its near or far
+ * half; fext and act already defaulted), or a staged copy's driver, inlined
+ * into fwd_dyn, which was the driver before there were two paths. */
+typedef enum { FD_PART, FD_STAGES } fd_kind;
 
 /* The signature and prologue of fwd_dyn + suffix. */
 static void write_fwd_dyn_head(FILE *f, const emitter *em, const char *cname, const char *suffix, fd_kind kind)
 {
+    if (kind == FD_STAGES) fputs("static inline __attribute__((always_inline))\n", f);
     fprintf(f, "%svoid mechgen_%s_fwd_dyn%s(const double *q, const double *qd, const double *tau,\n"
                "%*s const double *fext, const double *act, const double *gravity, double *qdd)\n{\n",
             kind == FD_PART ? "MECHGEN_PART " : "", cname, suffix,
             (int)(strlen(cname) + strlen(suffix)) + (kind == FD_PART ? 33 : 20), "");
-    if (kind != FD_FORWARDER) {
-        if (!em->uses[EX_IN_Q]) fputs("    (void)q;\n", f);
-        if (!em->uses[EX_IN_QD]) fputs("    (void)qd;\n", f);
-        if (!em->uses[EX_IN_TAU]) fputs("    (void)tau;\n", f);
-        if (!em->uses[EX_IN_GRAVITY]) fputs("    (void)gravity;\n", f);
-        if (em->g->m->nv == 0) fputs("    (void)qdd;\n", f);
-    }
-    if (kind == FD_PART) {
-        if (!em->uses[EX_IN_FEXT]) fputs("    (void)fext;\n", f);
-        if (!em->uses[EX_IN_ACT]) fputs("    (void)act;\n", f);
-        return;
-    }
-    if (em->uses[EX_IN_FEXT]) fputs("    if (!fext) fext = no_fext;\n", f);
-    else if (kind == FD_WHOLE) fputs("    (void)fext;\n", f);
-    if (em->uses[EX_IN_ACT]) fputs("    if (!act) act = no_act;\n", f);
-    else if (kind == FD_WHOLE) fputs("    (void)act;\n", f);
+    if (kind == FD_STAGES) return;
+    if (!em->uses[EX_IN_Q]) fputs("    (void)q;\n", f);
+    if (!em->uses[EX_IN_QD]) fputs("    (void)qd;\n", f);
+    if (!em->uses[EX_IN_TAU]) fputs("    (void)tau;\n", f);
+    if (!em->uses[EX_IN_GRAVITY]) fputs("    (void)gravity;\n", f);
+    if (em->g->m->nv == 0) fputs("    (void)qdd;\n", f);
+    if (!em->uses[EX_IN_FEXT]) fputs("    (void)fext;\n", f);
+    if (!em->uses[EX_IN_ACT]) fputs("    (void)act;\n", f);
 }
 
 /* Stage k of the forward dynamics: a function of the inputs, w and qdd. */
 static void write_stage(FILE *f, emitter *em, const char *cname, int k)
 {
-    fprintf(f, "\nMECHGEN_PART void mechgen_%s_fwd_dyn_s%d(const double *q, const double *qd, const double *tau,\n"
+    int pad = (int)(strlen(cname) + strlen(em->variant)) + 30 + (k > 9) + (k > 99);
+    fprintf(f, "\nMECHGEN_PART void mechgen_%s_fwd_dyn%s_s%d(const double *q, const double *qd, const double *tau,\n"
                "%*s const double *fext, const double *act, const double *gravity, double *restrict w,\n"
                "%*s double *qdd)\n{\n"
                "    (void)q, (void)qd, (void)tau, (void)fext, (void)act, (void)gravity, (void)w, (void)qdd; /* each stage reads some */\n",
-            cname, k, (int)strlen(cname) + 30 + (k > 9) + (k > 99), "", (int)strlen(cname) + 30 + (k > 9) + (k > 99), "");
+            cname, em->variant, k, pad, "", pad, "");
     write_body(f, em, k);
     if (k == em->st.nstage - 1) write_outputs(f, em, "qdd", em->g->qdd, em->g->m->nv);
     fputs("}\n", f);
 }
 
-/* A whole unstaged fwd_dyn, or one of its two copies. */
-static void write_whole(FILE *f, emitter *em, const char *cname, const char *suffix)
+/* A whole unstaged copy, or one of its near and far halves. */
+static void write_whole(FILE *f, emitter *em, const char *cname, const char *half)
 {
-    write_fwd_dyn_head(f, em, cname, suffix, *suffix ? FD_PART : FD_WHOLE);
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, "%s%s", em->variant, half);
+    write_fwd_dyn_head(f, em, cname, suffix, FD_PART);
     write_body(f, em, 0);
     write_outputs(f, em, "qdd", em->g->qdd, em->g->m->nv);
     fputs("}\n", f);
@@ -488,18 +505,19 @@ static int angles_are_inputs(const emitter *em)
     return em->ops.trig > 0;
 }
 
-/* `fabs(a) <= MECH_SINCOS_MAX && ...` over the distinct angles. */
-static void write_angle_check(FILE *f, const emitter *em)
+/* `fabs(a) <= MECH_SINCOS_MAX && ...` over the distinct angles, indented by `in`. */
+static void write_angle_check(FILE *f, const emitter *em, const char *in)
 {
     const ex_pool *p = &em->g->p;
     int first = 1;
-    fputs("    if (", f);
+    fprintf(f, "%sif (", in);
     for (ex id = 0; id < p->n; id++) {
         const ex_node *n = &p->nodes[id];
         if (em->tnum[id] < 0 || (n->op != EX_SIN && n->op != EX_COS)) continue;
         int other = trig_partner(em, id);
         if (other >= 0 && other < id) continue;   /* the same angle as an earlier node */
-        fprintf(f, "%sfabs(", first ? "" : " &&\n        ");
+        if (!first) fprintf(f, " &&\n%s    ", in);
+        fputs("fabs(", f);
         atom(f, em, n->a, 1);
         fputs(") <= MECH_SINCOS_MAX", f);
         first = 0;
@@ -516,48 +534,148 @@ static void write_part_macro(FILE *f, const char *native)
 {
     fprintf(f, "#if defined(__wasm__)\n#define MECHGEN_PART static __attribute__((noinline))\n"
                "#else\n#define MECHGEN_PART %s\n#endif\n", native);
+    fputs("/* The code for any other gravity: out of fwd_dyn's line, natively cold, so that its path\n"
+          " * at the model's gravity is what it was with gravity folded in (docs/codegen.md). */\n"
+          "#if defined(__wasm__)\n#define MECHGEN_OTHER static __attribute__((noinline))\n"
+          "#else\n#define MECHGEN_OTHER static __attribute__((noinline, cold))\n#endif\n", f);
 }
 
-static void write_fwd_dyn(FILE *f, emitter *em, const char *cname)
+/* A copy small enough for one function, with the near and far halves. */
+static int has_halves(const emitter *em)
 {
-    const gen *g = em->g;
-    const mech_model *m = g->m;
-    if (em->uses[EX_IN_FEXT]) fprintf(f, "static const double no_fext[%d];\n", 6 * m->nb);
-    if (em->uses[EX_IN_ACT]) fprintf(f, "static const double no_act[%d];\n", m->nact);
+    return em->st.nstage == 1 && angles_are_inputs(em);
+}
+
+/* One copy of the forward dynamics: its stages and their driver, its near
+ * and far halves, or one function. */
+static void write_copy(FILE *f, emitter *em, const char *cname)
+{
     if (em->st.nstage > 1) {
-        fprintf(f, "\n/* %d stages; the %d temporaries a later stage reads pass through w (docs/codegen.md,\n"
+        fprintf(f, "\n/* %s: %d stages; the %d temporaries a later stage reads pass through w (docs/codegen.md,\n"
                    " * \"Stages\": in WebAssembly this cuts what V8 spills). */\n",
-                em->st.nstage, em->st.nslot);
-        write_part_macro(f, "static inline");
+                em->variant + 1, em->st.nstage, em->st.nslot);
         for (int k = 0; k < em->st.nstage; k++) write_stage(f, em, cname, k);
         fputc('\n', f);
-        write_fwd_dyn_head(f, em, cname, "", FD_FORWARDER);
+        write_fwd_dyn_head(f, em, cname, em->variant, FD_STAGES);
         fprintf(f, "    double w[%d];\n", em->st.nslot);
         for (int k = 0; k < em->st.nstage; k++)
-            fprintf(f, "    mechgen_%s_fwd_dyn_s%d(q, qd, tau, fext, act, gravity, w, qdd);\n", cname, k);
+            fprintf(f, "    mechgen_%s_fwd_dyn%s_s%d(q, qd, tau, fext, act, gravity, w, qdd);\n", cname, em->variant, k);
         fputs("}\n", f);
         return;
     }
-    if (!angles_are_inputs(em)) {
-        if (em->uses[EX_IN_FEXT] || em->uses[EX_IN_ACT]) fputc('\n', f);
+    fputc('\n', f);
+    if (!has_halves(em)) {
         write_whole(f, em, cname, "");
         return;
     }
-    fputs("\n/* Two copies (docs/codegen.md, \"Trigonometry\"): _near with the unchecked sin/cos, taken\n"
-          " * when every angle is within +-MECH_SINCOS_MAX, and _far, which falls back to libm.  In\n"
-          " * WebAssembly a function that may call libm spills even when it never does. */\n", f);
-    write_part_macro(f, "static inline __attribute__((always_inline))");
-    fputc('\n', f);
     write_whole(f, em, cname, "_far");
     em->near = 1;
     fputc('\n', f);
     write_whole(f, em, cname, "_near");
     em->near = 0;
-    fputc('\n', f);
-    write_fwd_dyn_head(f, em, cname, "", FD_FORWARDER);
-    write_angle_check(f, em);
-    fprintf(f, "        mechgen_%s_fwd_dyn_near(q, qd, tau, fext, act, gravity, qdd);\n    else\n"
-               "        mechgen_%s_fwd_dyn_far(q, qd, tau, fext, act, gravity, qdd);\n}\n", cname, cname);
+}
+
+static const char fd_args[] = "(q, qd, tau, fext, act, gravity, qdd);\n";
+
+/* The call of one copy, indented by `in`: through the angle check to its near
+ * or far half when it has them. */
+static void write_copy_call(FILE *f, const emitter *em, const char *cname, const char *in)
+{
+    if (!has_halves(em)) {
+        fprintf(f, "%smechgen_%s_fwd_dyn%s%s", in, cname, em->variant, fd_args);
+        return;
+    }
+    write_angle_check(f, em, in);
+    fprintf(f, "%s    mechgen_%s_fwd_dyn%s_near%s%selse\n%s    mechgen_%s_fwd_dyn%s_far%s", in, cname, em->variant,
+            fd_args, in, in, cname, em->variant, fd_args);
+}
+
+/* `gravity[0] == gx && ...`: the model's own gravity, exactly (a zero of
+ * either sign passes, where the folded copy is still exact). */
+static void write_own_gravity(FILE *f, const mech_model *m)
+{
+    char gx[40];
+    for (int k = 0; k < 3; k++) {
+        format_double(gx, sizeof gx, m->gravity[k]);
+        fprintf(f, "%sgravity[%d] == %s", k ? " && " : "", k, gx);
+    }
+}
+
+static const char fd_params[] = "(const double *q, const double *qd, const double *tau,\n";
+
+/* tau_g = tau - G(q) dg: the generalized gravity force alone (gen_gravity_tau),
+ * under the argument name gravity. */
+static void write_gravity_tau(FILE *f, emitter *em, const char *cname)
+{
+    const gen *g = em->g;
+    fprintf(f, "\n/* tau_g = tau - G(q) gravity, the generalized force of gravity alone (RNEA with qd = 0, no\n"
+               " * fext); fwd_dyn passes gravity - the model's, so FD(tau, g) = FD(tau_g, the model's g). */\n"
+               "MECHGEN_OTHER void mechgen_%s_gravity_tau(const double *q, const double *tau, const double *gravity,\n"
+               "%*s double *tau_g)\n{\n", cname, (int)strlen(cname) + 34, "");
+    if (!em->uses[EX_IN_Q]) fputs("    (void)q;\n", f);
+    if (!em->uses[EX_IN_GRAVITY]) fputs("    (void)gravity;\n", f);
+    write_body(f, em, 0);
+    write_outputs(f, em, "tau_g", g->qdd, g->m->nv);
+    fputs("}\n", f);
+}
+
+/* The copies and fwd_dyn, which defaults fext and act and picks the copy by
+ * the gravity argument; with halves in both copies also fwd_dyn_near, the
+ * descriptor's unchecked entry, which picks between the near halves. */
+static void write_fwd_dyn(FILE *f, emitters *ems, const char *cname)
+{
+    emitter *own = &ems->own, *gen = &ems->general;
+    const mech_model *m = own->g->m;
+    int full = general_in_full(ems);
+    int fext = own->uses[EX_IN_FEXT] || (full && gen->uses[EX_IN_FEXT]);
+    int act = own->uses[EX_IN_ACT] || (full && gen->uses[EX_IN_ACT]);
+    int staged = own->st.nstage > 1 || (full && gen->st.nstage > 1), halves = has_halves(own) && full && has_halves(gen);
+    if (fext) fprintf(f, "static const double no_fext[%d];\n", 6 * m->nb);
+    if (act) fprintf(f, "static const double no_act[%d];\n", m->nact);
+    if (has_halves(own) || (full && has_halves(gen)))
+        fputs("\n/* Copies with halves (docs/codegen.md, \"Trigonometry\"): _near with the unchecked sin/cos,\n"
+              " * taken when every angle is within +-MECH_SINCOS_MAX, and _far, which falls back to libm.\n"
+              " * In WebAssembly a function that may call libm spills even when it never does. */\n", f);
+    write_part_macro(f, staged ? "static inline" : "static inline __attribute__((always_inline))");
+    write_copy(f, own, cname);
+    if (full) {
+        write_copy(f, gen, cname);
+        fprintf(f, "\n/* Any other gravity. */\n"
+                   "MECHGEN_OTHER void mechgen_%s_fwd_dyn_other%s%*s const double *fext, const double *act, "
+                   "const double *gravity, double *qdd)\n{\n", cname, fd_params, (int)strlen(cname) + 40, "");
+        write_copy_call(f, gen, cname, "    ");
+        fputs("}\n", f);
+    } else {
+        write_gravity_tau(f, &ems->shift, cname);
+    }
+    fprintf(f, "\nvoid mechgen_%s_fwd_dyn%s%*s const double *fext, const double *act, const double *gravity, "
+               "double *qdd)\n{\n", cname, fd_params, (int)strlen(cname) + 20, "");
+    if (fext) fputs("    if (!fext) fext = no_fext;\n", f);
+    if (act) fputs("    if (!act) act = no_act;\n", f);
+    if (!full) {
+        char gx[3][40];
+        for (int k = 0; k < 3; k++) format_double(gx[k], sizeof gx[k], m->gravity[k]);
+        fprintf(f, "    double tau_g[%d];\n    if (!(", m->nv);
+        write_own_gravity(f, m);
+        fputs(")) {\n        const double dg[3] = {", f);
+        for (int k = 0; k < 3; k++)    /* x - (-c) is x + c exactly */
+            fprintf(f, "%s gravity[%d] %c %s", k ? "," : "", k, gx[k][0] == '-' ? '+' : '-', gx[k] + (gx[k][0] == '-'));
+        fprintf(f, " };\n        mechgen_%s_gravity_tau(q, tau, dg, tau_g);\n        tau = tau_g;\n    }\n", cname);
+        write_copy_call(f, own, cname, "    ");
+        fputs("}\n", f);
+        return;
+    }
+    fputs("    if (", f);
+    write_own_gravity(f, m);
+    fputs(halves ? ") {\n" : ")\n", f);
+    write_copy_call(f, own, cname, "        ");
+    fprintf(f, "    %selse\n        mechgen_%s_fwd_dyn_other%s}\n", halves ? "} " : "", cname, fd_args);
+    if (!halves) return;
+    fprintf(f, "\nstatic void mechgen_%s_fwd_dyn_near%s%*s const double *fext, const double *act, "
+               "const double *gravity, double *qdd)\n{\n    if (", cname, fd_params, (int)strlen(cname) + 32, "");
+    write_own_gravity(f, m);
+    fprintf(f, ")\n        mechgen_%s_fwd_dyn_own_near%s    else\n        mechgen_%s_fwd_dyn_g_near%s}\n", cname, fd_args,
+            cname, fd_args);
 }
 
 static void write_observe(FILE *f, emitter *em, const char *cname)
@@ -574,7 +692,7 @@ static void write_observe(FILE *f, emitter *em, const char *cname)
 
 static void write_tables(FILE *f, const emitters *em, const char *cname)
 {
-    const gen *g = em->fd.g;
+    const gen *g = em->own.g;
     const mech_model *m = g->m;
     int nel = m->ntsda + m->nrsda, nobs = mech_observe_len(m);
     char gx[3][40];
@@ -603,7 +721,7 @@ static void write_tables(FILE *f, const emitters *em, const char *cname)
                "    .npoi = %d, .ntsda = %d, .nrsda = %d, .observe_len = %d,\n",
             cname, g->name, MECHGEN_VERSION, m->nq, m->nv, m->nb, m->nact, m->nc, gx[0], gx[1], gx[2], cname, m->npoi,
             m->ntsda, m->nrsda, nobs);
-    if (em->fd.st.nstage == 1 && angles_are_inputs(&em->fd))
+    if (has_halves(&em->own) && general_in_full(em) && has_halves(&em->general))
         fprintf(f, "    .fwd_dyn_near = mechgen_%s_fwd_dyn_near,\n", cname);
     if (m->npoi + nel > 0) fputs("    .names = names,\n", f);
     if (nel > 0) fputs("    .act_slot = act_slot,\n", f);
@@ -614,8 +732,8 @@ static void write_tables(FILE *f, const emitters *em, const char *cname)
 static void write_source(FILE *f, emitters *em, const char *cname, const char *h_name)
 {
     write_description(f, em, h_name);
-    write_fwd_dyn(f, &em->fd, cname);
-    if (mech_observe_len(em->fd.g->m) > 0) write_observe(f, &em->obs, cname);
+    write_fwd_dyn(f, em, cname);
+    if (mech_observe_len(em->own.g->m) > 0) write_observe(f, &em->obs, cname);
     write_tables(f, em, cname);
 }
 
@@ -634,41 +752,67 @@ static int write_file(gen *g, const char *path, emitters *em, const char *cname,
     return 0;
 }
 
-int gen_emit(gen *g, const char *cname, const char *c_path, const char *h_path)
+static int emitter_init(emitter *em, gen *g, const char *variant)
 {
-    emitters em = { .fd = { .g = g }, .obs = { .g = g } };
     size_t n = (size_t)g->p.n;
+    *em = (emitter){ .g = g, .variant = variant };
+    em->tnum = malloc(n * sizeof *em->tnum);
+    em->name = malloc(n * sizeof *em->name);
+    em->gmask = malloc(n);
+    em->loaded = calloc(n, sizeof *em->loaded);
+    return em->tnum && em->name && em->gmask && em->loaded ? 0 : gen_fail(g, 0, "out of memory");
+}
+
+static void emitter_free(emitter *em)
+{
+    gen_stages_free(&em->st);
+    free(em->tnum);
+    free(em->name);
+    free(em->gmask);
+    free(em->loaded);
+}
+
+/* Analyses the outputs qdd of g into em, staged when it is large and `stages`. */
+static int plan_fwd_dyn(emitter *em, unsigned char *keep, int stages)
+{
+    gen *g = em->g;
+    if (analyse(em, keep, g->qdd, g->m->nv)) return -1;
+    if (gen_stages_plan(&em->st, &g->p, em->tnum, g->section, g->qdd, g->m->nv, stages && em->ops.total > STAGED_OPS))
+        return gen_fail(g, 0, "out of memory");
+    g->ops = em->ops;
+    return 0;
+}
+
+int gen_emit(gen *own, gen *general, gen *shift, const char *cname, const char *c_path, const char *h_path)
+{
+    emitters em;
+    size_t n = (size_t)own->p.n;
+    if ((size_t)general->p.n > n) n = (size_t)general->p.n;
+    if ((size_t)shift->p.n > n) n = (size_t)shift->p.n;
     unsigned char *keep = malloc(n);
-    em.fd.tnum = malloc(n * sizeof *em.fd.tnum);
-    em.obs.tnum = malloc(n * sizeof *em.obs.tnum);
-    em.fd.name = malloc(n * sizeof *em.fd.name);
-    em.fd.gmask = malloc(n);
-    em.obs.gmask = malloc(n);
-    em.obs.name = malloc(n * sizeof *em.obs.name);
-    em.fd.loaded = calloc(n, sizeof *em.fd.loaded);
-    em.obs.loaded = calloc(n, sizeof *em.obs.loaded);
-    int rc = !keep || !em.fd.tnum || !em.obs.tnum || !em.fd.name || !em.obs.name || !em.fd.gmask || !em.obs.gmask || !em.fd.loaded || !em.obs.loaded ? gen_fail(g, 0, "out of memory") : 0;
+    int rc = keep ? 0 : gen_fail(own, 0, "out of memory");
+    if (rc == 0) rc = emitter_init(&em.own, own, "_own");
+    else em.own = (emitter){ 0 };
+    if (rc == 0) rc = emitter_init(&em.general, general, "_g");
+    else em.general = (emitter){ 0 };
+    if (rc == 0) rc = emitter_init(&em.shift, shift, "");
+    else em.shift = (emitter){ 0 };
+    if (rc == 0) rc = emitter_init(&em.obs, own, "");
+    else em.obs = (emitter){ 0 };
     const char *slash = strrchr(h_path, '/');
-    int nobs = mech_observe_len(g->m);
-    if (rc == 0) rc = analyse(&em.fd, keep, g->qdd, g->m->nv);
-    if (rc == 0) rc = analyse(&em.obs, keep, g->obs, nobs);
-    if (rc == 0 && (gen_stages_plan(&em.fd.st, &g->p, em.fd.tnum, g->section, g->qdd, g->m->nv,
-                                    em.fd.ops.total > STAGED_OPS) ||
-                    gen_stages_plan(&em.obs.st, &g->p, em.obs.tnum, g->section, g->obs, nobs, 0)))
-        rc = gen_fail(g, 0, "out of memory");
-    if (rc == 0) rc = write_file(g, h_path, &em, cname, NULL);
-    if (rc == 0 && (rc = write_file(g, c_path, &em, cname, slash ? slash + 1 : h_path)) != 0) remove(h_path);
-    g->ops = em.fd.ops;
-    gen_stages_free(&em.fd.st);
-    gen_stages_free(&em.obs.st);
+    int nobs = mech_observe_len(own->m);
+    if (rc == 0) rc = plan_fwd_dyn(&em.own, keep, 1);
+    if (rc == 0 && (rc = plan_fwd_dyn(&em.general, keep, 1)) != 0) snprintf(own->err, sizeof own->err, "%s", general->err);
+    if (rc == 0 && (rc = plan_fwd_dyn(&em.shift, keep, 0)) != 0) snprintf(own->err, sizeof own->err, "%s", shift->err);
+    if (rc == 0) rc = analyse(&em.obs, keep, own->obs, nobs);
+    if (rc == 0 && gen_stages_plan(&em.obs.st, &own->p, em.obs.tnum, own->section, own->obs, nobs, 0))
+        rc = gen_fail(own, 0, "out of memory");
+    if (rc == 0) rc = write_file(own, h_path, &em, cname, NULL);
+    if (rc == 0 && (rc = write_file(own, c_path, &em, cname, slash ? slash + 1 : h_path)) != 0) remove(h_path);
+    emitter_free(&em.own);
+    emitter_free(&em.general);
+    emitter_free(&em.shift);
+    emitter_free(&em.obs);
     free(keep);
-    free(em.fd.tnum);
-    free(em.obs.tnum);
-    free(em.fd.name);
-    free(em.fd.gmask);
-    free(em.obs.gmask);
-    free(em.obs.name);
-    free(em.fd.loaded);
-    free(em.obs.loaded);
     return rc;
 }

@@ -92,6 +92,19 @@ int gen_fwd_dyn(gen *g)
     return 0;
 }
 
+int gen_gravity_tau(gen *g)
+{
+    g->gravity_only = 1;
+    if (gen_kinematics(g) || gen_rnea(g)) return -1;
+    for (int i = 0; i < g->m->nv; i++) {
+        g->qdd[i] = ex_sub(&g->p, gen_input(g, EX_IN_TAU, i), g->C[i]);
+        gen_name(g, g->qdd[i], "tau_g_%d", i);
+    }
+    for (int s = SEC_CRBA; s < SEC_COUNT; s++) g->section[s] = g->p.n;   /* the stages that do not run */
+    if (g->p.failed) return gen_fail(g, 0, "out of memory building expressions (at most %d nodes)", EX_MAX_NODES);
+    return 0;
+}
+
 void gen_name(gen *g, ex id, const char *fmt, ...)
 {
     ex_op op = g->p.nodes[id].op;
@@ -121,6 +134,7 @@ void gen_name_sv6(gen *g, sv6 v, int force, const char *fmt, int i)
 
 ex gen_input(gen *g, ex_input_array array, int k)
 {
+    if (g->gravity_only && (array == EX_IN_QD || array == EX_IN_FEXT)) return g->p.zero;
     return ex_input(&g->p, array, k);
 }
 

@@ -77,11 +77,13 @@ typedef struct gen {
     ex *tau_e;             /* nv: generalized force of tsda and rsda           */
     ex *K;                 /* nc x nv loop Jacobian                            */
     ex *kc;                /* nc: k + kstab                                    */
-    ex *qdd;               /* nv outputs                                       */
+    ex *qdd;               /* nv outputs (of gen_gravity_tau: its tau_g)       */
     ex *obs;               /* mech_observe_len outputs of the observe function */
     int section[SEC_COUNT];/* first node built in each section                 */
     gen_label *labels;     /* nlabel names of temporaries, in the order given  */
     int nlabel, labelcap;
+    int fold_gravity;      /* the model's gravity as constants, not the input  */
+    int gravity_only;      /* qd and fext read as zero (gen_gravity_tau)       */
     gen_ops ops;           /* filled by gen_emit                               */
     char err[512];
 } gen;
@@ -92,6 +94,12 @@ void gen_free(gen *g);
 /* The whole pipeline: kinematics, RNEA, CRBA, world kinematics, force
  * elements, loops, L^T D L, then the observation values. */
 int gen_fwd_dyn(gen *g);
+
+/* tau_g = tau - G(q) gravity into qdd, G(q) gravity = RNEA(q, 0, 0, no fext): the
+ * generalized gravity force alone, linear in the gravity argument; sets
+ * gravity_only.  With the argument g - g0, FD(tau, g) = FD(tau_g, g0)
+ * (docs/codegen.md, "Gravity, an input"). */
+int gen_gravity_tau(gen *g);
 
 int gen_kinematics(gen *g);
 int gen_rnea(gen *g);
@@ -143,7 +151,11 @@ void gen_name_sv6(gen *g, sv6 v, int force, const char *fmt, int i);
 int gen_fail(gen *g, int line, const char *fmt, ...);
 
 /* Writes the generated source and header for model `cname` (a C identifier
- * fragment).  Returns 0, or -1 with g->err set. */
-int gen_emit(gen *g, const char *cname, const char *c_path, const char *h_path);
+ * fragment) from three runs of the pipeline over the same model: `own` with
+ * fold_gravity set, `general` with gravity an input and `shift` by
+ * gen_gravity_tau; a small model takes the general copy for any other
+ * gravity, a staged one the own copy after the shift (docs/codegen.md,
+ * "Gravity, an input").  Returns 0, or -1 with own->err set. */
+int gen_emit(gen *own, gen *general, gen *shift, const char *cname, const char *c_path, const char *h_path);
 
 #endif

@@ -1,7 +1,8 @@
 /* gen_rnea.c — the bias force C(q, qd, fext, g) = ID(q, qd, 0, fext) by the
  * recursive Newton-Euler algorithm (RBDA Table 5.1), gravity entering as the
  * fictitious base acceleration a_0 = -[0; g] (RBDA sec 5.3).  g is the
- * generated function's gravity argument, so it enters nowhere else. */
+ * generated function's gravity argument, or with fold_gravity the model's own
+ * as constants, whose zeros drop out; it enters nowhere else. */
 #include "codegen/gen.h"
 
 #include <stdlib.h>
@@ -42,7 +43,8 @@ int gen_rnea(gen *g)
      * centre of mass.  A root body keeps the spatial form at its origin: only
      * S^T f is read there. */
     sv6 a0 = sv_zero(p);
-    for (int k = 0; k < 3; k++) a0.e[3 + k] = ex_neg(p, gen_input(g, EX_IN_GRAVITY, k));
+    for (int k = 0; k < 3; k++)
+        a0.e[3 + k] = g->fold_gravity ? ex_const(p, -m->gravity[k]) : ex_neg(p, gen_input(g, EX_IN_GRAVITY, k));
     for (int i = 0; i < m->nb; i++) {
         const mech_body *b = &m->bodies[i];
         const gen_body *gb = &g->b[i];

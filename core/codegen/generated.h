@@ -29,7 +29,9 @@ typedef struct mech_generated {
     const char *generator;     /* generator version string */
     int nq, nv, nb, nact, nc;  /* nact: force-element inputs; nc: loop constraint rows */
     const unsigned char *fext_bodies;   /* nb flags: 1 = body reads fext[6i..6i+5] */
-    double gravity[3];         /* the model file's gravity, m/s^2, base coordinates */
+    double gravity[3];         /* the model file's gravity, m/s^2, base coordinates; fwd_dyn
+                                * is specialized on it (bit-identical to it folded in) and
+                                * exact for any other (docs/codegen.md, "Gravity, an input") */
     mech_fwd_dyn_fn fwd_dyn;
     /* NULL, or fwd_dyn without its range check, for a caller that has checked
      * that every q[i] is within +-MECH_SINCOS_MAX (mech_sincos.h) and fext and

@@ -58,17 +58,30 @@ int main(int argc, char **argv)
     char stem[MECH_NAME_MAX], cname[MECH_NAME_MAX];
     file_stem(argv[1], stem, sizeof stem);
     c_identifier(stem, cname, sizeof cname);
-    gen g;
-    int rc = gen_init(&g, m, argv[1], stem);
-    if (rc == 0) rc = gen_fwd_dyn(&g);
-    if (rc == 0) rc = gen_emit(&g, cname, argv[2], argv[3]);
+    /* Three runs: at the model's own gravity (folded into constants), with
+     * gravity an input, and the generalized gravity force alone; fwd_dyn
+     * dispatches on the gravity argument (gen_emit). */
+    gen own, general, shift;
+    memset(&general, 0, sizeof general);
+    memset(&shift, 0, sizeof shift);
+    int rc = gen_init(&own, m, argv[1], stem);
+    if (rc == 0) rc = gen_init(&general, m, argv[1], stem);
+    if (rc == 0) rc = gen_init(&shift, m, argv[1], stem);
+    own.fold_gravity = 1;
+    if (rc == 0) rc = gen_fwd_dyn(&own);
+    if (rc == 0) rc = gen_fwd_dyn(&general);
+    if (rc == 0) rc = gen_gravity_tau(&shift);
+    if (rc == 0) rc = gen_emit(&own, &general, &shift, cname, argv[2], argv[3]);
     if (rc == 0)
         printf("mechgen: %s: nq %d nv %d nb %d nc %d: %d ops (%d mul, %d add/sub, %d div, %d neg, %d sin/cos, "
-               "%d sqrt)\n", stem, m->nq, m->nv, m->nb, m->nc, g.ops.total, g.ops.mul, g.ops.add, g.ops.div,
-               g.ops.neg, g.ops.trig, g.ops.sqrt);
+               "%d sqrt) at its own gravity, %d with gravity an input, %d for G(q) g\n", stem, m->nq, m->nv, m->nb,
+               m->nc, own.ops.total, own.ops.mul, own.ops.add, own.ops.div, own.ops.neg, own.ops.trig, own.ops.sqrt,
+               general.ops.total, shift.ops.total);
     else
-        fprintf(stderr, "mechgen: %s\n", g.err);
-    gen_free(&g);
+        fprintf(stderr, "mechgen: %s\n", own.err[0] ? own.err : general.err[0] ? general.err : shift.err);
+    gen_free(&own);
+    gen_free(&general);
+    gen_free(&shift);
     mech_model_free(m);
     return rc == 0 ? 0 : 1;
 }
