@@ -28,7 +28,7 @@ test('poses() and energy() from a finite but too large angle raise, on every bac
   }
 });
 
-test('a zero quaternion is named by poses(), energy() and observe()', async () => {
+test('a zero quaternion is named by poses() and energy()', async () => {
   for (const backend of ['generated', 'runtime']) {
     const sim = await openModel('satellite', { backend });
     sim.q.fill(0, 0, 4);
