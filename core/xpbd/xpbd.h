@@ -132,7 +132,8 @@ void xpbd_data_free(xpbd_data *d);
 /* One step of d->dt under d->gravity: substeps × (predict, solve, update velocities, damp). */
 void xpbd_step(const xpbd_model *m, xpbd_data *d);
 
-/* Kinetic + gravitational potential energy (gravity potential −m g·p). */
-double xpbd_energy(const xpbd_model *m, const xpbd_data *d);
+/* Kinetic and gravitational potential energy (−m g·p under d->gravity) into
+ * *kinetic and *potential (either may be NULL); returns their sum. */
+double xpbd_energy(const xpbd_model *m, const xpbd_data *d, double *kinetic, double *potential);
 
 #endif

@@ -71,20 +71,12 @@ static int observe(mech_data *d, double *out)
     return 0;
 }
 
-/* Kinetic ½ m v·v + ½ ω·Jω and gravitational −m g·p of the bodies. */
+/* Kinetic ½ m v·v + ½ ω·Jω and gravitational −m g·p of the bodies (xpbd_energy). */
 static int energy(mech_data *d, double en[2])
 {
-    const xpbd_state *e = d->state;
-    const xpbd_model *m = &e->x.m;
-    en[0] = en[1] = 0;
-    for (int b = 0; b < m->nbody; b++) {
-        const xpbd_body *bd = &m->bodies[b];
-        const double *v = e->d.v + 3 * b, *w = e->d.w + 3 * b;
-        double Jw[3];
-        m3_mulv(bd->inertia, w, Jw);
-        en[0] += 0.5 * bd->mass * v3_dot(v, v) + 0.5 * v3_dot(w, Jw);
-        en[1] -= bd->mass * v3_dot(d->gravity, e->d.p + 3 * b);
-    }
+    xpbd_state *e = d->state;
+    memcpy(e->d.gravity, d->gravity, sizeof e->d.gravity);   /* the run's, as the next step will use */
+    xpbd_energy(&e->x.m, &e->d, &en[0], &en[1]);
     return 0;
 }
 

@@ -240,15 +240,18 @@ void xpbd_step(const xpbd_model *m, xpbd_data *d)
     for (int s = 0; s < m->params.substeps; s++) substep(m, d, h);
 }
 
-double xpbd_energy(const xpbd_model *m, const xpbd_data *d)
+double xpbd_energy(const xpbd_model *m, const xpbd_data *d, double *kinetic, double *potential)
 {
-    double e = 0;
+    double T = 0, V = 0;
     for (int b = 0; b < m->nbody; b++) {
         const xpbd_body *bd = &m->bodies[b];
+        const double *v = d->v + 3 * b, *w = d->w + 3 * b;
         double Jw[3];
-        m3_mulv(bd->inertia, d->w + 3 * b, Jw);
-        e += 0.5 * bd->mass * v3_dot(d->v + 3 * b, d->v + 3 * b) + 0.5 * v3_dot(d->w + 3 * b, Jw) -
-             bd->mass * v3_dot(d->gravity, d->p + 3 * b);
+        m3_mulv(bd->inertia, w, Jw);
+        T += 0.5 * bd->mass * v3_dot(v, v) + 0.5 * v3_dot(w, Jw);
+        V -= bd->mass * v3_dot(d->gravity, d->p + 3 * b);
     }
-    return e;
+    if (kinetic) *kinetic = T;
+    if (potential) *potential = V;
+    return T + V;
 }
