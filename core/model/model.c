@@ -18,6 +18,8 @@ void mech_model_free(mech_model *m)
     free(m->xtargets);
     for (int i = 0; i < m->nrod; i++) free(m->rods[i].points);
     free(m->rods);
+    free(m->tracks);
+    free(m->ground.h);
     free(m);
 }
 

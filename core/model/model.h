@@ -29,6 +29,10 @@
 #define MECH_MAX_ROD_POINTS   4096  /* `point` lines of one rod              */
 #define MECH_MAX_TEXT     (4u << 20) /* bytes of .mech text accepted     */
 #define MECH_MAX_LINE     4096       /* characters in one line            */
+#define MECH_MAX_TRACKS   8
+#define MECH_MAX_ROLLERS  32         /* rollers of one band                */
+#define MECH_MAX_SHOES    512        /* shoes of one band                  */
+#define MECH_MAX_GRID     (1 << 20)  /* samples of a ground height grid    */
 
 typedef enum {
     MECH_JOINT_REVOLUTE,   /* nq = nv = 1: angle about +axis (rad)          */
@@ -231,6 +235,70 @@ typedef struct {
     int line, col;             /* of the `rod` line and its name            */
 } mech_rod;
 
+/* A roller a band wraps (`roller` line of a `track` block): a body whose
+ * centre lies in the band plane, turning about the pin axis. */
+typedef struct {
+    int body;              /* the roller body                               */
+    double radius;         /* m: pitch radius (end rollers), rim radius (road wheels) */
+    int end;               /* 1: a path-defining end pulley (sprocket, idler): the pin law;
+                            * 0: a road wheel on the shoes' running face: the face law */
+    int drive;             /* 1: the drive sprocket: the tooth law, no Coulomb friction */
+    int teeth;             /* drive: tooth count N (> 0), else 0            */
+    double centre[2];      /* x, z of its centre in the root frame at the design pose */
+    int line;
+} mech_roller;
+
+/* A track band (`track` block, docs/mech-format.md "Tracks"), expanded by
+ * the parser into nshoe ordinary bodies shoe0 .. shoe0 + nshoe - 1 (a
+ * floating anchor shoe, then a chain of revolute pins about the pin axis,
+ * all `fext 1`) and one point-on-line loop closing the last shoe's trailing
+ * pin onto the anchor's.  A shoe's frame is at its leading pin: x along
+ * the band to the next pin (at x = link), y the pin axis (the root's +y),
+ * z = x × y towards the rollers; the ground pad is the plate z = pad_z, the
+ * running face z = pad_z + thickness.  The design pose (the belt laid around
+ * the convex hull of the roller circles) is the shoes' q0. */
+typedef struct {
+    char name[MECH_NAME_MAX];
+    int root;              /* body whose frame holds the band geometry (the hull) */
+    int nshoe, shoe0;      /* shoe count and the first shoe's body index    */
+    int loop;              /* index of the closing loop in mech_model.loops */
+    double pitch;          /* declared pin-to-pin distance (advisory), m    */
+    double link;           /* pin-to-pin used: perimeter / nshoe            */
+    double perimeter;      /* belt length around the hull, m               */
+    double plane_y;        /* root-frame y of the band plane (the rollers' common y) */
+    double shoe_mass, shoe_com[3], shoe_inertia[9];   /* per shoe, shoe frame */
+    double pad_z, pad_length, pad_width;  /* ground plate: shoe-local z, footprint along x (centred on link/2) and y */
+    double thickness;      /* shoe plate thickness: the running face is at pad_z + thickness */
+    double kn, kt, mu;     /* pair stiffness N/m, tangential stiffness, friction coefficient */
+    double zeta;           /* damping as a fraction of critical (default 0.2) */
+    double veps;           /* regularized Coulomb's slip scale, m/s (default 0.01) */
+    int nroller;
+    mech_roller rollers[MECH_MAX_ROLLERS];
+    int line, col;         /* of the `track` line and its name              */
+} mech_track;
+
+/* The terrain the ground law reads (`ground` block): a height field
+ * z = h(x, y) in the base frame, with its first derivatives. */
+typedef enum {
+    MECH_GROUND_NONE,      /* no ground block                              */
+    MECH_GROUND_PLANE,     /* h = z0 + sx x + sy y (a sloped plane)         */
+    MECH_GROUND_GRID       /* bicubic (C1) interpolation of samples on a regular grid */
+} mech_ground_type;
+
+typedef enum { MECH_FRICTION_REGULARIZED, MECH_FRICTION_ANCHORED } mech_friction;
+
+typedef struct {
+    mech_ground_type type;
+    double z0, sx, sy;     /* plane: height at the origin and slopes dh/dx, dh/dy */
+    int nx, ny;            /* grid: samples along x and y (each >= 2)       */
+    double x0, y0, dx, dy; /* grid: first sample's position and spacing, m  */
+    double *h;             /* grid: nx * ny heights, row-major by y (h[j * nx + i]), owned */
+    double kn, kt, mu;     /* per pad corner: N/m, N/m (anchored, default kn), - */
+    double zeta, veps;     /* damping fraction of critical, slip scale m/s  */
+    mech_friction friction;/* default regularized                           */
+    int line;              /* of the `ground` line, 0 if none               */
+} mech_ground;
+
 typedef struct mech_model {
     char name[MECH_NAME_MAX];        /* file stem, or the name given       */
     char description[256];           /* `description` line, may be empty   */
@@ -251,6 +319,9 @@ typedef struct mech_model {
     mech_xtarget *xtargets;
     int nrod;                        /* Cosserat rods (XPBD only)           */
     mech_rod *rods;
+    int ntrack;                      /* track bands (their shoes are bodies) */
+    mech_track *tracks;
+    mech_ground ground;              /* type MECH_GROUND_NONE: no ground    */
 } mech_model;
 
 /* mech_model_parse, mech_model_load, mech_model_free and the accessors:
