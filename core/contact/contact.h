@@ -1,0 +1,49 @@
+/* contact.h — the built-in contact stage: track bands against their rollers
+ * and shoe pads against the ground (docs/contact.md).  Caller-side and
+ * force-only: it reads a state (q, qd), writes external forces into fext,
+ * and the dynamics (generated, ABA, dense) never learn about it.
+ *
+ * core/sim/data.c owns one contact_state per run of a model with a band or
+ * a ground and calls contact_forces wherever the engine's integrator
+ * evaluates its force (Störmer–Verlet: at the midpoint position, with the
+ * step's starting velocity — no predictor).  Everything but the anchored
+ * ground friction's anchors is a pure function of (q, qd, dt). */
+#ifndef MECH_CONTACT_STAGE_H
+#define MECH_CONTACT_STAGE_H
+
+#include "model/model.h"
+
+typedef struct contact_state contact_state;
+
+/* 1 when m has a track band or a ground, the models the stage runs on. */
+int contact_model_has(const mech_model *m);
+
+/* The stage for m (contact_model_has(m)), at rest (no anchors); NULL on
+ * out of memory.  m must outlive it. */
+contact_state *contact_new(const mech_model *m);
+void contact_free(contact_state *c);
+/* Forget the anchored friction's anchors (a reset of the run). */
+void contact_reset(contact_state *c);
+
+/* Add every band and ground force at (q, qd) into fext (6 per body, base
+ * coordinates, [moment about the base origin; force]).  dt is the step the
+ * force is held over, for the implicit friction (0: the explicit law, as the
+ * fixed-state checks use); with anchored ground friction a step of dt > 0
+ * also moves the anchors. */
+void contact_forces(contact_state *c, const mech_model *m, const double *q, const double *qd, double dt,
+                    double *fext);
+
+/* The total force the ground applied in the last contact_forces call (N,
+ * base frame). */
+void contact_ground_reaction(const contact_state *c, double f[3]);
+
+/* The stored contact energy at q (J): band and ground springs, and the
+ * anchored friction's tangential springs. */
+double contact_potential(contact_state *c, const mech_model *m, const double *q);
+
+/* The step contact models take unless the user sets one: a fixed number of
+ * samples per contact period 2π sqrt(m / kn), the tightest over the bands
+ * and the ground. */
+double contact_accuracy_step(const mech_model *m);
+
+#endif
