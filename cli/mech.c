@@ -14,6 +14,7 @@
 #include "rbda/energy.h"
 #include "rbda/loops.h"
 #include "sim/sample.h"
+#include "cli.h"
 
 #define COMPARE_GATE 1e-12
 #define LOOP_GATE 1e-9          /* method 2 at near-manifold states: cond(A) enters */
@@ -26,6 +27,7 @@ static const char USAGE[] =
     "  check FILE...    parse .mech files, print a one-line summary of each\n"
     "  compare FILE     CRBA-route vs ABA-route forward dynamics on random states\n"
     "  run [FILE]       simulate from the model's initial state\n"
+    "  sim FILE         settle a tracked vehicle on its ground, with the contact checks\n"
     "  help [COMMAND]   this text, or a command's\n"
     "\n"
     "Run 'mech COMMAND --help' for a command's options.\n"
@@ -85,7 +87,7 @@ static const char RUN_HELP[] =
     "Exit status 1 if the model fails to load or the state stops being finite\n"
     "(a blow-up, or a singular step whose accelerations are NaN).\n";
 
-static int usage_error(const char *cmd, const char *fmt, const char *arg)
+int cli_usage_error(const char *cmd, const char *fmt, const char *arg)
 {
     fprintf(stderr, "mech %s: ", cmd);
     fprintf(stderr, fmt, arg);
@@ -93,11 +95,11 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg)
     return 2;
 }
 
-static int is_help(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0; }
+int cli_is_help(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0; }
 
 /* "--name value" or "--name=value": returns the value and advances *i, or NULL
  * when argv[*i] is not this option.  *missing is set when the value is absent. */
-static const char *option(int argc, char **argv, int *i, const char *name, int *missing)
+const char *cli_option(int argc, char **argv, int *i, const char *name, int *missing)
 {
     size_t n = strlen(name);
     if (strncmp(argv[*i], name, n) != 0) return NULL;
@@ -110,7 +112,7 @@ static const char *option(int argc, char **argv, int *i, const char *name, int *
     return argv[++*i];
 }
 
-static int parse_double(const char *s, double *out)
+int cli_parse_double(const char *s, double *out)
 {
     char *end;
     *out = strtod(s, &end);
@@ -127,7 +129,7 @@ static int parse_ulong(const char *s, unsigned long long *out)
 
 /* A model, or NULL with its error on stderr: parse errors and, as on every
  * open path, over-constrained loops (rank(K) < nc at q0, mech_loops_check). */
-static mech_model *load(const char *path)
+mech_model *cli_load(const char *path)
 {
     mech_error err;
     mech_model *m = mech_model_load(path, &err);
@@ -143,7 +145,7 @@ static mech_model *load(const char *path)
     return m;
 }
 
-static double now(void)
+double cli_now(void)
 {
     struct timespec ts;
     timespec_get(&ts, TIME_UTC);
@@ -183,14 +185,14 @@ static int cmd_check(int argc, char **argv)
 {
     int bad = 0, files = 0;
     for (int i = 0; i < argc; i++) {
-        if (is_help(argv[i])) {
+        if (cli_is_help(argv[i])) {
             fputs(CHECK_HELP, stdout);
             return 0;
         }
-        if (argv[i][0] == '-' && argv[i][1] != '\0') return usage_error("check", "unknown option '%s'", argv[i]);
+        if (argv[i][0] == '-' && argv[i][1] != '\0') return cli_usage_error("check", "unknown option '%s'", argv[i]);
     }
     for (int i = 0; i < argc; i++) {
-        mech_model *m = load(argv[i]);
+        mech_model *m = cli_load(argv[i]);
         files++;
         if (!m) {
             bad = 1;
@@ -200,7 +202,7 @@ static int cmd_check(int argc, char **argv)
         if (m->nloop || m->ntsda || m->nrsda) bad |= check_loops(m);
         mech_model_free(m);
     }
-    if (files == 0) return usage_error("check", "%s", "no model files given");
+    if (files == 0) return cli_usage_error("check", "%s", "no model files given");
     return bad;
 }
 
@@ -271,7 +273,7 @@ done:
 
 static int compare_model(const char *path, long trials, unsigned long long seed)
 {
-    mech_model *m = load(path);
+    mech_model *m = cli_load(path);
     if (!m) return 1;
     if (m->nloop || m->ntsda || m->nrsda) {
         int r = compare_loops(path, m, trials, seed);
@@ -328,25 +330,25 @@ static int cmd_compare(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         int missing = 0;
         const char *v;
-        if (is_help(argv[i])) {
+        if (cli_is_help(argv[i])) {
             fputs(COMPARE_HELP, stdout);
             return 0;
-        } else if ((v = option(argc, argv, &i, "--trials", &missing))) {
+        } else if ((v = cli_option(argc, argv, &i, "--trials", &missing))) {
             if (!parse_ulong(v, &trials) || trials == 0 || trials > 1000000000ull)
-                return usage_error("compare", "--trials wants a positive integer, got '%s'", v);
-        } else if ((v = option(argc, argv, &i, "--seed", &missing))) {
-            if (!parse_ulong(v, &seed)) return usage_error("compare", "--seed wants a non-negative integer, got '%s'", v);
+                return cli_usage_error("compare", "--trials wants a positive integer, got '%s'", v);
+        } else if ((v = cli_option(argc, argv, &i, "--seed", &missing))) {
+            if (!parse_ulong(v, &seed)) return cli_usage_error("compare", "--seed wants a non-negative integer, got '%s'", v);
         } else if (missing) {
-            return usage_error("compare", "option '%s' needs a value", argv[i]);
+            return cli_usage_error("compare", "option '%s' needs a value", argv[i]);
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return usage_error("compare", "unknown option '%s'", argv[i]);
+            return cli_usage_error("compare", "unknown option '%s'", argv[i]);
         } else if (file) {
-            return usage_error("compare", "one model file only (extra '%s')", argv[i]);
+            return cli_usage_error("compare", "one model file only (extra '%s')", argv[i]);
         } else {
             file = argv[i];
         }
     }
-    if (!file) return usage_error("compare", "%s", "no model file given");
+    if (!file) return cli_usage_error("compare", "%s", "no model file given");
     return compare_model(file, (long)trials, seed);
 }
 
@@ -355,7 +357,7 @@ static int cmd_compare(int argc, char **argv)
  * manifold, one step per call so that a failed step is named. */
 static int run_model(const char *path, double T, double dt, int use_dense)
 {
-    mech_model *m = load(path);
+    mech_model *m = cli_load(path);
     if (!m) return 1;
     mech_error err;
     mech_data *d = use_dense ? mech_data_new_dense(m, &err) : mech_data_new_aba(m, &err);
@@ -374,7 +376,7 @@ static int run_model(const char *path, double T, double dt, int use_dense)
     }
     double E0 = e[0] + e[1];
     long steps = lround(T / dt);
-    double t0 = now();
+    double t0 = cli_now();
     for (long s = 0; s < steps; s++) {
         /* a singular step leaves qdd NaN (method 2), a blow-up overflows: either poisons q, qd */
         if (mech_data_step(d, dt, 1)) {
@@ -383,7 +385,7 @@ static int run_model(const char *path, double T, double dt, int use_dense)
             goto done;
         }
     }
-    double wall = now() - t0, sim = (double)steps * dt;
+    double wall = cli_now() - t0, sim = (double)steps * dt;
     if (mech_data_energy(d, e)) {
         fprintf(stderr, "mech run: %s: the final state: %s\n", path, mech_data_error(d)->message);
         goto done;
@@ -422,30 +424,30 @@ static int cmd_run(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         int missing = 0;
         const char *v;
-        if (is_help(argv[i])) {
+        if (cli_is_help(argv[i])) {
             fputs(RUN_HELP, stdout);
             return 0;
-        } else if ((v = option(argc, argv, &i, "--time", &missing))) {
-            if (!parse_double(v, &T) || T < 0 || T > 1e6)
-                return usage_error("run", "--time wants seconds in [0, 1e6], got '%s'", v);
-        } else if ((v = option(argc, argv, &i, "--dt", &missing))) {
-            if (!parse_double(v, &dt) || dt <= 0 || dt > 1)
-                return usage_error("run", "--dt wants seconds in (0, 1], got '%s'", v);
-        } else if ((v = option(argc, argv, &i, "--engine", &missing))) {
+        } else if ((v = cli_option(argc, argv, &i, "--time", &missing))) {
+            if (!cli_parse_double(v, &T) || T < 0 || T > 1e6)
+                return cli_usage_error("run", "--time wants seconds in [0, 1e6], got '%s'", v);
+        } else if ((v = cli_option(argc, argv, &i, "--dt", &missing))) {
+            if (!cli_parse_double(v, &dt) || dt <= 0 || dt > 1)
+                return cli_usage_error("run", "--dt wants seconds in (0, 1], got '%s'", v);
+        } else if ((v = cli_option(argc, argv, &i, "--engine", &missing))) {
             if (strcmp(v, "dense") != 0 && strcmp(v, "aba") != 0)
-                return usage_error("run", "--engine is dense or aba, got '%s'", v);
+                return cli_usage_error("run", "--engine is dense or aba, got '%s'", v);
             use_dense = strcmp(v, "dense") == 0;
         } else if (missing) {
-            return usage_error("run", "option '%s' needs a value", argv[i]);
+            return cli_usage_error("run", "option '%s' needs a value", argv[i]);
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return usage_error("run", "unknown option '%s'", argv[i]);
+            return cli_usage_error("run", "unknown option '%s'", argv[i]);
         } else if (file) {
-            return usage_error("run", "one model file only (extra '%s')", argv[i]);
+            return cli_usage_error("run", "one model file only (extra '%s')", argv[i]);
         } else {
             file = argv[i];
         }
     }
-    if (T / dt > 1e9) return usage_error("run", "%s", "more than 1e9 steps; raise --dt or lower --time");
+    if (T / dt > 1e9) return cli_usage_error("run", "%s", "more than 1e9 steps; raise --dt or lower --time");
     return run_model(file ? file : DEFAULT_MODEL, T, dt, use_dense);
 }
 
@@ -461,11 +463,13 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "check") == 0) return cmd_check(argc - 2, argv + 2);
     if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 2, argv + 2);
     if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
-    if (strcmp(cmd, "help") == 0 || is_help(cmd)) {
+    if (strcmp(cmd, "sim") == 0) return cli_sim(argc - 2, argv + 2);
+    if (strcmp(cmd, "help") == 0 || cli_is_help(cmd)) {
         const char *sub = argc > 2 ? argv[2] : "";
         fputs(strcmp(sub, "check") == 0     ? CHECK_HELP
               : strcmp(sub, "compare") == 0 ? COMPARE_HELP
               : strcmp(sub, "run") == 0     ? RUN_HELP
+              : strcmp(sub, "sim") == 0     ? cli_sim_help
                                             : USAGE,
               stdout);
         return 0;

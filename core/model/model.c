@@ -1,4 +1,5 @@
 /* model.c — model lifetime, lookups, error formatting and file loading. */
+#include "contact/contact.h"
 #include "model/model.h"
 
 #include <errno.h>
@@ -132,8 +133,10 @@ mech_sizes mech_model_sizes(const mech_model *m)
 
 mech_options mech_model_options(const mech_model *m)
 {
-    mech_options o = { .dt = m->xpbd.dt, .integrator = m->integrator,
-                       .substeps = m->xpbd.substeps, .iterations = m->xpbd.iterations };
+    /* A model with contact steps at a fixed fraction of its contact period. */
+    mech_options o = { .dt = contact_model_has(m) ? contact_accuracy_step(m) : m->xpbd.dt,
+                       .integrator = m->integrator, .substeps = m->xpbd.substeps,
+                       .iterations = m->xpbd.iterations };
     memcpy(o.gravity, m->gravity, sizeof o.gravity);
     return o;
 }

@@ -44,6 +44,10 @@ mech_data *mech_data_new(const mech_model *m, const mech_engine *engine, void *s
     d->gravity = d->eval.gravity;
     d->engine = engine;
     d->state = state;
+    if (contact_model_has(m) && !(d->contact = contact_new(m))) {
+        mech_data_free(d);
+        return mech_error_fail(err, m, "out of memory");
+    }
     mech_data_reset(d);
     return d;
 }
@@ -55,6 +59,7 @@ void mech_data_free(mech_data *d)
     if (!d) return;
     if (d->engine->free) d->engine->free(d);
     dense_ws_free(d->dense);
+    contact_free(d->contact);
     mech_model_free(d->owned);
     free(d->q);
     free(d);
@@ -68,6 +73,7 @@ void mech_data_reset(mech_data *d)
     memset(d->fext, 0, sizeof(double) * 6 * (size_t)d->nb);
     memset(d->qdd, 0, sizeof(double) * (size_t)d->nv);
     d->time = 0;
+    if (d->contact) contact_reset(d->contact);
     if (d->engine->reset) d->engine->reset(d);
 }
 
@@ -206,26 +212,38 @@ int mech_data_forward(mech_data *d)
     return forward_failed(d);
 }
 
-double mech_data_step_work(const mech_data *d) { return d->engine->step_work(d); }
-
-/* The step's external force: the user's fext, plus the producers' when
- * there are any. */
-static const double *step_forces(mech_data *d, int *failed)
+/* The engine's work, plus the contact stage's: every shoe against every
+ * roller of its band, and four pad corners per shoe on a ground. */
+double mech_data_step_work(const mech_data *d)
 {
-    *failed = 0;
-    if (d->nproducer == 0) return d->fext;
+    const mech_model *m = d->model;
+    double pairs = 0;
+    for (int i = 0; i < m->ntrack; i++)
+        pairs += (double)m->tracks[i].nshoe * (m->tracks[i].nroller + (m->ground.type != MECH_GROUND_NONE ? 4 : 0));
+    return d->engine->step_work(d) + pairs;
+}
+
+void mech_data_ground_reaction(const mech_data *d, double f[3])
+{
+    if (d->contact) contact_ground_reaction(d->contact, f);
+    else f[0] = f[1] = f[2] = 0;
+}
+
+const double *mech_data_step_forces(void *ctx, const double *q, const double *qd, double dt)
+{
+    mech_data *d = ctx;
+    if (!d->contact && d->nproducer == 0) return d->fext;
     memcpy(d->fstep, d->fext, sizeof(double) * 6 * (size_t)d->nb);
+    if (d->contact) contact_forces(d->contact, &d->eval, q, qd, dt, d->fstep);
     for (int i = 0; i < d->nproducer; i++) {
         mech_error why = { .line = 0 };
         if (d->producer[i].fn(d->model, d, d->time, d->fstep, d->producer[i].user, &why)) {
             mech_data_fail(d, "step: producer %d failed: %s", i, why.message);
-            *failed = 1;
             return NULL;
         }
     }
     if (!all_finite(d->fstep, 6 * d->nb)) {
-        fail_finite(d, "step", "producer fext", d->fstep);
-        *failed = 1;
+        fail_finite(d, "step", d->contact ? "contact and producer fext" : "producer fext", d->fstep);
         return NULL;
     }
     return d->fstep;
@@ -243,10 +261,7 @@ int mech_data_step(mech_data *d, double dt, int n)
                               MECH_STEP_WORK_MAX);
     if (check_inputs(d, "step")) return -1;
     for (int k = 0; k < n; k++) {
-        int failed;
-        const double *f = step_forces(d, &failed);
-        if (failed) return -1;
-        d->engine->step(d, f, dt);
+        if (d->engine->step(d, dt)) return -1;
         d->time += dt;
         if (mech_data_check_finite(d, "step", "q", d->q, d->nq) ||
             mech_data_check_finite(d, "step", "qd", d->qd, d->nv) ||

@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "contact/contact.h"
 #include "mech/contact.h"
 #include "mech/sim.h"
 #include "model/model.h"
@@ -24,9 +25,10 @@ typedef struct mech_engine {
      * (tau at the call's, act and gravity the run's); NULL when the engine
      * has no accelerations. */
     mech_fd_fn fd;
-    /* One step of dt under the external forces fext (6 nb: the user's plus
-     * the producers'); writes q, qd (and qdd when it has them). */
-    void (*step)(mech_data *d, const double *fext, double dt);
+    /* One step of dt; writes q, qd (and qdd when it has them).  It takes
+     * the step's external force from mech_data_step_forces where its scheme
+     * evaluates forces.  0, or -1 when that failed (the error is set). */
+    int (*step)(mech_data *d, double dt);
     void (*poses)(mech_data *d, double *out);
     /* 0, or -1 with the error set (out of memory for a workspace). */
     int (*observe)(mech_data *d, double *out);
@@ -58,7 +60,8 @@ struct mech_data {
     void *state;               /* the engine's own */
     mech_model *owned;         /* freed with the data (mech_data_adopt_model) */
     double time;
-    double *fstep;             /* 6 nb: fext plus the producers' forces */
+    double *fstep;             /* 6 nb: fext plus the contact stage's and the producers' forces */
+    contact_state *contact;    /* models with a band or a ground, else NULL */
     double *vmid;              /* Verlet's midpoint velocity (nv) */
     dense_ws *dense;           /* dense kinematics for energy and observe, made on first use */
     int nproducer;
@@ -76,6 +79,13 @@ void mech_data_adopt_model(mech_data *d, mech_model *m);
 /* Fill *err (no place, file = the model's name, printf-style message) for a
  * constructor that fails; returns NULL. */
 void *mech_error_fail(mech_error *err, const mech_model *m, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The external force of a step of dt at (q, qd) (a mech_forces_fn with
+ * ctx = d): the user's fext, plus the contact stage's and the producers'
+ * when the run has them.  Producers read d's q and qd, which the schemes
+ * update in place, so q and qd are those arrays.  NULL with the error set
+ * when a producer fails or a force is not finite. */
+const double *mech_data_step_forces(void *d, const double *q, const double *qd, double dt);
 
 /* Record an error on d (printf-style); returns -1. */
 int mech_data_fail(mech_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -19,13 +19,16 @@
 
 /* ---- shared by both ---- */
 
-/* The model's integrator over the engine's forward dynamics. */
-static void step(mech_data *d, const double *fext, double dt)
+/* The model's integrator over the engine's forward dynamics, the external
+ * force taken where it evaluates forces.  Contact models step Verlet with no
+ * velocity predictor (integrate.h). */
+static int step(mech_data *d, double dt)
 {
     if (d->model->integrator == MECH_INTEGRATOR_EULER)
-        mech_step_euler(d->model, d->engine->fd, d, d->q, d->qd, d->tau, fext, d->qdd, dt);
-    else
-        mech_step_verlet(d->model, d->engine->fd, d, d->q, d->qd, d->tau, fext, d->qdd, d->vmid, dt);
+        return mech_step_euler_forced(d->model, d->engine->fd, d, mech_data_step_forces, d, d->q, d->qd, d->tau,
+                                      d->qdd, dt);
+    return mech_step_verlet_forced(d->model, d->engine->fd, d, mech_data_step_forces, d, d->q, d->qd, d->tau,
+                                   d->qdd, d->vmid, !d->contact, dt);
 }
 
 static void poses(mech_data *d, double *out) { mech_body_poses(d->model, d->q, out); }
@@ -35,6 +38,7 @@ static int energy(mech_data *d, double e[2])
     dense_ws *ws = mech_data_dense(d);
     if (!ws) return -1;
     mech_energy(&d->eval, ws, d->q, d->qd, &e[0], &e[1]);
+    if (d->contact) e[1] += contact_potential(d->contact, d->model, d->q);
     return 0;
 }
 

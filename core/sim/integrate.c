@@ -30,6 +30,13 @@ void mech_integrate_q(const mech_model *m, double *q, const double *qd, double d
     }
 }
 
+/* A constant external force (or none), as a mech_forces_fn. */
+static const double *constant_forces(void *ctx, const double *q, const double *qd, double dt)
+{
+    (void)q, (void)qd, (void)dt;
+    return ctx;
+}
+
 void mech_step_euler(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, double *qd,
                      const double *tau, const double *fext, double *qdd, double dt)
 {
@@ -38,12 +45,35 @@ void mech_step_euler(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, d
     mech_integrate_q(m, q, qd, dt);
 }
 
+int mech_step_euler_forced(const mech_model *m, mech_fd_fn fd, void *ctx, mech_forces_fn forces, void *fctx,
+                           double *q, double *qd, const double *tau, double *qdd, double dt)
+{
+    const double *fext = forces(fctx, q, qd, dt);
+    if (!fext) return -1;
+    mech_step_euler(m, fd, ctx, q, qd, tau, fext, qdd, dt);
+    return 0;
+}
+
+int mech_step_verlet_forced(const mech_model *m, mech_fd_fn fd, void *ctx, mech_forces_fn forces, void *fctx,
+                            double *q, double *qd, const double *tau, double *qdd, double *vmid, int predict,
+                            double dt)
+{
+    mech_integrate_q(m, q, qd, dt / 2);                                     /* drift */
+    const double *v = qd;
+    if (predict) {
+        for (int k = 0; k < m->nv; k++) vmid[k] = qd[k] + qdd[k] * dt / 2;
+        v = vmid;
+    }
+    const double *fext = forces(fctx, q, v, dt);
+    if (!fext) return -1;
+    fd(ctx, q, v, tau, fext, qdd);
+    for (int k = 0; k < m->nv; k++) qd[k] += qdd[k] * dt;                  /* kick  */
+    mech_integrate_q(m, q, qd, dt / 2);                                     /* drift */
+    return 0;
+}
+
 void mech_step_verlet(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, double *qd,
                       const double *tau, const double *fext, double *qdd, double *vmid, double dt)
 {
-    mech_integrate_q(m, q, qd, dt / 2);                                     /* drift */
-    for (int k = 0; k < m->nv; k++) vmid[k] = qd[k] + qdd[k] * dt / 2;
-    fd(ctx, q, vmid, tau, fext, qdd);
-    for (int k = 0; k < m->nv; k++) qd[k] += qdd[k] * dt;                  /* kick  */
-    mech_integrate_q(m, q, qd, dt / 2);                                     /* drift */
+    mech_step_verlet_forced(m, fd, ctx, constant_forces, (void *)fext, q, qd, tau, qdd, vmid, 1, dt);
 }

@@ -57,4 +57,23 @@ void mech_step_euler(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, d
 void mech_step_verlet(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, double *qd,
                       const double *tau, const double *fext, double *qdd, double *vmid, double dt);
 
+/* The external force of a step at the state (q, qd) its scheme evaluates it
+ * at, held over dt; NULL stops the step (the callback says why). */
+typedef const double *(*mech_forces_fn)(void *ctx, const double *q, const double *qd, double dt);
+
+/* mech_step_verlet with the external force evaluated by forces at the
+ * midpoint position (fctx passed through), and a choice of velocity slot: predict = 1 is
+ * mech_step_verlet's predictor; predict = 0 evaluates fd and forces at the
+ * step's starting velocity, for contact models (dynamics README, "The
+ * predictor, and why the track loop does not use one": a damper evaluated at
+ * a predicted velocity but applied to the true one injects energy).
+ * 0, or -1 when forces returned NULL (q then holds the midpoint). */
+int mech_step_verlet_forced(const mech_model *m, mech_fd_fn fd, void *ctx, mech_forces_fn forces, void *fctx,
+                            double *q, double *qd, const double *tau, double *qdd, double *vmid, int predict,
+                            double dt);
+
+/* mech_step_euler with the external force from forces at the step's start. */
+int mech_step_euler_forced(const mech_model *m, mech_fd_fn fd, void *ctx, mech_forces_fn forces, void *fctx,
+                           double *q, double *qd, const double *tau, double *qdd, double dt);
+
 #endif

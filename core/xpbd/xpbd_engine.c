@@ -22,8 +22,10 @@ typedef struct {
     double residuals[2];   /* primal, constraint of the last substep */
 } xpbd_state;
 
-static void step(mech_data *d, const double *fext, double dt)
+static int step(mech_data *d, double dt)
 {
+    const double *fext = mech_data_step_forces(d, d->q, d->qd, dt);
+    if (!fext) return -1;
     xpbd_state *e = d->state;
     e->d.dt = dt;
     memcpy(e->d.gravity, d->gravity, sizeof e->d.gravity);
@@ -32,6 +34,7 @@ static void step(mech_data *d, const double *fext, double dt)
     e->residuals[0] = e->d.primal;
     e->residuals[1] = e->d.constraint;
     xpbd_mech_joint_state(d->model, &e->d, d->q, d->qd);
+    return 0;
 }
 
 static void poses(mech_data *d, double *out)

@@ -1,6 +1,8 @@
 /* contact.h — force producers: caller-side laws (track, terrain, pushes)
  * that read a run's state and add external forces, called by every engine
- * the same way as one stage of mech_data_step (docs/architecture.md).
+ * the same way as one stage of mech_data_step (docs/architecture.md), at
+ * the state the engine's scheme evaluates its forces at (Störmer–Verlet:
+ * the midpoint position).
  * The engines' dynamics never learn about them. */
 #ifndef MECH_CONTACT_H
 #define MECH_CONTACT_H
@@ -19,5 +21,12 @@ typedef int (*mech_producer_fn)(const mech_model *m, const mech_data *d, double 
  * order added, before every step.  0, or -1 when the list is full. */
 #define MECH_MAX_PRODUCERS 8
 MECH_API int mech_data_producer_add(mech_data *d, mech_producer_fn fn, void *user);
+
+/* A model with a track band or a ground (its `track` and `ground` blocks,
+ * docs/mech-format.md) steps with the built-in contact stage before the
+ * producers: band against rollers, shoe pads against the terrain
+ * (docs/contact.md).  The total force the ground applied in the last step
+ * (N, base frame) into f; zeros without a ground. */
+MECH_API void mech_data_ground_reaction(const mech_data *d, double f[3]);
 
 #endif

@@ -15,7 +15,8 @@ typedef enum {
  * starts from them; gravity is then an input of each run (mech_data_gravity). */
 typedef struct {
     double gravity[3];       /* m/s², base frame */
-    double dt;               /* s: the file's step (its `xpbd` block's dt, default 0.01) */
+    double dt;               /* s: the file's step (its `xpbd` block's dt, default 0.01); a model
+                              * with a band or a ground: a fixed fraction of its contact period */
     mech_integrator integrator;
     int substeps, iterations;    /* XPBD: per step, per substep */
 } mech_options;
