@@ -1,6 +1,7 @@
 /* describe.c — the parsed model as JSON, for the page to draw: bodies
  * (tree frames, joint, mass properties), points of interest, shapes and the
- * force elements that read act[] (inputs, one per slot),
+ * force elements that read act[] (inputs, one per slot), the track bands
+ * and the ground,
  * exactly as the one parser read them (fields as in core/model/model.h). */
 #include <emscripten.h>
 #include <stdarg.h>
@@ -84,6 +85,40 @@ static void put_shape(json_buf *b, const mech_shape *x)
     put(b, "}");
 }
 
+/* A band: its shoes (bodies shoe0 ..), geometry and rollers, for the page
+ * to draw the shoes instanced and the rollers as wheels. */
+static void put_track(json_buf *b, const mech_track *x)
+{
+    put(b, "{");
+    put_string(b, "name", x->name);
+    put(b, ",\"root\":%d,\"shoe0\":%d,\"nshoe\":%d,\"link\":%.17g,\"padZ\":%.17g,\"padLength\":%.17g,"
+        "\"padWidth\":%.17g,\"thickness\":%.17g,\"rollers\":[", x->root, x->shoe0, x->nshoe, x->link, x->pad_z,
+        x->pad_length, x->pad_width, x->thickness);
+    for (int i = 0; i < x->nroller; i++) {
+        const mech_roller *r = &x->rollers[i];
+        put(b, "%s{\"body\":%d,\"radius\":%.17g,\"end\":%d,\"drive\":%d,\"teeth\":%d}", i ? "," : "", r->body,
+            r->radius, r->end, r->drive, r->teeth);
+    }
+    put(b, "]}");
+}
+
+/* The terrain: null, a plane (z0, sx, sy) or a grid of heights. */
+static void put_ground(json_buf *b, const mech_ground *g)
+{
+    if (g->type == MECH_GROUND_NONE) {
+        put(b, "null");
+        return;
+    }
+    put(b, "{\"type\":\"%s\",\"z0\":%.17g,\"sx\":%.17g,\"sy\":%.17g,\"mu\":%.17g",
+        g->type == MECH_GROUND_PLANE ? "plane" : "grid", g->z0, g->sx, g->sy, g->mu);
+    if (g->type == MECH_GROUND_GRID) {
+        put(b, ",\"nx\":%d,\"ny\":%d,\"x0\":%.17g,\"y0\":%.17g,\"dx\":%.17g,\"dy\":%.17g", g->nx, g->ny, g->x0,
+            g->y0, g->dx, g->dy);
+        put_array(b, "h", g->h, g->nx * g->ny);
+    }
+    put(b, "}");
+}
+
 /* The model as a malloc'd NUL-terminated JSON object (free it with free),
  * or NULL with the error set when out of memory. */
 EMSCRIPTEN_KEEPALIVE char *mw_describe(const mw_sim *s)
@@ -126,8 +161,15 @@ EMSCRIPTEN_KEEPALIVE char *mw_describe(const mw_sim *s)
         put(&b, i ? "," : "");
         put_shape(&b, &m->shapes[i]);
     }
+    put(&b, "],\"tracks\":[");
+    for (int i = 0; i < m->ntrack; i++) {
+        put(&b, i ? "," : "");
+        put_track(&b, &m->tracks[i]);
+    }
+    put(&b, "],\"ground\":");
+    put_ground(&b, &m->ground);
     /* One entry per act[] slot, in slot order: the (first) element that reads it. */
-    put(&b, "],\"inputs\":[");
+    put(&b, ",\"inputs\":[");
     for (int a = 0; a < m->nact; a++) {
         const mech_tsda *t = NULL;
         const mech_rsda *r = NULL;

@@ -404,6 +404,15 @@ export class Sim {
   }
 
   /**
+   * The total force the ground applied in the last step, Float64Array(3) (N,
+   * world frame): the weight of a settled vehicle, zeros without a ground.
+   */
+  groundReaction() {
+    const ptr = this.#mod.exports.mw_ground_reaction(this.#handle());
+    return Float64Array.from(this.#mod.f64(ptr, 3));
+  }
+
+  /**
    * The parsed model: name, description, gravity, bodies (parent, joint,
    * axis, tree pos/rot, mass, com, inertia, fext, qidx/vidx, nq/nv), pois and
    * shapes (type, body, size, pos, rot, rgba), fields as in core/model/model.h.

@@ -88,6 +88,15 @@ EMSCRIPTEN_KEEPALIVE int mw_poses(mw_sim *s) { return passed(s, mech_data_poses(
 /* Kinetic and potential energy into the header's energy array. */
 EMSCRIPTEN_KEEPALIVE int mw_energy(mw_sim *s) { return passed(s, mech_data_energy(s, s->energy)); }
 
+/* The total force the ground applied in the last step (N, base frame), at a
+ * static address valid until the next call. */
+EMSCRIPTEN_KEEPALIVE const double *mw_ground_reaction(const mw_sim *s)
+{
+    static double f[3];
+    mech_data_ground_reaction(s, f);
+    return f;
+}
+
 EMSCRIPTEN_KEEPALIVE const char *mw_name(const mw_sim *s) { return s->model->name; }
 EMSCRIPTEN_KEEPALIVE const char *mw_description(const mw_sim *s) { return s->model->description; }
 EMSCRIPTEN_KEEPALIVE const char *mw_body_name(const mw_sim *s, int i) { return mech_model_body_name(s->model, i); }
