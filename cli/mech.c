@@ -128,11 +128,16 @@ static int parse_ulong(const char *s, unsigned long long *out)
 }
 
 /* A model, or NULL with its error on stderr: parse errors and, as on every
- * open path, over-constrained loops (rank(K) < nc at q0, mech_loops_check). */
+ * open path, over-constrained loops (rank(K) < nc at q0, mech_loops_check).
+ * Its warnings go to stderr too, "file:line:col: warning: ...". */
 mech_model *cli_load(const char *path)
 {
     mech_error err;
     mech_model *m = mech_model_load(path, &err);
+    for (int i = 0; m && i < mech_model_warning_count(m); i++) {
+        const mech_error *w = mech_model_warning(m, i);
+        fprintf(stderr, "%s:%d:%d: warning: %s\n", w->file, w->line, w->col, w->message);
+    }
     if (m && mech_loops_check(m, &err)) {
         mech_model_free(m);
         m = NULL;

@@ -3,23 +3,26 @@
 # globbed so a new file needs no edit here.
 
 # The core: model language, spatial and SO(3) algebra, dense reference
-# dynamics, simulation, XPBD.
+# dynamics, simulation, XPBD, the contact stage.
 file(GLOB MECH_CORE_SOURCES CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/core/model/*.c
   ${CMAKE_SOURCE_DIR}/core/rbda/*.c
   ${CMAKE_SOURCE_DIR}/core/sim/*.c
   ${CMAKE_SOURCE_DIR}/core/spatial/*.c
-  ${CMAKE_SOURCE_DIR}/core/xpbd/*.c)
+  ${CMAKE_SOURCE_DIR}/core/xpbd/*.c
+  ${CMAKE_SOURCE_DIR}/core/contact/*.c)
 
 # Where the core's headers are: the public API (include/mech/), the internal
 # headers beside their sources, the generated-code interface.
 set(MECH_CORE_INCLUDES ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/core ${CMAKE_SOURCE_DIR}/core/codegen)
 
 # The shipped Featherstone models, one generated module each: trees
-# (models/*.mech), then closed loops and force elements (models/loops/*.mech).
+# (models/*.mech), then closed loops and force elements (models/loops/*.mech),
+# then tracked vehicles (models/tracks/*.mech: bands expanded into shoes).
 file(GLOB MECH_TREE_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/*.mech)
 file(GLOB MECH_LOOP_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/loops/*.mech)
-set(MECH_MODELS ${MECH_TREE_MODELS} ${MECH_LOOP_MODELS})
+file(GLOB MECH_TRACK_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/tracks/*.mech)
+set(MECH_MODELS ${MECH_TREE_MODELS} ${MECH_LOOP_MODELS} ${MECH_TRACK_MODELS})
 
 # The XPBD scenes (rods, the pendulum and robot of the XPBD papers): text
 # only, run by the runtime module on engine 'xpbd'.

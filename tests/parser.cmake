@@ -17,3 +17,9 @@ if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang" AND NOT EMSCRIPTEN)
   target_link_libraries(test_parser_asan PRIVATE m)
   add_test(NAME parser_asan COMMAND test_parser_asan ${MECH_PARSER_ARGS})
 endif()
+
+# Track bands and the ground (tests/test_track_parse.c): belt lengths against
+# closed forms, the design pose of models/tracks/*.mech, warnings, terrain.
+add_executable(test_track_parse ${CMAKE_CURRENT_LIST_DIR}/test_track_parse.c)
+target_link_libraries(test_track_parse PRIVATE mech_internal m)
+add_test(NAME track_parse COMMAND test_track_parse ${CMAKE_SOURCE_DIR}/models/tracks)

@@ -119,6 +119,13 @@ mech_model *mech_model_load(const char *path, mech_error *err)
 
 const char *mech_model_name(const mech_model *m) { return m->name; }
 
+int mech_model_warning_count(const mech_model *m) { return m->nwarning; }
+
+const mech_error *mech_model_warning(const mech_model *m, int i)
+{
+    return i >= 0 && i < m->nwarning ? &m->warnings[i] : NULL;
+}
+
 const char *mech_model_body_name(const mech_model *m, int i)
 {
     return i >= 0 && i < m->nb ? m->bodies[i].name : "";

@@ -33,6 +33,7 @@
 #define MECH_MAX_ROLLERS  32         /* rollers of one band                */
 #define MECH_MAX_SHOES    512        /* shoes of one band                  */
 #define MECH_MAX_GRID     (1 << 20)  /* samples of a ground height grid    */
+#define MECH_MAX_WARNINGS 16         /* kept; later ones are dropped       */
 
 typedef enum {
     MECH_JOINT_REVOLUTE,   /* nq = nv = 1: angle about +axis (rad)          */
@@ -322,6 +323,8 @@ typedef struct mech_model {
     int ntrack;                      /* track bands (their shoes are bodies) */
     mech_track *tracks;
     mech_ground ground;              /* type MECH_GROUND_NONE: no ground    */
+    int nwarning;                    /* what loads but is suspect (mech_model_warning) */
+    mech_error warnings[MECH_MAX_WARNINGS];
 } mech_model;
 
 /* mech_model_parse, mech_model_load, mech_model_free and the accessors:

@@ -20,9 +20,6 @@
 static const char *const body_keys[K_COUNT] = {
     "parent", "joint", "pos", "rot", "mass", "com", "inertia", "fext", "q0", "qd0"
 };
-static const char *const unsupported_blocks[] = {
-    "ground", "track"
-};
 
 static const char *const loop_keys[L_COUNT] = {
     "type", "pred", "succ", "ppos", "prot", "paxis", "spos", "srot", "saxis", "length", "stab"
@@ -58,6 +55,23 @@ int mp_fail(parser *p, int line, int col, const char *fmt, ...)
         va_end(ap);
     }
     return -1;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+void mp_warn(parser *p, int line, int col, const char *fmt, ...)
+{
+    mech_model *m = p->m;
+    if (m->nwarning == MECH_MAX_WARNINGS) return;
+    mech_error *w = &m->warnings[m->nwarning++];
+    memcpy(w->file, p->err->file, sizeof w->file);
+    w->line = line;
+    w->col = col;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->message, sizeof w->message, fmt, ap);
+    va_end(ap);
 }
 
 /* A token for a message: printable ASCII only, cut at QUOTE_MAX characters. */
@@ -204,20 +218,11 @@ int mp_read_name(parser *p, const char *key, char out[MECH_NAME_MAX], int *col)
     return 0;
 }
 
-/* Keywords reserved for later versions: an error, never ignored.  0 if kw is not one. */
-static int fail_unsupported(parser *p, const lex_tok *kw)
-{
-    for (size_t i = 0; i < sizeof unsupported_blocks / sizeof unsupported_blocks[0]; i++) {
-        if (lex_is(kw, unsupported_blocks[i])) return mp_fail_at(p, kw, "", " blocks are not supported yet");
-    }
-    return 0;
-}
-
 /* A keyword that opens a top-level statement: inside a block it means a missing 'end'. */
 static int is_top_keyword(const lex_tok *kw)
 {
     static const char *const top[] = { "body", "poi", "gravity", "integrator", "description", "loop", "tsda",
-                                       "rsda", "xpbd", "servo", "rod" };
+                                       "rsda", "xpbd", "servo", "rod", "track", "ground" };
     for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
         if (lex_is(kw, top[i])) return 1;
     return 0;
@@ -272,7 +277,7 @@ static int key_mass(parser *p, raw_body *rb)
     return mp_end_of_line(p, "mass", "1");
 }
 
-static int key_inertia(parser *p, raw_body *rb)
+int mp_read_inertia(parser *p, double I[9])
 {
     double v[6];
     int n = 0, col = 0;
@@ -287,7 +292,7 @@ static int key_inertia(parser *p, raw_body *rb)
     if (n != 3 && n != 6)
         return mp_fail(p, p->ln.no, lex_end_col(&p->ln), "expected 3 or 6 values for 'inertia', got %d", n);
     if (n == 3) v[3] = v[4] = v[5] = 0.0;
-    double *I = rb->b.inertia, ev[3];
+    double ev[3];
     I[0] = v[0]; I[1] = v[3]; I[2] = v[4];
     I[3] = v[3]; I[4] = v[1]; I[5] = v[5];
     I[6] = v[4]; I[7] = v[5]; I[8] = v[2];
@@ -456,7 +461,7 @@ static int body_key(parser *p, raw_body *rb, int k)
         return mp_read_rotation(p, "rot", rb->b.rot) || mp_end_of_line(p, "rot", "<axis> <degrees>") ? -1 : 0;
     case K_MASS: return key_mass(p, rb);
     case K_COM: return mp_number_line(p, "com", rb->b.com, 3);
-    case K_INERTIA: return key_inertia(p, rb);
+    case K_INERTIA: return mp_read_inertia(p, rb->b.inertia);
     case K_FEXT: return key_fext(p, rb);
     default: return key_state(p, rb, k);
     }
@@ -477,7 +482,6 @@ static int body_line(parser *p, const lex_tok *kw)
         rb->key_col[k] = kw->col;
         return body_key(p, rb, k);
     }
-    if (fail_unsupported(p, kw)) return -1;
     if (is_top_keyword(kw))
         return mp_fail(p, p->ln.no, kw->col, "'%.*s' inside body '%s': missing 'end'", kw->n, kw->s,
                     rb->b.name);
@@ -807,6 +811,8 @@ static int top_line(parser *p, const lex_tok *kw)
     if (lex_is(kw, "xpbd")) return xp_top_xpbd(p, kw);
     if (lex_is(kw, "servo")) return xp_top_servo(p, kw);
     if (lex_is(kw, "rod")) return rod_top(p, kw);
+    if (lex_is(kw, "track")) return track_top(p, kw);
+    if (lex_is(kw, "ground")) return ground_top(p, kw);
     if (lex_is(kw, "gravity")) {
         if (p->grav_line)
             return mp_fail(p, p->ln.no, kw->col, "duplicate 'gravity' (first on line %d)", p->grav_line);
@@ -815,11 +821,10 @@ static int top_line(parser *p, const lex_tok *kw)
     }
     if (lex_is(kw, "integrator")) return top_integrator(p, kw);
     if (lex_is(kw, "end")) return mp_fail(p, p->ln.no, kw->col, "'end' outside a block");
-    if (fail_unsupported(p, kw)) return -1;
     if (body_key_index(kw) >= 0 || lex_is(kw, "shape")) return mp_fail_at(p, kw, "", " outside a body block");
     if (xp_is_joint_key(kw)) return mp_fail_at(p, kw, "", " outside a body or loop block");
     return mp_fail_at(p, kw, "unknown keyword ", ": expected one of: description gravity integrator body poi loop "
-                   "tsda rsda xpbd servo");
+                   "tsda rsda xpbd servo rod track ground");
 }
 
 /* ---- resolving names and ordering ---- */
@@ -1037,6 +1042,7 @@ static int build_model(parser *p)
     if (!r) r = store_elems(p);
     if (!r) r = xp_store_servos(p);
     if (!r) r = rod_store(p);
+    if (!r) r = track_store(p);
     if (!r) r = xp_check_work(p);
     free(work);
     return r;
@@ -1061,6 +1067,8 @@ static int parse_lines(parser *p)
               : p->block == B_XPBD ? xp_xpbd_line(p, &kw)
               : p->block == B_SERVO ? xp_servo_line(p, &kw)
               : p->block == B_ROD ? rod_line(p, &kw)
+              : p->block == B_TRACK ? track_line(p, &kw)
+              : p->block == B_GROUND ? ground_line(p, &kw)
                                    : top_line(p, &kw);
         if (r < 0) return -1;
     }
@@ -1078,7 +1086,7 @@ static int parse_lines(parser *p)
         return mp_fail(p, re->line, re->name_col, "%s '%s' has no 'end' before the end of the file", elem_kind(re),
                     re->name);
     }
-    return xp_unclosed(p) ? -1 : rod_unclosed(p);
+    return xp_unclosed(p) || rod_unclosed(p) ? -1 : track_unclosed(p);
 }
 
 mech_model *mech_model_parse(const char *text, size_t len, const char *name, mech_error *err)
@@ -1112,6 +1120,7 @@ mech_model *mech_model_parse(const char *text, size_t len, const char *name, mec
     free(p.elems);
     free(p.servos);
     rod_parse_free(&p);
+    track_parse_free(&p);
     if (r) {
         mech_model_free(p.m);
         return NULL;

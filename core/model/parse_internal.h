@@ -16,7 +16,7 @@ enum { K_PARENT, K_JOINT, K_POS, K_ROT, K_MASS, K_COM, K_INERTIA, K_FEXT, K_Q0, 
 enum { L_TYPE, L_PRED, L_SUCC, L_PPOS, L_PROT, L_PAXIS, L_SPOS, L_SROT, L_SAXIS, L_LENGTH, L_STAB, L_COUNT };
 enum { E_FROM, E_TO, E_JOINT, E_K, E_C, E_L0, E_Q0, E_INPUT, E_COUNT };
 
-enum { B_NONE, B_BODY, B_LOOP, B_ELEM, B_XPBD, B_SERVO, B_ROD };   /* the open block */
+enum { B_NONE, B_BODY, B_LOOP, B_ELEM, B_XPBD, B_SERVO, B_ROD, B_TRACK, B_GROUND };   /* the open block */
 
 /* XPBD joint keys (body and loop blocks): where each was seen, 0 = not. */
 enum { XJ_LIMIT, XJ_SWING, XJ_DRIVE, XJ_TARGET, XJ_COMPLIANCE, XJ_COUNT };
@@ -91,6 +91,9 @@ typedef struct {
     int xpbd_val_col[XP_SET_COUNT];            /* and their values' columns */
     struct raw_rod *rods;                      /* parse_rod.c */
     int nrods, cap_rods;
+    struct raw_track *tracks;                  /* parse_track.c */
+    int ntracks, cap_tracks;
+    struct raw_ground *ground;                 /* parse_ground.c */
 } parser;
 
 /* parse.c: errors, tokens and values (all return 0, or -1 with the error set). */
@@ -110,6 +113,8 @@ int mp_read_axis(parser *p, const char *key, double axis[3]);
 int mp_read_rotation(parser *p, const char *key, double R[9]);
 int mp_check_name(parser *p, const lex_tok *t, const char *key);
 int mp_read_name(parser *p, const char *key, char out[MECH_NAME_MAX], int *col);
+/* A rotational inertia line: 3 (diagonal) or 6 numbers (xx yy zz xy xz yz), checked physical. */
+int mp_read_inertia(parser *p, double I[9]);
 int mp_read_body_ref(parser *p, const char *key, char out[MECH_NAME_MAX], int *col);
 /* Room for one more element in a growing array of n elements of `elem`
  * bytes: at most max ("too many <what>: at most <max>" at column col). */
@@ -146,5 +151,45 @@ int rod_store(parser *p);
 void rod_parse_free(parser *p);
 /* Where rod i's size is given: its `elements` value, else its name. */
 void rod_size_place(const parser *p, int i, int *line, int *col);
+
+/* `track` block keys (the `roller` lines aside, which repeat). */
+enum { TK_ROOT, TK_PLANE, TK_SHOES, TK_PITCH, TK_MASS, TK_COM, TK_INERTIA, TK_FEXT, TK_PAD, TK_THICKNESS,
+       TK_KN, TK_KT, TK_MU, TK_ZETA, TK_VEPS, TK_COUNT };
+typedef struct raw_track {
+    mech_track t;
+    char root[MECH_NAME_MAX];
+    char roller[MECH_MAX_ROLLERS][MECH_NAME_MAX];
+    int roller_col[MECH_MAX_ROLLERS];          /* of each roller's body name */
+    int name_col, root_col;
+    int key_line[TK_COUNT], key_col[TK_COUNT], val_col[TK_COUNT];
+} raw_track;
+
+/* parse_track.c: `track` blocks (docs/mech-format.md, "Tracks"). */
+int track_top(parser *p, const lex_tok *kw);
+int track_line(parser *p, const lex_tok *kw);
+/* An unclosed track or ground block at the end of the file. */
+int track_unclosed(parser *p);
+/* After the hand-written bodies are stored: expand every band into its shoe
+ * bodies and closing loop (track_belt.c lays the design pose), then store
+ * the ground. */
+int track_store(parser *p);
+void track_parse_free(parser *p);
+/* track_expand.c: one band's rollers located, its shoes and loop added. */
+int track_expand(parser *p, raw_track *rt);
+
+/* parse_ground.c: the `ground` block (docs/mech-format.md, "Ground"). */
+int ground_top(parser *p, const lex_tok *kw);
+int ground_line(parser *p, const lex_tok *kw);
+int ground_unclosed(parser *p);
+/* Into the model (owns the grid heights from then on). */
+void ground_store(parser *p);
+void ground_parse_free(parser *p);
+
+/* Warnings: kept in the model, never fatal (mech_model_warning). */
+void mp_warn(parser *p, int line, int col, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
 
 #endif

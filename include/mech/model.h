@@ -44,6 +44,11 @@ MECH_API mech_options mech_model_options(const mech_model *m);
  * `name` (-1 when none). */
 MECH_API const char *mech_model_body_name(const mech_model *m, int i);
 MECH_API int mech_model_body_find(const mech_model *m, const char *name);
+/* Warnings: what parsed but is suspect (a track's pitch against its end
+ * rollers, ...), each with its place; at most 16 are kept.  Entry i, or
+ * NULL when i is out of range. */
+MECH_API int mech_model_warning_count(const mech_model *m);
+MECH_API const mech_error *mech_model_warning(const mech_model *m, int i);
 /* The initial state of the file: q (nq) and qd (nv). */
 MECH_API void mech_model_initial_state(const mech_model *m, double *q, double *qd);
 

@@ -1,0 +1,124 @@
+/* contact.c — the contact stage (contact.h): one kinematics pass, every
+ * band's pin and face laws, the ground law at every pad corner. */
+#include "contact/contact.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "contact/ground_contact.h"
+#include "contact/track_contact.h"
+
+struct contact_state {
+    int nb;
+    mech_body_kin *kin;          /* nb, scratch                        */
+    int nband;
+    track_band *bands;           /* ntrack                             */
+    ground_stage ground;
+    int has_ground;
+    ground_anchor *anchors;      /* ground.ncorner (anchored mode only) */
+    double reaction[3];
+};
+
+int contact_model_has(const mech_model *m)
+{
+    return m->ntrack > 0 || m->ground.type != MECH_GROUND_NONE;
+}
+
+/* The design pose: every body's q0 in one vector. */
+static double *design_q(const mech_model *m)
+{
+    double *q = calloc((size_t)(m->nq ? m->nq : 1), sizeof *q);
+    if (!q) return NULL;
+    for (int i = 0; i < m->nb; i++)
+        memcpy(q + m->bodies[i].qidx, m->bodies[i].q0, (size_t)m->bodies[i].nq * sizeof *q);
+    return q;
+}
+
+contact_state *contact_new(const mech_model *m)
+{
+    contact_state *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->nb = m->nb;
+    c->kin = calloc((size_t)(m->nb ? m->nb : 1), sizeof *c->kin);
+    c->bands = calloc((size_t)(m->ntrack ? m->ntrack : 1), sizeof *c->bands);
+    double *q0 = design_q(m);
+    if (!c->kin || !c->bands || !q0) goto fail;
+    c->nband = m->ntrack;
+    mech_world_kinematics(m, q0, NULL, c->kin);
+    for (int t = 0; t < m->ntrack; t++) track_band_init(&c->bands[t], m, &m->tracks[t], c->kin);
+    free(q0);
+    c->has_ground = m->ground.type != MECH_GROUND_NONE;
+    if (c->has_ground) {
+        ground_stage_init(&c->ground, m);
+        if (m->ground.friction == MECH_FRICTION_ANCHORED && c->ground.ncorner) {
+            c->anchors = calloc((size_t)c->ground.ncorner, sizeof *c->anchors);
+            if (!c->anchors) goto fail;
+        }
+    }
+    return c;
+fail:
+    free(q0);
+    contact_free(c);
+    return NULL;
+}
+
+void contact_free(contact_state *c)
+{
+    if (!c) return;
+    free(c->kin);
+    free(c->bands);
+    free(c->anchors);
+    free(c);
+}
+
+void contact_reset(contact_state *c)
+{
+    if (c->anchors) memset(c->anchors, 0, (size_t)c->ground.ncorner * sizeof *c->anchors);
+    memset(c->reaction, 0, sizeof c->reaction);
+}
+
+void contact_forces(contact_state *c, const mech_model *m, const double *q, const double *qd, double dt,
+                    double *fext)
+{
+    mech_world_kinematics(m, q, qd, c->kin);
+    for (int t = 0; t < c->nband; t++) track_band_forces(&c->bands[t], c->kin, dt, fext);
+    memset(c->reaction, 0, sizeof c->reaction);
+    if (c->has_ground) ground_stage_forces(&c->ground, c->kin, dt, c->anchors, fext, c->reaction);
+}
+
+void contact_ground_reaction(const contact_state *c, double f[3])
+{
+    memcpy(f, c->reaction, sizeof c->reaction);
+}
+
+double contact_potential(contact_state *c, const mech_model *m, const double *q)
+{
+    mech_world_kinematics(m, q, NULL, c->kin);
+    double U = 0;
+    for (int t = 0; t < c->nband; t++) U += track_band_potential(&c->bands[t], c->kin);
+    if (c->has_ground) U += ground_stage_potential(&c->ground, c->kin, c->anchors);
+    return U;
+}
+
+/* 2 pi sqrt(m / kn) / CONTACT_SAMPLES, m the mass one contact spring moves:
+ * a shoe against a band's kn, the supported share M / (pads / 4) against
+ * the ground's.  The tightest wins; 0 for a model without contact. */
+double contact_accuracy_step(const mech_model *m)
+{
+    double dt = 0, M = 0;
+    int corners = 0;
+    for (int i = 0; i < m->nb; i++) M += m->bodies[i].mass;
+    for (int t = 0; t < m->ntrack; t++) {
+        const mech_track *tr = &m->tracks[t];
+        corners += 4 * tr->nshoe;
+        if (tr->kn <= 0 || tr->shoe_mass <= 0) continue;
+        double s = 6.283185307179586 * sqrt(tr->shoe_mass / tr->kn) / CONTACT_SAMPLES;
+        if (dt == 0 || s < dt) dt = s;
+    }
+    if (m->ground.type != MECH_GROUND_NONE && m->ground.kn > 0) {
+        double share = corners ? M / (0.25 * corners) : M;
+        double s = 6.283185307179586 * sqrt(share / m->ground.kn) / CONTACT_SAMPLES;
+        if (dt == 0 || s < dt) dt = s;
+    }
+    return dt;
+}

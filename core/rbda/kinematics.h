@@ -1,0 +1,31 @@
+/* kinematics.h — lean world kinematics in 3x3 form: per body its world
+ * attitude, origin, angular velocity and origin velocity, in one pass down
+ * the tree.  The same quantities dense_world_kinematics (rbda/loops.h)
+ * carries as 6x6 transforms, at a fraction of the cost; tests/test_contact.c
+ * checks the two agree.  Frames as docs/conventions.md. */
+#ifndef MECH_KINEMATICS_H
+#define MECH_KINEMATICS_H
+
+#include "model/model.h"
+
+typedef struct {
+    double R[9];   /* body axes in base coordinates (columns), row-major */
+    double p[3];   /* body origin, base frame                            */
+    double w[3];   /* angular velocity, base frame                       */
+    double pd[3];  /* velocity of the body origin, base frame            */
+} mech_body_kin;
+
+/* k[0 .. nb-1] at (q, qd); qd may be NULL (zero velocity).  Floating
+ * quaternions are normalized on use, as the dynamics do. */
+void mech_world_kinematics(const mech_model *m, const double *q, const double *qd, mech_body_kin *k);
+
+/* Velocity of the point x (base frame) moving with body kinematics k. */
+static inline void mech_point_velocity(const mech_body_kin *k, const double x[3], double v[3])
+{
+    double r0 = x[0] - k->p[0], r1 = x[1] - k->p[1], r2 = x[2] - k->p[2];
+    v[0] = k->pd[0] + k->w[1] * r2 - k->w[2] * r1;
+    v[1] = k->pd[1] + k->w[2] * r0 - k->w[0] * r2;
+    v[2] = k->pd[2] + k->w[0] * r1 - k->w[1] * r0;
+}
+
+#endif
