@@ -25,6 +25,7 @@
 #include "rbda/loops.h"
 #include "spatial/spatial.h"
 
+#define PI 3.14159265358979323846
 #define LOAD_GATE 5e-3       /* settled ground load vs weight, relative            */
 #define MOMENTUM_GATE 1e-3   /* momentum residual over M |g| T                     */
 #define PERIOD2_GATE 1e-3    /* period-2 content of the ground force over weight   */
@@ -132,7 +133,7 @@ static void engage_brakes(sim_run *r)
     r->nbrake = 0;
     for (int t = 0; t < m->ntrack; t++) {
         const mech_track *tr = &m->tracks[t];
-        double period = 2 * 2 * M_PI * sqrt(tr->shoe_mass / tr->kn);
+        double period = 2 * 2 * PI * sqrt(tr->shoe_mass / tr->kn);
         for (int j = 0; j < tr->nroller; j++) {
             const mech_roller *ro = &tr->rollers[j];
             if (!ro->drive) continue;
@@ -146,7 +147,7 @@ static void engage_brakes(sim_run *r)
             brake *br = &r->brakes[r->nbrake++];
             br->vidx = b->vidx;
             br->qidx = b->qidx;
-            br->k = Iaxis * pow(2 * M_PI / period, 2);
+            br->k = Iaxis * pow(2 * PI / period, 2);
             br->c = 2 * sqrt(br->k * Iaxis);
             br->lock = q[b->qidx];
         }
@@ -445,7 +446,7 @@ int cli_sim(int argc, char **argv)
     printf("settle: %.6g s simulated in %.3f s wall (real-time factor %.2f)\n", T, wall, wall > 0 ? T / wall : 0);
     int failed = report(&r, &f, g, T);
     if (slope > 0) {
-        double th = slope * M_PI / 180, gn = v3_norm(g);
+        double th = slope * PI / 180, gn = v3_norm(g);
         double gs[3] = { -gn * sin(th), 0, -gn * cos(th) };   /* the world turned about y: the hull faces uphill */
         memcpy(mech_data_gravity(r.d), gs, sizeof gs);
         engage_brakes(&r);

@@ -11,3 +11,16 @@ foreach(model ${MECH_CONTACT_MODELS})
   get_filename_component(stem ${model} NAME_WE)
   add_test(NAME contact_model_${stem} COMMAND test_contact model ${model})
 endforeach()
+
+# The trajectory checks (cli/sim.c, docs/contact.md "Trajectory checks"): each
+# tracked vehicle settles from its design pose onto its ground; track_min is
+# then parked on 15 degrees with its sprocket braked, once per friction law:
+# the anchored law must hold the patch, the regularized one must be seen
+# sliding, so the two are told apart.
+if(TARGET mech)
+  add_test(NAME mech_sim_track_demo COMMAND mech sim ${CMAKE_SOURCE_DIR}/models/tracks/track_demo.mech)
+  add_test(NAME mech_sim_track_min_hold_anchored
+           COMMAND mech sim ${CMAKE_SOURCE_DIR}/models/tracks/track_min.mech --slope 15 --fric anchor)
+  add_test(NAME mech_sim_track_min_hold_regularized
+           COMMAND mech sim ${CMAKE_SOURCE_DIR}/models/tracks/track_min.mech --slope 15 --fric reg)
+endif()

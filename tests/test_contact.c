@@ -934,8 +934,8 @@ static void check_stage(const mech_model *m, const char *name)
         report(buf, werr, 1e-6);
     }
     snprintf(buf, sizeof buf, "%s: accuracy step %.4g s (%d samples per contact period)", name,
-             contact_accuracy_step(m), CONTACT_SAMPLES);
-    require(buf, contact_accuracy_step(m) > 0);
+             mech_model_contact_step(m), MECH_CONTACT_SAMPLES);
+    require(buf, mech_model_contact_step(m) > 0);
     free(q); free(qd); free(fe); free(fb); free(fg); free(f2); free(k); free(k0); free(bands);
     contact_free(cs);
 }
@@ -945,7 +945,7 @@ static void check_no_contact(const mech_model *m, const char *name)
 {
     char buf[128];
     snprintf(buf, sizeof buf, "%s: no band, no ground: contact_model_has = 0", name);
-    require(buf, !contact_model_has(m));
+    require(buf, !mech_model_has_contact(m));
     contact_state *cs = contact_new(m);
     double *q = calloc((size_t)m->nq + 1, sizeof *q), *qd = calloc((size_t)m->nv + 1, sizeof *qd);
     double *fe = calloc(6 * (size_t)m->nb + 1, sizeof *fe);
@@ -958,14 +958,14 @@ static void check_no_contact(const mech_model *m, const char *name)
         for (int i = 0; i < 6 * m->nb; i++) nonzero += fe[i] != 0;
     }
     snprintf(buf, sizeof buf, "%s: zero contact force at 100 random states", name);
-    require(buf, nonzero == 0 && contact_potential(cs, m, q) == 0 && contact_accuracy_step(m) == 0);
+    require(buf, nonzero == 0 && contact_potential(cs, m, q) == 0 && mech_model_contact_step(m) == 0);
     free(q); free(qd); free(fe);
     contact_free(cs);
 }
 
 static void run_model(mech_model *m, const char *name)
 {
-    int contact = contact_model_has(m);
+    int contact = mech_model_has_contact(m);
     check_kinematics(m, name, contact);
     if (contact) check_stage(m, name);
     else check_no_contact(m, name);

@@ -19,11 +19,6 @@ struct contact_state {
     double reaction[3];
 };
 
-int contact_model_has(const mech_model *m)
-{
-    return m->ntrack > 0 || m->ground.type != MECH_GROUND_NONE;
-}
-
 /* The design pose: every body's q0 in one vector. */
 static double *design_q(const mech_model *m)
 {
@@ -100,25 +95,3 @@ double contact_potential(contact_state *c, const mech_model *m, const double *q)
     return U;
 }
 
-/* 2 pi sqrt(m / kn) / CONTACT_SAMPLES, m the mass one contact spring moves:
- * a shoe against a band's kn, the supported share M / (pads / 4) against
- * the ground's.  The tightest wins; 0 for a model without contact. */
-double contact_accuracy_step(const mech_model *m)
-{
-    double dt = 0, M = 0;
-    int corners = 0;
-    for (int i = 0; i < m->nb; i++) M += m->bodies[i].mass;
-    for (int t = 0; t < m->ntrack; t++) {
-        const mech_track *tr = &m->tracks[t];
-        corners += 4 * tr->nshoe;
-        if (tr->kn <= 0 || tr->shoe_mass <= 0) continue;
-        double s = 6.283185307179586 * sqrt(tr->shoe_mass / tr->kn) / CONTACT_SAMPLES;
-        if (dt == 0 || s < dt) dt = s;
-    }
-    if (m->ground.type != MECH_GROUND_NONE && m->ground.kn > 0) {
-        double share = corners ? M / (0.25 * corners) : M;
-        double s = 6.283185307179586 * sqrt(share / m->ground.kn) / CONTACT_SAMPLES;
-        if (dt == 0 || s < dt) dt = s;
-    }
-    return dt;
-}

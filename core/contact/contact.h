@@ -15,10 +15,7 @@
 
 typedef struct contact_state contact_state;
 
-/* 1 when m has a track band or a ground, the models the stage runs on. */
-int contact_model_has(const mech_model *m);
-
-/* The stage for m (contact_model_has(m)), at rest (no anchors); NULL on
+/* The stage for m (mech_model_has_contact(m)), at rest (no anchors); NULL on
  * out of memory.  m must outlive it. */
 contact_state *contact_new(const mech_model *m);
 void contact_free(contact_state *c);
@@ -40,10 +37,5 @@ void contact_ground_reaction(const contact_state *c, double f[3]);
 /* The stored contact energy at q (J): band and ground springs, and the
  * anchored friction's tangential springs. */
 double contact_potential(contact_state *c, const mech_model *m, const double *q);
-
-/* The step contact models take unless the user sets one: a fixed number of
- * samples per contact period 2π sqrt(m / kn), the tightest over the bands
- * and the ground. */
-double contact_accuracy_step(const mech_model *m);
 
 #endif

@@ -11,7 +11,6 @@
 /* Constants the model format does not carry (docs/contact.md "Constants"). */
 #define CONTACT_GATE_FADE 0.03     /* m: tooth and guide gate width outside the pitch circle */
 #define CONTACT_RAMP 1e-3          /* m: penetration over which a damper fades in            */
-#define CONTACT_SAMPLES 90         /* accuracy step: samples per contact period              */
 
 /* Smoothstep 3t^2 - 2t^3 on t clamped to [0, 1], and its t-derivative. */
 static inline double contact_smoothstep(double t, double *ds)

@@ -1,8 +1,8 @@
 /* model.c — model lifetime, lookups, error formatting and file loading. */
-#include "contact/contact.h"
 #include "model/model.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,9 +141,37 @@ mech_sizes mech_model_sizes(const mech_model *m)
 mech_options mech_model_options(const mech_model *m)
 {
     /* A model with contact steps at a fixed fraction of its contact period. */
-    mech_options o = { .dt = contact_model_has(m) ? contact_accuracy_step(m) : m->xpbd.dt,
+    mech_options o = { .dt = mech_model_has_contact(m) ? mech_model_contact_step(m) : m->xpbd.dt,
                        .integrator = m->integrator, .substeps = m->xpbd.substeps,
                        .iterations = m->xpbd.iterations };
     memcpy(o.gravity, m->gravity, sizeof o.gravity);
     return o;
+}
+
+int mech_model_has_contact(const mech_model *m)
+{
+    return m->ntrack > 0 || m->ground.type != MECH_GROUND_NONE;
+}
+
+/* 2 pi sqrt(m / kn) / MECH_CONTACT_SAMPLES, m the mass one contact spring moves:
+ * a shoe against a band's kn, the supported share M / (pads / 4) against
+ * the ground's.  The tightest wins; 0 for a model without contact. */
+double mech_model_contact_step(const mech_model *m)
+{
+    double dt = 0, M = 0;
+    int corners = 0;
+    for (int i = 0; i < m->nb; i++) M += m->bodies[i].mass;
+    for (int t = 0; t < m->ntrack; t++) {
+        const mech_track *tr = &m->tracks[t];
+        corners += 4 * tr->nshoe;
+        if (tr->kn <= 0 || tr->shoe_mass <= 0) continue;
+        double s = 6.283185307179586 * sqrt(tr->shoe_mass / tr->kn) / MECH_CONTACT_SAMPLES;
+        if (dt == 0 || s < dt) dt = s;
+    }
+    if (m->ground.type != MECH_GROUND_NONE && m->ground.kn > 0) {
+        double share = corners ? M / (0.25 * corners) : M;
+        double s = 6.283185307179586 * sqrt(share / m->ground.kn) / MECH_CONTACT_SAMPLES;
+        if (dt == 0 || s < dt) dt = s;
+    }
+    return dt;
 }

@@ -330,4 +330,15 @@ typedef struct mech_model {
 /* mech_model_parse, mech_model_load, mech_model_free and the accessors:
  * mech/model.h. */
 
+/* 1 when m has a track band or a ground: the models the contact stage
+ * (core/contact/contact.h) runs on. */
+int mech_model_has_contact(const mech_model *m);
+
+/* The step a contact model takes unless the user sets one
+ * (mech_model_options): MECH_CONTACT_SAMPLES samples per contact period
+ * 2 pi sqrt(m / kn), the tightest over the bands and the ground
+ * (docs/contact.md, "The step"). */
+#define MECH_CONTACT_SAMPLES 90
+double mech_model_contact_step(const mech_model *m);
+
 #endif

@@ -44,7 +44,7 @@ mech_data *mech_data_new(const mech_model *m, const mech_engine *engine, void *s
     d->gravity = d->eval.gravity;
     d->engine = engine;
     d->state = state;
-    if (contact_model_has(m) && !(d->contact = contact_new(m))) {
+    if (mech_model_has_contact(m) && !(d->contact = contact_new(m))) {
         mech_data_free(d);
         return mech_error_fail(err, m, "out of memory");
     }
