@@ -229,24 +229,22 @@ void mech_data_ground_reaction(const mech_data *d, double f[3])
     else f[0] = f[1] = f[2] = 0;
 }
 
-const double *mech_data_step_forces(void *ctx, const double *q, const double *qd, double dt)
+int mech_data_step_forces(void *ctx, const double *q, const double *qd, double dt, const double **fext)
 {
     mech_data *d = ctx;
-    if (!d->contact && d->nproducer == 0) return d->fext;
+    *fext = d->fext;
+    if (!d->contact && d->nproducer == 0) return 0;
     memcpy(d->fstep, d->fext, sizeof(double) * 6 * (size_t)d->nb);
     if (d->contact) contact_forces(d->contact, &d->eval, q, qd, dt, d->fstep);
     for (int i = 0; i < d->nproducer; i++) {
         mech_error why = { .line = 0 };
-        if (d->producer[i].fn(d->model, d, d->time, d->fstep, d->producer[i].user, &why)) {
-            mech_data_fail(d, "step: producer %d failed: %s", i, why.message);
-            return NULL;
-        }
+        if (d->producer[i].fn(d->model, d, d->time, d->fstep, d->producer[i].user, &why))
+            return mech_data_fail(d, "step: producer %d failed: %s", i, why.message);
     }
-    if (!all_finite(d->fstep, 6 * d->nb)) {
-        fail_finite(d, "step", d->contact ? "contact and producer fext" : "producer fext", d->fstep);
-        return NULL;
-    }
-    return d->fstep;
+    if (!all_finite(d->fstep, 6 * d->nb))
+        return fail_finite(d, "step", d->contact ? "contact and producer fext" : "producer fext", d->fstep);
+    *fext = d->fstep;
+    return 0;
 }
 
 int mech_data_step(mech_data *d, double dt, int n)

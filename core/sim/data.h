@@ -80,12 +80,12 @@ void mech_data_adopt_model(mech_data *d, mech_model *m);
  * constructor that fails; returns NULL. */
 void *mech_error_fail(mech_error *err, const mech_model *m, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* The external force of a step of dt at (q, qd) (a mech_forces_fn with
- * ctx = d): the user's fext, plus the contact stage's and the producers'
- * when the run has them.  Producers read d's q and qd, which the schemes
- * update in place, so q and qd are those arrays.  NULL with the error set
- * when a producer fails or a force is not finite. */
-const double *mech_data_step_forces(void *d, const double *q, const double *qd, double dt);
+/* The external force of a step of dt at (q, qd) into *fext (a
+ * mech_forces_fn with ctx = d): the user's fext, plus the contact stage's
+ * and the producers' when the run has them.  Producers read d's q and qd,
+ * which the schemes update in place, so q and qd are those arrays.  -1 with
+ * the error set when a producer fails or a force is not finite. */
+int mech_data_step_forces(void *d, const double *q, const double *qd, double dt, const double **fext);
 
 /* Record an error on d (printf-style); returns -1. */
 int mech_data_fail(mech_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

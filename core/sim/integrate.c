@@ -31,10 +31,11 @@ void mech_integrate_q(const mech_model *m, double *q, const double *qd, double d
 }
 
 /* A constant external force (or none), as a mech_forces_fn. */
-static const double *constant_forces(void *ctx, const double *q, const double *qd, double dt)
+static int constant_forces(void *ctx, const double *q, const double *qd, double dt, const double **fext)
 {
     (void)q, (void)qd, (void)dt;
-    return ctx;
+    *fext = ctx;
+    return 0;
 }
 
 void mech_step_euler(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, double *qd,
@@ -48,8 +49,8 @@ void mech_step_euler(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, d
 int mech_step_euler_forced(const mech_model *m, mech_fd_fn fd, void *ctx, mech_forces_fn forces, void *fctx,
                            double *q, double *qd, const double *tau, double *qdd, double dt)
 {
-    const double *fext = forces(fctx, q, qd, dt);
-    if (!fext) return -1;
+    const double *fext;
+    if (forces(fctx, q, qd, dt, &fext)) return -1;
     mech_step_euler(m, fd, ctx, q, qd, tau, fext, qdd, dt);
     return 0;
 }
@@ -64,8 +65,8 @@ int mech_step_verlet_forced(const mech_model *m, mech_fd_fn fd, void *ctx, mech_
         for (int k = 0; k < m->nv; k++) vmid[k] = qd[k] + qdd[k] * dt / 2;
         v = vmid;
     }
-    const double *fext = forces(fctx, q, v, dt);
-    if (!fext) return -1;
+    const double *fext;
+    if (forces(fctx, q, v, dt, &fext)) return -1;
     fd(ctx, q, v, tau, fext, qdd);
     for (int k = 0; k < m->nv; k++) qd[k] += qdd[k] * dt;                  /* kick  */
     mech_integrate_q(m, q, qd, dt / 2);                                     /* drift */

@@ -58,8 +58,9 @@ void mech_step_verlet(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, 
                       const double *tau, const double *fext, double *qdd, double *vmid, double dt);
 
 /* The external force of a step at the state (q, qd) its scheme evaluates it
- * at, held over dt; NULL stops the step (the callback says why). */
-typedef const double *(*mech_forces_fn)(void *ctx, const double *q, const double *qd, double dt);
+ * at, held over dt, into *fext (NULL: none); -1 stops the step (the callback
+ * says why), else 0. */
+typedef int (*mech_forces_fn)(void *ctx, const double *q, const double *qd, double dt, const double **fext);
 
 /* mech_step_verlet with the external force evaluated by forces at the
  * midpoint position (fctx passed through), and a choice of velocity slot: predict = 1 is
@@ -67,7 +68,7 @@ typedef const double *(*mech_forces_fn)(void *ctx, const double *q, const double
  * step's starting velocity, for contact models (dynamics README, "The
  * predictor, and why the track loop does not use one": a damper evaluated at
  * a predicted velocity but applied to the true one injects energy).
- * 0, or -1 when forces returned NULL (q then holds the midpoint). */
+ * 0, or -1 when forces failed (q then holds the midpoint). */
 int mech_step_verlet_forced(const mech_model *m, mech_fd_fn fd, void *ctx, mech_forces_fn forces, void *fctx,
                             double *q, double *qd, const double *tau, double *qdd, double *vmid, int predict,
                             double dt);

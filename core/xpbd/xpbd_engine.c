@@ -24,8 +24,8 @@ typedef struct {
 
 static int step(mech_data *d, double dt)
 {
-    const double *fext = mech_data_step_forces(d, d->q, d->qd, dt);
-    if (!fext) return -1;
+    const double *fext;
+    if (mech_data_step_forces(d, d->q, d->qd, dt, &fext)) return -1;
     xpbd_state *e = d->state;
     e->d.dt = dt;
     memcpy(e->d.gravity, d->gravity, sizeof e->d.gravity);
