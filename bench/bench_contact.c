@@ -85,8 +85,11 @@ static double run(bench *b, int part, long n)
             memset(b->fext, 0, 6 * (size_t)m->nb * sizeof *b->fext);
             contact_forces(b->cs, m, q, qd, 1e-4, b->fext);
             check += b->fext[6 * m->tracks[0].shoe0 + 5];
-            if (part == STAGE) break;
-            /* fall through: the dynamics on the stage's fext */
+            if (part == STEP) {   /* the dynamics on the stage's fext */
+                b->gen(q, qd, b->tau, b->fext, NULL, m->gravity, b->qdd);
+                check += b->qdd[0];
+            }
+            break;
         case FWD:
             b->gen(q, qd, b->tau, b->fext, NULL, m->gravity, b->qdd);
             check += b->qdd[0];
