@@ -944,7 +944,7 @@ static void check_stage(const mech_model *m, const char *name)
 static void check_no_contact(const mech_model *m, const char *name)
 {
     char buf[128];
-    snprintf(buf, sizeof buf, "%s: no band, no ground: contact_model_has = 0", name);
+    snprintf(buf, sizeof buf, "%s: no band, no ground: mech_model_has_contact = 0", name);
     require(buf, !mech_model_has_contact(m));
     contact_state *cs = contact_new(m);
     double *q = calloc((size_t)m->nq + 1, sizeof *q), *qd = calloc((size_t)m->nv + 1, sizeof *qd);
