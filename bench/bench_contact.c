@@ -45,7 +45,7 @@ typedef struct {
     track_band *bands;
     ground_stage gs;
     ground_anchor *anchors;
-    mech_fwd_dyn_fn gen;
+    mech_fwd_dyn_own_fn gen;
 } bench;
 
 static double now(void)
@@ -86,12 +86,12 @@ static double run(bench *b, int part, long n)
             contact_forces(b->cs, m, q, qd, 1e-4, b->fext);
             check += b->fext[6 * m->tracks[0].shoe0 + 5];
             if (part == STEP) {   /* the dynamics on the stage's fext */
-                b->gen(q, qd, b->tau, b->fext, NULL, m->gravity, b->qdd);
+                b->gen(q, qd, b->tau, b->fext, NULL, b->qdd);
                 check += b->qdd[0];
             }
             break;
         case FWD:
-            b->gen(q, qd, b->tau, b->fext, NULL, m->gravity, b->qdd);
+            b->gen(q, qd, b->tau, b->fext, NULL, b->qdd);
             check += b->qdd[0];
             break;
         }
@@ -138,7 +138,7 @@ static int bench_model(const char *path)
     bench b = { .m = m };
 #ifdef MECH_HAVE_GENERATED
     const mech_generated *g = mechgen_find(m->name);
-    b.gen = g ? g->fwd_dyn : NULL;
+    b.gen = g ? g->fwd_dyn_own_gravity : NULL;   /* what the engine runs at the model's gravity */
 #endif
     b.q = calloc((size_t)m->nq * POOL, sizeof *b.q);
     b.qd = calloc((size_t)m->nv * POOL, sizeof *b.qd);

@@ -21,8 +21,8 @@ extern const unsigned char mw_model_text[];
 extern const size_t mw_model_text_len;
 
 /* The generated engine's forward dynamics with the descriptor a constant:
- * a direct call the compiler sees through (fwd_dyn's gravity dispatch
- * inlined), where the engine's own fd calls through the descriptor. */
+ * direct calls the compiler sees through (inlined), where the engine's own
+ * fd and fd_own_gravity call through the descriptor. */
 static void model_fd(void *ctx, const double *q, const double *qd, const double *tau, const double *fext,
                      double *qdd)
 {
@@ -30,8 +30,16 @@ static void model_fd(void *ctx, const double *q, const double *qd, const double 
     MW_GEN.fwd_dyn(q, qd, tau, fext, d->act, d->gravity, qdd);
 }
 
-/* The generated engine (mech_data_new_generated) with model_fd: stepping,
- * forward() and the bench loops all take the direct call. */
+static void model_fd_own_gravity(void *ctx, const double *q, const double *qd, const double *tau,
+                                 const double *fext, double *qdd)
+{
+    const mech_data *d = ctx;
+    MW_GEN.fwd_dyn_own_gravity(q, qd, tau, fext, d->act, qdd);
+}
+
+/* The generated engine (mech_data_new_generated) with model_fd and
+ * model_fd_own_gravity: stepping, forward() and the bench loops all take
+ * the direct calls. */
 static mech_engine model_engine;
 
 /* A handle on this module's model, or NULL with the error set. */
@@ -44,6 +52,7 @@ EMSCRIPTEN_KEEPALIVE mw_sim *mw_open(void)
     if (s) {
         model_engine = *s->engine;
         model_engine.fd = model_fd;
+        model_engine.fd_own_gravity = model_fd_own_gravity;
         s->engine = &model_engine;
     }
     return s;

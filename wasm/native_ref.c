@@ -69,7 +69,8 @@ static mech_model *load(const char *path)
     return m;
 }
 
-/* The generated code as a mech_fd_fn, as wasm/model.c wraps it. */
+/* The generated code as a mech_fd_fn, as wasm/model.c wraps it for an
+ * engine at the model's gravity (fwd_dyn_own_gravity). */
 typedef struct {
     const mech_generated *g;
     const double *act;
@@ -79,7 +80,7 @@ static void gen_engine_fd(void *ctx, const double *q, const double *qd, const do
                           const double *fext, double *qdd)
 {
     const gen_engine *e = ctx;
-    e->g->fwd_dyn(q, qd, tau, fext, e->act, e->g->gravity, qdd);
+    e->g->fwd_dyn_own_gravity(q, qd, tau, fext, e->act, qdd);
 }
 
 /* The three forward dynamics of one model, each a mech_fd_fn with its ctx. */

@@ -108,7 +108,7 @@ EMSCRIPTEN_KEEPALIVE double mw_bench_forward(mw_sim *s, int calls)
         mw_fail("bench: engine '%s' has no forward dynamics", s->engine->name);
         return NAN;
     }
-    double sum = mech_bench_forward(s->model, s->engine->fd, s, calls);
+    double sum = mech_bench_forward(s->model, mech_data_fd(s), s, calls);
     if (isnan(sum)) mw_fail("bench: out of memory");
     return sum;
 }

@@ -441,7 +441,7 @@ static void write_description(FILE *f, const emitters *em, const char *h_name)
     fprintf(f, " * Structural zeros were removed at generation time; every temporary below is\n"
                " * computed once.  fwd_dyn runs the _own copy when the gravity argument is the\n"
                " * model's, bit-identical to gravity folded in; for another gravity\n"
-               " * %s (docs/codegen.md, \"Gravity, an input\").\n */\n#include \"%s\"\n\n#include <math.h>\n\n#include \"mech_sincos.h\"\n\n",
+               " * %s (docs/codegen.md, \"Gravity, an input\").\n */\n#include \"%s\"\n\n#include <math.h>\n#include <stddef.h>\n\n#include \"mech_sincos.h\"\n\n",
             general_in_full(em) ? "the _g copy" : "the _own copy after gravity_tau", h_name);
 }
 
@@ -525,15 +525,21 @@ static void write_angle_check(FILE *f, const emitter *em, const char *in)
     fputs(")\n", f);
 }
 
-/* MECHGEN_PART: a part of fwd_dyn (a stage, or one of the two copies) is a
- * function of its own in WebAssembly; natively, `native` (measured: stages
- * left to gcc's judgement, hmmwv 5.15 -> 4.6 us with plain inline; the two
- * copies always inlined into the dispatcher, whose address-taken near copy
- * otherwise stays a call: springpend 14.6 -> 22.7 ns). */
-static void write_part_macro(FILE *f, const char *native)
+/* MECHGEN_PART: a part of fwd_dyn (a stage, one of the two copies, or a
+ * copy's near or far half) is `wasm` in WebAssembly and `native` natively
+ * (measured: stages left to gcc's judgement, hmmwv 5.15 -> 4.6 us with plain
+ * inline; the two copies always inlined into the dispatcher, whose
+ * address-taken near copy otherwise stays a call: springpend 14.6 -> 22.7 ns).
+ * A stage or a half is a function of its own in WebAssembly; a whole copy is
+ * inlined there too, so that a model with neither pays no extra call on
+ * fwd_dyn's path through the gravity check. */
+static void write_part_macro(FILE *f, const char *wasm, const char *native)
 {
-    fprintf(f, "#if defined(__wasm__)\n#define MECHGEN_PART static __attribute__((noinline))\n"
-               "#else\n#define MECHGEN_PART %s\n#endif\n", native);
+    if (!strcmp(wasm, native))
+        fprintf(f, "#define MECHGEN_PART %s\n", native);
+    else
+        fprintf(f, "#if defined(__wasm__)\n#define MECHGEN_PART %s\n"
+                   "#else\n#define MECHGEN_PART %s\n#endif\n", wasm, native);
     fputs("/* The code for any other gravity: out of fwd_dyn's line, natively cold, so that its path\n"
           " * at the model's gravity is what it was with gravity folded in (docs/codegen.md). */\n"
           "#if defined(__wasm__)\n#define MECHGEN_OTHER static __attribute__((noinline))\n"
@@ -576,18 +582,21 @@ static void write_copy(FILE *f, emitter *em, const char *cname)
 }
 
 static const char fd_args[] = "(q, qd, tau, fext, act, gravity, qdd);\n";
+/* The own copy's arguments where there is no gravity argument: the copy never reads it. */
+static const char own_args[] = "(q, qd, tau, fext, act, qdd);\n";
+static const char own_copy_args[] = "(q, qd, tau, fext, act, NULL, qdd);\n";
 
 /* The call of one copy, indented by `in`: through the angle check to its near
  * or far half when it has them. */
-static void write_copy_call(FILE *f, const emitter *em, const char *cname, const char *in)
+static void write_copy_call(FILE *f, const emitter *em, const char *cname, const char *in, const char *args)
 {
     if (!has_halves(em)) {
-        fprintf(f, "%smechgen_%s_fwd_dyn%s%s", in, cname, em->variant, fd_args);
+        fprintf(f, "%smechgen_%s_fwd_dyn%s%s", in, cname, em->variant, args);
         return;
     }
     write_angle_check(f, em, in);
     fprintf(f, "%s    mechgen_%s_fwd_dyn%s_near%s%selse\n%s    mechgen_%s_fwd_dyn%s_far%s", in, cname, em->variant,
-            fd_args, in, in, cname, em->variant, fd_args);
+            args, in, in, cname, em->variant, args);
 }
 
 /* `gravity[0] == gx && ...`: the model's own gravity, exactly (a zero of
@@ -619,6 +628,20 @@ static void write_gravity_tau(FILE *f, emitter *em, const char *cname)
     fputs("}\n", f);
 }
 
+/* fwd_dyn's path at the model's gravity: the own copy, or a staged one through its entry. */
+static void write_own_path(FILE *f, const emitter *own, const char *cname, const char *in, int staged)
+{
+    if (staged) fprintf(f, "%smechgen_%s_fwd_dyn_own_gravity%s", in, cname, own_args);
+    else write_copy_call(f, own, cname, in, fd_args);
+}
+
+/* fext and act NULL: the zero arrays, where a copy reads them. */
+static void write_defaults(FILE *f, int fext, int act)
+{
+    if (fext) fputs("    if (!fext) fext = no_fext;\n", f);
+    if (act) fputs("    if (!act) act = no_act;\n", f);
+}
+
 /* The copies and fwd_dyn, which defaults fext and act and picks the copy by
  * the gravity argument; with halves in both copies also fwd_dyn_near, the
  * descriptor's unchecked entry, which picks between the near halves. */
@@ -636,22 +659,34 @@ static void write_fwd_dyn(FILE *f, emitters *ems, const char *cname)
         fputs("\n/* Copies with halves (docs/codegen.md, \"Trigonometry\"): _near with the unchecked sin/cos,\n"
               " * taken when every angle is within +-MECH_SINCOS_MAX, and _far, which falls back to libm.\n"
               " * In WebAssembly a function that may call libm spills even when it never does. */\n", f);
-    write_part_macro(f, staged ? "static inline" : "static inline __attribute__((always_inline))");
+    static const char always[] = "static inline __attribute__((always_inline))";
+    int whole = !staged && !has_halves(own) && !(full && has_halves(gen));
+    write_part_macro(f, whole ? always : "static __attribute__((noinline))", staged ? "static inline" : always);
     write_copy(f, own, cname);
     if (full) {
         write_copy(f, gen, cname);
         fprintf(f, "\n/* Any other gravity. */\n"
                    "MECHGEN_OTHER void mechgen_%s_fwd_dyn_other%s%*s const double *fext, const double *act, "
                    "const double *gravity, double *qdd)\n{\n", cname, fd_params, (int)strlen(cname) + 40, "");
-        write_copy_call(f, gen, cname, "    ");
+        write_copy_call(f, gen, cname, "    ", fd_args);
         fputs("}\n", f);
     } else {
         write_gravity_tau(f, &ems->shift, cname);
     }
+    /* A staged copy's driver has one caller, this entry, which fwd_dyn calls in turn: gcc inlines a
+     * static inline stage only into a lone caller (rrrs: 2111 instructions a call that way, 2213 with
+     * the driver inlined into two). */
+    fprintf(f, "\n/* fwd_dyn at the model's own gravity, with no gravity argument: for a caller that checks\n"
+               " * the gravity once for many calls (the descriptor's fwd_dyn_own_gravity). */\n"
+               "static %svoid mechgen_%s_fwd_dyn_own_gravity%s%*s const double *fext, const double *act, double *qdd)\n"
+               "{\n", staged ? "__attribute__((noinline)) " : "", cname, fd_params,
+            (int)strlen(cname) + 44 + (staged ? 26 : 0), "");
+    write_defaults(f, fext, act);
+    write_copy_call(f, own, cname, "    ", own_copy_args);
+    fputs("}\n", f);
     fprintf(f, "\nvoid mechgen_%s_fwd_dyn%s%*s const double *fext, const double *act, const double *gravity, "
                "double *qdd)\n{\n", cname, fd_params, (int)strlen(cname) + 20, "");
-    if (fext) fputs("    if (!fext) fext = no_fext;\n", f);
-    if (act) fputs("    if (!act) act = no_act;\n", f);
+    write_defaults(f, fext, act);
     if (!full) {
         char gx[3][40];
         for (int k = 0; k < 3; k++) format_double(gx[k], sizeof gx[k], m->gravity[k]);
@@ -661,14 +696,14 @@ static void write_fwd_dyn(FILE *f, emitters *ems, const char *cname)
         for (int k = 0; k < 3; k++)    /* x - (-c) is x + c exactly */
             fprintf(f, "%s gravity[%d] %c %s", k ? "," : "", k, gx[k][0] == '-' ? '+' : '-', gx[k] + (gx[k][0] == '-'));
         fprintf(f, " };\n        mechgen_%s_gravity_tau(q, tau, dg, tau_g);\n        tau = tau_g;\n    }\n", cname);
-        write_copy_call(f, own, cname, "    ");
+        write_own_path(f, own, cname, "    ", staged);
         fputs("}\n", f);
         return;
     }
     fputs("    if (", f);
     write_own_gravity(f, m);
     fputs(halves ? ") {\n" : ")\n", f);
-    write_copy_call(f, own, cname, "        ");
+    write_own_path(f, own, cname, "        ", staged);
     fprintf(f, "    %selse\n        mechgen_%s_fwd_dyn_other%s}\n", halves ? "} " : "", cname, fd_args);
     if (!halves) return;
     fprintf(f, "\nstatic void mechgen_%s_fwd_dyn_near%s%*s const double *fext, const double *act, "
@@ -717,10 +752,10 @@ static void write_tables(FILE *f, const emitters *em, const char *cname)
                "    .name = \"%s\", .generator = \"%s\",\n"
                "    .nq = %d, .nv = %d, .nb = %d, .nact = %d, .nc = %d,\n"
                "    .fext_bodies = fext_bodies, .gravity = { %s, %s, %s },\n"
-               "    .fwd_dyn = mechgen_%s_fwd_dyn,\n"
+               "    .fwd_dyn = mechgen_%s_fwd_dyn, .fwd_dyn_own_gravity = mechgen_%s_fwd_dyn_own_gravity,\n"
                "    .npoi = %d, .ntsda = %d, .nrsda = %d, .observe_len = %d,\n",
-            cname, g->name, MECHGEN_VERSION, m->nq, m->nv, m->nb, m->nact, m->nc, gx[0], gx[1], gx[2], cname, m->npoi,
-            m->ntsda, m->nrsda, nobs);
+            cname, g->name, MECHGEN_VERSION, m->nq, m->nv, m->nb, m->nact, m->nc, gx[0], gx[1], gx[2], cname, cname,
+            m->npoi, m->ntsda, m->nrsda, nobs);
     if (has_halves(&em->own) && general_in_full(em) && has_halves(&em->general))
         fprintf(f, "    .fwd_dyn_near = mechgen_%s_fwd_dyn_near,\n", cname);
     if (m->npoi + nel > 0) fputs("    .names = names,\n", f);

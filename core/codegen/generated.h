@@ -19,6 +19,10 @@ typedef void (*mech_fwd_dyn_fn)(const double *q, const double *qd, const double 
                                 const double *fext, const double *act, const double *gravity,
                                 double *qdd);
 
+/* FD(q, qd, tau, fext, act) at the model's own gravity. */
+typedef void (*mech_fwd_dyn_own_fn)(const double *q, const double *qd, const double *tau,
+                                    const double *fext, const double *act, double *qdd);
+
 /* out = the observation values at (q, qd), mech_observe's layout
  * (core/rbda/loops.h): every POI's world x y z, vx vy vz, then each tsda's
  * length and rate, then each rsda's q and qd. */
@@ -33,6 +37,10 @@ typedef struct mech_generated {
                                 * is specialized on it (bit-identical to it folded in) and
                                 * exact for any other (docs/codegen.md, "Gravity, an input") */
     mech_fwd_dyn_fn fwd_dyn;
+    /* fwd_dyn at the model's own gravity, without the check for it: for a
+     * caller that checks the gravity once for many calls (an engine, per
+     * step(dt, n)).  Bit-identical to fwd_dyn there. */
+    mech_fwd_dyn_own_fn fwd_dyn_own_gravity;
     /* NULL, or fwd_dyn without its range check, for a caller that has checked
      * that every q[i] is within +-MECH_SINCOS_MAX (mech_sincos.h) and fext and
      * act are not NULL: the unchecked copy of a small model (docs/codegen.md,

@@ -43,6 +43,7 @@ mech_data *mech_data_new(const mech_model *m, const mech_engine *engine, void *s
     d->eval = *m;
     d->gravity = d->eval.gravity;
     d->engine = engine;
+    d->fd = engine->fd;
     d->state = state;
     if (mech_model_has_contact(m) && !(d->contact = contact_new(m))) {
         mech_data_free(d);
@@ -189,6 +190,13 @@ static int check_inputs(mech_data *d, const char *what)
     return 0;
 }
 
+mech_fd_fn mech_data_fd(const mech_data *d)
+{
+    const double *g = d->gravity, *g0 = d->model->gravity;
+    if (d->engine->fd_own_gravity && g[0] == g0[0] && g[1] == g0[1] && g[2] == g0[2]) return d->engine->fd_own_gravity;
+    return d->engine->fd;
+}
+
 /* Why forward() failed, once the fast path has seen a non-finite state or
  * result: the error names the first bad input, or says none was. */
 __attribute__((noinline)) static int forward_failed(mech_data *d)
@@ -207,7 +215,7 @@ int mech_data_forward(mech_data *d)
         return mech_data_fail(d, "forward: engine '%s' has no forward dynamics (it steps positions); "
                               "open the model on a Featherstone engine for accelerations", d->engine->name);
     if (!all_finite(d->q, d->nq + d->nv)) return forward_failed(d); /* q, qd: one block */
-    d->engine->fd(d, d->q, d->qd, d->tau, d->fext, d->qdd);
+    mech_data_fd(d)(d, d->q, d->qd, d->tau, d->fext, d->qdd);
     if (all_finite(d->qdd, d->nv)) return 0;
     return forward_failed(d);
 }
@@ -258,6 +266,7 @@ int mech_data_step(mech_data *d, double dt, int n)
                               "may do; take fewer steps per call", n, d->model->name, d->engine->name, work,
                               MECH_STEP_WORK_MAX);
     if (check_inputs(d, "step")) return -1;
+    d->fd = mech_data_fd(d);
     for (int k = 0; k < n; k++) {
         if (d->engine->step(d, dt)) return -1;
         d->time += dt;

@@ -25,6 +25,9 @@ typedef struct mech_engine {
      * (tau at the call's, act and gravity the run's); NULL when the engine
      * has no accelerations. */
     mech_fd_fn fd;
+    /* NULL, or fd at the model's own gravity, the gravity input unread
+     * (mech_data_fd picks it). */
+    mech_fd_fn fd_own_gravity;
     /* One step of dt; writes q, qd (and qdd when it has them).  It takes
      * the step's external force from mech_data_step_forces where its scheme
      * evaluates forces.  0, or -1 when that failed (the error is set). */
@@ -57,6 +60,7 @@ struct mech_data {
      * the run's input.  So gravity changes with no write into the model. */
     mech_model eval;
     const mech_engine *engine;
+    mech_fd_fn fd;             /* the engine's forward dynamics for this step(dt, n) (mech_data_fd) */
     void *state;               /* the engine's own */
     mech_model *owned;         /* freed with the data (mech_data_adopt_model) */
     double time;
@@ -92,6 +96,11 @@ int mech_data_fail(mech_data *d, const char *fmt, ...) __attribute__((format(pri
 
 /* 0 when v[0..n) is finite, else -1 with "what: name[i] is NaN" on d. */
 int mech_data_check_finite(mech_data *d, const char *what, const char *name, const double *v, int n);
+
+/* The engine's forward dynamics at the run's gravity as it is now: its
+ * fd_own_gravity when the gravity is the model's, else fd.  Gravity is an
+ * input, so a verb picks once for all the calls it makes. */
+mech_fd_fn mech_data_fd(const mech_data *d);
 
 /* The dense workspace, made on first use; NULL with the error set. */
 dense_ws *mech_data_dense(mech_data *d);

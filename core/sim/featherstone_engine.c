@@ -25,9 +25,9 @@
 static int step(mech_data *d, double dt)
 {
     if (d->model->integrator == MECH_INTEGRATOR_EULER)
-        return mech_step_euler_forced(d->model, d->engine->fd, d, mech_data_step_forces, d, d->q, d->qd, d->tau,
+        return mech_step_euler_forced(d->model, d->fd, d, mech_data_step_forces, d, d->q, d->qd, d->tau,
                                       d->qdd, dt);
-    return mech_step_verlet_forced(d->model, d->engine->fd, d, mech_data_step_forces, d, d->q, d->qd, d->tau,
+    return mech_step_verlet_forced(d->model, d->fd, d, mech_data_step_forces, d, d->q, d->qd, d->tau,
                                    d->qdd, d->vmid, !d->contact, dt);
 }
 
@@ -144,6 +144,14 @@ static void gen_fd_run(void *ctx, const double *q, const double *qd, const doubl
     g->fwd_dyn(q, qd, tau, fext, d->act, d->gravity, qdd);
 }
 
+static void gen_fd_own_gravity_run(void *ctx, const double *q, const double *qd, const double *tau,
+                                   const double *fext, double *qdd)
+{
+    const mech_data *d = ctx;
+    const mech_generated *g = d->state;
+    g->fwd_dyn_own_gravity(q, qd, tau, fext, d->act, qdd);
+}
+
 
 static int gen_observe(mech_data *d, double *out)
 {
@@ -153,7 +161,7 @@ static int gen_observe(mech_data *d, double *out)
 }
 
 static const mech_engine engine_generated = {
-    .name = "generated", .fd = gen_fd_run, .step = step, .poses = poses, .observe = gen_observe,
+    .name = "generated", .fd = gen_fd_run, .fd_own_gravity = gen_fd_own_gravity_run, .step = step, .poses = poses, .observe = gen_observe,
     .energy = energy, .step_work = step_work,
 };
 
