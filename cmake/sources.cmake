@@ -17,14 +17,13 @@ file(GLOB MECH_CORE_SOURCES CONFIGURE_DEPENDS
 set(MECH_CORE_INCLUDES ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/core ${CMAKE_SOURCE_DIR}/core/codegen)
 
 # The shipped Featherstone models, one generated module each: trees
-# (models/*.mech), then closed loops and force elements (models/loops/*.mech).
-# The tracked vehicles (models/tracks/*.mech: bands expanded into shoes) run
-# on the runtime engines until their generated code agrees with the dense
-# reference at the design pose (docs/contact.md, "Generated code").
+# (models/*.mech), then closed loops and force elements (models/loops/*.mech),
+# then tracked vehicles (models/tracks/*.mech: bands expanded into shoes, their
+# contact stage run by every engine's step, docs/contact.md).
 file(GLOB MECH_TREE_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/*.mech)
 file(GLOB MECH_LOOP_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/loops/*.mech)
 file(GLOB MECH_TRACK_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/tracks/*.mech)
-set(MECH_MODELS ${MECH_TREE_MODELS} ${MECH_LOOP_MODELS})
+set(MECH_MODELS ${MECH_TREE_MODELS} ${MECH_LOOP_MODELS} ${MECH_TRACK_MODELS})
 
 # The XPBD scenes (rods, the pendulum and robot of the XPBD papers): text
 # only, run by the runtime module on engine 'xpbd'.

@@ -87,7 +87,7 @@ function(mech_wasm_module stem mech symbol gen_c gen_h)
   mech_wasm_executable(model_${stem} ${stem})
 endfunction()
 
-# Every shipped Featherstone model, in the manifest's order: trees, then loops.
+# Every shipped Featherstone model, in the manifest's order: trees, loops, tracked vehicles.
 foreach(model ${MECH_MODELS})
   get_filename_component(stem ${model} NAME_WLE)
   mech_add_model(${stem} ${model})

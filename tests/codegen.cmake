@@ -1,14 +1,36 @@
-# Generated dynamics vs the dense reference: one ctest per model in models/,
-# so a new .mech file is validated with no edit here.
+# Generated dynamics vs the dense reference: one ctest per shipped model
+# (trees, loops, tracked vehicles), so a new .mech file is validated with no
+# edit here.  1000 states each, gated at 1e-9 scaled up to nv = 64 and by
+# (nv / 64)^4 above it: both sides end in a factorization of H, whose
+# condition grows like a serial chain's length to the fourth power
+# (validate_generated.c, gate()).
 add_executable(validate_generated ${CMAKE_CURRENT_LIST_DIR}/validate_generated.c)
 target_link_libraries(validate_generated PRIVATE mech_generated mech_internal)
 
 file(GLOB MECH_VALIDATE_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/*.mech
-     ${CMAKE_SOURCE_DIR}/models/loops/*.mech)
+     ${CMAKE_SOURCE_DIR}/models/loops/*.mech ${CMAKE_SOURCE_DIR}/models/tracks/*.mech)
 foreach(model ${MECH_VALIDATE_MODELS})
   get_filename_component(stem ${model} NAME_WLE)
   add_test(NAME validate_generated_${stem} COMMAND validate_generated ${stem} ${model})
 endforeach()
+
+# A band's shoes without the band: a 32-link chain curled like a track on its
+# rollers (tests/polygon_chain.mech), generated here for this test only and
+# compared with the dense reference at its design pose and near it, where an
+# unstable L^T D L shows at once (tests/test_polygon_chain.c).
+set(polygon_chain ${CMAKE_CURRENT_BINARY_DIR}/polygon_chain)
+add_custom_command(
+  OUTPUT ${polygon_chain}.c ${polygon_chain}.h
+  COMMAND mechgen tests/polygon_chain.mech ${polygon_chain}.c ${polygon_chain}.h
+  DEPENDS mechgen ${CMAKE_CURRENT_LIST_DIR}/polygon_chain.mech
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+  COMMENT "Generating dynamics for tests/polygon_chain.mech"
+  VERBATIM)
+add_executable(test_polygon_chain ${CMAKE_CURRENT_LIST_DIR}/test_polygon_chain.c ${polygon_chain}.c)
+target_include_directories(test_polygon_chain PRIVATE ${CMAKE_SOURCE_DIR}/core/codegen ${CMAKE_CURRENT_BINARY_DIR})
+target_compile_options(test_polygon_chain PRIVATE -O2)
+target_link_libraries(test_polygon_chain PRIVATE mech_internal m)
+add_test(NAME test_polygon_chain COMMAND test_polygon_chain ${CMAKE_CURRENT_LIST_DIR}/polygon_chain.mech)
 
 # The inline sincos every generated file uses, against libm over ~10^6 arguments.
 add_executable(test_sincos ${CMAKE_CURRENT_LIST_DIR}/test_sincos.c)

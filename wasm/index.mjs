@@ -57,7 +57,7 @@ function instance(file) {
  * backend is 'generated': every shipped model has its own generated module
  * (and runs on the runtime engine too, with { backend: 'runtime' }); group
  * 'trees' for models/*.mech, 'loops' for models/loops/*.mech (closed loops,
- * force elements, vehicles).
+ * force elements, vehicles) and models/tracks/*.mech (tracked vehicles).
  */
 export async function listModels() {
   return (await manifest()).map((m) => ({ ...m }));

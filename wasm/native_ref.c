@@ -129,12 +129,13 @@ static void entry_head(int n, const mech_model *m)
 }
 
 /* Every shipped Featherstone model has a generated module; the gallery
- * groups them by folder: models/loops/ is "loops", models/ "trees". */
+ * groups them by folder: models/ is "trees", models/loops/ and the tracked
+ * vehicles of models/tracks/ are "loops" (closed loops and vehicles). */
 static int info(int argc, char **argv)
 {
     printf("[");
     for (int i = 0; i < argc; i++) {
-        int loops = strstr(argv[i], "/loops/") != NULL;
+        int loops = strstr(argv[i], "/loops/") != NULL || strstr(argv[i], "/tracks/") != NULL;
         mech_model *m = load(argv[i]);
         if (!m) return 1;
         entry_head(i, m);

@@ -4,15 +4,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { MechError, listModels, loadModelText, openModel } from '../../wasm/index.mjs';
-import { loopModelNames, modelNames } from './helpers.mjs';
+import { loopModelNames, modelNames, trackModelNames } from './helpers.mjs';
 
 test('listModels lists every shipped model with its sizes', async () => {
   const models = await listModels();
-  // Every shipped model has a generated module; the gallery groups models/loops/ apart.
+  // Every shipped model has a generated module; the gallery groups models/loops/ and models/tracks/ apart.
   assert.deepEqual(models.map((m) => m.name), modelNames);
   for (const m of models) {
     assert.equal(m.backend, 'generated');
-    assert.equal(m.group, loopModelNames.includes(m.name) ? 'loops' : 'trees');
+    assert.equal(m.group, loopModelNames.includes(m.name) || trackModelNames.includes(m.name) ? 'loops' : 'trees');
     const sim = await openModel(m.name);
     assert.equal(sim.backend, m.backend, `${m.name} opens on its own backend`);
     assert.deepEqual([sim.name, sim.description, sim.nq, sim.nv, sim.nb, sim.nact],

@@ -19,12 +19,16 @@ const stems = (dir) => readdirSync(dir)
 export const treeModelNames = stems(modelsDir);
 /** models/loops/*.mech: closed loops and force elements. */
 export const loopModelNames = stems(`${modelsDir}loops`);
+/** models/tracks/*.mech: tracked vehicles (bands of shoes on their rollers, a ground). */
+export const trackModelNames = stems(`${modelsDir}tracks`);
 /** Every shipped model's name (each has a generated module), in the manifest's order; from models/, not from the manifest under test. */
-export const modelNames = [...treeModelNames, ...loopModelNames];
+export const modelNames = [...treeModelNames, ...loopModelNames, ...trackModelNames];
 
 /** The .mech file of a shipped model. */
 export function modelFile(name) {
-  return loopModelNames.includes(name) ? `${modelsDir}loops/${name}.mech` : `${modelsDir}${name}.mech`;
+  if (loopModelNames.includes(name)) return `${modelsDir}loops/${name}.mech`;
+  if (trackModelNames.includes(name)) return `${modelsDir}tracks/${name}.mech`;
+  return `${modelsDir}${name}.mech`;
 }
 
 /** Run the native helper; its stdout as JSON. */
