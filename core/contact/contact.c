@@ -2,6 +2,7 @@
  * band's pin and face laws, the ground law at every pad corner. */
 #include "contact/contact.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,3 +96,19 @@ double contact_potential(contact_state *c, const mech_model *m, const double *q)
     return U;
 }
 
+
+void contact_brake_gains(const mech_model *m, const mech_track *t, const mech_roller *r, double *k, double *c)
+{
+    const double pi = 3.14159265358979323846;
+    const mech_body *b = &m->bodies[r->body];
+    const double *a = b->axis, *com = b->com, *I = b->inertia;
+    /* About the axle: a' I a plus the parallel-axis term m |com x a|^2. */
+    double Iaxis = 0;
+    for (int u = 0; u < 3; u++)
+        for (int v = 0; v < 3; v++) Iaxis += a[u] * I[3 * u + v] * a[v];
+    double cxa[3] = { com[1] * a[2] - com[2] * a[1], com[2] * a[0] - com[0] * a[2], com[0] * a[1] - com[1] * a[0] };
+    Iaxis += b->mass * (cxa[0] * cxa[0] + cxa[1] * cxa[1] + cxa[2] * cxa[2]);
+    double period = 2 * 2 * pi * sqrt(t->shoe_mass / t->kn);
+    *k = Iaxis * pow(2 * pi / period, 2);
+    *c = 2 * sqrt(*k * Iaxis);
+}

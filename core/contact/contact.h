@@ -38,4 +38,11 @@ void contact_ground_reaction(const contact_state *c, double f[3]);
  * anchored friction's tangential springs. */
 double contact_potential(contact_state *c, const mech_model *m, const double *q);
 
+/* The brake of a band's roller (`mech sim --slope` parks on it, the page's
+ * brake slider scales it): a torsional spring-damper on the roller's joint,
+ * k = I w^2 and c = 2 sqrt(k I) (critically damped), I the roller's inertia
+ * about its axle and w = 2 pi / (two contact periods 2 pi sqrt(m_shoe / kn)):
+ * as stiff as it can be while staying off the step's critical path. */
+void contact_brake_gains(const mech_model *m, const mech_track *t, const mech_roller *r, double *k, double *c);
+
 #endif
