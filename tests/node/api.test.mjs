@@ -4,15 +4,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { MechError, listModels, loadModelText, openModel } from '../../wasm/index.mjs';
-import { loopModelNames, modelNames } from './helpers.mjs';
+import { loopModelNames, modelNames, shippedNames, trackModelNames } from './helpers.mjs';
 
 test('listModels lists every shipped model with its sizes', async () => {
   const models = await listModels();
-  // Every shipped model has a generated module; the gallery groups models/loops/ apart.
-  assert.deepEqual(models.map((m) => m.name), modelNames);
+  // models/ and models/loops/ have generated modules, the tracked vehicles may be text only; the gallery
+  // groups models/loops/ and models/tracks/ apart.
+  assert.deepEqual(models.map((m) => m.name), shippedNames);
   for (const m of models) {
-    assert.equal(m.backend, 'generated');
-    assert.equal(m.group, loopModelNames.includes(m.name) ? 'loops' : 'trees');
+    if (modelNames.includes(m.name)) assert.equal(m.backend, 'generated');
+    else assert.ok(['generated', 'runtime'].includes(m.backend), `${m.name}: backend ${m.backend}`);
+    assert.equal(m.group, loopModelNames.includes(m.name) ? 'loops' : trackModelNames.includes(m.name) ? 'tracks' : 'trees');
     const sim = await openModel(m.name);
     assert.equal(sim.backend, m.backend, `${m.name} opens on its own backend`);
     assert.deepEqual([sim.name, sim.description, sim.nq, sim.nv, sim.nb, sim.nact],
@@ -44,6 +46,37 @@ test('a Sim: views, forward, step, poses, reset', async () => {
   assert.deepEqual([...sim.qd], [...qd0]);
   assert.ok(sim.tau.every((v) => v === 0), 'tau zeroed');
   sim.dispose();
+});
+
+test('a shipped model without a module opens on the runtime engine, refuses backend generated, draws its terrain', async () => {
+  const entry = (await listModels()).find((m) => m.name === 'track_min');
+  assert.ok(entry, 'track_min is listed');
+  if (entry.backend !== 'runtime') return; // generated since: nothing text-only to check
+  const sim = await openModel('track_min');
+  assert.equal(sim.backend, 'runtime');
+  await assert.rejects(openModel('track_min', { backend: 'generated' }), { name: 'RangeError', message: /'track_min' has no generated module/ });
+  const model = sim.describe();
+  assert.ok(model.contactDt > 0 && model.contactDt < 1e-3, `contactDt ${model.contactDt}`);
+  const drive = model.tracks[0].rollers.find((r) => r.drive);
+  assert.ok(drive.brake[0] > 0 && drive.brake[1] > 0, 'the drive roller has brake gains');
+  // A plane at z0 = 0 with no slope: every height is 0; bad points are refused by name.
+  assert.deepEqual([...sim.terrainHeights([-10, 0, 3.5], [-1, 2])], [0, 0, 0, 0, 0, 0]);
+  assert.throws(() => sim.terrainHeights([0, NaN], [0]), { name: 'RangeError', message: /xs\[1\] is NaN/ });
+  assert.throws(() => sim.terrainHeights([], [0]), { name: 'RangeError', message: /non-empty arrays/ });
+  sim.dispose();
+  // A sloped plane and a grid from text: heights follow the ground law's terrain.
+  const text = (await loadModelText('track_min')).replace(/ground\n  plane 0\n/, 'ground\n  plane 0.5 slope 10 x\n');
+  const sloped = await openModel({ text, name: 'sloped' });
+  const h = sloped.terrainHeights([0, 2], [0, 1]);
+  const rise = 2 * Math.tan((10 * Math.PI) / 180);
+  [0.5, 0.5 + rise, 0.5, 0.5 + rise].forEach((want, i) => assert.ok(Math.abs(h[i] - want) < 1e-12, `h[${i}] = ${h[i]}`));
+  sloped.dispose();
+  const grid = 'ground\n  grid 3 2 1 1 origin -1 0\n  row 0 0.2 0\n  row 0.1 0.3 0.1\n';
+  const gridded = await openModel({ text: text.replace(/ground\n  plane [^\n]*\n/, grid), name: 'gridded' });
+  assert.equal(gridded.describe().ground.type, 'grid');
+  assert.deepEqual([...gridded.terrainHeights([-1, 0, 1], [0, 1])], [0, 0.2, 0, 0.1, 0.3, 0.1], 'the grid passes through its samples');
+  assert.deepEqual([...gridded.terrainHeights([-5, 5], [0])], [0, 0], 'flat at the edge height outside');
+  gridded.dispose();
 });
 
 test('the runtime engine runs text, and a shipped model by name', async () => {

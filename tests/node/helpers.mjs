@@ -21,6 +21,10 @@ export const treeModelNames = stems(modelsDir);
 export const loopModelNames = stems(`${modelsDir}loops`);
 /** Every shipped model's name (each has a generated module), in the manifest's order; from models/, not from the manifest under test. */
 export const modelNames = [...treeModelNames, ...loopModelNames];
+/** models/tracks/*.mech: tracked vehicles, listed after the others (shipped as text while they have no module). */
+export const trackModelNames = stems(`${modelsDir}tracks`);
+/** What listModels() lists, in its order. */
+export const shippedNames = [...modelNames, ...trackModelNames.filter((n) => !modelNames.includes(n))];
 
 /** The .mech file of a shipped model. */
 export function modelFile(name) {
