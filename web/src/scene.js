@@ -141,6 +141,7 @@ export function createScene(container) {
         model.dispose();
       }
       model = view;
+      floor.visible = !view?.ownsGround; // a model with its own terrain (track-view.js) draws the ground
       if (view) {
         scene.add(view.group);
         fitEnvironment(view.bounds());
