@@ -144,11 +144,15 @@ export function attachTracks(view, info) {
   function lowerRun(poses, out) {
     let n = 0, zMean = 0;
     out.set(0, 0, 0);
-    for (const { t } of bands) for (let s = 0; s < t.nshoe; s++) zMean += poses[7 * (t.shoe0 + s) + 2];
-    for (const { t } of bands) n += t.nshoe;
+    for (let b = 0; b < bands.length; b++) {
+      const t = bands[b].t;
+      for (let s = 0; s < t.nshoe; s++) zMean += poses[7 * (t.shoe0 + s) + 2];
+      n += t.nshoe;
+    }
     zMean /= n || 1;
     n = 0;
-    for (const { t } of bands) {
+    for (let b = 0; b < bands.length; b++) {
+      const t = bands[b].t;
       for (let s = 0; s < t.nshoe; s++) {
         const k = 7 * (t.shoe0 + s);
         if (poses[k + 2] > zMean) continue;
@@ -174,7 +178,9 @@ export function attachTracks(view, info) {
     ownsGround: Boolean(terrain),
     update(poses, frame) {
       update(poses, frame);
-      for (const { t, mesh } of bands) {
+      // Index loops only: this runs every frame and allocates nothing (no iterators, no closures).
+      for (let b = 0; b < bands.length; b++) {
+        const { t, mesh } = bands[b];
         for (let s = 0; s < t.nshoe; s++) {
           const k = 7 * (t.shoe0 + s);
           position.set(poses[k], poses[k + 1], poses[k + 2]);
@@ -183,7 +189,8 @@ export function attachTracks(view, info) {
         }
         mesh.instanceMatrix.needsUpdate = true;
       }
-      for (const { body, mesh } of rollers) {
+      for (let r = 0; r < rollers.length; r++) {
+        const { body, mesh } = rollers[r];
         const k = 7 * body;
         position.set(poses[k], poses[k + 1], poses[k + 2]);
         quaternion.set(poses[k + 4], poses[k + 5], poses[k + 6], poses[k + 3]);
