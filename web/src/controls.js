@@ -42,8 +42,9 @@ export function createControls(container, { onView, onInputs }) {
     const choices = { ...DT_CHOICES };
     if (step) choices[`model (${(step * 1e3).toPrecision(2)} ms)`] = step;
     dt.options(choices);
-    if (step && settings.dt > step) {
-      dtBeforeContact = settings.dt;
+    if (step && (settings.dt > step || dtBeforeContact)) {
+      // From another contact model's step (set here before) to this one's.
+      if (!dtBeforeContact) dtBeforeContact = settings.dt;
       settings.dt = dtChoice.dt = step;
     } else if (!step && dtBeforeContact) {
       settings.dt = dtChoice.dt = dtBeforeContact;
