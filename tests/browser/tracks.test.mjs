@@ -119,7 +119,10 @@ for (const name of ['track_demo', 'track_min']) {
     const [x1, y1, z1] = driven.poses;
     t.diagnostic(`${name}: after ${(driven.time - settled.time).toFixed(3)} s at ${info.drive} N·m: hull x ${x1.toFixed(3)} m (moved ${(x1 - x0).toFixed(3)} m), y ${y1.toFixed(4)}, z ${z1.toFixed(4)} m`);
     assert.ok(x1 - x0 > 0.5, `${name}: the hull moved ${x1 - x0} m forward in ${DRIVE_TIME} s`);
-    assert.ok(z1 > 0.25 && z1 < 0.32, `still on the ground: hull height ${z1}`);
+    // Still on its band: track_min bounces between 0.287 and 0.332 m while driven (sampled every 10 ms).
+    const [qw, qx, qy] = driven.poses.slice(3, 6);
+    const up = 1 - 2 * (qx * qx + qy * qy); // the hull's z axis, world z component
+    assert.ok(z1 > 0.25 && z1 < 0.4 && up > 0.95, `still on the ground, upright: hull height ${z1}, up ${up} (qw ${qw})`);
     await page.screenshot({ path: join(shots, `${name}-driven.png`) });
     assert.deepEqual(errors, []);
     await context.close();
