@@ -22,6 +22,7 @@ let stepCost = Infinity; // ms per step, measured per model; unknown (one step a
 let inputs = { tau: [], act: [], gravity: null, brake: [] };
 let rods = [];           // sim.rods() of an XPBD model with rods
 let drives = [];         // the drive rollers of a tracked model (tracks.js): brake[i] acts on drives[i]
+let driveTau = [];       // per drive roller, its drive torque as applied to tau (the brake adds to it)
 let braking = false;     // some brake level is above 0: steps go one at a time, the brake torque set before each
 let hasGround = false;   // the model has a ground: frames carry its reaction
 
@@ -40,7 +41,11 @@ function applyInputs() {
   for (let i = 0; i < sim.tau.length; i++) sim.tau[i] = Number.isFinite(tau[i]) ? tau[i] : 0;
   for (let i = 0; i < sim.act.length; i++) sim.act[i] = Number.isFinite(act[i]) ? act[i] : 0;
   if (gravity) sim.gravity.set(gravity); // an input of every engine
-  braking = drives.some((_, i) => inputs.brake[i] > 0);
+  braking = false;
+  for (let i = 0; i < drives.length; i++) {
+    driveTau[i] = sim.tau[drives[i].vidx]; // the drive torque as applied (finite)
+    braking ||= inputs.brake[i] > 0;
+  }
 }
 
 // n steps of dt; with a brake on, one at a time, each with the brake torque of its starting velocity
@@ -49,9 +54,10 @@ function stepN(dt, n) {
   if (!braking) return sim.step(dt, n);
   const { tau, qd } = sim;
   for (let k = 0; k < n; k++) {
-    drives.forEach((d, i) => {
-      tau[d.vidx] = brakedTorque(inputs.tau[d.vidx] ?? 0, inputs.brake[i] ?? 0, d.brakeC, qd[d.vidx]);
-    });
+    for (let i = 0; i < drives.length; i++) {
+      const v = drives[i].vidx;
+      tau[v] = brakedTorque(driveTau[i], inputs.brake[i] ?? 0, drives[i].brakeC, qd[v]);
+    }
     sim.step(dt, 1);
   }
 }
@@ -170,6 +176,7 @@ async function open({ source }) {
   rods = sim.rods();
   const model = sim.describe();
   drives = driveRollers(model);
+  driveTau = drives.map(() => 0);
   hasGround = Boolean(model.ground) && sim.engine === 'featherstone';
   const samples = hasGround ? terrainSamples(model.ground) : null;
   return {
@@ -217,6 +224,7 @@ const ops = {
   inputs(msg) {
     const brake = msg.brake ?? [];
     // A bad brake level is refused with the reason, and the inputs before it stay.
+    if (!Array.isArray(brake)) throw new TypeError('brake must be a list of levels, one per drive roller');
     drives.forEach((d, i) => brake[i] !== undefined && checkBrake(brake[i], d.name));
     inputs = { tau: msg.tau ?? [], act: msg.act ?? [], gravity: msg.gravity ?? null, brake };
     return null;
