@@ -254,6 +254,8 @@ export class Sim {
   describe(): ModelDescription;
   /** The total force (N, world) the ground applied in the last step; zeros without a ground. */
   groundReaction(): Float64Array;
+  /** The ground's force on each body in the last step, 3 per body (a shoe's pad corners summed); zeros without a ground. */
+  groundForces(): Float64Array;
   /** Terrain heights at (xs[i], ys[j]) into entry j·nx + i (a copy): what the ground law reads. */
   terrainHeights(xs: ArrayLike<number>, ys: ArrayLike<number>): Float64Array;
   /** The model's initial q and qd; tau, act, fext and qdd zeroed; gravity kept. */

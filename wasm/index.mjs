@@ -421,6 +421,15 @@ export class Sim {
   }
 
   /**
+   * The same force per body, Float64Array(3·nb) (a copy, N, world frame): the ground's force on each body in
+   * the last step — a track shoe's four pad corners summed, zero on every other body; zeros without a ground.
+   */
+  groundForces() {
+    const ptr = this.#mod.exports.mw_ground_forces(this.#handle());
+    return ptr ? Float64Array.from(this.#mod.f64(ptr, 3 * this.nb)) : new Float64Array(3 * this.nb);
+  }
+
+  /**
    * The terrain's height z = h(x, y) on a grid of points, Float64Array(xs.length · ys.length)
    * (a copy), entry j·nx + i at (xs[i], ys[j]): what the ground law reads (the plane, or the grid's
    * bicubic interpolation, flat outside it: core/contact/terrain.c), 0 everywhere without a ground.

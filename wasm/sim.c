@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "contact/contact.h"
 #include "contact/terrain.h"
 
 _Static_assert(sizeof(void *) == 4, "the JS header layout assumes wasm32");
@@ -96,6 +97,13 @@ EMSCRIPTEN_KEEPALIVE const double *mw_ground_reaction(const mw_sim *s)
     static double f[3];
     mech_data_ground_reaction(s, f);
     return f;
+}
+
+/* The ground's force on each body in the last step (3 per body, N, base
+ * frame), in the contact stage's memory; NULL for a model without contact. */
+EMSCRIPTEN_KEEPALIVE const double *mw_ground_forces(const mw_sim *s)
+{
+    return s->contact ? contact_ground_forces(s->contact) : NULL;
 }
 
 /* The terrain's heights h(xs[i], ys[j]) into out[j * nx + i] (terrain.c,

@@ -18,6 +18,7 @@ struct contact_state {
     int has_ground;
     ground_anchor *anchors;      /* ground.ncorner (anchored mode only) */
     double reaction[3];
+    double *body_force;          /* 3 nb: the ground's force on each body (its shoes' corners) */
 };
 
 /* The design pose: every body's q0 in one vector. */
@@ -37,8 +38,9 @@ contact_state *contact_new(const mech_model *m)
     c->nb = m->nb;
     c->kin = calloc((size_t)(m->nb ? m->nb : 1), sizeof *c->kin);
     c->bands = calloc((size_t)(m->ntrack ? m->ntrack : 1), sizeof *c->bands);
+    c->body_force = calloc(3 * (size_t)(m->nb ? m->nb : 1), sizeof *c->body_force);
     double *q0 = design_q(m);
-    if (!c->kin || !c->bands || !q0) goto fail;
+    if (!c->kin || !c->bands || !c->body_force || !q0) goto fail;
     c->nband = m->ntrack;
     mech_world_kinematics(m, q0, NULL, c->kin);
     for (int t = 0; t < m->ntrack; t++) track_band_init(&c->bands[t], m, &m->tracks[t], c->kin);
@@ -64,6 +66,7 @@ void contact_free(contact_state *c)
     free(c->kin);
     free(c->bands);
     free(c->anchors);
+    free(c->body_force);
     free(c);
 }
 
@@ -71,6 +74,7 @@ void contact_reset(contact_state *c)
 {
     if (c->anchors) memset(c->anchors, 0, (size_t)c->ground.ncorner * sizeof *c->anchors);
     memset(c->reaction, 0, sizeof c->reaction);
+    memset(c->body_force, 0, 3 * (size_t)c->nb * sizeof *c->body_force);
 }
 
 void contact_forces(contact_state *c, const mech_model *m, const double *q, const double *qd, double dt,
@@ -79,13 +83,17 @@ void contact_forces(contact_state *c, const mech_model *m, const double *q, cons
     mech_world_kinematics(m, q, qd, c->kin);
     for (int t = 0; t < c->nband; t++) track_band_forces(&c->bands[t], c->kin, dt, fext);
     memset(c->reaction, 0, sizeof c->reaction);
-    if (c->has_ground) ground_stage_forces(&c->ground, c->kin, dt, c->anchors, fext, c->reaction);
+    if (!c->has_ground) return;
+    memset(c->body_force, 0, 3 * (size_t)c->nb * sizeof *c->body_force);
+    ground_stage_forces(&c->ground, c->kin, dt, c->anchors, fext, c->reaction, c->body_force);
 }
 
 void contact_ground_reaction(const contact_state *c, double f[3])
 {
     memcpy(f, c->reaction, sizeof c->reaction);
 }
+
+const double *contact_ground_forces(const contact_state *c) { return c->body_force; }
 
 double contact_potential(contact_state *c, const mech_model *m, const double *q)
 {

@@ -33,6 +33,9 @@ void contact_forces(contact_state *c, const mech_model *m, const double *q, cons
 /* The total force the ground applied in the last contact_forces call (N,
  * base frame). */
 void contact_ground_reaction(const contact_state *c, double f[3]);
+/* The ground's force on each body in the last contact_forces call (3 per
+ * body, N, base frame: a shoe's four pad corners summed; zero elsewhere). */
+const double *contact_ground_forces(const contact_state *c);
 
 /* The stored contact energy at q (J): band and ground springs, and the
  * anchored friction's tangential springs. */

@@ -61,6 +61,20 @@ test('a shipped model without a module opens on the runtime engine, refuses back
   assert.ok(drive.brake[0] > 0 && drive.brake[1] > 0, 'the drive roller has brake gains');
   // A plane at z0 = 0 with no slope: every height is 0; bad points are refused by name.
   assert.deepEqual([...sim.terrainHeights([-10, 0, 3.5], [-1, 2])], [0, 0, 0, 0, 0, 0]);
+  // The ground's force per body sums to its total, on the shoes only.
+  sim.step(model.contactDt, 200);
+  const total = sim.groundReaction();
+  const perBody = sim.groundForces();
+  const { shoe0, nshoe } = model.tracks[0];
+  for (let k = 0; k < 3; k++) {
+    let sum = 0;
+    for (let b = 0; b < sim.nb; b++) sum += perBody[3 * b + k];
+    assert.ok(Math.abs(sum - total[k]) <= 1e-9 * Math.max(1, Math.abs(total[k])), `force ${k}: ${sum} against ${total[k]}`);
+  }
+  for (let b = 0; b < sim.nb; b++) {
+    if (b < shoe0 || b >= shoe0 + nshoe) assert.deepEqual([...perBody.subarray(3 * b, 3 * b + 3)], [0, 0, 0], `body ${b}`);
+  }
+  assert.ok(total[2] > 0, 'the ground carries the vehicle');
   assert.throws(() => sim.terrainHeights([0, NaN], [0]), { name: 'RangeError', message: /xs\[1\] is NaN/ });
   assert.throws(() => sim.terrainHeights([], [0]), { name: 'RangeError', message: /non-empty arrays/ });
   sim.dispose();
