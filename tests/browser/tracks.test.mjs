@@ -133,8 +133,13 @@ test('track_demo: the brake slider stops the driven sprocket; bad brake values a
   const { page, context, errors } = await open();
   await pick(page, 'track_demo');
   const vidx = (await vehicle(page)).sprocketVidx;
+  // The ground-force toggle (off by default) shows an arrow per shoe and the total.
+  assert.equal((await page.evaluate(() => window.playground.tracks())).shoeArrows, 0);
+  await page.locator('.lil-controller').filter({ hasText: 'ground force' }).locator('input').check();
   await setSlider(page, 'Track drive', 'sprocket drive', BRAKE_DRIVE);
   const moving = await playUntil(page, 1);
+  const arrows = await page.evaluate(() => window.playground.tracks());
+  assert.ok(arrows.forceArrow && arrows.shoeArrows === 40, JSON.stringify(arrows));
   await setSlider(page, 'Track drive', 'sprocket drive', 0);
   await setSlider(page, 'Track drive', 'sprocket brake', 1);
   assert.deepEqual((await page.evaluate(() => window.playground.inputs())).brake, [1]);

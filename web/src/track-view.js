@@ -1,9 +1,10 @@
 // track-view.js — tracked vehicles on the page: every band's shoes as one THREE.InstancedMesh (one instance
 // per shoe, placed from the shoe body's pose every frame), rollers as cylinders at their contact radius,
 // the terrain as a mesh through the heights the C terrain computes (Sim.terrainHeights, sampled by the
-// worker when the model opens), and an optional arrow of the ground's total reaction. Everything comes
+// worker when the model opens), and optional arrows of the ground's force: on each shoe (instanced) and in all. Everything comes
 // from Sim.describe() (tracks, ground) and the frame's poses; nothing is allocated per frame.
 import * as THREE from 'three';
+import { mergeGeometries } from 'three/addons/utils/BufferGeometryUtils.js';
 import { pose, shapeGeometry } from './model-view.js';
 
 const SHOE_COLOR = 0x3d4450;
@@ -11,6 +12,8 @@ const ROLLER_COLOR = 0x23272e;
 const TERRAIN_LIGHT = '#5d6a55';
 const TERRAIN_DARK = '#4f5b48';
 const ARROW_COLOR = 0xffd54a;
+const SHOE_ARROW_COLOR = 0xff8a3d;
+const SHOE_ARROW_SHARE = 4; // a shoe's arrow is 1 m long at a quarter of the vehicle's weight
 const CHECKER_M = 1;        // terrain checker tile (m): a moving vehicle is seen moving on a plain plane
 
 /**
@@ -130,7 +133,7 @@ export function attachTracks(view, info) {
   // (so hiding the model, as the canvas checks do, leaves the ground).
   const terrain = info.terrain ? terrainMesh(info.terrain) : null;
 
-  // The ground's total reaction, drawn from under the first body (the hull), 1 m per vehicle weight.
+  // The ground's total reaction, drawn from the middle of the run on the ground, 1 m per vehicle weight.
   const weight = model.bodies.reduce((s, b) => s + b.mass, 0) * Math.hypot(...model.gravity) || 1;
   const arrow = new THREE.ArrowHelper(new THREE.Vector3(0, 0, 1), new THREE.Vector3(), 1, ARROW_COLOR, 0.12, 0.07);
   arrow.visible = false;
@@ -140,6 +143,25 @@ export function attachTracks(view, info) {
   if (model.ground) group.add(arrow);
   const dir = new THREE.Vector3();
   const rollerBox = new THREE.Box3();
+
+  // Per shoe, the ground's force on it (sim.groundForces: its four pad corners summed): one instanced arrow per
+  // shoe from the middle of its pad, 1 m per a quarter of the vehicle's weight; a shoe off the ground has none.
+  const shaft = new THREE.CylinderGeometry(0.012, 0.012, 0.8, 8).translate(0, 0.4, 0);
+  const head = new THREE.ConeGeometry(0.035, 0.2, 12).translate(0, 0.9, 0);
+  const arrowGeometry = mergeGeometries([shaft, head]); // along +y, length 1
+  shaft.dispose();
+  head.dispose();
+  const shoeCount = tracks.reduce((n, t) => n + t.nshoe, 0);
+  const shoeArrows = new THREE.InstancedMesh(arrowGeometry, new THREE.MeshBasicMaterial({ color: SHOE_ARROW_COLOR, depthTest: false }), Math.max(shoeCount, 1));
+  shoeArrows.count = shoeCount;
+  shoeArrows.renderOrder = 12;
+  shoeArrows.frustumCulled = false;
+  shoeArrows.visible = false;
+  if (model.ground && shoeCount) group.add(shoeArrows);
+  const Y = new THREE.Vector3(0, 1, 0);
+  const stretch = new THREE.Vector3();
+  const turn = new THREE.Quaternion();
+  const NONE = new THREE.Matrix4().makeScale(0, 0, 0);
 
   // Where the arrow starts: the mean pin of the shoes below their band's mean height (the run on the
   // ground), or under the first body when the model has no band.
@@ -204,6 +226,32 @@ export function attachTracks(view, info) {
         quaternion.set(poses[k + 4], poses[k + 5], poses[k + 6], poses[k + 3]);
         mesh.matrix.compose(position, quaternion, unit);
       }
+      const perShoe = frame?.groundForces;
+      shoeArrows.visible = arrowWanted && Boolean(perShoe);
+      if (shoeArrows.visible) {
+        let i = 0;
+        for (let b = 0; b < bands.length; b++) {
+          const { t } = bands[b];
+          for (let s = 0; s < t.nshoe; s++, i++) {
+            const body = t.shoe0 + s, k = 7 * body;
+            const fx = perShoe[3 * body], fy = perShoe[3 * body + 1], fz = perShoe[3 * body + 2];
+            const n = Math.hypot(fx, fy, fz);
+            if (!(n > 0)) {
+              shoeArrows.setMatrixAt(i, NONE);
+              continue;
+            }
+            quaternion.set(poses[k + 4], poses[k + 5], poses[k + 6], poses[k + 3]);
+            position.set(t.link / 2, 0, t.padZ).applyQuaternion(quaternion);
+            position.x += poses[k];
+            position.y += poses[k + 1];
+            position.z += poses[k + 2];
+            turn.setFromUnitVectors(Y, dir.set(fx / n, fy / n, fz / n));
+            stretch.set(1, (SHOE_ARROW_SHARE * n) / weight, 1);
+            shoeArrows.setMatrixAt(i, matrix.compose(position, turn, stretch));
+          }
+        }
+        shoeArrows.instanceMatrix.needsUpdate = true;
+      }
       const f = frame?.ground;
       arrow.visible = arrowWanted && Boolean(f);
       if (arrow.visible) {
@@ -233,11 +281,13 @@ export function attachTracks(view, info) {
         rollers: rollers.length,
         terrain: terrain ? { vertices: terrain.geometry.attributes.position.count } : null,
         forceArrow: arrow.visible,
+        shoeArrows: shoeArrows.visible ? shoeArrows.count : 0,
       };
     },
     setForcesVisible(v) {
       arrowWanted = v;
       arrow.visible = v && arrow.visible;
+      shoeArrows.visible = v && shoeArrows.visible;
     },
   });
 }

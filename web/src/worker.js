@@ -84,6 +84,7 @@ function snapshot(extra = {}) {
     observe: sim.engine === 'featherstone' ? sim.observe() : null,
     rods: rods.length ? sampleRods(sim, rods) : [],
     ground: hasGround ? sim.groundReaction() : null,
+    groundForces: hasGround ? sim.groundForces() : null,
     ...extra,
   };
 }
@@ -245,7 +246,7 @@ self.onmessage = async ({ data }) => {
     if (!['models', 'text', 'open', 'check'].includes(op) && !sim) throw new Error('no model is open');
     const value = await ops[op](data);
     const transfer = value?.poses
-      ? [value.poses.buffer, value.q.buffer, value.qd.buffer, ...value.rods.map((r) => r.buffer), ...(value.ground ? [value.ground.buffer] : [])]
+      ? [value.poses.buffer, value.q.buffer, value.qd.buffer, ...value.rods.map((r) => r.buffer), ...(value.ground ? [value.ground.buffer, value.groundForces.buffer] : [])]
       : [];
     self.postMessage({ id, ok: true, value }, transfer);
   } catch (e) {
