@@ -77,7 +77,7 @@ static double run(bench *b, int part, long n)
         case GROUND:
             memset(b->fext, 0, 6 * (size_t)m->nb * sizeof *b->fext);
             react[0] = react[1] = react[2] = 0;
-            ground_stage_forces(&b->gs, b->kin0 + (size_t)m->nb * (size_t)(i % POOL), 1e-4, b->anchors, b->fext, react);
+            ground_stage_forces(&b->gs, b->kin0 + (size_t)m->nb * (size_t)(i % POOL), 1e-4, b->anchors, b->fext, react, NULL);
             check += react[2];
             break;
         case STAGE:

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "contact/contact.h"
 #include "contact/terrain.h"
 #include "generated.h"
 #include "mech/mech.h"
@@ -123,9 +124,7 @@ static void apply_brakes(sim_run *r)
     }
 }
 
-/* A torsional spring-damper on every drive sprocket's joint, locked where it
- * is: period two contact periods (off the step's critical path), critically
- * damped, against the sprocket's own inertia about its axle. */
+/* contact_brake_gains on every drive sprocket's joint, locked where it is. */
 static void engage_brakes(sim_run *r)
 {
     const mech_model *m = r->m;
@@ -133,22 +132,14 @@ static void engage_brakes(sim_run *r)
     r->nbrake = 0;
     for (int t = 0; t < m->ntrack; t++) {
         const mech_track *tr = &m->tracks[t];
-        double period = 2 * 2 * PI * sqrt(tr->shoe_mass / tr->kn);
         for (int j = 0; j < tr->nroller; j++) {
             const mech_roller *ro = &tr->rollers[j];
             if (!ro->drive) continue;
             const mech_body *b = &m->bodies[ro->body];
-            const double *a = b->axis, *c = b->com, *I = b->inertia;
-            double Iaxis = 0, cxa[3];
-            for (int u = 0; u < 3; u++)
-                for (int v = 0; v < 3; v++) Iaxis += a[u] * I[3 * u + v] * a[v];
-            v3_cross(c, a, cxa);
-            Iaxis += b->mass * v3_dot(cxa, cxa);
             brake *br = &r->brakes[r->nbrake++];
             br->vidx = b->vidx;
             br->qidx = b->qidx;
-            br->k = Iaxis * pow(2 * PI / period, 2);
-            br->c = 2 * sqrt(br->k * Iaxis);
+            contact_brake_gains(m, tr, ro, &br->k, &br->c);
             br->lock = q[b->qidx];
         }
     }

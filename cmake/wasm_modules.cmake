@@ -93,13 +93,35 @@ foreach(model ${MECH_MODELS})
   mech_add_model(${stem} ${model})
 endforeach()
 
+# The shipped models without a generated module (the tracked vehicles, while
+# they are not in MECH_MODELS): their texts only, which the shim opens on the
+# runtime engine.
+set(text_models ${MECH_TRACK_MODELS})
+list(REMOVE_ITEM text_models ${MECH_MODELS} "")
+foreach(model ${text_models})
+  get_filename_component(stem ${model} NAME_WLE)
+  get_property(stems GLOBAL PROPERTY MECH_MODEL_STEMS)
+  if(stem IN_LIST stems OR stem STREQUAL runtime)
+    message(FATAL_ERROR "${model}: a model named ${stem} is shipped already (or names the runtime module)")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY MECH_MODEL_STEMS ${stem})
+  add_custom_command(
+    OUTPUT ${dist}/models/${stem}.mech
+    COMMAND ${CMAKE_COMMAND} -E copy ${model} ${dist}/models/${stem}.mech
+    DEPENDS ${model}
+    VERBATIM)
+  list(APPEND text_copies ${dist}/models/${stem}.mech)
+endforeach()
+add_custom_target(model_texts ALL DEPENDS ${text_copies})
+
 # The manifests, from the native parser: models.json (listModels(); every
-# entry engine 'featherstone', backend 'generated') and scenes.json (the page's
-# XPBD gallery: engine 'xpbd', with each scene's rod count), so neither the
-# shim nor the page opens a model to learn about it.
+# entry engine 'featherstone', backend 'generated' when the model has a
+# module, else 'runtime') and scenes.json (the page's XPBD gallery: engine
+# 'xpbd', with each scene's rod count), so neither the shim nor the page opens
+# a model to learn about it.
 foreach(kind models scenes)
   if(kind STREQUAL models)
-    set(files ${MECH_MODELS})
+    set(files ${MECH_MODELS} ${text_models})
     set(verb info)
   else()
     set(files ${MECH_SCENES})

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contact/contact.h"
 #include "sim.h"
 
 typedef struct {
@@ -86,8 +87,9 @@ static void put_shape(json_buf *b, const mech_shape *x)
 }
 
 /* A band: its shoes (bodies shoe0 ..), geometry and rollers, for the page
- * to draw the shoes instanced and the rollers as wheels. */
-static void put_track(json_buf *b, const mech_track *x)
+ * to draw the shoes instanced and the rollers as wheels; each roller's
+ * brake gains [k, c] (contact_brake_gains: N m/rad, N m s/rad). */
+static void put_track(json_buf *b, const mech_model *m, const mech_track *x)
 {
     put(b, "{");
     put_string(b, "name", x->name);
@@ -96,8 +98,10 @@ static void put_track(json_buf *b, const mech_track *x)
         x->pad_length, x->pad_width, x->thickness);
     for (int i = 0; i < x->nroller; i++) {
         const mech_roller *r = &x->rollers[i];
-        put(b, "%s{\"body\":%d,\"radius\":%.17g,\"end\":%d,\"drive\":%d,\"teeth\":%d}", i ? "," : "", r->body,
-            r->radius, r->end, r->drive, r->teeth);
+        double k, c;
+        contact_brake_gains(m, x, r, &k, &c);
+        put(b, "%s{\"body\":%d,\"radius\":%.17g,\"end\":%d,\"drive\":%d,\"teeth\":%d,\"brake\":[%.17g,%.17g]}",
+            i ? "," : "", r->body, r->radius, r->end, r->drive, r->teeth, k, c);
     }
     put(b, "]}");
 }
@@ -164,10 +168,12 @@ EMSCRIPTEN_KEEPALIVE char *mw_describe(const mw_sim *s)
     put(&b, "],\"tracks\":[");
     for (int i = 0; i < m->ntrack; i++) {
         put(&b, i ? "," : "");
-        put_track(&b, &m->tracks[i]);
+        put_track(&b, m, &m->tracks[i]);
     }
     put(&b, "],\"ground\":");
     put_ground(&b, &m->ground);
+    /* The step a model with contact takes (mech_model_contact_step), else 0. */
+    put(&b, ",\"contactDt\":%.17g", mech_model_has_contact(m) ? mech_model_contact_step(m) : 0.0);
     /* One entry per act[] slot, in slot order: the (first) element that reads it. */
     put(&b, ",\"inputs\":[");
     for (int a = 0; a < m->nact; a++) {

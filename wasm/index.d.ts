@@ -9,12 +9,18 @@ export interface ModelInfo {
   nb: number;
   /** act[] slots (inputs of force elements). */
   nact: number;
-  /** Every shipped model has its own generated module (and runs on the runtime engine too, on request). */
-  backend: 'generated';
+  /**
+   * 'generated': the model has its own generated module (and runs on the runtime engine too, on request);
+   * 'runtime': shipped as text only, opened on the runtime engine (the tracked vehicles, until generated).
+   */
+  backend: 'generated' | 'runtime';
   /** The shipped models are Featherstone models (the XPBD scenes are in dist/scenes.json). */
   engine: 'featherstone';
-  /** 'trees': kinematic trees (generated modules); 'loops': closed loops and force elements (models/loops/). */
-  group: 'trees' | 'loops';
+  /**
+   * 'trees': kinematic trees; 'loops': closed loops and force elements (models/loops/); 'tracks': tracked
+   * vehicles (models/tracks/).
+   */
+  group: 'trees' | 'loops' | 'tracks';
 }
 
 /** A body of the parsed model (core/model/model.h; rotations row-major). */
@@ -58,6 +64,53 @@ export interface ModelDescription {
   }[];
   /** One per act[] slot, in slot order: the force element whose input it is. */
   inputs: InputDescription[];
+  /** Track bands (`track` blocks), expanded into the bodies shoe0 .. shoe0 + nshoe - 1. */
+  tracks: TrackDescription[];
+  /** The terrain of the `ground` block, null without one. */
+  ground: GroundDescription | null;
+  /** The step (s) a model with a band or a ground takes (its contact period / 90); 0 without contact. */
+  contactDt: number;
+}
+
+/** A track band: shoes, their ground pad (shoe frame: x along the band, y the pin axis) and rollers. */
+export interface TrackDescription {
+  name: string;
+  /** The body holding the band geometry (the hull). */
+  root: number;
+  shoe0: number;
+  nshoe: number;
+  /** Pin-to-pin length (m). */
+  link: number;
+  padZ: number;
+  padLength: number;
+  padWidth: number;
+  thickness: number;
+  rollers: {
+    body: number;
+    radius: number;
+    /** 1: sprocket or idler (pin law); 0: road wheel (face law). */
+    end: 0 | 1;
+    drive: 0 | 1;
+    teeth: number;
+    /** The brake on its joint: [k (N·m/rad), c (N·m·s/rad)], docs/contact.md. */
+    brake: [number, number];
+  }[];
+}
+
+/** The terrain: a plane z0 + sx x + sy y, or a bicubic height grid (h row-major by y). */
+export interface GroundDescription {
+  type: 'plane' | 'grid';
+  z0: number;
+  sx: number;
+  sy: number;
+  mu: number;
+  nx?: number;
+  ny?: number;
+  x0?: number;
+  y0?: number;
+  dx?: number;
+  dy?: number;
+  h?: number[];
 }
 
 /**
@@ -84,7 +137,8 @@ export type Engine = 'featherstone' | 'xpbd';
 /** openModel's options; any other key, or another value, is an error (TypeError / RangeError). */
 export interface OpenOptions {
   /**
-   * Default: 'generated' for a shipped model name (its own module), 'runtime' for text; engine 'xpbd' needs
+   * Default: 'generated' for a shipped model name with its own module, 'runtime' for text and for a shipped
+   * model without a module (ModelInfo.backend 'runtime', which refuses 'generated'); engine 'xpbd' needs
    * 'runtime'.  'runtime' on a shipped name runs its text on the runtime engine (ABA, loops by RBDA §8.5).
    */
   backend?: Backend;
@@ -198,6 +252,12 @@ export class Sim {
   energy(): { kinetic: number; potential: number; total: number };
   /** The parsed model, for drawing it. */
   describe(): ModelDescription;
+  /** The total force (N, world) the ground applied in the last step; zeros without a ground. */
+  groundReaction(): Float64Array;
+  /** The ground's force on each body in the last step, 3 per body (a shoe's pad corners summed); zeros without a ground. */
+  groundForces(): Float64Array;
+  /** Terrain heights at (xs[i], ys[j]) into entry j·nx + i (a copy): what the ground law reads. */
+  terrainHeights(xs: ArrayLike<number>, ys: ArrayLike<number>): Float64Array;
   /** The model's initial q and qd; tau, act, fext and qdd zeroed; gravity kept. */
   reset(): void;
   /** Bytes in use on this Sim's module heap and that module's linear-memory size. */

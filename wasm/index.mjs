@@ -41,7 +41,7 @@ function cached(map, key, make) {
 const loads = new Map();
 
 /** @returns {Promise<{ name: string, description: string, nq: number, nv: number, nb: number, nact: number,
- *   backend: 'generated', group: 'trees' | 'loops' }[]>} */
+ *   backend: 'generated' | 'runtime', group: 'trees' | 'loops' | 'tracks' }[]>} */
 function manifest() {
   return cached(loads, 'models.json', async () =>
     JSON.parse(new TextDecoder().decode(await load(new URL('models.json', DIST)))));
@@ -54,10 +54,11 @@ function instance(file) {
 
 /**
  * The shipped models: name, description, nq, nv, nb, nact, backend and group.
- * backend is 'generated': every shipped model has its own generated module
- * (and runs on the runtime engine too, with { backend: 'runtime' }); group
- * 'trees' for models/*.mech, 'loops' for models/loops/*.mech (closed loops,
- * force elements, vehicles) and models/tracks/*.mech (tracked vehicles).
+ * backend is 'generated' for a model with its own generated module (which
+ * runs on the runtime engine too, with { backend: 'runtime' }), 'runtime'
+ * for one the build did not generate (shipped as text only); group 'trees' for models/*.mech, 'loops' for
+ * models/loops/*.mech (closed loops, force elements, vehicles), 'tracks' for
+ * models/tracks/*.mech (tracked vehicles).
  */
 export async function listModels() {
   return (await manifest()).map((m) => ({ ...m }));
@@ -119,8 +120,9 @@ function openOptions(options) {
  *   shipped model's name, or .mech text (a string or its UTF-8 bytes) with a
  *   name for error messages and `sim.name`
  * @param {{ backend?: 'generated' | 'runtime', engine?: 'featherstone' | 'xpbd' } | null} [options]
- *   backend default: the model's generated module for a shipped model, the
- *   runtime engine (ABA, loops by RBDA §8.5) for text.  engine 'xpbd' runs
+ *   backend default: the model's generated module for a shipped model that
+ *   has one, the runtime engine (ABA, loops by RBDA §8.5) for text and for a
+ *   shipped model without a module.  engine 'xpbd' runs
  *   the same file as XPBD bodies and joints in the runtime module
  *   (docs/wasm.md, "XPBD engine").  Any other key or value is an error.
  * @returns {Promise<Sim>}
@@ -131,8 +133,13 @@ export async function openModel(source, options) {
     throw new RangeError("openModel: engine 'xpbd' runs in the runtime module; backend 'generated' is Featherstone only");
   }
   if (typeof source === 'string') {
-    await shippedModel(source);
-    if (backend === 'runtime' || engine === 'xpbd') return openText(await loadModelText(source), source, engine);
+    const shipped = await shippedModel(source);
+    if (backend === 'generated' && shipped.backend !== 'generated') {
+      throw new RangeError(`openModel: '${source}' has no generated module (it is shipped as text); open it without a backend, or with backend 'runtime'`);
+    }
+    if (backend === 'runtime' || engine === 'xpbd' || shipped.backend !== 'generated') {
+      return openText(await loadModelText(source), source, engine);
+    }
     const mod = await instance(`${source}.wasm`);
     return new Sim(mod, opened(mod, mod.exports.mw_open()), 'generated');
   }
@@ -413,9 +420,52 @@ export class Sim {
   }
 
   /**
+   * The same force per body, Float64Array(3·nb) (a copy, N, world frame): the ground's force on each body in
+   * the last step — a track shoe's four pad corners summed, zero on every other body; zeros without a ground.
+   */
+  groundForces() {
+    const ptr = this.#mod.exports.mw_ground_forces(this.#handle());
+    return ptr ? Float64Array.from(this.#mod.f64(ptr, 3 * this.nb)) : new Float64Array(3 * this.nb);
+  }
+
+  /**
+   * The terrain's height z = h(x, y) on a grid of points, Float64Array(xs.length · ys.length)
+   * (a copy), entry j·nx + i at (xs[i], ys[j]): what the ground law reads (the plane, or the grid's
+   * bicubic interpolation, flat outside it: core/contact/terrain.c), 0 everywhere without a ground.
+   * For drawing the ground as the simulation sees it.
+   * @param {ArrayLike<number>} xs @param {ArrayLike<number>} ys at most 1e6 points in all, finite
+   */
+  terrainHeights(xs, ys) {
+    const nx = xs?.length, ny = ys?.length;
+    if (!Number.isInteger(nx) || !Number.isInteger(ny) || nx < 1 || ny < 1 || nx * ny > 1e6) {
+      throw new RangeError(`terrainHeights: xs and ys must be non-empty arrays of at most 1000000 points in all, got ${shown(xs)} and ${shown(ys)}`);
+    }
+    for (const [name, v] of [['xs', xs], ['ys', ys]]) {
+      for (let i = 0; i < v.length; i++) {
+        if (typeof v[i] !== 'number' || !Number.isFinite(v[i])) throw new RangeError(`terrainHeights: ${name}[${i}] is ${shown(v[i])}, not a finite number`);
+      }
+    }
+    const x = this.#mod.exports;
+    const ptr = this.#handle();
+    const buf = x.malloc(8 * (nx + ny + nx * ny));
+    if (!buf) throw new RangeError(`terrainHeights: out of WebAssembly memory for ${nx} × ${ny} points`);
+    try {
+      this.#mod.f64(buf, nx).set(xs);
+      this.#mod.f64(buf + 8 * nx, ny).set(ys);
+      x.mw_terrain_heights(ptr, buf, nx, buf + 8 * nx, ny, buf + 8 * (nx + ny));
+      return Float64Array.from(this.#mod.f64(buf + 8 * (nx + ny), nx * ny));
+    } finally {
+      x.free(buf);
+    }
+  }
+
+  /**
    * The parsed model: name, description, gravity, bodies (parent, joint,
    * axis, tree pos/rot, mass, com, inertia, fext, qidx/vidx, nq/nv), pois and
-   * shapes (type, body, size, pos, rot, rgba), fields as in core/model/model.h.
+   * shapes (type, body, size, pos, rot, rgba), fields as in core/model/model.h;
+   * tracks (bands: shoes, pad geometry, rollers with their brake gains), the
+   * ground (null, a plane or a height grid) and contactDt (the step a model
+   * with contact takes, 0 without).
    */
   describe() {
     const x = this.#mod.exports;

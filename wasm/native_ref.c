@@ -7,7 +7,10 @@
  * stdout; numbers are %.17g so they round-trip exactly.
  *
  *   mech-wasm-ref info FILE...         [{name, description, nq, nv, nb, nact, backend, engine, group}]
- *                                      (models.json: Featherstone models with generated modules)
+ *                                      (models.json: the shipped Featherstone models; backend
+ *                                      'generated' when this build has the model's generated
+ *                                      code, which the WebAssembly tree builds from the same list,
+ *                                      else 'runtime')
  *   mech-wasm-ref scenes FILE...       the same with nrod, engine 'xpbd', backend 'runtime', group 'xpbd'
  *                                      (scenes.json: the XPBD scenes the page lists); a file that
  *                                      does not load on XPBD is an error
@@ -128,19 +131,20 @@ static void entry_head(int n, const mech_model *m)
     printf(",\"nq\":%d,\"nv\":%d,\"nb\":%d,\"nact\":%d", m->nq, m->nv, m->nb, m->nact);
 }
 
-/* Every shipped Featherstone model has a generated module; the gallery
- * groups them by folder: models/ is "trees", models/loops/ and the tracked
- * vehicles of models/tracks/ are "loops" (closed loops and vehicles). */
+/* The shipped Featherstone models: generated when this build generated the
+ * model (the WebAssembly tree makes a module of exactly those), else run on
+ * the runtime engine from their text; the gallery groups them by folder:
+ * models/loops/ is "loops", models/tracks/ "tracks", models/ "trees". */
 static int info(int argc, char **argv)
 {
     printf("[");
     for (int i = 0; i < argc; i++) {
-        int loops = strstr(argv[i], "/loops/") != NULL || strstr(argv[i], "/tracks/") != NULL;
+        const char *group = strstr(argv[i], "/loops/") ? "loops" : strstr(argv[i], "/tracks/") ? "tracks" : "trees";
         mech_model *m = load(argv[i]);
         if (!m) return 1;
         entry_head(i, m);
-        printf(",\"backend\":\"generated\",\"engine\":\"featherstone\",\"group\":\"%s\"}",
-               loops ? "loops" : "trees");
+        printf(",\"backend\":\"%s\",\"engine\":\"featherstone\",\"group\":\"%s\"}",
+               mechgen_find(m->name) ? "generated" : "runtime", group);
         mech_model_free(m);
     }
     printf("]\n");

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "bench.h"
+#include "contact/contact.h"
+#include "contact/terrain.h"
 
 _Static_assert(sizeof(void *) == 4, "the JS header layout assumes wasm32");
 _Static_assert(offsetof(mech_data, nact) == 12 && offsetof(mech_data, q) == 16 &&
@@ -95,6 +97,25 @@ EMSCRIPTEN_KEEPALIVE const double *mw_ground_reaction(const mw_sim *s)
     static double f[3];
     mech_data_ground_reaction(s, f);
     return f;
+}
+
+/* The ground's force on each body in the last step (3 per body, N, base
+ * frame), in the contact stage's memory; NULL for a model without contact. */
+EMSCRIPTEN_KEEPALIVE const double *mw_ground_forces(const mw_sim *s)
+{
+    return s->contact ? contact_ground_forces(s->contact) : NULL;
+}
+
+/* The terrain's heights h(xs[i], ys[j]) into out[j * nx + i] (terrain.c,
+ * what the ground law reads; 0 without a ground), for drawing it. */
+EMSCRIPTEN_KEEPALIVE void mw_terrain_heights(const mw_sim *s, const double *xs, int nx, const double *ys, int ny,
+                                             double *out)
+{
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            double hx, hy;
+            terrain_eval(&s->model->ground, xs[i], ys[j], &out[(size_t)j * (size_t)nx + (size_t)i], &hx, &hy);
+        }
 }
 
 EMSCRIPTEN_KEEPALIVE const char *mw_name(const mw_sim *s) { return s->model->name; }

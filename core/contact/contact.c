@@ -2,6 +2,7 @@
  * band's pin and face laws, the ground law at every pad corner. */
 #include "contact/contact.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@ struct contact_state {
     int has_ground;
     ground_anchor *anchors;      /* ground.ncorner (anchored mode only) */
     double reaction[3];
+    double *body_force;          /* 3 nb: the ground's force on each body (its shoes' corners) */
 };
 
 /* The design pose: every body's q0 in one vector. */
@@ -36,8 +38,9 @@ contact_state *contact_new(const mech_model *m)
     c->nb = m->nb;
     c->kin = calloc((size_t)(m->nb ? m->nb : 1), sizeof *c->kin);
     c->bands = calloc((size_t)(m->ntrack ? m->ntrack : 1), sizeof *c->bands);
+    c->body_force = calloc(3 * (size_t)(m->nb ? m->nb : 1), sizeof *c->body_force);
     double *q0 = design_q(m);
-    if (!c->kin || !c->bands || !q0) goto fail;
+    if (!c->kin || !c->bands || !c->body_force || !q0) goto fail;
     c->nband = m->ntrack;
     mech_world_kinematics(m, q0, NULL, c->kin);
     for (int t = 0; t < m->ntrack; t++) track_band_init(&c->bands[t], m, &m->tracks[t], c->kin);
@@ -63,6 +66,7 @@ void contact_free(contact_state *c)
     free(c->kin);
     free(c->bands);
     free(c->anchors);
+    free(c->body_force);
     free(c);
 }
 
@@ -70,6 +74,7 @@ void contact_reset(contact_state *c)
 {
     if (c->anchors) memset(c->anchors, 0, (size_t)c->ground.ncorner * sizeof *c->anchors);
     memset(c->reaction, 0, sizeof c->reaction);
+    memset(c->body_force, 0, 3 * (size_t)c->nb * sizeof *c->body_force);
 }
 
 void contact_forces(contact_state *c, const mech_model *m, const double *q, const double *qd, double dt,
@@ -78,13 +83,17 @@ void contact_forces(contact_state *c, const mech_model *m, const double *q, cons
     mech_world_kinematics(m, q, qd, c->kin);
     for (int t = 0; t < c->nband; t++) track_band_forces(&c->bands[t], c->kin, dt, fext);
     memset(c->reaction, 0, sizeof c->reaction);
-    if (c->has_ground) ground_stage_forces(&c->ground, c->kin, dt, c->anchors, fext, c->reaction);
+    if (!c->has_ground) return;
+    memset(c->body_force, 0, 3 * (size_t)c->nb * sizeof *c->body_force);
+    ground_stage_forces(&c->ground, c->kin, dt, c->anchors, fext, c->reaction, c->body_force);
 }
 
 void contact_ground_reaction(const contact_state *c, double f[3])
 {
     memcpy(f, c->reaction, sizeof c->reaction);
 }
+
+const double *contact_ground_forces(const contact_state *c) { return c->body_force; }
 
 double contact_potential(contact_state *c, const mech_model *m, const double *q)
 {
@@ -95,3 +104,19 @@ double contact_potential(contact_state *c, const mech_model *m, const double *q)
     return U;
 }
 
+
+void contact_brake_gains(const mech_model *m, const mech_track *t, const mech_roller *r, double *k, double *c)
+{
+    const double pi = 3.14159265358979323846;
+    const mech_body *b = &m->bodies[r->body];
+    const double *a = b->axis, *com = b->com, *I = b->inertia;
+    /* About the axle: a' I a plus the parallel-axis term m |com x a|^2. */
+    double Iaxis = 0;
+    for (int u = 0; u < 3; u++)
+        for (int v = 0; v < 3; v++) Iaxis += a[u] * I[3 * u + v] * a[v];
+    double cxa[3] = { com[1] * a[2] - com[2] * a[1], com[2] * a[0] - com[0] * a[2], com[0] * a[1] - com[1] * a[0] };
+    Iaxis += b->mass * (cxa[0] * cxa[0] + cxa[1] * cxa[1] + cxa[2] * cxa[2]);
+    double period = 2 * 2 * pi * sqrt(t->shoe_mass / t->kn);
+    *k = Iaxis * pow(2 * pi / period, 2);
+    *c = 2 * sqrt(*k * Iaxis);
+}

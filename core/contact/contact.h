@@ -33,9 +33,19 @@ void contact_forces(contact_state *c, const mech_model *m, const double *q, cons
 /* The total force the ground applied in the last contact_forces call (N,
  * base frame). */
 void contact_ground_reaction(const contact_state *c, double f[3]);
+/* The ground's force on each body in the last contact_forces call (3 per
+ * body, N, base frame: a shoe's four pad corners summed; zero elsewhere). */
+const double *contact_ground_forces(const contact_state *c);
 
 /* The stored contact energy at q (J): band and ground springs, and the
  * anchored friction's tangential springs. */
 double contact_potential(contact_state *c, const mech_model *m, const double *q);
+
+/* The brake of a band's roller (`mech sim --slope` parks on it, the page's
+ * brake slider scales it): a torsional spring-damper on the roller's joint,
+ * k = I w^2 and c = 2 sqrt(k I) (critically damped), I the roller's inertia
+ * about its axle and w = 2 pi / (two contact periods 2 pi sqrt(m_shoe / kn)):
+ * as stiff as it can be while staying off the step's critical path. */
+void contact_brake_gains(const mech_model *m, const mech_track *t, const mech_roller *r, double *k, double *c);
 
 #endif

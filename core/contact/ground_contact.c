@@ -145,7 +145,7 @@ void ground_stage_init(ground_stage *g, const mech_model *m)
 }
 
 void ground_stage_forces(const ground_stage *g, const mech_body_kin *k, double dt, ground_anchor *anchors,
-                         double *fext, double reaction[3])
+                         double *fext, double reaction[3], double *body_force)
 {
     const mech_model *m = g->m;
     int anchored = anchors && m->ground.friction == MECH_FRICTION_ANCHORED, idx = 0;
@@ -166,6 +166,8 @@ void ground_stage_forces(const ground_stage *g, const mech_body_kin *k, double d
                 if (F[0] == 0 && F[1] == 0 && F[2] == 0) continue;
                 contact_add_wrench(fext, s, p, F, 1.0);
                 for (int j = 0; j < 3; j++) reaction[j] += F[j];
+                if (body_force)
+                    for (int j = 0; j < 3; j++) body_force[3 * s + j] += F[j];
             }
         }
     }

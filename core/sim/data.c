@@ -237,6 +237,12 @@ void mech_data_ground_reaction(const mech_data *d, double f[3])
     else f[0] = f[1] = f[2] = 0;
 }
 
+void mech_data_ground_forces(const mech_data *d, double *f)
+{
+    if (d->contact) memcpy(f, contact_ground_forces(d->contact), 3 * (size_t)d->nb * sizeof *f);
+    else memset(f, 0, 3 * (size_t)d->nb * sizeof *f);
+}
+
 int mech_data_step_forces(void *ctx, const double *q, const double *qd, double dt, const double **fext)
 {
     mech_data *d = ctx;

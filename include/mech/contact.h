@@ -28,5 +28,9 @@ MECH_API int mech_data_producer_add(mech_data *d, mech_producer_fn fn, void *use
  * (docs/contact.md).  The total force the ground applied in the last step
  * (N, base frame) into f; zeros without a ground. */
 MECH_API void mech_data_ground_reaction(const mech_data *d, double f[3]);
+/* The same force per body: the ground's force on each body in the last
+ * step (3 per body, N, base frame; a shoe's four pad corners summed) into
+ * f; zeros without a ground. */
+MECH_API void mech_data_ground_forces(const mech_data *d, double *f);
 
 #endif

@@ -9,7 +9,7 @@ const hashOf = (value) => '#s=' + LZString.compressToEncodedURIComponent(typeof 
 
 test('a link round-trips every field', () => {
   const state = { model: 'threelink', text: 'body a\n# <script>alert(1)</script>\n', tau: [1.5, -2, 0], act: [], gravity: [0, 0, -3.7],
-    camera: [1, 2, 3, 0, 0, 0.5], dt: 0.002, timeScale: 0.5 };
+    camera: [1, 2, 3, 0, 0, 0.5], dt: 0.002, timeScale: 0.5, brake: [0, 0.25, 1] };
   assert.deepEqual(decodeShare(encodeShare(state)), state);
 });
 
@@ -36,6 +36,9 @@ test('corrupt, oversized or ill-typed links are refused with a reason', () => {
     [hashOf({ v: 1, model: 'threelink', dt: -1 }), /"dt"/],
     [hashOf({ v: 1, model: 'threelink', dt: 5 }), /"dt"/],
     [hashOf({ v: 1, model: 'threelink', timeScale: 0 }), /"timeScale"/],
+    [hashOf({ v: 1, model: 'track_demo', brake: [5] }), /"brake" levels must be between 0 and 1/],
+    [hashOf({ v: 1, model: 'track_demo', brake: [-0.1] }), /"brake" levels must be between 0 and 1/],
+    [hashOf({ v: 1, model: 'track_demo', brake: ['full'] }), /"brake" is not a list of numbers/],
     [hashOf({ v: 1, model: 'threelink', text: 'x'.repeat(1_000_001) }), /too much text/],
   ];
   for (const [hash, reason] of bad) assert.throws(() => decodeShare(hash), reason, hash.slice(0, 60));

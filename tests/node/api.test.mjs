@@ -12,7 +12,7 @@ test('listModels lists every shipped model with its sizes', async () => {
   assert.deepEqual(models.map((m) => m.name), modelNames);
   for (const m of models) {
     assert.equal(m.backend, 'generated');
-    assert.equal(m.group, loopModelNames.includes(m.name) || trackModelNames.includes(m.name) ? 'loops' : 'trees');
+    assert.equal(m.group, loopModelNames.includes(m.name) ? 'loops' : trackModelNames.includes(m.name) ? 'tracks' : 'trees');
     const sim = await openModel(m.name);
     assert.equal(sim.backend, m.backend, `${m.name} opens on its own backend`);
     assert.deepEqual([sim.name, sim.description, sim.nq, sim.nv, sim.nb, sim.nact],
@@ -44,6 +44,51 @@ test('a Sim: views, forward, step, poses, reset', async () => {
   assert.deepEqual([...sim.qd], [...qd0]);
   assert.ok(sim.tau.every((v) => v === 0), 'tau zeroed');
   sim.dispose();
+});
+
+test('a shipped model without a module opens on the runtime engine, refuses backend generated, draws its terrain', async () => {
+  const entry = (await listModels()).find((m) => m.name === 'track_min');
+  assert.ok(entry, 'track_min is listed');
+  if (entry.backend !== 'runtime') return; // generated since: nothing text-only to check
+  const sim = await openModel('track_min');
+  assert.equal(sim.backend, 'runtime');
+  await assert.rejects(openModel('track_min', { backend: 'generated' }), { name: 'RangeError', message: /'track_min' has no generated module/ });
+  const model = sim.describe();
+  assert.ok(model.contactDt > 0 && model.contactDt < 1e-3, `contactDt ${model.contactDt}`);
+  const drive = model.tracks[0].rollers.find((r) => r.drive);
+  assert.ok(drive.brake[0] > 0 && drive.brake[1] > 0, 'the drive roller has brake gains');
+  // A plane at z0 = 0 with no slope: every height is 0; bad points are refused by name.
+  assert.deepEqual([...sim.terrainHeights([-10, 0, 3.5], [-1, 2])], [0, 0, 0, 0, 0, 0]);
+  // The ground's force per body sums to its total, on the shoes only.
+  sim.step(model.contactDt, 200);
+  const total = sim.groundReaction();
+  const perBody = sim.groundForces();
+  const { shoe0, nshoe } = model.tracks[0];
+  for (let k = 0; k < 3; k++) {
+    let sum = 0;
+    for (let b = 0; b < sim.nb; b++) sum += perBody[3 * b + k];
+    assert.ok(Math.abs(sum - total[k]) <= 1e-9 * Math.max(1, Math.abs(total[k])), `force ${k}: ${sum} against ${total[k]}`);
+  }
+  for (let b = 0; b < sim.nb; b++) {
+    if (b < shoe0 || b >= shoe0 + nshoe) assert.deepEqual([...perBody.subarray(3 * b, 3 * b + 3)], [0, 0, 0], `body ${b}`);
+  }
+  assert.ok(total[2] > 0, 'the ground carries the vehicle');
+  assert.throws(() => sim.terrainHeights([0, NaN], [0]), { name: 'RangeError', message: /xs\[1\] is NaN/ });
+  assert.throws(() => sim.terrainHeights([], [0]), { name: 'RangeError', message: /non-empty arrays/ });
+  sim.dispose();
+  // A sloped plane and a grid from text: heights follow the ground law's terrain.
+  const text = (await loadModelText('track_min')).replace(/ground\n  plane 0\n/, 'ground\n  plane 0.5 slope 10 x\n');
+  const sloped = await openModel({ text, name: 'sloped' });
+  const h = sloped.terrainHeights([0, 2], [0, 1]);
+  const rise = 2 * Math.tan((10 * Math.PI) / 180);
+  [0.5, 0.5 + rise, 0.5, 0.5 + rise].forEach((want, i) => assert.ok(Math.abs(h[i] - want) < 1e-12, `h[${i}] = ${h[i]}`));
+  sloped.dispose();
+  const grid = 'ground\n  grid 3 2 1 1 origin -1 0\n  row 0 0.2 0\n  row 0.1 0.3 0.1\n';
+  const gridded = await openModel({ text: text.replace(/ground\n  plane [^\n]*\n/, grid), name: 'gridded' });
+  assert.equal(gridded.describe().ground.type, 'grid');
+  assert.deepEqual([...gridded.terrainHeights([-1, 0, 1], [0, 1])], [0, 0.2, 0, 0.1, 0.3, 0.1], 'the grid passes through its samples');
+  assert.deepEqual([...gridded.terrainHeights([-5, 5], [0])], [0, 0], 'flat at the edge height outside');
+  gridded.dispose();
 });
 
 test('the runtime engine runs text, and a shipped model by name', async () => {

@@ -1,6 +1,7 @@
 // controls.js — the settings panel (lil-gui): time scale and dt, view toggles, and sliders generated from
 // the model for gravity, each joint's tau and each actuator input.
 import GUI from 'lil-gui';
+import { driveRollers } from './tracks.js';
 
 const DEFAULTS = { timeScale: 1, dt: 0.001 };
 const DT_CHOICES = { '0.1 ms': 1e-4, '0.25 ms': 2.5e-4, '0.5 ms': 5e-4, '1 ms': 1e-3, '2 ms': 2e-3, '5 ms': 5e-3, '10 ms': 1e-2 };
@@ -23,20 +24,43 @@ const stepFor = (r) => 10 ** Math.floor(Math.log10(r / 1000) + 0.5);
 export function createControls(container, { onView, onInputs }) {
   const gui = new GUI({ container, title: 'Settings' });
   const settings = { ...DEFAULTS };
-  const view = { jointAxes: true, pois: true, worldFrame: true, shadows: true };
+  const view = { jointAxes: true, pois: true, worldFrame: true, shadows: true, contactForces: false };
 
   const sim = gui.addFolder('Simulation');
   const timeScale = sim.add(settings, 'timeScale', 0.05, 4, 0.05).name('time scale');
   const dtChoice = { dt: settings.dt };
   const dt = sim.add(dtChoice, 'dt', DT_CHOICES).name('dt').onChange((v) => (settings.dt = v));
+  let contactDt = 0;       // the open model's contact step (0: none), offered as a dt choice
+  let dtBeforeContact = 0; // the dt a contact model replaced, given back when a model without contact opens
+
+  // A model with contact (a band, a ground) steps at most at its contact step: its dt is offered, and a
+  // larger dt is brought down to it when the model opens (the user may still pick a larger one).
+  function fitDt(model) {
+    const step = model.contactDt > 0 ? model.contactDt : 0;
+    if (step === contactDt) return;
+    contactDt = step;
+    const choices = { ...DT_CHOICES };
+    if (step) choices[`model (${(step * 1e3).toPrecision(2)} ms)`] = step;
+    dt.options(choices);
+    if (step && (settings.dt > step || dtBeforeContact)) {
+      // From another contact model's step (set here before) to this one's.
+      if (!dtBeforeContact) dtBeforeContact = settings.dt;
+      settings.dt = dtChoice.dt = step;
+    } else if (!step && dtBeforeContact) {
+      settings.dt = dtChoice.dt = dtBeforeContact;
+      dtBeforeContact = 0;
+    }
+    dt.updateDisplay();
+  }
 
   const show = gui.addFolder('View');
   show.add(view, 'jointAxes').name('joint axes').onChange(() => onView(view));
   show.add(view, 'pois').name('points of interest').onChange(() => onView(view));
   show.add(view, 'worldFrame').name('world frame').onChange(() => onView(view));
   show.add(view, 'shadows').onChange(() => onView(view));
+  show.add(view, 'contactForces').name('ground force').onChange(() => onView(view));
 
-  let inputs = { tau: [], act: [], gravity: [0, 0, 0] };
+  let inputs = { tau: [], act: [], gravity: [0, 0, 0], brake: [] };
   let modelFolders = [];
 
   return {
@@ -45,7 +69,10 @@ export function createControls(container, { onView, onInputs }) {
     /** Sets time scale and dt (e.g. from a share link). Values outside the sliders' ranges are kept. */
     setSettings({ timeScale: ts, dt: step }) {
       if (ts !== undefined) settings.timeScale = ts;
-      if (step !== undefined) settings.dt = dtChoice.dt = step;
+      if (step !== undefined) {
+        settings.dt = dtChoice.dt = step;
+        dtBeforeContact = 0;
+      }
       timeScale.updateDisplay();
       dt.updateDisplay();
     },
@@ -56,14 +83,32 @@ export function createControls(container, { onView, onInputs }) {
     buildModel(info, initial = {}) {
       for (const f of modelFolders) f.destroy();
       modelFolders = [];
+      fitDt(info.model);
+      const drives = driveRollers(info.model);
       const pick = (a, n, fill) => (Array.isArray(a) && a.length === n ? [...a] : Array.from({ length: n }, fill));
       inputs = {
         tau: pick(initial.tau, info.nv, () => 0),
         act: pick(initial.act, info.nact, () => 0),
         gravity: pick(initial.gravity, 3, (_, i) => info.gravity[i]),
+        brake: pick(initial.brake, drives.length, () => 0).map((x) => Math.min(Math.max(x, 0), 1)),
       };
       const totalMass = info.model.bodies.reduce((s, b) => s + b.mass, 0);
 
+      // A tracked vehicle: per drive roller its drive torque (the joint's tau, also under Joint tau) and brake.
+      const tauSliders = [];
+      const driveSliders = [];
+      if (drives.length) {
+        const f = gui.addFolder('Track drive');
+        modelFolders.push(f);
+        drives.forEach((d, i) => {
+          const r = range(inputs.tau[d.vidx], d.torque);
+          driveSliders[d.vidx] = f.add(inputs.tau, d.vidx, -r, r, stepFor(r)).name(`${d.name} drive (N·m)`).onChange(() => {
+            tauSliders[d.vidx]?.updateDisplay();
+            onInputs();
+          });
+          f.add(inputs.brake, i, 0, 1, 0.01).name(`${d.name} brake (0–1)`).onChange(onInputs);
+        });
+      }
       if (info.nv > 0) {
         const f = gui.addFolder('Joint tau (N·m or N)');
         modelFolders.push(f);
@@ -72,9 +117,12 @@ export function createControls(container, { onView, onInputs }) {
           const b = info.model.bodies.find((b) => i >= b.vidx && i < b.vidx + b.nv);
           const name = b.nv > 1 ? `${b.name}[${i - b.vidx}]` : b.name;
           const r = range(inputs.tau[i], limit);
-          f.add(inputs.tau, i, -r, r, stepFor(r)).name(name).onChange(onInputs);
+          tauSliders[i] = f.add(inputs.tau, i, -r, r, stepFor(r)).name(name).onChange(() => {
+            driveSliders[i]?.updateDisplay();
+            onInputs();
+          });
         }
-        if (info.nv > 12) f.close();
+        if (info.nv > 12 || drives.length) f.close();
       }
       if (info.nact > 0) {
         const f = gui.addFolder('Actuator inputs');
@@ -101,9 +149,9 @@ export function createControls(container, { onView, onInputs }) {
       modelFolders.push(g);
       ['x', 'y', 'z'].forEach((c, i) => g.add(inputs.gravity, i, -20, 20, 0.01).name(c).onChange(onInputs));
     },
-    /** Current slider values: {tau, act, gravity}. */
+    /** Current slider values: {tau, act, gravity, brake} (brake: one level per drive roller, 0 to 1). */
     inputs() {
-      return { tau: [...inputs.tau], act: [...inputs.act], gravity: [...inputs.gravity] };
+      return { tau: [...inputs.tau], act: [...inputs.act], gravity: [...inputs.gravity], brake: [...inputs.brake] };
     },
   };
 }

@@ -21,11 +21,19 @@ class EngineError extends Error {
  * the browser test, which needs a step that outlasts the limit on any machine while staying within the
  * parser's work caps.
  */
-export const STEP_LIMIT_MS = watchdogLimit();
+export const STEP_LIMIT_MS = urlMilliseconds('watchdog', 50, 60000, 2000);
 
-function watchdogLimit() {
-  const ms = Number(new URLSearchParams(globalThis.location?.search ?? '').get('watchdog') ?? NaN);
-  return Number.isFinite(ms) && ms >= 50 && ms <= 60000 ? ms : 2000;
+/**
+ * How long the worker may work per displayed frame, in ms: 10, or `?budget=<ms>` (1 ms to 1 s) in the page's
+ * URL — for a model too slow for real time (a tracked vehicle on the runtime engine) when a run should
+ * reach its time sooner at fewer frames per second, as the tracked-vehicle browser test does.
+ */
+export const FRAME_BUDGET_MS = urlMilliseconds('budget', 1, 1000, 10);
+
+/** The page URL's `name` parameter when it is a number of ms in [min, max], else `fallback`. */
+function urlMilliseconds(name, min, max, fallback) {
+  const ms = Number(new URLSearchParams(globalThis.location?.search ?? '').get(name) ?? NaN);
+  return Number.isFinite(ms) && ms >= min && ms <= max ? ms : fallback;
 }
 
 /** Requests that do not use the open model: a fresh worker answers them the same. */
@@ -114,8 +122,9 @@ export class Engine {
     return this.#call('check', { text, name });
   }
 
-  setInputs({ tau, act, gravity }) {
-    return this.#call('inputs', { tau, act, gravity });
+  /** Slider values: tau, act, gravity, and brake (one level per drive roller of a tracked model). */
+  setInputs({ tau, act, gravity, brake }) {
+    return this.#call('inputs', { tau, act, gravity, brake });
   }
 
   /**

@@ -1,6 +1,7 @@
 // gallery.js — the shipped models, one card each: name, one-line description, nq/nv (rods: their count); grouped
-// by the manifests' `group`: kinematic trees, then closed loops and vehicles (models.json, every one with a generated
-// module), then the XPBD scenes of models/xpbd (scenes.json; xpbd-models.js). The entries come from the build.
+// by the manifests' `group`: kinematic trees, then closed loops and vehicles, then tracked vehicles (models.json: a
+// generated module each, or the runtime engine for a model shipped as text), then the XPBD scenes of models/xpbd
+// (scenes.json; xpbd-models.js). The entries come from the build.
 function el(tag, className, text) {
   const e = document.createElement(tag);
   if (className) e.className = className;
@@ -11,6 +12,7 @@ function el(tag, className, text) {
 const GROUPS = [
   ['trees', 'Trees'],
   ['loops', 'Closed loops & vehicles'],
+  ['tracks', 'Tracked vehicles'],
   ['xpbd', 'XPBD: rods & scenes'],
 ];
 

@@ -1,10 +1,11 @@
 // main.js — wires the page: gallery, scene, editor, settings, plots, share links, and the frame loop that
 // asks the worker for one bounded slice of simulation per displayed frame.
 import './style.css';
-import { Engine, STEP_LIMIT_MS } from './engine.js';
+import { Engine, FRAME_BUDGET_MS, STEP_LIMIT_MS } from './engine.js';
 import { createScene } from './scene.js';
 import { createModelView } from './model-view.js';
 import { attachRods, createRodControls } from './rod-view.js';
+import { attachTracks, trackBodies } from './track-view.js';
 import { createEditor } from './editor.js';
 import { createControls } from './controls.js';
 import { createPlot, signalsFor } from './plots.js';
@@ -13,7 +14,6 @@ import { encodeShare, decodeShare, MAX_HASH } from './share.js';
 import { loadEdit, saveEdit, dropEdit } from './storage.js';
 import { banner, clearBanner, toast, describeError, parseStatus, showBackend } from './status.js';
 
-const BUDGET_MS = 10;        // worker time per displayed frame
 const PLOT_INTERVAL_MS = 100; // the live plot redraws at 10 Hz: on a software renderer every redraw costs frames
 const DEFAULT_MODEL = 'threelink';
 
@@ -74,7 +74,8 @@ const controls = createControls($('controls'), {
     try {
       await engine.setInputs(controls.inputs());
     } catch (e) {
-      if (e.name !== 'StepTimeout') throw e; // the model was closed meanwhile (requestFrame says why)
+      // StepTimeout: the model was closed meanwhile (requestFrame says why); anything else is a refused value.
+      if (e.name !== 'StepTimeout') banner(`That value was not applied: ${describeError(e)}`);
     }
   },
 });
@@ -90,6 +91,7 @@ function customGravity() {
 function applyView(v = controls.view) {
   state.view?.setAxesVisible(v.jointAxes);
   state.view?.setPoisVisible(v.pois);
+  state.view?.setForcesVisible?.(v.contactForces);
   scene.invalidate();
   scene.setWorldFrame(v.worldFrame);
   scene.setShadows(v.shadows);
@@ -153,7 +155,7 @@ async function openText(text, { keepCamera = false, camera = null, inputs = {} }
   state.info = info;
   state.lastFrame = info; // with info, so that status() never pairs the new model with an old frame
   state.blown = false;
-  state.view = attachRods(createModelView(info), info);
+  state.view = attachTracks(attachRods(createModelView(info, trackBodies(info.model)), info), info);
   state.view.update(info.poses, info);
   scene.setModel(state.view);
   applyView();
@@ -213,7 +215,9 @@ async function revert() {
 function setupSignals(info) {
   const keep = state.signal?.label;
   state.signals = signalsFor(info);
-  state.signal = state.signals.find((s) => s.label === keep) ?? state.signals[0] ?? null;
+  // A tracked vehicle opens on how far its hull has gone.
+  const hull = info.model.tracks?.length ? `${info.bodyNames[info.model.tracks[0].root]}.x` : null;
+  state.signal = state.signals.find((s) => s.label === keep) ?? state.signals.find((s) => s.label === hull) ?? state.signals[0] ?? null;
   const select = $('signal');
   select.replaceChildren(
     ...state.signals.map((s, i) => {
@@ -269,7 +273,7 @@ function requestFrame() {
   owedWall = 0;
   const { dt, timeScale } = controls.settings;
   engine
-    .frame({ wall, play: state.playing, single, dt, timeScale, budget: BUDGET_MS })
+    .frame({ wall, play: state.playing, single, dt, timeScale, budget: FRAME_BUDGET_MS })
     .then((f) => gen === state.generation && onFrame(f))
     .catch((e) => {
       if (e.name === 'StepTimeout') return gen === state.generation && stepTimedOut(name);
@@ -365,12 +369,13 @@ function forgetLink() {
 $('share').addEventListener('click', async () => {
   if (!state.model) return;
   const text = editor.text;
-  const { tau, act } = controls.inputs();
+  const { tau, act, brake } = controls.inputs();
   const hash = encodeShare({
     model: state.model,
     text: state.shipped !== null && text === state.shipped ? undefined : text,
     tau,
     act,
+    brake: brake.length ? brake : undefined,
     gravity: customGravity() ?? undefined,
     camera: scene.getCamera(),
     dt: controls.settings.dt,
@@ -441,7 +446,9 @@ window.playground = {
     time: state.lastFrame?.time ?? 0,
     steps: state.lastFrame?.steps ?? 0,
     q: state.lastFrame ? [...state.lastFrame.q] : [],
+    qd: state.lastFrame ? [...state.lastFrame.qd] : [],
     poses: state.lastFrame ? [...state.lastFrame.poses] : [],
+    ground: state.lastFrame?.ground ? [...state.lastFrame.ground] : null,
     fps: meter.fps,
     rtf: meter.rtf,
     banner: $('banner').hidden ? null : $('banner-text').textContent,
@@ -465,6 +472,10 @@ window.playground = {
     return { start: [...r.subarray(0, 3)], end: [...r.subarray(3 * n, 3 * n + 3)], samples: n + 1 };
   }),
   rodInfo: () => (state.info?.rodInfo ?? []).map((r) => ({ ...r })),
+  /** The open model as Sim.describe() gave it (a copy), or null. */
+  describe: () => (state.info ? structuredClone(state.info.model) : null),
+  /** A tracked model's drawing (track-view.js): per band its instanced shoes, the rollers, the terrain mesh. */
+  tracks: () => state.view?.trackStats?.() ?? null,
 };
 
 start();

@@ -18,13 +18,13 @@ function material(rgba, index) {
 }
 
 // Row-major rotation + translation → Matrix4.
-function pose(rot, pos) {
+export function pose(rot, pos) {
   const r = rot ?? [1, 0, 0, 0, 1, 0, 0, 0, 1];
   const p = pos ?? [0, 0, 0];
   return new THREE.Matrix4().set(r[0], r[1], r[2], p[0], r[3], r[4], r[5], p[1], r[6], r[7], r[8], p[2], 0, 0, 0, 1);
 }
 
-function shapeGeometry({ type, size }) {
+export function shapeGeometry({ type, size }) {
   switch (type) {
     case 'box':
       return new THREE.BoxGeometry(size[0], size[1], size[2]);
@@ -99,10 +99,14 @@ function modelScale(model) {
   return s > 0 ? s : 0.5;
 }
 
-/** The 3D view of a model: `info` is the worker's reply to 'open'. */
+/**
+ * The 3D view of a model: `info` is the worker's reply to 'open'. Bodies another view draws (a band's shoes
+ * and its shapeless rollers: track-view.js) are in `drawn`, which get no shape or box here; those in `noAxis`
+ * (the shoes' pins) get no joint axis.
+ */
 const IDENTITY = new THREE.Matrix4();
 
-export function createModelView(info) {
+export function createModelView(info, { drawn = new Set(), noAxis = new Set() } = {}) {
   const { nb, model } = info;
   const scale = modelScale(model);
   const group = new THREE.Group();
@@ -120,6 +124,7 @@ export function createModelView(info) {
 
   const hasShape = new Set();
   model.shapes.forEach((sh) => {
+    if (drawn.has(sh.body)) return;
     const geometry = shapeGeometry(sh);
     if (!geometry) return;
     const mesh = new THREE.Mesh(geometry, material(sh.rgba, sh.body));
@@ -128,8 +133,8 @@ export function createModelView(info) {
     hasShape.add(sh.body);
   });
   model.bodies.forEach((b, i) => {
-    if (!hasShape.has(i) && b.mass > 0) frames[i].add(inertiaBox(b, scale * 0.03, material(null, i)));
-    if (b.joint === 'revolute' || b.joint === 'prismatic') {
+    if (!hasShape.has(i) && b.mass > 0 && !drawn.has(i)) frames[i].add(inertiaBox(b, scale * 0.03, material(null, i)));
+    if ((b.joint === 'revolute' || b.joint === 'prismatic') && !noAxis.has(i)) {
       const arrow = axisArrow(b, scale * 0.4);
       arrow.userData.body = i;
       axes.add(arrow);

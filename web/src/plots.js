@@ -23,7 +23,7 @@ const axis = (scale, side, label) => ({
 /**
  * The signals a user can plot for a model: q[i], qd[i] per coordinate, each body's world x, y, z, and the
  * model's observation values (sim.observe(): each point of interest's world position and velocity, each
- * tsda's length and rate, each rsda's q and qd).
+ * tsda's length and rate, each rsda's q and qd), and with a ground its total force (sim.groundReaction()).
  * Each is {label, read(frame)} where frame is the worker's snapshot.
  */
 export function signalsFor(info) {
@@ -44,6 +44,7 @@ export function signalsFor(info) {
   let k = 6 * pois.length;
   for (const t of tsdas) ['length', 'rate'].forEach((c) => observed(`tsda ${t.name} ${c}`, k++));
   for (const r of rsdas) ['q', 'qd'].forEach((c) => observed(`rsda ${r.name} ${c}`, k++));
+  if (info.model.ground) ['x', 'y', 'z'].forEach((c, i) => out.push({ label: `ground force ${c}`, read: (f) => f.ground?.[i] ?? NaN }));
   return out;
 }
 

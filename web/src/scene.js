@@ -138,11 +138,15 @@ export function createScene(container) {
       fellFrom = []; // another model: every level is worth another try
       if (model) {
         scene.remove(model.group);
+        if (model.environment) scene.remove(model.environment);
         model.dispose();
       }
       model = view;
+      // A model with its own ground (a terrain: track-view.js) shows it instead of the floor grid.
+      floor.visible = !view?.environment;
       if (view) {
         scene.add(view.group);
+        if (view.environment) scene.add(view.environment);
         fitEnvironment(view.bounds());
       }
       dirty = true;

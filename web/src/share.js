@@ -85,6 +85,12 @@ function numbers(a, field, length) {
   if (length !== undefined && a.length !== length) throw new ShareError(`"${field}" must have ${length} numbers`);
   return a;
 }
+/** A list of levels from 0 to 1 (the brakes of a tracked vehicle's drive rollers). */
+function levels(a, field) {
+  if (numbers(a, field) === undefined) return undefined;
+  if (!a.every((x) => x >= 0 && x <= 1)) throw new ShareError(`"${field}" levels must be between 0 and 1`);
+  return a;
+}
 function positive(x, field, max) {
   if (x === undefined) return undefined;
   if (!finite(x) || x <= 0 || x > max) throw new ShareError(`"${field}" is out of range`);
@@ -115,6 +121,7 @@ export function decodeShare(hash) {
     tau: numbers(raw.tau, 'tau'),
     act: numbers(raw.act, 'act'),
     gravity: numbers(raw.gravity, 'gravity', 3),
+    brake: levels(raw.brake, 'brake'),
     camera: numbers(raw.camera, 'camera', 6),
     dt: positive(raw.dt, 'dt', 0.1),
     timeScale: positive(raw.timeScale, 'timeScale', 100),

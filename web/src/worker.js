@@ -5,6 +5,7 @@
 // (STEP_LIMIT_MS in engine.js) terminates this worker and starts a fresh one.
 
 import { isXpbdModel, xpbdTexts, xpbdModelList, sampleRods, samplesFor, badRod } from './xpbd-models.js';
+import { brakedTorque, checkBrake, driveRollers, terrainSamples } from './tracks.js';
 
 const SHIM = '../wasm/index.mjs'; // the repository layout is mirrored next to the page (see vite.config.js)
 const shim = import(/* @vite-ignore */ new URL(SHIM, import.meta.url).href);
@@ -18,8 +19,12 @@ let time = 0;
 let steps = 0;
 let carry = 0;           // simulated time owed from earlier frames, below one step
 let stepCost = Infinity; // ms per step, measured per model; unknown (one step at a time) until measured
-let inputs = { tau: [], act: [], gravity: null };
+let inputs = { tau: [], act: [], gravity: null, brake: [] };
 let rods = [];           // sim.rods() of an XPBD model with rods
+let drives = [];         // the drive rollers of a tracked model (tracks.js): brake[i] acts on drives[i]
+let driveTau = [];       // per drive roller, its drive torque as applied to tau (the brake adds to it)
+let braking = false;     // some brake level is above 0: steps go one at a time, the brake torque set before each
+let hasGround = false;   // the model has a ground: frames carry its reaction
 
 function errorInfo(e) {
   const line = Number.isInteger(e?.line) ? e.line : 0;
@@ -36,6 +41,25 @@ function applyInputs() {
   for (let i = 0; i < sim.tau.length; i++) sim.tau[i] = Number.isFinite(tau[i]) ? tau[i] : 0;
   for (let i = 0; i < sim.act.length; i++) sim.act[i] = Number.isFinite(act[i]) ? act[i] : 0;
   if (gravity) sim.gravity.set(gravity); // an input of every engine
+  braking = false;
+  for (let i = 0; i < drives.length; i++) {
+    driveTau[i] = sim.tau[drives[i].vidx]; // the drive torque as applied (finite)
+    braking ||= inputs.brake[i] > 0;
+  }
+}
+
+// n steps of dt; with a brake on, one at a time, each with the brake torque of its starting velocity
+// (brakedTorque) on top of the drive torque the sliders set.
+function stepN(dt, n) {
+  if (!braking) return sim.step(dt, n);
+  const { tau, qd } = sim;
+  for (let k = 0; k < n; k++) {
+    for (let i = 0; i < drives.length; i++) {
+      const v = drives[i].vidx;
+      tau[v] = brakedTorque(driveTau[i], inputs.brake[i] ?? 0, drives[i].brakeC, qd[v]);
+    }
+    sim.step(dt, 1);
+  }
 }
 
 // The first offending entry of the state, or null when it is finite with bounded velocities.
@@ -59,6 +83,8 @@ function snapshot(extra = {}) {
     energy: sim.energy().total,
     observe: sim.engine === 'featherstone' ? sim.observe() : null,
     rods: rods.length ? sampleRods(sim, rods) : [],
+    ground: hasGround ? sim.groundReaction() : null,
+    groundForces: hasGround ? sim.groundForces() : null,
     ...extra,
   };
 }
@@ -70,7 +96,7 @@ function advance(dt, n) {
   const qd0 = Float64Array.from(sim.qd);
   let failure = null;
   try {
-    sim.step(dt, n);
+    stepN(dt, n);
     failure = badState();
   } catch (e) {
     failure = String(e?.message ?? e);
@@ -87,7 +113,7 @@ function advance(dt, n) {
     const qd1 = Float64Array.from(sim.qd);
     let why;
     try {
-      sim.step(dt, 1);
+      stepN(dt, 1);
       why = badState();
     } catch (e) {
       why = String(e?.message ?? e);
@@ -146,9 +172,14 @@ async function open({ source }) {
   sim?.dispose();
   sim = next;
   stepCost = Infinity;
-  inputs = { tau: [], act: [], gravity: null };
+  inputs = { tau: [], act: [], gravity: null, brake: [] };
+  braking = false;
   rods = sim.rods();
   const model = sim.describe();
+  drives = driveRollers(model);
+  driveTau = drives.map(() => 0);
+  hasGround = Boolean(model.ground) && sim.engine === 'featherstone';
+  const samples = hasGround ? terrainSamples(model.ground) : null;
   return {
     name: sim.name,
     description: sim.description,
@@ -162,6 +193,7 @@ async function open({ source }) {
     nact: sim.nact,
     bodyNames: [...sim.bodyNames],
     model,
+    terrain: samples && { ...samples, h: sim.terrainHeights(samples.xs, samples.ys) },
     gravity: [...sim.gravity],
     ...snapshot(),
   };
@@ -191,7 +223,11 @@ const ops = {
   open,
   check,
   inputs(msg) {
-    inputs = { tau: msg.tau ?? [], act: msg.act ?? [], gravity: msg.gravity ?? null };
+    const brake = msg.brake ?? [];
+    // A bad brake level is refused with the reason, and the inputs before it stay.
+    if (!Array.isArray(brake)) throw new TypeError('brake must be a list of levels, one per drive roller');
+    drives.forEach((d, i) => brake[i] !== undefined && checkBrake(brake[i], d.name));
+    inputs = { tau: msg.tau ?? [], act: msg.act ?? [], gravity: msg.gravity ?? null, brake };
     return null;
   },
   frame,
@@ -209,7 +245,9 @@ self.onmessage = async ({ data }) => {
   try {
     if (!['models', 'text', 'open', 'check'].includes(op) && !sim) throw new Error('no model is open');
     const value = await ops[op](data);
-    const transfer = value?.poses ? [value.poses.buffer, value.q.buffer, value.qd.buffer, ...value.rods.map((r) => r.buffer)] : [];
+    const transfer = value?.poses
+      ? [value.poses.buffer, value.q.buffer, value.qd.buffer, ...value.rods.map((r) => r.buffer), ...(value.ground ? [value.ground.buffer, value.groundForces.buffer] : [])]
+      : [];
     self.postMessage({ id, ok: true, value }, transfer);
   } catch (e) {
     self.postMessage({ id, ok: false, error: errorInfo(e) });
