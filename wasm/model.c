@@ -69,18 +69,30 @@ static inline int within(const double *v, int n, double max)
     return !(bad >> 63);
 }
 
-/* forward(): the generated code called directly when every q and qd is in
- * range (its unchecked copy fwd_dyn_near, when the model has one, for entries
- * within +-MECH_SINCOS_MAX; else fwd_dyn for finite ones), and qdd checked
- * after the call; anything else (a bad input, a disposed handle, a non-finite
- * qdd) goes through mw_sim_forward, which names the bad entry.  Measured:
- * docs/wasm.md, "Measured (latest)". */
+/* 1 when g is the model's gravity bit for bit: one test over the three
+ * words, no comparison per component. */
+static inline int own_gravity(const double *g)
+{
+    uint64_t diff = 0;
+    for (int k = 0; k < 3; k++) diff |= mech_range_bits(g[k]) ^ mech_range_bits(MW_GEN.gravity[k]);
+    return diff == 0;
+}
+
+/* forward(): the generated code at the model's gravity called directly when
+ * every q and qd is in range (its unchecked copy fwd_dyn_own_gravity_near,
+ * when the model has one, for entries within +-MECH_SINCOS_MAX; else
+ * fwd_dyn_own_gravity for finite ones), and qdd checked after the call;
+ * anything else (another gravity, a bad input, a disposed handle, a
+ * non-finite qdd) goes through mw_sim_forward, which runs fwd_dyn or names
+ * the bad entry.  Measured: docs/wasm.md, "Measured (latest)". */
 EMSCRIPTEN_KEEPALIVE int mw_forward(mw_sim *s)
 {
-    const mech_fwd_dyn_fn fd = MW_GEN.fwd_dyn_near ? MW_GEN.fwd_dyn_near : MW_GEN.fwd_dyn;
-    const double range = MW_GEN.fwd_dyn_near ? MECH_SINCOS_MAX : DBL_MAX;
-    if (s && within(s->q, MW_GEN.nq + MW_GEN.nv, range)) { /* q, qd: one block (mech_data_new) */
-        fd(s->q, s->qd, s->tau, s->fext, s->act, s->gravity, s->qdd);
+    const mech_fwd_dyn_own_fn fd =
+        MW_GEN.fwd_dyn_own_gravity_near ? MW_GEN.fwd_dyn_own_gravity_near : MW_GEN.fwd_dyn_own_gravity;
+    const double range = MW_GEN.fwd_dyn_own_gravity_near ? MECH_SINCOS_MAX : DBL_MAX;
+    /* q, qd: one block (mech_data_new) */
+    if (s && within(s->q, MW_GEN.nq + MW_GEN.nv, range) && own_gravity(s->gravity)) {
+        fd(s->q, s->qd, s->tau, s->fext, s->act, s->qdd);
         if (within(s->qdd, MW_GEN.nv, DBL_MAX)) return 0;
     }
     return mw_sim_forward(s);

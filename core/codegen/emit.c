@@ -642,9 +642,10 @@ static void write_defaults(FILE *f, int fext, int act)
     if (act) fputs("    if (!act) act = no_act;\n", f);
 }
 
-/* The copies and fwd_dyn, which defaults fext and act and picks the copy by
- * the gravity argument; with halves in both copies also fwd_dyn_near, the
- * descriptor's unchecked entry, which picks between the near halves. */
+/* The copies, fwd_dyn, which defaults fext and act and picks the copy by the
+ * gravity argument, and fwd_dyn_own_gravity; with halves in both copies also
+ * fwd_dyn_own_gravity_near, the descriptor's unchecked entry: the own near
+ * half. */
 static void write_fwd_dyn(FILE *f, emitters *ems, const char *cname)
 {
     emitter *own = &ems->own, *gen = &ems->general;
@@ -706,11 +707,9 @@ static void write_fwd_dyn(FILE *f, emitters *ems, const char *cname)
     write_own_path(f, own, cname, "        ", staged);
     fprintf(f, "    %selse\n        mechgen_%s_fwd_dyn_other%s}\n", halves ? "} " : "", cname, fd_args);
     if (!halves) return;
-    fprintf(f, "\nstatic void mechgen_%s_fwd_dyn_near%s%*s const double *fext, const double *act, "
-               "const double *gravity, double *qdd)\n{\n    if (", cname, fd_params, (int)strlen(cname) + 32, "");
-    write_own_gravity(f, m);
-    fprintf(f, ")\n        mechgen_%s_fwd_dyn_own_near%s    else\n        mechgen_%s_fwd_dyn_g_near%s}\n", cname, fd_args,
-            cname, fd_args);
+    fprintf(f, "\nstatic void mechgen_%s_fwd_dyn_own_gravity_near%s%*s const double *fext, const double *act, "
+               "double *qdd)\n{\n    mechgen_%s_fwd_dyn_own_near%s}\n", cname, fd_params, (int)strlen(cname) + 49, "",
+            cname, own_copy_args);
 }
 
 static void write_observe(FILE *f, emitter *em, const char *cname)
@@ -757,7 +756,7 @@ static void write_tables(FILE *f, const emitters *em, const char *cname)
             cname, g->name, MECHGEN_VERSION, m->nq, m->nv, m->nb, m->nact, m->nc, gx[0], gx[1], gx[2], cname, cname,
             m->npoi, m->ntsda, m->nrsda, nobs);
     if (has_halves(&em->own) && general_in_full(em) && has_halves(&em->general))
-        fprintf(f, "    .fwd_dyn_near = mechgen_%s_fwd_dyn_near,\n", cname);
+        fprintf(f, "    .fwd_dyn_own_gravity_near = mechgen_%s_fwd_dyn_own_gravity_near,\n", cname);
     if (m->npoi + nel > 0) fputs("    .names = names,\n", f);
     if (nel > 0) fputs("    .act_slot = act_slot,\n", f);
     if (nobs > 0) fprintf(f, "    .observe = mechgen_%s_observe,\n", cname);

@@ -41,11 +41,11 @@ typedef struct mech_generated {
      * caller that checks the gravity once for many calls (an engine, per
      * step(dt, n)).  Bit-identical to fwd_dyn there. */
     mech_fwd_dyn_own_fn fwd_dyn_own_gravity;
-    /* NULL, or fwd_dyn without its range check, for a caller that has checked
-     * that every q[i] is within +-MECH_SINCOS_MAX (mech_sincos.h) and fext and
-     * act are not NULL: the unchecked copy of a small model (docs/codegen.md,
-     * "Two copies for small models"). */
-    mech_fwd_dyn_fn fwd_dyn_near;
+    /* NULL, or fwd_dyn_own_gravity without its range check, for a caller
+     * that has checked that every q[i] is within +-MECH_SINCOS_MAX
+     * (mech_sincos.h) and fext and act are not NULL: the own copy's near half
+     * in a small model (docs/codegen.md, "Two copies for small models"). */
+    mech_fwd_dyn_own_fn fwd_dyn_own_gravity_near;
     int npoi, ntsda, nrsda, observe_len;
     const char *const *names;  /* npoi + ntsda + nrsda: POI, tsda, rsda names */
     const int *act_slot;       /* ntsda + nrsda: each element's act[] slot or -1 */
