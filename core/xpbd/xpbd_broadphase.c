@@ -97,6 +97,12 @@ static int plane_pairs(xpbd_broadphase *bp, int n, const xpbd_placed *s, const i
     return 0;
 }
 
+static int cmp_pair(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
 int xpbd_broadphase_run(xpbd_broadphase *bp, int n, const xpbd_placed *shapes, const int *is_static,
                         const double *grow, xpbd_pair_skip skip, const void *user)
 {
@@ -179,6 +185,8 @@ int xpbd_broadphase_run(xpbd_broadphase *bp, int n, const xpbd_placed *shapes, c
                 for (c[2] = bx[i].clo[2]; c[2] <= bx[i].chi[2] && !r; c[2]++)
                     r = visit_cell(bp, bx, i, c, !is_static[i], skip, user);
     }
+    /* in collider order, so the solve's order does not depend on the table */
+    if (!r) qsort(bp->pairs, (size_t)bp->n, 2 * sizeof *bp->pairs, cmp_pair);
 done:
     free(bx);
     return r;

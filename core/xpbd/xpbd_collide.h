@@ -106,7 +106,9 @@ typedef struct {
     double n[3];                /* world unit normal, from side 1 towards side 0 */
     double mu_s, mu_d, e;       /* the pair's material (means of the two colliders) */
     double vn0;                 /* normal velocity after the prediction, before the solve (restitution) */
-    double lambda_n, lambda_t;  /* positional multipliers of this substep: normal, static friction */
+    double lambda_n;            /* normal positional multiplier of this substep */
+    double lambda_t[3];         /* on a manifold's first contact: its static friction multiplier, times its direction, */
+    double lambda_twist;        /* and its torsional static friction multiplier */
 } xpbd_contact;
 
 #endif

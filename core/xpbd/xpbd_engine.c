@@ -30,7 +30,7 @@ static int step(mech_data *d, double dt)
     e->d.dt = dt;
     memcpy(e->d.gravity, d->gravity, sizeof e->d.gravity);
     xpbd_mech_forces(d->model, &e->d, d->tau, fext, e->d.fext);
-    xpbd_step(&e->x.m, &e->d);
+    if (xpbd_step(&e->x.m, &e->d)) return mech_data_fail(d, "step: out of memory for contacts");
     e->residuals[0] = e->d.primal;
     e->residuals[1] = e->d.constraint;
     xpbd_mech_joint_state(d->model, &e->d, d->q, d->qd);
