@@ -55,6 +55,21 @@ export interface ModelDescription {
     rot: number[];
     /** Alpha 0: let the page choose the colour. */
     rgba: [number, number, number, number];
+    /** Drawn only: never an XPBD collider (docs/mech-format.md, "Colliders"). */
+    visual: boolean;
+  }[];
+  /**
+   * XPBD's static colliders (`static` lines), world poses, body -1: a 'plane' is the z = 0 plane of its frame
+   * (size unused), a 'box' has full edge lengths.
+   */
+  statics: {
+    type: 'plane' | 'box';
+    body: -1;
+    visual: false;
+    size: [number, number, number];
+    pos: [number, number, number];
+    rot: number[];
+    rgba: [number, number, number, number];
   }[];
   /** One per act[] slot, in slot order: the force element whose input it is. */
   inputs: InputDescription[];

@@ -120,6 +120,9 @@ test('XPBD contacts: a ball dropped on a static plane comes to rest on it, its c
     assert.deepEqual([nx, ny, nz], [0, 0, 1]);
     assert.ok(Math.abs(sim.poses()[2] - 0.1) < 1e-4, 'the ball rests on the plane');
     assert.equal(fk.contacts().length, 0, 'Featherstone has no colliders');
+    const d = sim.describe();
+    assert.deepEqual(d.statics.map((x) => [x.type, x.body, x.pos]), [['plane', -1, [0, 0, 0]]], 'the static plane is described');
+    assert.equal(d.shapes[0].visual, false, 'the ball is a collider');
   } finally {
     sim.dispose();
     fk.dispose();
