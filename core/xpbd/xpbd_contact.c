@@ -292,20 +292,76 @@ static int static_friction_patch(const xpbd_model *m, xpbd_data *d, int q0)
     return q1;
 }
 
-/* Normal rows of all contacts first, then static friction: friction read
- * after every normal correction of the sweep, so the tilt a box's first
- * corners give it is not taken for slip. */
+/* The end of the manifold that starts at contact q0. */
+static int manifold_end(const xpbd_data *d, int q0)
+{
+    int q1 = q0;
+    while (q1 < d->ncontact && d->contacts[q1].collider[0] == d->contacts[q0].collider[0] &&
+           d->contacts[q1].collider[1] == d->contacts[q0].collider[1])
+        q1++;
+    return q1;
+}
+
+/* The normal rows of one manifold (contacts q0 .. q1) solved together, as
+ * the joints' block mode solves a vector constraint (§8.1): over the active
+ * rows (penetrating, or pressing earlier in this substep)
+ * [∇C M⁻¹ ∇Cᵀ + εI] Δλ = −C, ε = 1e-6 of the mean diagonal (four coplanar
+ * points have a rank-3 system; ε picks the least-norm share of the load),
+ * then rows whose λ would turn negative leave the set and the rest is
+ * solved again (λ_n ≥ 0).  One row after another, a box's first corners
+ * would tilt it and the others' corrections would not cancel. */
+static void normal_block(const xpbd_model *m, xpbd_data *d, int q0, int q1)
+{
+    int k = q1 - q0, active[XPBD_MAX_MANIFOLD], na = 0;
+    double C[XPBD_MAX_MANIFOLD], g[XPBD_MAX_MANIFOLD][2][6], mg[XPBD_MAX_MANIFOLD][2][6];
+    const int *body = d->contacts[q0].body;
+    for (int a = 0; a < k; a++) {
+        xpbd_contact *c = &d->contacts[q0 + a];
+        double p[2][3], pbar[2][3], d0[3];
+        contact_points(d, c, p, pbar);
+        for (int j = 0; j < 3; j++) d0[j] = p[0][j] - p[1][j];
+        C[a] = dot(d0, c->n);
+        rows(d, c, c->n, g[a]);
+        xpbd_row_weight(m, body, g[a], mg[a], 0.0);
+        if (C[a] < 0 || c->lambda_n > 0) active[na++] = a;
+    }
+    double dl[XPBD_MAX_MANIFOLD];
+    for (int pass = 0; pass <= k && na > 0; pass++) {
+        double A[XPBD_MAX_MANIFOLD * XPBD_MAX_MANIFOLD], trace = 0;
+        for (int i = 0; i < na; i++)
+            for (int j = 0; j < na; j++) {
+                double s = 0;
+                for (int side = 0; side < 2; side++)
+                    if (body[side] >= 0)
+                        for (int r = 0; r < 6; r++) s += g[active[i]][side][r] * mg[active[j]][side][r];
+                A[na * i + j] = s;
+                if (i == j) trace += s;
+            }
+        if (!(trace > 0)) return;
+        for (int i = 0; i < na; i++) {
+            A[na * i + i] += 1e-6 * trace / na;
+            dl[i] = -C[active[i]];
+        }
+        xpbd_spd_solve(na, A, dl);
+        int keep = 0;
+        for (int i = 0; i < na; i++)
+            if (d->contacts[q0 + active[i]].lambda_n + dl[i] >= 0) active[keep++] = active[i];
+        if (keep == na) break;
+        na = keep;
+    }
+    for (int i = 0; i < na; i++) {
+        d->contacts[q0 + active[i]].lambda_n += dl[i];
+        xpbd_row_apply(d, body, mg[active[i]], dl[i]);
+    }
+}
+
+/* Normal rows of every manifold first, then static friction: friction read
+ * after every normal correction of the sweep. */
 void xpbd_contacts_solve_positions(const xpbd_model *m, xpbd_data *d)
 {
-    for (int q = 0; q < d->ncontact; q++) {
-        xpbd_contact *c = &d->contacts[q];
-        double p[2][3], pbar[2][3], g[2][6], d0[3];
-        contact_points(d, c, p, pbar);
-        for (int k = 0; k < 3; k++) d0[k] = p[0][k] - p[1][k];
-        double C = dot(d0, c->n);
-        if (C >= 0 && c->lambda_n == 0) continue;       /* apart: nothing to hold */
-        rows(d, c, c->n, g);
-        xpbd_row_update(m, d, c->body, g, C, 0.0, &c->lambda_n, 1);
+    for (int q0 = 0, q1; q0 < d->ncontact; q0 = q1) {
+        q1 = manifold_end(d, q0);
+        normal_block(m, d, q0, q1);
     }
     for (int q0 = 0, q1; q0 < d->ncontact; q0 = q1)
         q1 = static_friction_patch(m, d, q0);
