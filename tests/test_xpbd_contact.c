@@ -219,7 +219,7 @@ static void test_stack(void)
             height = fmax(height, fabs(p[2] - 0.1 - 0.2 * i));
             turn = fmax(turn, fabs(atan2(R[3], R[0])));
         }
-    printf("     stack: largest offset from the box below %.4f m, height error %.2e m, turn about z %.3f rad\n", across,
+    printf("     stack: largest offset from the box below %.2e m, height error %.2e m, turn about z %.2e rad\n", across,
            height, turn);
     expect("stack of five boxes stands 10 s (each centre within 0.05 m across of the one below, heights within 1e-3 m)",
            across < 0.05 && height < 1e-3, across);
