@@ -77,9 +77,11 @@ void xpbd_placed_aabb(const xpbd_placed *s, double lo[3], double hi[3]);
  * cells of the mean AABB size (Teschner et al. 2003's hash of the cell
  * coordinates, a prime table of at least twice the entries); each pair is
  * reported once, from the lowest cell both boxes cover.  Planes pair with
- * every dynamic collider; static colliders (body −1) never pair with each
- * other; `skip(i, j)` removes pairs (same body, jointed bodies).  Expected
- * O(n) for colliders of similar size. */
+ * every dynamic collider whose box reaches below them; a static box larger
+ * than the whole hash is tested against every dynamic box; static
+ * colliders never pair with each other (is_static); `skip(i, j)` removes
+ * pairs (same body, jointed bodies).  Pairs come sorted by (i, j).
+ * Expected O(n) for colliders of similar size. */
 typedef struct {
     int n, cap;                 /* pairs, and the capacity of `pairs` in ints */
     int *pairs;                 /* 2 per pair, lower index first */

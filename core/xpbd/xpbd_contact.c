@@ -5,16 +5,16 @@
  *   per substep  the narrow phase at the substep's start pose, with a margin
  *                of the substep's motion (contact points a_i fixed in the
  *                bodies, normal n fixed in the world);
- *   per solve    the normal constraints C = (p0 − p1)·n ≥ 0 with compliance 0,
- *                then static friction: the tangential motion of the contact
- *                points since the substep's start, Δp_t, held (compliance 0)
- *                at the manifold's centre of pressure while
- *                |λ_t| ≤ μs Σ λ_n;
+ *   per solve    each manifold as one block (manifold_block): the normal
+ *                constraints C = (p0 − p1)·n ≥ 0 and static friction, the
+ *                motion of the centre of pressure since the substep's start
+ *                across n and its turn about n held while |λ_t| ≤ μs Σ λ_n,
+ *                all with compliance 0;
  *   velocities   restitution to n·v = max(−e ṽ_n, 0), e = 0 when
  *                |ṽ_n| ≤ 2|g|h, then dynamic friction, an impulse against
  *                v_t bounded by μd times the normal impulse.
  * p_i = x_i + R_i a_i; the rows are [u; a_i × R_iᵀu] (right perturbations,
- * body-frame rotations), solved by the joints' row update (eqs. 56–58). */
+ * body-frame rotations), solved as the joints' rows are (eqs. 56–58). */
 #include "xpbd/xpbd_internal.h"
 
 #include "spatial/so3.h"
