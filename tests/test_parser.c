@@ -347,6 +347,30 @@ static void test_values(void)
     mech_model_free(m);
 }
 
+/* Colliders: shape materials, visual shapes, static plane and box. */
+static void test_colliders(void)
+{
+    const char *text =
+        "body ball\n  parent base\n  joint floating\n  mass 1\n  inertia 1 1 1\n"
+        "  shape sphere 0.1 friction 0.8 0.6 restitution 0.7\n"
+        "  shape box 1 1 1 visual\n"
+        "end\n"
+        "static plane rot y 10 friction 0.3 0.2\n"
+        "static box 1 2 3 pos 0 0 5 color #ffffff restitution 1\n";
+    mech_error err;
+    mech_model *m = parse_str(text, &err);
+    if (!CHECK(m != NULL)) return;
+    const mech_shape *s = m->shapes;
+    CHECK(m->nshape == 2 && s[0].mu_s == 0.8 && s[0].mu_d == 0.6 && s[0].restitution == 0.7 && !s[0].visual);
+    CHECK(s[1].visual && s[1].mu_s == MECH_DEFAULT_MU_STATIC && s[1].mu_d == MECH_DEFAULT_MU_DYNAMIC &&
+          s[1].restitution == MECH_DEFAULT_RESTITUTION);
+    CHECK(m->nstatic == 2 && m->statics[0].type == MECH_SHAPE_PLANE && m->statics[0].body == -1);
+    CHECK(m->statics[0].mu_s == 0.3 && m->statics[0].mu_d == 0.2 && near(m->statics[0].rot[2], sin(10 * 3.14159265358979323846 / 180)));
+    CHECK(m->statics[1].type == MECH_SHAPE_BOX && m->statics[1].pos[2] == 5.0 && m->statics[1].restitution == 1.0 &&
+          m->statics[1].size[1] == 2.0);
+    mech_model_free(m);
+}
+
 static void test_floating(void)
 {
     const char *text = "body bus\n parent base\n joint floating\n mass 10\n inertia 1 1 1\n"
@@ -493,11 +517,11 @@ static void test_line_endings(const char *dir)
         free(text);
     }
     expect_error("\xEF\xBB\xBF" "foo\n", "t.mech:1:1: unknown keyword 'foo': expected one of: description gravity "
-                 "integrator body poi loop tsda rsda xpbd servo rod track ground", __LINE__);
+                 "integrator body poi loop tsda rsda xpbd servo rod track ground static", __LINE__);
     expect_error("\r\r\rfoo", "t.mech:4:1: unknown keyword 'foo': expected one of: description gravity "
-                 "integrator body poi loop tsda rsda xpbd servo rod track ground", __LINE__);
+                 "integrator body poi loop tsda rsda xpbd servo rod track ground static", __LINE__);
     expect_error("\r\n\n\r\rfoo", "t.mech:5:1: unknown keyword 'foo': expected one of: description gravity "
-                 "integrator body poi loop tsda rsda xpbd servo rod track ground", __LINE__);
+                 "integrator body poi loop tsda rsda xpbd servo rod track ground static", __LINE__);
 }
 
 static void test_errors_inline(void)
@@ -510,7 +534,7 @@ static void test_errors_inline(void)
     expect_error("", "(parsed)", __LINE__);
     expect_error("body a\n parent base\n joint fixed\n mass 1\n inertia 1 1 1\nend\nfoo",
                  "t.mech:7:1: unknown keyword 'foo': expected one of: description gravity integrator body poi loop tsda rsda "
-                 "xpbd servo rod track ground",
+                 "xpbd servo rod track ground static",
                  __LINE__);
     expect_error("gravity 0 0 1e999\n", "t.mech:1:13: non-finite number '1e999' for 'gravity'", __LINE__);
     expect_error("gravity 0 0 0x10\n",
@@ -600,6 +624,7 @@ int main(int argc, char **argv)
     test_forward_reference();
     test_values();
     test_floating();
+    test_colliders();
     test_xpbd_values();
     test_crlf_and_blank();
     test_line_endings(argv[1]);

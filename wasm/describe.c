@@ -76,9 +76,9 @@ static void put_body(json_buf *b, const mech_body *x)
 
 static void put_shape(json_buf *b, const mech_shape *x)
 {
-    static const char *const types[] = { "box", "sphere", "cylinder", "capsule" };
+    static const char *const types[] = { "box", "sphere", "cylinder", "capsule", "plane" };
     const double rgba[4] = { x->rgba[0], x->rgba[1], x->rgba[2], x->rgba[3] };
-    put(b, "{\"type\":\"%s\",\"body\":%d", types[x->type], x->body);
+    put(b, "{\"type\":\"%s\",\"body\":%d,\"visual\":%s", types[x->type], x->body, x->visual ? "true" : "false");
     put_array(b, "size", x->size, 3);
     put_array(b, "pos", x->pos, 3);
     put_array(b, "rot", x->rot, 9);
@@ -164,6 +164,12 @@ EMSCRIPTEN_KEEPALIVE char *mw_describe(const mw_sim *s)
     for (int i = 0; i < m->nshape; i++) {
         put(&b, i ? "," : "");
         put_shape(&b, &m->shapes[i]);
+    }
+    /* XPBD's static colliders (body -1, world pose): planes and boxes. */
+    put(&b, "],\"statics\":[");
+    for (int i = 0; i < m->nstatic; i++) {
+        put(&b, i ? "," : "");
+        put_shape(&b, &m->statics[i]);
     }
     put(&b, "],\"tracks\":[");
     for (int i = 0; i < m->ntrack; i++) {

@@ -61,6 +61,21 @@ export interface ModelDescription {
     rot: number[];
     /** Alpha 0: let the page choose the colour. */
     rgba: [number, number, number, number];
+    /** Drawn only: never an XPBD collider (docs/mech-format.md, "Colliders"). */
+    visual: boolean;
+  }[];
+  /**
+   * XPBD's static colliders (`static` lines), world poses, body -1: a 'plane' is the z = 0 plane of its frame
+   * (size unused), a 'box' has full edge lengths.
+   */
+  statics: {
+    type: 'plane' | 'box';
+    body: -1;
+    visual: false;
+    size: [number, number, number];
+    pos: [number, number, number];
+    rot: number[];
+    rgba: [number, number, number, number];
   }[];
   /** One per act[] slot, in slot order: the force element whose input it is. */
   inputs: InputDescription[];
@@ -236,6 +251,12 @@ export class Sim {
   find(kind: 'poi' | 'tsda' | 'rsda' | 'act', name: string): number;
   /** XPBD only (else throws): primal and constraint residuals (Tobin & Rucker eqs. 51, 52) of the last substep. */
   residuals(): { primal: number; constraint: number };
+  /**
+   * XPBD: the contacts that pressed in the last substep, 6 per contact: the point on the first collider
+   * (world x y z) and the unit normal towards it (nx ny nz); a view overwritten by the next call.
+   * Empty on Featherstone, which has no colliders.
+   */
+  contacts(): Float64Array;
   /** The rods (`rod` blocks) in file order on XPBD; [] on Featherstone, which ignores rods. */
   rods(): RodInfo[];
   /** Rod i's node positions, 3·nodes (world x y z per node); a live view. RangeError for a bad index. */

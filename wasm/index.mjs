@@ -321,6 +321,21 @@ export class Sim {
   }
 
   /**
+   * The contacts that pressed in the last substep of an XPBD Sim
+   * (docs/xpbd.md, "Contact"): a Float64Array of 6 per contact, the point on
+   * the first collider (world x y z) and the unit normal towards it
+   * (nx ny nz); a view overwritten by the next call.  Empty on Featherstone,
+   * which has no colliders.
+   * @returns {Float64Array}
+   */
+  contacts() {
+    const x = this.#mod.exports;
+    const n = x.mw_xpbd_ncontact?.(this.#handle()) ?? 0;
+    if (n < 0) throw new Error(this.#mod.lastError().message);
+    return n === 0 ? new Float64Array(0) : this.#mod.f64(x.mw_xpbd_contacts(), 6 * n);
+  }
+
+  /**
    * The rods (`rod` blocks) of an XPBD Sim, in file order; [] on Featherstone
    * (which ignores rods) or when the file has none.  Each: name, disc
    * ('rigid' | 'linear' | 'quadratic' | 'cubic'), order (0 for the rigid

@@ -13,6 +13,7 @@ void mech_model_free(mech_model *m)
     free(m->bodies);
     free(m->pois);
     free(m->shapes);
+    free(m->statics);
     free(m->loops);
     free(m->tsdas);
     free(m->rsdas);

@@ -46,8 +46,14 @@ typedef enum {
     MECH_SHAPE_BOX,        /* size = full lengths x y z                     */
     MECH_SHAPE_SPHERE,     /* size[0] = radius                              */
     MECH_SHAPE_CYLINDER,   /* size[0] = radius, size[1] = length along z    */
-    MECH_SHAPE_CAPSULE     /* size[0] = radius, size[1] = length of the straight part, along z */
+    MECH_SHAPE_CAPSULE,    /* size[0] = radius, size[1] = length of the straight part, along z */
+    MECH_SHAPE_PLANE       /* static colliders only: the z = 0 plane of the shape frame, solid below */
 } mech_shape_type;
+
+/* Contact material defaults of a collider (docs/mech-format.md, "Colliders"). */
+#define MECH_DEFAULT_MU_STATIC  0.5
+#define MECH_DEFAULT_MU_DYNAMIC 0.4
+#define MECH_DEFAULT_RESTITUTION 0.0
 
 typedef struct {
     mech_shape_type type;
@@ -56,6 +62,9 @@ typedef struct {
     double pos[3];         /* shape origin in the body frame                */
     double rot[9];         /* shape axes in the body frame, row-major R     */
     float rgba[4];         /* display colour; alpha 0 = let the page choose */
+    int visual;            /* 1: display only; else an XPBD collider        */
+    double mu_s, mu_d;     /* static and dynamic friction coefficients      */
+    double restitution;    /* coefficient of restitution, in [0, 1]         */
     int line;
 } mech_shape;
 
@@ -306,10 +315,11 @@ typedef struct mech_model {
     double gravity[3];               /* physical vector, m/s^2             */
     mech_integrator integrator;      /* Featherstone stepping, default Verlet */
     int nb, nq, nv;                  /* bodies (excluding base), coordinates */
-    int npoi, nshape;
+    int npoi, nshape, nstatic;
     mech_body *bodies;               /* nb, topologically ordered          */
     mech_poi *pois;
     mech_shape *shapes;
+    mech_shape *statics;             /* `static` colliders (plane, box): body -1, world frame */
     int nloop, nc;                   /* loop joints, constraint rows        */
     int ntsda, nrsda, nact;          /* force elements, input slots         */
     mech_loop *loops;

@@ -222,7 +222,7 @@ int mp_read_name(parser *p, const char *key, char out[MECH_NAME_MAX], int *col)
 static int is_top_keyword(const lex_tok *kw)
 {
     static const char *const top[] = { "body", "poi", "gravity", "integrator", "description", "loop", "tsda",
-                                       "rsda", "xpbd", "servo", "rod", "track", "ground" };
+                                       "rsda", "xpbd", "servo", "rod", "track", "ground", "static" };
     for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
         if (lex_is(kw, top[i])) return 1;
     return 0;
@@ -382,50 +382,106 @@ static int read_color(parser *p, float rgba[4])
     return 0;
 }
 
-static int shape_option(parser *p, mech_shape *s, const lex_tok *t, int seen[3])
+/* friction <mu_s> <mu_d>: 0 <= mu_d <= mu_s. */
+static int shape_friction(parser *p, mech_shape *s)
 {
-    static const char *const opts[3] = { "pos", "rot", "color" };
-    int o = 0;
-    while (o < 3 && !lex_is(t, opts[o])) o++;
-    if (o == 3) return mp_fail_at(p, t, "unknown shape option ", ": expected pos, rot or color");
-    if (seen[o]) return mp_fail(p, p->ln.no, t->col, "duplicate '%s' in shape", opts[o]);
-    seen[o] = 1;
-    if (o == 0) return mp_read_numbers(p, "shape pos", "3", s->pos, 3);
-    if (o == 1) return mp_read_rotation(p, "shape rot", s->rot);
-    return read_color(p, s->rgba);
+    lex_tok t[2];
+    double v[2];
+    for (int i = 0; i < 2; i++) {
+        if (mp_next_tok(p, &t[i], "friction", "<static> <dynamic>") || mp_to_number(p, &t[i], "friction", &v[i]))
+            return -1;
+        if (!(v[i] >= 0.0))
+            return mp_fail(p, p->ln.no, t[i].col, "'friction' must not be negative: got %g", v[i]);
+    }
+    if (v[1] > v[0])
+        return mp_fail(p, p->ln.no, t[1].col, "'friction': dynamic %g must not exceed static %g", v[1], v[0]);
+    s->mu_s = v[0];
+    s->mu_d = v[1];
+    return 0;
 }
 
-static int key_shape(parser *p, int col)
+static int shape_restitution(parser *p, mech_shape *s)
 {
-    static const char *const types[] = { "box", "sphere", "cylinder", "capsule" };
-    static const int ndims[] = { 3, 1, 2, 2 };
-    static const char *const dims[] = { "lx ly lz", "r", "r length", "r length" };
+    lex_tok t;
+    if (mp_next_tok(p, &t, "restitution", "1") || mp_to_number(p, &t, "restitution", &s->restitution)) return -1;
+    if (!(s->restitution >= 0.0 && s->restitution <= 1.0))
+        return mp_fail(p, p->ln.no, t.col, "'restitution' must be in [0, 1]: got %g", s->restitution);
+    return 0;
+}
+
+/* Options of a body shape (all six) or a static collider (no `visual`). */
+enum { SO_POS, SO_ROT, SO_COLOR, SO_FRICTION, SO_RESTITUTION, SO_VISUAL, SO_COUNT };
+static int shape_option(parser *p, mech_shape *s, const lex_tok *t, int line[SO_COUNT], int col[SO_COUNT],
+                        int is_static)
+{
+    static const char *const opts[SO_COUNT] = { "pos", "rot", "color", "friction", "restitution", "visual" };
+    int n = is_static ? SO_VISUAL : SO_COUNT, o = 0;
+    while (o < n && !lex_is(t, opts[o])) o++;
+    if (o == n)
+        return mp_fail_at(p, t, "unknown shape option ", is_static
+                          ? ": expected pos, rot, color, friction or restitution"
+                          : ": expected pos, rot, color, friction, restitution or visual");
+    if (line[o]) return mp_fail(p, p->ln.no, t->col, "duplicate '%s' in shape", opts[o]);
+    line[o] = p->ln.no;
+    col[o] = t->col;
+    switch (o) {
+    case SO_POS: return mp_read_numbers(p, "shape pos", "3", s->pos, 3);
+    case SO_ROT: return mp_read_rotation(p, "shape rot", s->rot);
+    case SO_COLOR: return read_color(p, s->rgba);
+    case SO_FRICTION: return shape_friction(p, s);
+    case SO_RESTITUTION: return shape_restitution(p, s);
+    default: s->visual = 1; return 0;
+    }
+}
+
+/* A `shape` line of the open body, or a top-level `static` collider line
+ * (plane or box, body -1). */
+static int key_shape(parser *p, int col, int is_static)
+{
+    static const char *const types[] = { "box", "sphere", "cylinder", "capsule", "plane" };
+    static const int ndims[] = { 3, 1, 2, 2, 0 };
+    static const char *const dims[] = { "lx ly lz", "r", "r length", "r length", "" };
     mech_model *m = p->m;
-    if (mp_grow(p, (void **)&m->shapes, &p->cap_shapes, m->nshape, sizeof *m->shapes, MECH_MAX_SHAPES,
-             "shapes", col)) return -1;
-    mech_shape *s = &m->shapes[m->nshape];
+    mech_shape **arr = is_static ? &m->statics : &m->shapes;
+    int *count = is_static ? &m->nstatic : &m->nshape;
+    if (mp_grow(p, (void **)arr, is_static ? &p->cap_statics : &p->cap_shapes, *count, sizeof **arr,
+                MECH_MAX_SHAPES, is_static ? "static colliders" : "shapes", col)) return -1;
+    mech_shape *s = &(*arr)[*count];
     memset(s, 0, sizeof *s);
     m3_identity(s->rot);
-    s->body = p->cur;
+    s->body = is_static ? -1 : p->cur;
     s->line = p->ln.no;
+    s->mu_s = MECH_DEFAULT_MU_STATIC;
+    s->mu_d = MECH_DEFAULT_MU_DYNAMIC;
+    s->restitution = MECH_DEFAULT_RESTITUTION;
+    const char *what = is_static ? "static" : "shape";
     lex_tok t;
-    if (mp_next_tok(p, &t, "shape", "box, sphere, cylinder or capsule")) return -1;
+    if (mp_next_tok(p, &t, what, is_static ? "plane or box" : "box, sphere, cylinder or capsule")) return -1;
     int ty = 0;
-    while (ty < 4 && !lex_is(&t, types[ty])) ty++;
-    if (ty == 4)
-        return mp_fail_at(p, &t, "unknown shape type ", ": expected box, sphere, cylinder or capsule");
+    while (ty < 5 && !lex_is(&t, types[ty])) ty++;
+    if (is_static && ty != MECH_SHAPE_PLANE && ty != MECH_SHAPE_BOX)
+        return mp_fail_at(p, &t, "unknown static collider ", ": expected plane or box");
+    if (!is_static && ty >= MECH_SHAPE_PLANE)
+        return mp_fail_at(p, &t, "unknown shape type ", ty == MECH_SHAPE_PLANE
+                          ? ": expected box, sphere, cylinder or capsule (a plane is a 'static' collider)"
+                          : ": expected box, sphere, cylinder or capsule");
     s->type = (mech_shape_type)ty;
     char key[24];
-    snprintf(key, sizeof key, "shape %s", types[ty]);
+    snprintf(key, sizeof key, "%s %s", what, types[ty]);
     for (int i = 0; i < ndims[ty]; i++) {
         if (mp_next_tok(p, &t, key, dims[ty]) || mp_to_number(p, &t, key, &s->size[i])) return -1;
         if (!(s->size[i] > 0.0))
             return mp_fail(p, p->ln.no, t.col, "shape dimensions must be positive: got %g", s->size[i]);
     }
-    int seen[3] = { 0, 0, 0 };
+    int line[SO_COUNT] = { 0 }, ocol[SO_COUNT] = { 0 };
     while (lex_next(&p->ln, &t))
-        if (shape_option(p, s, &t, seen)) return -1;
-    m->nshape++;
+        if (shape_option(p, s, &t, line, ocol, is_static)) return -1;
+    if (s->visual && (line[SO_FRICTION] || line[SO_RESTITUTION])) {
+        int o = line[SO_FRICTION] ? SO_FRICTION : SO_RESTITUTION;
+        return mp_fail(p, p->ln.no, ocol[o], "'%s' on a visual shape: a visual shape never collides",
+                       o == SO_FRICTION ? "friction" : "restitution");
+    }
+    (*count)++;
     return 0;
 }
 
@@ -471,7 +527,7 @@ static int body_line(parser *p, const lex_tok *kw)
 {
     raw_body *rb = &p->bodies[p->cur];
     if (lex_is(kw, "end")) return finish_body(p, rb);
-    if (lex_is(kw, "shape")) return key_shape(p, kw->col);
+    if (lex_is(kw, "shape")) return key_shape(p, kw->col, 0);
     if (xp_joint_line(p, kw, &rb->b.xj, &rb->xj, "body", rb->b.name)) return p->failed ? -1 : 0;
     int k = body_key_index(kw);
     if (k >= 0) {
@@ -813,6 +869,7 @@ static int top_line(parser *p, const lex_tok *kw)
     if (lex_is(kw, "rod")) return rod_top(p, kw);
     if (lex_is(kw, "track")) return track_top(p, kw);
     if (lex_is(kw, "ground")) return ground_top(p, kw);
+    if (lex_is(kw, "static")) return key_shape(p, kw->col, 1);
     if (lex_is(kw, "gravity")) {
         if (p->grav_line)
             return mp_fail(p, p->ln.no, kw->col, "duplicate 'gravity' (first on line %d)", p->grav_line);
@@ -824,7 +881,7 @@ static int top_line(parser *p, const lex_tok *kw)
     if (body_key_index(kw) >= 0 || lex_is(kw, "shape")) return mp_fail_at(p, kw, "", " outside a body block");
     if (xp_is_joint_key(kw)) return mp_fail_at(p, kw, "", " outside a body or loop block");
     return mp_fail_at(p, kw, "unknown keyword ", ": expected one of: description gravity integrator body poi loop "
-                   "tsda rsda xpbd servo rod track ground");
+                   "tsda rsda xpbd servo rod track ground static");
 }
 
 /* ---- resolving names and ordering ---- */

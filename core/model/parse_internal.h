@@ -79,7 +79,7 @@ typedef struct {
     int nbodies, cap_bodies, cur;               /* cur: open block's index, or -1 */
     int block;                                  /* B_NONE, B_BODY, ... */
     raw_poi *pois;
-    int cap_pois, cap_shapes;
+    int cap_pois, cap_shapes, cap_statics;
     raw_loop *loops;
     int nloops, cap_loops;
     raw_elem *elems;

@@ -186,6 +186,7 @@ static void add_shoes(mech_model *m, const raw_track *rt, const double *Rroot, c
         s->pos[0] = 0.5 * t->link;
         s->pos[2] = t->pad_z + 0.5 * t->thickness;
         m3_identity(s->rot);
+        s->visual = 1;     /* the contact stage's pad, not an XPBD collider */
         s->line = t->line;
         m->nb++;
     }

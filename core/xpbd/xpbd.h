@@ -21,6 +21,8 @@
 #ifndef MECH_XPBD_H
 #define MECH_XPBD_H
 
+#include "xpbd/xpbd_collide.h"
+
 typedef enum {
     XPBD_FIXED,      /* rows 0-5, world pos (§5.2.2)                         */
     XPBD_REVOLUTE,   /* rows 0-4, world pos (§5.3.1); limits on θ_rev (§5.3.2) */
@@ -84,6 +86,14 @@ typedef struct {
     xpbd_joint *joints;
     xpbd_params params;
     double *inv_inertia;        /* 9 per body, from finalize */
+    /* Colliders (xpbd_collide.h, docs/xpbd.md "Contact"), none by default:
+     * set with xpbd_model_colliders before finalize. */
+    int ncollider;
+    xpbd_collider *colliders;
+    /* From finalize: the body pairs a joint connects, which never collide
+     * (b1 · nbody + b2, b1 < b2, sorted). */
+    int nexclude;
+    long long *exclude;
 } xpbd_model;
 
 struct xpbd_rod; /* core/xpbd/rod.h */
@@ -115,6 +125,15 @@ typedef struct {
      * owned by the caller, none by default. */
     int nrod;
     struct xpbd_rod **rods;
+    /* Contact (xpbd_contact.c): the colliders' world poses, the broad
+     * phase's candidate pairs of this step and the contacts of the current
+     * substep. */
+    xpbd_placed *placed;
+    int *collider_static;
+    double *collider_grow;
+    xpbd_broadphase broad;
+    int ncontact, cap_contact;
+    xpbd_contact *contacts;
 } xpbd_data;
 
 /* Model lifetime: alloc zero-fills bodies and joints (rotations and joint
@@ -124,16 +143,27 @@ typedef struct {
 int xpbd_model_alloc(xpbd_model *m, int nbody, int njoint);
 int xpbd_model_finalize(xpbd_model *m, char *err, int errlen);
 void xpbd_model_free(xpbd_model *m);
+/* Room for n colliders (zeroed, rotations the identity) for the caller to
+ * fill; 0 or −1. */
+int xpbd_model_colliders(xpbd_model *m, int n);
 
 int xpbd_data_alloc(xpbd_data *d, const xpbd_model *m, xpbd_mode mode);
 void xpbd_data_reset(xpbd_data *d, const xpbd_model *m);
 void xpbd_data_free(xpbd_data *d);
 
-/* One step of d->dt under d->gravity: substeps × (predict, solve, update velocities, damp). */
-void xpbd_step(const xpbd_model *m, xpbd_data *d);
+/* One step of d->dt under d->gravity: the broad phase, then substeps ×
+ * (contacts, predict, solve, update velocities, contact velocities, damp).
+ * Returns 0, or −1 when contact storage could not grow (the state is then
+ * part-way through the step). */
+int xpbd_step(const xpbd_model *m, xpbd_data *d);
 
 /* Kinetic and gravitational potential energy (−m g·p under d->gravity) into
  * *kinetic and *potential (either may be NULL); returns their sum. */
 double xpbd_energy(const xpbd_model *m, const xpbd_data *d, double *kinetic, double *potential);
+
+/* The active contacts of the last substep (λ_n > 0) for drawing: 6 per
+ * contact, [point on side 0 (world); normal n], into out (room for
+ * d->ncontact); returns their count. */
+int xpbd_contact_points(const xpbd_model *m, const xpbd_data *d, double *out);
 
 #endif

@@ -20,6 +20,8 @@ typedef struct {
     xpbd_mech x;
     xpbd_data d;
     double residuals[2];   /* primal, constraint of the last substep */
+    double *contacts;      /* mech_data_contacts' buffer, 6 per contact */
+    int cap_contacts;
 } xpbd_state;
 
 static int step(mech_data *d, double dt)
@@ -30,7 +32,7 @@ static int step(mech_data *d, double dt)
     e->d.dt = dt;
     memcpy(e->d.gravity, d->gravity, sizeof e->d.gravity);
     xpbd_mech_forces(d->model, &e->d, d->tau, fext, e->d.fext);
-    xpbd_step(&e->x.m, &e->d);
+    if (xpbd_step(&e->x.m, &e->d)) return mech_data_fail(d, "step: out of memory for contacts");
     e->residuals[0] = e->d.primal;
     e->residuals[1] = e->d.constraint;
     xpbd_mech_joint_state(d->model, &e->d, d->q, d->qd);
@@ -134,6 +136,7 @@ static void state_free(mech_data *d)
     if (!e) return;
     xpbd_data_free(&e->d);
     xpbd_mech_free(&e->x);
+    free(e->contacts);
     free(e);
 }
 
@@ -173,6 +176,21 @@ static const xpbd_rod *rod_of(const mech_data *d, int i)
 {
     const xpbd_state *e = xpbd_of(d);
     return e && i >= 0 && i < e->x.nrod ? &e->x.rods[i] : NULL;
+}
+
+int mech_data_contacts(mech_data *d, const double **out)
+{
+    *out = NULL;
+    if (d->engine != &xpbd_engine) return 0;
+    xpbd_state *e = d->state;
+    if (e->d.ncontact > e->cap_contacts) {
+        double *grown = realloc(e->contacts, 6 * (size_t)e->d.ncontact * sizeof *grown);
+        if (!grown) return -1;
+        e->contacts = grown;
+        e->cap_contacts = e->d.ncontact;
+    }
+    *out = e->contacts;
+    return xpbd_contact_points(&e->x.m, &e->d, e->contacts);
 }
 
 const double *mech_data_xpbd_residuals(const mech_data *d)

@@ -287,6 +287,40 @@ static int build_rods(const mech_model *mm, xpbd_mech *x, mech_error *err)
     return 0;
 }
 
+/* Every shape that is not `visual` and every static collider: sizes to
+ * half extents, body shapes placed about the body's CoM. */
+static int build_colliders(const mech_model *mm, xpbd_model *m)
+{
+    int n = mm->nstatic;
+    for (int i = 0; i < mm->nshape; i++) n += !mm->shapes[i].visual;
+    if (n == 0) return 0;
+    if (xpbd_model_colliders(m, n)) return -1;
+    static const xpbd_shape_type types[] = { [MECH_SHAPE_BOX] = XPBD_SHAPE_BOX, [MECH_SHAPE_SPHERE] = XPBD_SHAPE_SPHERE,
+                                             [MECH_SHAPE_CYLINDER] = XPBD_SHAPE_CYLINDER,
+                                             [MECH_SHAPE_CAPSULE] = XPBD_SHAPE_CAPSULE,
+                                             [MECH_SHAPE_PLANE] = XPBD_SHAPE_PLANE };
+    int k = 0;
+    for (int i = 0; i < mm->nshape + mm->nstatic; i++) {
+        const mech_shape *s = i < mm->nshape ? &mm->shapes[i] : &mm->statics[i - mm->nshape];
+        if (s->visual) continue;
+        xpbd_collider *c = &m->colliders[k++];
+        c->type = types[s->type];
+        c->body = s->body;
+        for (int j = 0; j < 3; j++) c->pos[j] = s->pos[j] - (s->body >= 0 ? mm->bodies[s->body].com[j] : 0.0);
+        memcpy(c->R, s->rot, sizeof c->R);
+        if (s->type == MECH_SHAPE_BOX)
+            for (int j = 0; j < 3; j++) c->size[j] = 0.5 * s->size[j];
+        else {
+            c->size[0] = s->size[0];
+            c->size[1] = 0.5 * s->size[1];
+        }
+        c->mu_s = s->mu_s;
+        c->mu_d = s->mu_d;
+        c->e = s->restitution;
+    }
+    return 0;
+}
+
 int xpbd_from_model(const mech_model *mm, xpbd_mech *x, mech_error *err)
 {
     static const xpbd_mode modes[] = { XPBD_VECTOR_ROWS, XPBD_VECTOR_BLOCK, XPBD_SCALAR };
@@ -310,6 +344,7 @@ int xpbd_from_model(const mech_model *mm, xpbd_mech *x, mech_error *err)
     for (int i = 0; !r && i < mm->nb; i++)
         r = tree_joint(mm, x, i, &nj, err) || loop_joints(mm, x, i, &nj, err);
     if (!r) r = target_joints(mm, x, &nj, err);
+    if (!r && build_colliders(mm, &x->m)) r = fail(mm, err, 0, 0, "out of memory");
     char why[200];
     if (!r && xpbd_model_finalize(&x->m, why, sizeof why))
         r = fail(mm, err, 0, 0, "%s", why);    /* what finalize checks, the parser refuses first: no place */

@@ -137,6 +137,17 @@ void xpbd_apply(xpbd_data *d, int body, const double dx[6]);
  * world coordinates, written as R ← R ⊞ (Rᵀ φ'), φ' = 2 atan(|φ|/2) φ/|φ|. */
 void xpbd_muller_rotate(double R[9], const double phi[3]);
 
+/* One scalar row shared by joints, limits and contacts (eqs. 56–58):
+ * w0 + Σ ∇C_i M_i⁻¹ ∇C_iᵀ with mg_i = M_i⁻¹∇C_iᵀ over the sides that are
+ * bodies (index ≥ 0); the update x_i ← x_i ⊞ mg_i Δλ; and the whole row,
+ * Δλ = (−C − α̃λ)/(w + α̃), clamped to λ ≥ 0 for an inequality C ≥ 0. */
+double xpbd_row_weight(const xpbd_model *m, const int body[2], const double g[2][6], double mg[2][6], double w0);
+void xpbd_row_apply(xpbd_data *d, const int body[2], const double mg[2][6], double dl);
+void xpbd_row_update(const xpbd_model *m, xpbd_data *d, const int body[2], const double g[2][6], double C, double at,
+                     double *lambda, int inequality);
+/* Velocity change of an impulse μ along the row g of body b: [v; ω] += M⁻¹ g μ. */
+void xpbd_apply_velocity(const xpbd_model *m, xpbd_data *d, int b, const double g[6], double mu);
+
 /* One constraint-solve sweep over all joints and limits in the data's mode,
  * with substep h (α̃ = α/h², Macklin et al. 2016). */
 void xpbd_solve_positions(const xpbd_model *m, xpbd_data *d, double h);
@@ -144,6 +155,17 @@ void xpbd_solve_positions(const xpbd_model *m, xpbd_data *d, double h);
 void xpbd_solve_damping(const xpbd_model *m, xpbd_data *d, double h);
 /* Primal (eq. 51) and constraint (eq. 52) residual 2-norms at the current state. */
 void xpbd_residuals(const xpbd_model *m, const xpbd_data *d, double h, double *primal, double *constraint);
+
+/* Contact (xpbd_contact.c): the broad phase at the step's start; the
+ * narrow phase at a substep's start pose (substep h); the normal velocities
+ * after the prediction; one sweep of normal and static-friction rows; the
+ * velocity pass (dynamic friction, restitution).  The first two return 0,
+ * or −1 when storage could not grow. */
+int xpbd_contacts_broadphase(const xpbd_model *m, xpbd_data *d);
+int xpbd_contacts_find(const xpbd_model *m, xpbd_data *d, double h);
+void xpbd_contacts_approach(xpbd_data *d);
+void xpbd_contacts_solve_positions(const xpbd_model *m, xpbd_data *d);
+void xpbd_contacts_solve_velocities(const xpbd_model *m, xpbd_data *d, double h);
 
 /* Cholesky solve of the n x n SPD system A x = b (A overwritten), n ≤ 6. */
 void xpbd_spd_solve(int n, double *A, double *b);

@@ -159,28 +159,38 @@ static inline double dot6(const double a[6], const double b[6])
 }
 static inline double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
-/* One scalar row (eqs. 56–58): Δλ = (−C − α̃λ) / (∇C M⁻¹ ∇Cᵀ + α̃), clamped
- * to λ ≥ 0 for an inequality C ≥ 0; x ← x ⊞ M⁻¹∇Cᵀ Δλ. */
-static void row_update(const xpbd_model *m, xpbd_data *d, const int body[2], const double g[2][6],
-                       double C, double at, double *lambda, int inequality)
+double xpbd_row_weight(const xpbd_model *m, const int body[2], const double g[2][6], double mg[2][6], double w)
 {
-    double mg[2][6], w = at;
     for (int i = 0; i < 2; i++)
         if (body[i] >= 0) {
             minv_inline(m, body[i], g[i], mg[i]);
             w += dot6(g[i], mg[i]);
         }
-    if (w <= 0) return;
-    double dl = (-C - at * *lambda) / w;
-    if (inequality && *lambda + dl < 0) dl = -*lambda;
-    if (dl == 0) return;
-    *lambda += dl;
+    return w;
+}
+
+void xpbd_row_apply(xpbd_data *d, const int body[2], const double mg[2][6], double dl)
+{
     for (int i = 0; i < 2; i++)
         if (body[i] >= 0) {
             double dx[6];
             for (int k = 0; k < 6; k++) dx[k] = mg[i][k] * dl;
             xpbd_apply(d, body[i], dx);
         }
+}
+
+/* One scalar row (eqs. 56–58): Δλ = (−C − α̃λ) / (∇C M⁻¹ ∇Cᵀ + α̃), clamped
+ * to λ ≥ 0 for an inequality C ≥ 0; x ← x ⊞ M⁻¹∇Cᵀ Δλ. */
+void xpbd_row_update(const xpbd_model *m, xpbd_data *d, const int body[2], const double g[2][6], double C, double at,
+                     double *lambda, int inequality)
+{
+    double mg[2][6], w = xpbd_row_weight(m, body, g, mg, at);
+    if (w <= 0) return;
+    double dl = (-C - at * *lambda) / w;
+    if (inequality && *lambda + dl < 0) dl = -*lambda;
+    if (dl == 0) return;
+    *lambda += dl;
+    xpbd_row_apply(d, body, mg, dl);
 }
 
 static int active_rows(unsigned mask, int idx[6])
@@ -204,7 +214,7 @@ static void solve_rows(const xpbd_model *m, xpbd_data *d, int j, double inv_h2)
         xpbd_joint_eval_rows(m, d, j, &e, k < 3 ? 7u : 0x38u); /* only this row's group */
         for (int i = 0; i < 2; i++)
             if (body[i] >= 0) memcpy(g[i], e.G[i][k], sizeof g[i]); /* a ground side is never read */
-        row_update(m, d, body, g, e.g[k], jt->alpha[k] * inv_h2, d->lambda + 6 * j + k, 0);
+        xpbd_row_update(m, d, body, g, e.g[k], jt->alpha[k] * inv_h2, d->lambda + 6 * j + k, 0);
     }
 }
 
@@ -342,7 +352,7 @@ void xpbd_solve_positions(const xpbd_model *m, xpbd_data *d, double h)
             if (!(s == 0 ? jt->has_lower : s == 1 ? jt->has_upper : jt->has_swing)) continue;
             xpbd_joint_eval(m, d, j, &e);
             xpbd_limit_eval(jt, &e, s, &C, gl);
-            row_update(m, d, body, gl, C, 0.0, d->lambda_limit + 3 * j + s, 1);
+            xpbd_row_update(m, d, body, gl, C, 0.0, d->lambda_limit + 3 * j + s, 1);
         }
     }
 }
@@ -356,7 +366,7 @@ static double row_rate(const xpbd_data *d, const int body[2], const double g[2][
     return r;
 }
 
-static void apply_velocity(const xpbd_model *m, xpbd_data *d, int b, const double g[6], double mu)
+void xpbd_apply_velocity(const xpbd_model *m, xpbd_data *d, int b, const double g[6], double mu)
 {
     double mg[6];
     xpbd_minv(m, b, g, mg);
@@ -409,7 +419,7 @@ void xpbd_solve_damping(const xpbd_model *m, xpbd_data *d, double h)
                 b[a] = -row_rate(d, body, g[a]) / w;
             }
             for (int i = 0; i < 2; i++)
-                if (body[i] >= 0) apply_velocity(m, d, body[i], g[a][i], b[a]);
+                if (body[i] >= 0) xpbd_apply_velocity(m, d, body[i], g[a][i], b[a]);
         }
     }
 }

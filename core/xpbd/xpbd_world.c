@@ -35,11 +35,24 @@ int xpbd_model_alloc(xpbd_model *m, int nbody, int njoint)
     return 0;
 }
 
+int xpbd_model_colliders(xpbd_model *m, int n)
+{
+    xpbd_collider *c = calloc((size_t)(n > 0 ? n : 1), sizeof *c);
+    if (!c) return -1;
+    free(m->colliders);
+    m->colliders = c;
+    m->ncollider = n;
+    for (int i = 0; i < n; i++) m3_identity(c[i].R);
+    return 0;
+}
+
 void xpbd_model_free(xpbd_model *m)
 {
     free(m->bodies);
     free(m->joints);
     free(m->inv_inertia);
+    free(m->colliders);
+    free(m->exclude);
     memset(m, 0, sizeof *m);
 }
 
@@ -83,6 +96,38 @@ static void resolve_joint(xpbd_joint *jt)
             if (jt->stiffness[k] > 0) jt->alpha[3 + k] = 1.0 / jt->stiffness[k];
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+/* The jointed body pairs (xpbd_model.exclude), and each collider's sense. */
+static int resolve_colliders(xpbd_model *m, char *err, int errlen)
+{
+    for (int i = 0; i < m->ncollider; i++) {
+        const xpbd_collider *c = &m->colliders[i];
+        if (c->body < -1 || c->body >= m->nbody || (c->type == XPBD_SHAPE_PLANE && c->body >= 0)) {
+            snprintf(err, (size_t)errlen, "collider %d: body %d (planes are static)", i, c->body);
+            return -1;
+        }
+    }
+    free(m->exclude);
+    m->exclude = malloc((size_t)(m->njoint > 0 ? m->njoint : 1) * sizeof *m->exclude);
+    if (!m->exclude) {
+        snprintf(err, (size_t)errlen, "out of memory");
+        return -1;
+    }
+    m->nexclude = 0;
+    for (int j = 0; j < m->njoint; j++) {
+        int b1 = m->joints[j].body1, b2 = m->joints[j].body2;
+        if (b1 < 0 || b2 < 0) continue;
+        m->exclude[m->nexclude++] = b1 < b2 ? (long long)b1 * m->nbody + b2 : (long long)b2 * m->nbody + b1;
+    }
+    qsort(m->exclude, (size_t)m->nexclude, sizeof *m->exclude, cmp_key);
+    return 0;
+}
+
 int xpbd_model_finalize(xpbd_model *m, char *err, int errlen)
 {
     const xpbd_params *pp = &m->params;
@@ -117,7 +162,7 @@ int xpbd_model_finalize(xpbd_model *m, char *err, int errlen)
             return -1;
         }
     }
-    return 0;
+    return resolve_colliders(m, err, errlen);
 }
 
 int xpbd_data_alloc(xpbd_data *d, const xpbd_model *m, xpbd_mode mode)
@@ -139,11 +184,17 @@ int xpbd_data_alloc(xpbd_data *d, const xpbd_model *m, xpbd_mode mode)
     d->R_pred = calloc(9 * nb, sizeof(double));
     d->p_prev = calloc(3 * nb, sizeof(double));
     d->R_prev = calloc(9 * nb, sizeof(double));
+    size_t nc = (size_t)(m->ncollider > 0 ? m->ncollider : 1);
+    d->placed = calloc(nc, sizeof *d->placed);
+    d->collider_static = calloc(nc, sizeof *d->collider_static);
+    d->collider_grow = calloc(nc, sizeof *d->collider_grow);
     if (!d->p || !d->R || !d->v || !d->w || !d->fext || !d->target || !d->lambda || !d->lambda_limit ||
-        !d->p_pred || !d->R_pred || !d->p_prev || !d->R_prev) {
+        !d->p_pred || !d->R_pred || !d->p_prev || !d->R_prev || !d->placed || !d->collider_static ||
+        !d->collider_grow) {
         xpbd_data_free(d);
         return -1;
     }
+    for (int i = 0; i < m->ncollider; i++) d->collider_static[i] = m->colliders[i].body < 0;
     xpbd_data_reset(d, m);
     return 0;
 }
@@ -151,6 +202,7 @@ int xpbd_data_alloc(xpbd_data *d, const xpbd_model *m, xpbd_mode mode)
 void xpbd_data_reset(xpbd_data *d, const xpbd_model *m)
 {
     d->t = 0;
+    d->ncontact = 0;
     d->primal = d->constraint = 0;
     for (int b = 0; b < m->nbody; b++) {
         const xpbd_body *bd = &m->bodies[b];
@@ -166,8 +218,12 @@ void xpbd_data_reset(xpbd_data *d, const xpbd_model *m)
 void xpbd_data_free(xpbd_data *d)
 {
     double *all[] = { d->p, d->R, d->v, d->w, d->fext, d->target, d->lambda, d->lambda_limit,
-                      d->p_pred, d->R_pred, d->p_prev, d->R_prev };
+                      d->p_pred, d->R_pred, d->p_prev, d->R_prev, d->collider_grow };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
+    free(d->placed);
+    free(d->collider_static);
+    free(d->contacts);
+    xpbd_broadphase_free(&d->broad);
     memset(d, 0, sizeof *d);
 }
 
@@ -214,30 +270,41 @@ static void update_velocities(const xpbd_model *m, xpbd_data *d, double h)
     }
 }
 
-static void substep(const xpbd_model *m, xpbd_data *d, double h)
+/* Contacts are found at the substep's start pose, before the prediction
+ * (Müller et al. 2020 §3.5); their normal velocities are read after it. */
+static int substep(const xpbd_model *m, xpbd_data *d, double h)
 {
     double t1 = d->t + h;
+    int contact = m->ncollider > 0;
+    if (contact && xpbd_contacts_find(m, d, h)) return -1;
     if (d->target_fn)
         for (int j = 0; j < m->njoint; j++) d->target_fn(t1, j, d->target + 6 * j, d->target_user);
     predict(m, d, h);
+    if (contact) xpbd_contacts_approach(d);
     for (int r = 0; r < d->nrod; r++) xpbd_rod_substep_begin(d->rods[r], h, d->gravity);
     memset(d->lambda, 0, 6 * (size_t)m->njoint * sizeof(double));
     memset(d->lambda_limit, 0, 3 * (size_t)m->njoint * sizeof(double));
     for (int it = 0; it < m->params.iterations; it++) {
         xpbd_solve_positions(m, d, h);
         for (int r = 0; r < d->nrod; r++) xpbd_rod_iterate(d->rods[r], h);
+        if (contact) xpbd_contacts_solve_positions(m, d);
     }
     update_velocities(m, d, h);
     for (int r = 0; r < d->nrod; r++) xpbd_rod_substep_end(d->rods[r], h);
     if (d->record_residuals) xpbd_residuals(m, d, h, &d->primal, &d->constraint);
+    if (contact) xpbd_contacts_solve_velocities(m, d, h);
     xpbd_solve_damping(m, d, h);
     d->t = t1;
+    return 0;
 }
 
-void xpbd_step(const xpbd_model *m, xpbd_data *d)
+int xpbd_step(const xpbd_model *m, xpbd_data *d)
 {
     double h = d->dt / m->params.substeps;
-    for (int s = 0; s < m->params.substeps; s++) substep(m, d, h);
+    if (m->ncollider > 0 && xpbd_contacts_broadphase(m, d)) return -1;
+    for (int s = 0; s < m->params.substeps; s++)
+        if (substep(m, d, h)) return -1;
+    return 0;
 }
 
 double xpbd_energy(const xpbd_model *m, const xpbd_data *d, double *kinetic, double *potential)

@@ -36,4 +36,11 @@ MECH_API const double *mech_data_rod_frames(const mech_data *d, int i);
  * position p and frame R.  -1 when i is not a rod. */
 MECH_API int mech_data_rod_sample(const mech_data *d, int i, double s, double p[3], double R[9]);
 
+/* The contacts of the last substep of an XPBD run that pressed (λ_n > 0;
+ * docs/xpbd.md, "Contact"): their count, and in *out a buffer of 6 per
+ * contact, [x y z (the point on the first collider, world); nx ny nz (the
+ * unit normal, towards the first collider)], owned by d and rewritten by
+ * the next call.  0 (out NULL) on other engines; -1 when out of memory. */
+MECH_API int mech_data_contacts(mech_data *d, const double **out);
+
 #endif

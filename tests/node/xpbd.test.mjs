@@ -101,3 +101,30 @@ test('XPBD runs are bitwise reproducible', async () => {
   const first = await run();
   assert.deepEqual(await run(), first);
 });
+
+test('XPBD contacts: a ball dropped on a static plane comes to rest on it, its contact listed', async () => {
+  const text = [
+    'static plane restitution 0.5',
+    'body ball', ' parent base', ' joint floating', ' mass 1', ' inertia 0.004 0.004 0.004', ' q0 0.2 -0.1 0.5',
+    ' shape sphere 0.1 restitution 0.5', 'end', '',
+  ].join('\n');
+  const sim = await openModel({ text, name: 'drop' }, { engine: 'xpbd' });
+  const fk = await openModel({ text, name: 'drop' });
+  try {
+    assert.equal(sim.contacts().length, 0, 'no contact before the first step');
+    sim.step(DT, 300);
+    const c = sim.contacts();
+    assert.equal(c.length, 6, 'one contact: the ball on the plane');
+    const [x, y, z, nx, ny, nz] = c;
+    assert.ok(Math.abs(x - 0.2) < 1e-9 && Math.abs(y + 0.1) < 1e-9 && Math.abs(z) < 1e-6, `contact point ${[x, y, z]}`);
+    assert.deepEqual([nx, ny, nz], [0, 0, 1]);
+    assert.ok(Math.abs(sim.poses()[2] - 0.1) < 1e-4, 'the ball rests on the plane');
+    assert.equal(fk.contacts().length, 0, 'Featherstone has no colliders');
+    const d = sim.describe();
+    assert.deepEqual(d.statics.map((x) => [x.type, x.body, x.pos]), [['plane', -1, [0, 0, 0]]], 'the static plane is described');
+    assert.equal(d.shapes[0].visual, false, 'the ball is a collider');
+  } finally {
+    sim.dispose();
+    fk.dispose();
+  }
+});

@@ -132,6 +132,16 @@ export function createModelView(info, { drawn = new Set(), noAxis = new Set() } 
     frames[sh.body].add(mesh);
     hasShape.add(sh.body);
   });
+  // XPBD's static colliders, fixed in the world: boxes as they are, planes as a translucent square.
+  (model.statics ?? []).forEach((sh) => {
+    const geometry = sh.type === 'plane' ? new THREE.PlaneGeometry(8 * scale, 8 * scale) : shapeGeometry(sh);
+    const mat = sh.type === 'plane'
+      ? new THREE.MeshStandardMaterial({ color: 0x8090a0, transparent: true, opacity: 0.35, side: THREE.DoubleSide })
+      : material(sh.rgba[3] > 0 ? sh.rgba : [0.45, 0.48, 0.53, 1], 0);
+    const mesh = new THREE.Mesh(geometry, mat);
+    mesh.applyMatrix4(pose(sh.rot, sh.pos));
+    solids.add(mesh);
+  });
   model.bodies.forEach((b, i) => {
     if (!hasShape.has(i) && b.mass > 0 && !drawn.has(i)) frames[i].add(inertiaBox(b, scale * 0.03, material(null, i)));
     if ((b.joint === 'revolute' || b.joint === 'prismatic') && !noAxis.has(i)) {
