@@ -85,7 +85,7 @@ export function lower(nodes, ctx) {
         parent: parentOwner, joint, frame, parts: [], shapes: [], merged: [],
       };
       if (joint.type === 'floating' && parentOwner !== null) {
-        throw ctx.fail(joint.el ?? node.el, `a ${joint.from ?? 'floating'} joint needs its body attached to the world, but '${node.name}' hangs from '${parentOwner.source}' (.mech: a floating body's parent is base)`);
+        throw ctx.fail(joint.el ?? node.el, `the ${joint.from ?? 'floating'} joint needs its body attached to the world, but '${node.name}' hangs from '${parentOwner.source}' (.mech: a floating body's parent is base)`);
       }
       bodies.push(body);
       toOwner.set(node, { p: [-anchor[0], -anchor[1], -anchor[2]], q: [1, 0, 0, 0] });
@@ -120,7 +120,7 @@ export function lower(nodes, ctx) {
     Object.assign(b, combineMass(b.parts));
     if (!(b.mass > 0)) {
       const el = b.node.el;
-      throw ctx.fail(el, `'${b.source}' has no mass (no inertial${ctx.format === 'mjcf' ? ' and no geoms to infer it from' : ''}); a .mech body needs mass > 0${b.joint.type === 'fixed' ? '' : ` to carry its ${b.joint.type} joint`}`);
+      throw ctx.fail(el, `'${b.source}' has no mass (${b.node.massNote ?? 'no <inertial>'}); a .mech body needs mass > 0${b.joint.type === 'fixed' ? '' : ` to carry its ${b.joint.type} joint`}`);
     }
   }
   return { bodies, pois, rsdas };
@@ -141,6 +141,12 @@ function rotText(q, what) {
   const [axis, angle] = qToAxisAngle(q);
   if (angle === 0) return '';
   return `rot ${axisText(axis, what)} ${fmt((angle * 180) / Math.PI, what)}`;
+}
+
+/** Source text made safe for a one-line .mech comment (no control characters, bounded length). */
+function clean(s, max = 1000) {
+  const t = String(s).replace(/[\x00-\x1f\x7f]+/g, ' ');
+  return t.length > max ? `${t.slice(0, max)} ...` : t;
 }
 
 const vec = (v, what) => v.map((x) => fmt(x, what)).join(' ');
@@ -167,23 +173,23 @@ function shapeText(s, what) {
 export function emit(m) {
   const lines = [];
   const kind = m.format === 'mjcf' ? 'MJCF' : 'URDF';
-  lines.push(`# ${m.model} — imported from ${kind} '${m.file}' by the mech importer (docs/import.md).`);
+  lines.push(`# ${clean(m.model, 200)} — imported from ${kind} '${clean(m.file, 200)}' by the mech importer (docs/import.md).`);
   lines.push('# Body names are the source\'s body/link names; a comment after each joint names the source joint.');
   if (m.warnings.length) {
     lines.push('# What the importer changed or dropped:');
-    for (const w of m.warnings) lines.push(`#   - ${w.replace(/[\r\n]+/g, ' ')}`);
+    for (const w of m.warnings) lines.push(`#   - ${clean(w)}`);
   }
-  const description = `${m.model} (imported from ${kind})`.replace(/[#\r\n]/g, ' ').slice(0, 255);
+  const description = clean(`${m.model}`, 200).replace(/#/g, ' ').concat(` (imported from ${kind})`).trim();
   lines.push(`description ${description}`);
   lines.push(`gravity ${vec(m.gravity, 'gravity')}`);
   for (const b of m.bodies) {
     const what = `body '${b.name}'`;
     lines.push('');
-    if (b.merged.length) lines.push(`# '${b.source}' with ${b.merged.map((n) => `'${n}'`).join(', ')} welded to it`);
+    if (b.merged.length) lines.push(clean(`# '${b.source}' with ${b.merged.map((n) => `'${n}'`).join(', ')} welded to it`));
     lines.push(`body ${b.name}`);
     lines.push(`  parent ${b.parent ? b.parent.name : 'base'}`);
     const j = b.joint;
-    const note = j.name ? `   # ${kind} joint '${j.name}'` : '';
+    const note = j.name ? `   # ${kind} joint '${clean(j.name, 200)}'` : '';
     if (j.type === 'revolute' || j.type === 'prismatic') lines.push(`  joint ${j.type} ${axisText(j.axis, what)}${note}`);
     else lines.push(`  joint ${j.type}${note}`);
     if (j.type === 'floating') {

@@ -322,6 +322,8 @@ export function readMjcf(text, { file }) {
         node.parts.push(inertialOf(inertial));
       }
       if (!node.joint) node.weld = node.parts.some((p) => p.mass > 0) ? 'fixed' : 'merge';
+      if (!inertial && fromGeom === 'false') node.massNote = 'no <inertial>, and compiler inertiafromgeom="false"';
+      else if (!inertial) node.massNote = geoms.length ? 'no <inertial>, and its geoms have no mass' : 'no <inertial> and no geoms';
     }
     for (const c of children) walk(c, node, childclass);
   }
