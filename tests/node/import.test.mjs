@@ -155,3 +155,16 @@ test('scripts/import.mjs prints the .mech text on stdout and the warnings on std
   assert.equal(failed?.status, 1);
   assert.match(failed.stderr, /^features\.xml:6:1: <mujoco>: the root element of a URDF file is <robot>/);
 });
+
+test('the shipped robots are generated models, built from exactly what the importer writes today', async () => {
+  const { listModels, loadModelText } = await import('../../wasm/index.mjs');
+  const models = await listModels();
+  for (const [xml, name, file] of [[panda, 'panda', 'panda.xml'], [scara, 'scara', 'scara.urdf']]) {
+    assert.ok(models.some((m) => m.name === name), `${name} is in the manifest`);
+    const { text } = await importModel(xml, { name: file });
+    assert.equal(await loadModelText(name), text, `${name}.mech is the importer's output (rebuild after changing it)`);
+    const sim = await openModel(name);
+    assert.equal(sim.backend, 'generated');
+    sim.dispose();
+  }
+});
