@@ -8,6 +8,7 @@ import { test } from 'node:test';
 
 import { importModel, openModel } from '../../wasm/index.mjs';
 import { root, scaledError } from './helpers.mjs';
+import { qToMat } from '../../wasm/import/math.mjs';
 import { exactFullInertia, jointLayout, loadMujoco, mujocoModel, mujocoQdd } from './mujoco-side.mjs';
 
 const panda = readFileSync(`${root}models/robots/panda.xml`, 'utf8');
@@ -74,15 +75,51 @@ test('Franka Panda (MJCF, MuJoCo Menagerie) matches MuJoCo, damping included, ar
   }
   const model = await mujocoModel(forMujoco(panda), 'xml');
   assert.ok(Array.from(model.dof_damping).every((c) => c === 1), 'MuJoCo keeps the joint damping');
+  const at0 = await initialPoses(text, 'panda', model);
+  assert.ok(at0.anchor <= 1e-14 && at0.axis <= 1e-14, `initial joint anchors and axes as MuJoCo's: ${JSON.stringify(at0)}`);
   const worst = await crossCheck(text, 'panda', model, { slide: 0.04 });
   model.delete();
   console.log(`panda: max scaled |qdd - MuJoCo qacc| over ${TRIALS} states = ${worst.toExponential(2)}`);
   assert.ok(worst <= 1e-9, `scaled error ${worst}`);
 });
 
+/**
+ * At the initial state, each joint's world anchor and axis as MuJoCo places them (mj_kinematics at qpos0) against
+ * our poses(): the largest difference in m (anchors) and in the axes' components.
+ */
+async function initialPoses(mechText, name, model) {
+  const mj = await loadMujoco();
+  const sim = await openModel({ text: mechText, name }, { backend: 'runtime' });
+  const data = new mj.MjData(model);
+  mj.mj_resetData(model, data);
+  mj.mj_kinematics(model, data);
+  const bodies = sim.describe().bodies;
+  const poses = sim.poses();
+  let anchor = 0;
+  let axis = 0;
+  for (let j = 0; j < model.njnt; j++) {
+    const b = bodies.findIndex((x) => x.name === mj.mj_id2name(model, 1, model.jnt_bodyid[j]));
+    const p = poses.subarray(7 * b, 7 * b + 7);
+    for (let k = 0; k < 3; k++) anchor = Math.max(anchor, Math.abs(p[k] - data.xanchor[3 * j + k]));
+    if (bodies[b].nv === 1) {
+      const a = bodies[b].axis;
+      const R = qToMat(p.subarray(3, 7));
+      for (let k = 0; k < 3; k++) {
+        const world = R[3 * k] * a[0] + R[3 * k + 1] * a[1] + R[3 * k + 2] * a[2];
+        axis = Math.max(axis, Math.abs(world - data.xaxis[3 * j + k]));
+      }
+    }
+  }
+  data.delete();
+  sim.dispose();
+  return { anchor, axis };
+}
+
 test('MJCF frames, defaults, childclass, free joint, springs and geom inertia match MuJoCo', async () => {
   const { text } = await importModel(features, { name: 'features.xml' });
   const model = await mujocoModel(forMujoco(features), 'xml');
+  const at0 = await initialPoses(text, 'features', model);
+  assert.ok(at0.anchor <= 1e-14 && at0.axis <= 1e-14, `initial joint anchors and axes as MuJoCo's: ${JSON.stringify(at0)}`);
   const worst = await crossCheck(text, 'features', model);
   model.delete();
   console.log(`features: max scaled |qdd - MuJoCo qacc| over ${TRIALS} states = ${worst.toExponential(2)}`);
