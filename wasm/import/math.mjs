@@ -3,8 +3,6 @@
 // rigid transforms { p, q } and the mass properties of welded parts.  Plain
 // numbers only, no dependencies.
 
-export const IDENTITY_Q = Object.freeze([1, 0, 0, 0]);
-
 /** @returns {number[]} a ⊗ b */
 export function qmul(a, b) {
   return [
