@@ -58,6 +58,10 @@ const CASES = [
     "m.xml:3:52: <child>: joint 'j1': unknown child link 'zz'"],
   ['URDF floating joint below a moving link', 'urdf', robot(link('a'), link('b'), link('c'), joint('j1', 'revolute', 'a', 'b'), joint('j2', 'floating', 'b', 'c')),
     "m.xml:6:1: <joint name=\"j2\">: the URDF floating joint needs its body attached to the world, but 'c' hangs from 'b' (.mech: a floating body's parent is base)"],
+  ['URDF impossible inertia', 'urdf', robot(link('a'), '<link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="3"/></inertial></link>', joint('j1', 'revolute', 'a', 'b')),
+    "m.xml:3:1: <link name=\"b\">: 'b' has an inertia no body can have: principal moments 1 1 3 (the largest exceeds the sum of the other two)"],
+  ['MJCF inertia not positive definite', 'mjcf', body('<joint/><inertial mass="1" pos="0 0 0" diaginertia="0 1 1"/>'),
+    "m.xml:1:20: <body name=\"a\">: 'a' has an inertia that is not positive definite: principal moments 0 1 1"],
   ['URDF wrong root element', 'urdf', '<mujoco/>',
     'm.xml:1:1: <mujoco>: the root element of a URDF file is <robot>'],
 ];

@@ -1,6 +1,6 @@
 // mujoco-side.mjs — the MuJoCo half of the importer's cross-check (import.test.mjs): mujoco-js, the model
 // text MuJoCo is given, and moving states between MuJoCo's coordinates and ours (docs/mujoco-mapping.md).
-import { matToQ, qToMat } from '../../wasm/import/math.mjs';
+import { eigSym3, matToQ, qToMat } from '../../wasm/import/math.mjs';
 
 let mujoco = null;
 let files = 0;
@@ -23,49 +23,6 @@ export async function mujocoModel(text, ext) {
   const model = mj.MjModel.loadFromXML(path);
   mj.FS.unlink(path);
   return model;
-}
-
-/**
- * Symmetric 3×3 A (row-major) = V diag(d) Vᵀ by cyclic Jacobi run to machine precision (as tests/mjcf.c);
- * V's columns are the eigenvectors, det V = +1.
- */
-export function eigSym3(A) {
-  const a = [...A];
-  const v = [1, 0, 0, 0, 1, 0, 0, 0, 1];
-  for (let sweep = 0; sweep < 64; sweep++) {
-    const off = Math.abs(a[1]) + Math.abs(a[2]) + Math.abs(a[5]);
-    if (off === 0) break;
-    for (const [p, q] of [[0, 1], [0, 2], [1, 2]]) {
-      const apq = a[3 * p + q];
-      if (apq === 0) continue;
-      const theta = (a[3 * q + q] - a[3 * p + p]) / (2 * apq);
-      const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-      const c = 1 / Math.sqrt(t * t + 1);
-      const s = t * c;
-      // A ← Jᵀ A J with the rotation J in the (p, q) plane.
-      for (let k = 0; k < 3; k++) {
-        const akp = a[3 * k + p];
-        const akq = a[3 * k + q];
-        a[3 * k + p] = c * akp - s * akq;
-        a[3 * k + q] = s * akp + c * akq;
-      }
-      for (let k = 0; k < 3; k++) {
-        const apk = a[3 * p + k];
-        const aqk = a[3 * q + k];
-        a[3 * p + k] = c * apk - s * aqk;
-        a[3 * q + k] = s * apk + c * aqk;
-      }
-      for (let k = 0; k < 3; k++) {
-        const vkp = v[3 * k + p];
-        const vkq = v[3 * k + q];
-        v[3 * k + p] = c * vkp - s * vkq;
-        v[3 * k + q] = s * vkp + c * vkq;
-      }
-    }
-  }
-  const det = v[0] * (v[4] * v[8] - v[5] * v[7]) - v[1] * (v[3] * v[8] - v[5] * v[6]) + v[2] * (v[3] * v[7] - v[4] * v[6]);
-  if (det < 0) for (let k = 0; k < 3; k++) v[3 * k + 2] = -v[3 * k + 2];
-  return { d: [a[0], a[4], a[8]], V: v };
 }
 
 /**

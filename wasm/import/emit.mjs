@@ -14,7 +14,7 @@
 // whose joint sits at `anchor` in its own frame becomes a body whose origin is there, and
 // everything the node carries is shifted by -anchor.
 
-import { IDENTITY_T, apply, combineMass, compose, qToAxisAngle, rotateInertia } from './math.mjs';
+import { IDENTITY_T, apply, combineMass, compose, eigSym3, qToAxisAngle, rotateInertia } from './math.mjs';
 import { ImportError } from './xml.mjs';
 
 /** The .mech limits the importer checks itself (core/model/model.h). */
@@ -118,12 +118,30 @@ export function lower(nodes, ctx) {
   if (baseMass > 0) ctx.warn(`mass welded to the world (${fmt(baseMass, 'mass')} kg) dropped: it cannot move`);
   for (const b of bodies) {
     Object.assign(b, combineMass(b.parts));
+    if (b.mass > 0) checkInertia(b, ctx);
     if (!(b.mass > 0)) {
       const el = b.node.el;
       throw ctx.fail(el, `'${b.source}' has no mass (${b.node.massNote ?? 'no <inertial>'}); a .mech body needs mass > 0${b.joint.type === 'fixed' ? '' : ` to carry its ${b.joint.type} joint`}`);
     }
   }
   return { bodies, pois, rsdas };
+}
+
+/**
+ * The inertia .mech accepts (docs/mech-format.md, "Inertia"): principal moments positive, the smallest above 1e-12
+ * times the largest, the largest at most the sum of the other two (relative tolerance 1e-9).  Refused here, at the
+ * source element, rather than by the .mech parser at a line of the output.
+ */
+function checkInertia(b, ctx) {
+  const d = eigSym3(b.inertia).d.sort((x, y) => x - y);
+  const shown = d.map((x) => Number(x.toPrecision(6))).join(' ');
+  const where = `${b.merged.length ? ` (with ${b.merged.map((n) => `'${n}'`).join(', ')} welded to it)` : ''}`;
+  if (!d.every(Number.isFinite) || !(d[0] > 1e-12 * d[2])) {
+    throw ctx.fail(b.node.el, `'${b.source}'${where} has an inertia that is not positive definite: principal moments ${shown}`);
+  }
+  if (d[2] > (d[0] + d[1]) * (1 + 1e-9)) {
+    throw ctx.fail(b.node.el, `'${b.source}'${where} has an inertia no body can have: principal moments ${shown} (the largest exceeds the sum of the other two)`);
+  }
 }
 
 const AXES = { '1,0,0': 'x', '0,1,0': 'y', '0,0,1': 'z', '-1,0,0': '-x', '0,-1,0': '-y', '0,0,-1': '-z' };
