@@ -80,6 +80,8 @@ test('importModel in wasm/index.mjs rejects with the same ImportError; bad optio
   await assert.rejects(importModelApi('<robot', { format: 'urdf', name: 'x.urdf' }), { name: 'ImportError', message: /^x\.urdf:1:\d+: malformed XML/ });
   await assert.rejects(importModelApi('<robot/>', { format: 'sdf' }), { name: 'ImportError', message: "importModel: format must be 'mjcf' or 'urdf', got 'sdf'" });
   await assert.rejects(importModelApi(42), { name: 'ImportError' });
+  await assert.rejects(importModelApi('<robot/>', { fromat: 'urdf' }), { name: 'ImportError', message: "importModel: unknown option 'fromat'; the options are format and name" });
+  await assert.rejects(importModelApi('<robot/>', 'urdf'), { name: 'ImportError', message: /options must be an object/ });
   await assert.rejects(importModelApi('<sdf/>'), { name: 'ImportError', message: /has neither a <mujoco> nor a <robot> root/ });
 });
 

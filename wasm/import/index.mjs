@@ -32,6 +32,11 @@ export function detectFormat(text) {
  */
 export function importModel(text, options = {}) {
   if (typeof text !== 'string') throw new ImportError('importModel: the model text must be a string');
+  if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
+    throw new ImportError("importModel: options must be an object such as { format: 'urdf' }");
+  }
+  const unknown = Object.keys(options ?? {}).find((k) => k !== 'format' && k !== 'name');
+  if (unknown !== undefined) throw new ImportError(`importModel: unknown option '${unknown}'; the options are format and name`);
   const file = options?.name ?? 'model';
   if (typeof file !== 'string') throw new ImportError('importModel: name must be a string');
   const format = options?.format ?? detectFormat(text);
