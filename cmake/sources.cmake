@@ -23,7 +23,33 @@ set(MECH_CORE_INCLUDES ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/core ${CM
 file(GLOB MECH_TREE_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/*.mech)
 file(GLOB MECH_LOOP_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/loops/*.mech)
 file(GLOB MECH_TRACK_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/tracks/*.mech)
-set(MECH_MODELS ${MECH_TREE_MODELS} ${MECH_LOOP_MODELS} ${MECH_TRACK_MODELS})
+# The robots of models/robots/ (MJCF, URDF) imported into .mech when the tree
+# is configured, by the importer every other path uses (scripts/import.mjs,
+# docs/import.md), into <build>/robots/; from there they are generated like
+# every other model.  A changed source or importer reconfigures; an unchanged
+# result keeps its timestamp, so nothing downstream reruns.
+file(GLOB MECH_ROBOT_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/robots/*.xml ${CMAKE_SOURCE_DIR}/models/robots/*.urdf)
+set(MECH_ROBOT_MODELS "")
+if(MECH_ROBOT_SOURCES)
+  find_program(MECH_NODE_EXECUTABLE node REQUIRED)
+  file(GLOB importer_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/wasm/import/*.mjs)
+  set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+    ${importer_sources} ${CMAKE_SOURCE_DIR}/scripts/import.mjs ${MECH_ROBOT_SOURCES})
+  file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/robots)
+  foreach(source ${MECH_ROBOT_SOURCES})
+    get_filename_component(stem ${source} NAME_WLE)
+    set(out ${CMAKE_BINARY_DIR}/robots/${stem}.mech)
+    execute_process(COMMAND ${MECH_NODE_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/import.mjs ${source}
+      OUTPUT_FILE ${out}.new ERROR_VARIABLE warnings RESULT_VARIABLE status)
+    if(NOT status EQUAL 0)
+      message(FATAL_ERROR "importing ${source} failed: ${warnings}")
+    endif()
+    file(COPY_FILE ${out}.new ${out} ONLY_IF_DIFFERENT)
+    file(REMOVE ${out}.new)
+    list(APPEND MECH_ROBOT_MODELS ${out})
+  endforeach()
+endif()
+set(MECH_MODELS ${MECH_TREE_MODELS} ${MECH_LOOP_MODELS} ${MECH_TRACK_MODELS} ${MECH_ROBOT_MODELS})
 
 # The XPBD scenes (rods, the pendulum and robot of the XPBD papers): text
 # only, run by the runtime module on engine 'xpbd'.

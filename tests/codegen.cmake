@@ -9,7 +9,8 @@ target_link_libraries(validate_generated PRIVATE mech_generated mech_internal)
 
 file(GLOB MECH_VALIDATE_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/*.mech
      ${CMAKE_SOURCE_DIR}/models/loops/*.mech ${CMAKE_SOURCE_DIR}/models/tracks/*.mech)
-foreach(model ${MECH_VALIDATE_MODELS})
+# The robots imported from models/robots/ (cmake/sources.cmake) with them.
+foreach(model ${MECH_VALIDATE_MODELS} ${MECH_ROBOT_MODELS})
   get_filename_component(stem ${model} NAME_WLE)
   add_test(NAME validate_generated_${stem} COMMAND validate_generated ${stem} ${model})
 endforeach()

@@ -295,3 +295,32 @@ export function listModels(): Promise<ModelInfo[]>;
 
 /** The .mech text of a shipped model. */
 export function loadModelText(name: string): Promise<string>;
+
+/**
+ * MJCF (MuJoCo) or URDF (ROS) text as .mech text (docs/import.md); rejects with an ImportError naming the
+ * file, line, column and element it cannot import.  Open the result with openModel({ text, name }).
+ */
+export function importModel(text: string, options?: ImportOptions): Promise<ImportResult>;
+
+export interface ImportOptions {
+  /** Default: from the root element, <mujoco> or <robot>. */
+  format?: 'mjcf' | 'urdf';
+  /** The file name error messages and the header show. */
+  name?: string;
+}
+
+export interface ImportResult {
+  /** The .mech text: a header saying where it came from and what changed, the source's names kept. */
+  text: string;
+  /** Everything the importer dropped or changed (also in the text's header). */
+  warnings: string[];
+}
+
+/** What importModel rejects with: `message` is `file:line:col: <element>: what`. */
+export interface ImportError extends Error {
+  readonly name: 'ImportError';
+  /** 1-based; 0 when the error has no place. */
+  readonly line: number;
+  /** 1-based; 0 when the error has no place. */
+  readonly column: number;
+}

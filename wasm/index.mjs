@@ -80,6 +80,22 @@ async function shippedModel(name) {
   return model;
 }
 
+/**
+ * MJCF (MuJoCo) or URDF (ROS) text as .mech text a person can read and edit (docs/import.md): a header saying
+ * where it came from, the source's body and link names kept, and every element the importer changed or dropped
+ * listed in `warnings` (and in the header).  The importer (wasm/import/) is loaded on first use.  Open the result
+ * with openModel({ text, name }).
+ * @param {string} text the MJCF or URDF file's text
+ * @param {{ format?: 'mjcf' | 'urdf', name?: string }} [options] format default: from the root element
+ *   (<mujoco> or <robot>); name: the file name error messages and the header show
+ * @returns {Promise<{ text: string, warnings: string[] }>}
+ * @throws {ImportError} (rejects) naming the file, line, column and element it cannot import
+ */
+export async function importModel(text, options) {
+  const importer = await import('./import/index.mjs');
+  return importer.importModel(text, options);
+}
+
 /** A value as an error message shows it. */
 function shown(v) {
   if (typeof v === 'string') return `'${v}'`;

@@ -21,13 +21,19 @@ export const treeModelNames = stems(modelsDir);
 export const loopModelNames = stems(`${modelsDir}loops`);
 /** models/tracks/*.mech: tracked vehicles (bands of shoes on their rollers, a ground). */
 export const trackModelNames = stems(`${modelsDir}tracks`);
+/** models/robots/*.xml and *.urdf: MJCF and URDF robots, imported into build/robots/<name>.mech when the build is configured. */
+export const robotModelNames = readdirSync(`${modelsDir}robots`)
+  .filter((f) => /\.(xml|urdf)$/.test(f))
+  .map((f) => f.replace(/\.(xml|urdf)$/, ''))
+  .sort();
 /** Every shipped model's name (each has a generated module), in the manifest's order; from models/, not from the manifest under test. */
-export const modelNames = [...treeModelNames, ...loopModelNames, ...trackModelNames];
+export const modelNames = [...treeModelNames, ...loopModelNames, ...trackModelNames, ...robotModelNames];
 
 /** The .mech file of a shipped model. */
 export function modelFile(name) {
   if (loopModelNames.includes(name)) return `${modelsDir}loops/${name}.mech`;
   if (trackModelNames.includes(name)) return `${modelsDir}tracks/${name}.mech`;
+  if (robotModelNames.includes(name)) return `${root}build/robots/${name}.mech`;
   return `${modelsDir}${name}.mech`;
 }
 

@@ -42,10 +42,52 @@ const state = {
   ready: false,       // start() has finished: the first model (or its error) and any link message are shown
 };
 
+// ——— MJCF and URDF (docs/import.md) ———
+
+// MJCF or URDF pasted into the editor: checked by the importer as it is typed, imported into .mech text on reload.
+const XML_MODEL = /^\s*(<\?xml[\s\S]*?\?>\s*)?(<!--[\s\S]*?-->\s*)*<(mujoco|robot)[\s>/]/;
+let importer = null;
+
+/** The importer (wasm/import/ with its XML parser, a chunk of its own), loaded the first time XML is seen. */
+function loadImporter() {
+  importer ??= import('../../wasm/import/index.mjs');
+  return importer;
+}
+
+/** An ImportError as the editor shows errors: the place apart from the message. */
+function importError(e) {
+  const line = Number.isInteger(e?.line) && e.line > 0 ? e.line : 1;
+  const column = Number.isInteger(e?.column) && e.column > 0 ? e.column : 1;
+  const message = String(e?.message ?? e).replace(/^[^\n]*?:\d+:\d+: /, '');
+  return { name: 'ImportError', message, line, column };
+}
+
+/** `text`, or when it is MJCF or URDF its import, which then replaces it in the editor. */
+async function imported(text) {
+  if (!XML_MODEL.test(text)) return text;
+  const { importModel } = await loadImporter();
+  const out = importModel(text, { name: state.model ?? 'model' });
+  editor.setText(out.text);
+  const n = out.warnings.length;
+  toast(`Imported ${n ? `with ${n} warning${n === 1 ? '' : 's'}, listed at the top of the text` : 'with no warnings'}`);
+  return out.text;
+}
+
 // ——— editor ———
 
 const editor = createEditor($('editor'), {
   async check(text) {
+    if (XML_MODEL.test(text)) {
+      let err = null;
+      try {
+        (await loadImporter()).importModel(text, { name: state.model ?? 'model' });
+      } catch (e) {
+        err = importError(e);
+      }
+      parseStatus(err);
+      if (!err) $('parse-status').textContent = '✓ imports as .mech: reload (Ctrl+Enter) to convert it';
+      return err;
+    }
     const err = await engine.check(text, state.model ?? 'model');
     parseStatus(err);
     return err;
@@ -195,7 +237,15 @@ async function pickModel(name, { text, camera, inputs } = {}) {
 
 async function reload() {
   if (!state.model) return;
-  const text = editor.text;
+  let text;
+  try {
+    text = await imported(editor.text);
+  } catch (e) {
+    const err = importError(e);
+    parseStatus(err);
+    editor.revealError(err);
+    return;
+  }
   saveEdit(state.model, text, state.shipped);
   showEdited();
   await openText(text, { keepCamera: true, ...carriedInputs() });

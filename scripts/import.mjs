@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// import.mjs — MJCF or URDF to .mech (docs/import.md): the .mech text on
+// stdout, the importer's warnings on stderr.
+//
+//   node scripts/import.mjs models/robots/panda.xml > panda.mech
+//   node scripts/import.mjs --format urdf robot.urdf
+
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { importModel, ImportError } from '../wasm/import/index.mjs';
+
+const args = process.argv.slice(2);
+let format;
+const files = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--format') format = args[++i];
+  else if (args[i].startsWith('--format=')) format = args[i].slice('--format='.length);
+  else if (args[i] === '-h' || args[i] === '--help') files.length = 0, files.push(null);
+  else files.push(args[i]);
+}
+if (files.length !== 1 || files[0] === null) {
+  process.stderr.write('usage: node scripts/import.mjs [--format mjcf|urdf] FILE\n'
+    + '  prints the .mech text of an MJCF (.xml) or URDF (.urdf) file; warnings go to stderr\n');
+  process.exit(files[0] === null ? 0 : 2);
+}
+const file = files[0];
+if (format === undefined && /\.urdf$/i.test(file)) format = 'urdf';
+let text;
+try {
+  text = readFileSync(file, 'utf8');
+} catch (e) {
+  process.stderr.write(`import: cannot read ${file}: ${e.code ?? e.message}\n`);
+  process.exit(1);
+}
+try {
+  const out = importModel(text, { format, name: basename(file) });
+  for (const w of out.warnings) process.stderr.write(`${basename(file)}: warning: ${w}\n`);
+  process.stdout.write(out.text);
+} catch (e) {
+  if (!(e instanceof ImportError)) throw e;
+  process.stderr.write(`${e.message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,98 @@
+// mujoco-side.mjs — the MuJoCo half of the importer's cross-check (import.test.mjs): mujoco-js, the model
+// text MuJoCo is given, and moving states between MuJoCo's coordinates and ours (docs/mujoco-mapping.md).
+import { eigSym3, matToQ, qToMat } from '../../wasm/import/math.mjs';
+
+let mujoco = null;
+let files = 0;
+
+/** mujoco-js, loaded once. */
+export async function loadMujoco() {
+  if (!mujoco) {
+    const { default: load } = await import('mujoco-js');
+    mujoco = await load();
+    mujoco.FS.mkdir('/import');
+  }
+  return mujoco;
+}
+
+/** A MuJoCo model from MJCF or URDF text (mujoco-js reads from its in-memory file system). */
+export async function mujocoModel(text, ext) {
+  const mj = await loadMujoco();
+  const path = `/import/m${files++}.${ext}`;
+  mj.FS.writeFile(path, text);
+  const model = mj.MjModel.loadFromXML(path);
+  mj.FS.unlink(path);
+  return model;
+}
+
+/**
+ * MJCF's fullinertia="M11 M22 M33 M12 M13 M23" as quat + diaginertia diagonalised here: MuJoCo's own
+ * decomposition of fullinertia is off by up to 5e-7 relative on the Panda's link1 (measured with mujoco-js
+ * 0.0.7), too coarse for a 1e-9 gate; R diag Rᵀ of the exact decomposition reproduces the matrix to ~1e-17.
+ */
+export function exactFullInertia(xml) {
+  return xml.replace(/fullinertia="([^"]*)"/g, (_, v) => {
+    const [a, b, c, d, e, f] = v.trim().split(/\s+/).map(Number);
+    const { d: diag, V } = eigSym3([a, d, e, d, b, f, e, f, c]);
+    return `quat="${matToQ(V).join(' ')}" diaginertia="${diag.join(' ')}"`;
+  });
+}
+
+/** A 1-DOF-or-free MuJoCo model and a .mech Sim: MuJoCo's qacc mapped to our qdd at the Sim's (q, qd, tau). */
+export function mujocoQdd(mj, model, data, sim, layout) {
+  const { q, qd, tau } = sim;
+  const out = new Float64Array(sim.nv);
+  // Fill MuJoCo's state joint by joint.
+  for (const j of layout) {
+    if (j.free) {
+      const Q = q.subarray(j.q, j.q + 4);
+      const R = qToMat(Q);
+      const w = qd.subarray(j.v, j.v + 3);
+      const v = qd.subarray(j.v + 3, j.v + 6);
+      const n = tau.subarray(j.v, j.v + 3);
+      const f = tau.subarray(j.v + 3, j.v + 6);
+      const Rv = (x) => [0, 1, 2].map((r) => R[3 * r] * x[0] + R[3 * r + 1] * x[1] + R[3 * r + 2] * x[2]);
+      data.qpos.set([...q.subarray(j.q + 4, j.q + 7), ...Q], j.mq);
+      data.qvel.set([...Rv(v), ...w], j.mv);
+      data.qfrc_applied.set([...Rv(f), ...n], j.mv);
+    } else {
+      data.qpos[j.mq] = q[j.q];
+      data.qvel[j.mv] = qd[j.v];
+      data.qfrc_applied[j.mv] = tau[j.v];
+    }
+  }
+  mj.mj_forward(model, data);
+  const a = data.qacc;
+  for (const j of layout) {
+    if (j.free) {
+      const R = qToMat(q.subarray(j.q, j.q + 4));
+      const w = qd.subarray(j.v, j.v + 3);
+      const v = qd.subarray(j.v + 3, j.v + 6);
+      const lin = [a[j.mv], a[j.mv + 1], a[j.mv + 2]];
+      const RtL = [0, 1, 2].map((c) => R[c] * lin[0] + R[3 + c] * lin[1] + R[6 + c] * lin[2]);
+      const wxv = [w[1] * v[2] - w[2] * v[1], w[2] * v[0] - w[0] * v[2], w[0] * v[1] - w[1] * v[0]];
+      out.set([a[j.mv + 3], a[j.mv + 4], a[j.mv + 5]], j.v);
+      out.set([0, 1, 2].map((k) => RtL[k] - wxv[k]), j.v + 3);
+    } else {
+      out[j.v] = a[j.mv];
+    }
+  }
+  return out;
+}
+
+/**
+ * Where each MuJoCo joint's coordinates are, on both sides, matched by the body that carries it (our body
+ * names are the source's): [{ free, q, v (ours), mq, mv (MuJoCo's) }].
+ */
+export function jointLayout(mj, model, sim) {
+  const bodies = sim.describe().bodies;
+  const layout = [];
+  for (let j = 0; j < model.njnt; j++) {
+    const b = model.jnt_bodyid[j];
+    const name = mj.mj_id2name(model, 1 /* mjOBJ_BODY */, b);
+    const ours = bodies.find((x) => x.name === name);
+    if (!ours) throw new Error(`no body '${name}' in the imported model`);
+    layout.push({ free: model.jnt_type[j] === 0, q: ours.qidx, v: ours.vidx, mq: model.jnt_qposadr[j], mv: model.jnt_dofadr[j] });
+  }
+  return layout;
+}

@@ -1,0 +1,55 @@
+// index.mjs — MJCF and URDF to .mech text (docs/import.md).  Plain ES
+// modules with one dependency (saxes, the XML parser): used by
+// wasm/index.mjs's importModel, the playground and scripts/import.mjs.
+//
+//   import { importModel } from './wasm/import/index.mjs';
+//   const { text, warnings } = importModel(xml, { format: 'mjcf', name: 'panda.xml' });
+
+import { emit, lower } from './emit.mjs';
+import { readMjcf } from './mjcf.mjs';
+import { readUrdf } from './urdf.mjs';
+import { ImportError, readers } from './xml.mjs';
+
+export { ImportError };
+
+/**
+ * The format of a model file from its text: 'mjcf' when the root element is <mujoco>, 'urdf' when it is <robot>,
+ * else null.
+ * @param {string} text
+ */
+export function detectFormat(text) {
+  const m = /<\s*(mujoco|robot)[\s>/]/.exec(String(text).replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->/g, ''));
+  return m ? (m[1] === 'mujoco' ? 'mjcf' : 'urdf') : null;
+}
+
+/**
+ * MJCF or URDF text to .mech text.
+ * @param {string} text
+ * @param {{ format?: 'mjcf' | 'urdf', name?: string }} [options] format default: detected from the root element;
+ *   name: the file name messages and the header show
+ * @returns {{ text: string, warnings: string[] }}
+ * @throws {ImportError} naming the file, line, column and element for anything it cannot import
+ */
+export function importModel(text, options = {}) {
+  if (typeof text !== 'string') throw new ImportError('importModel: the model text must be a string');
+  if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
+    throw new ImportError("importModel: options must be an object such as { format: 'urdf' }");
+  }
+  const unknown = Object.keys(options ?? {}).find((k) => k !== 'format' && k !== 'name');
+  if (unknown !== undefined) throw new ImportError(`importModel: unknown option '${unknown}'; the options are format and name`);
+  const file = options?.name ?? 'model';
+  if (typeof file !== 'string') throw new ImportError('importModel: name must be a string');
+  const format = options?.format ?? detectFormat(text);
+  if (format !== 'mjcf' && format !== 'urdf') {
+    throw new ImportError(`importModel: format must be 'mjcf' or 'urdf'${options?.format === undefined ? ` (${file} has neither a <mujoco> nor a <robot> root)` : `, got '${String(format)}'`}`);
+  }
+  const src = format === 'mjcf' ? readMjcf(text, { file }) : readUrdf(text, { file });
+  const { fail } = readers(file);
+  const warnings = [...src.warnings];
+  const lowered = lower(src.nodes, { warn: (w) => warnings.push(w), fail, format });
+  for (const b of lowered.bodies) {
+    if (b.merged.length && format === 'urdf') warnings.push(`link${b.merged.length === 1 ? '' : 's'} ${b.merged.map((n) => `'${n}'`).join(', ')} welded into '${b.source}' by fixed joints`);
+  }
+  const out = emit({ format, file, model: src.model, gravity: src.gravity, warnings, ...lowered });
+  return { text: out, warnings };
+}

@@ -1,0 +1,189 @@
+// urdf.mjs — ROS URDF to source nodes (emit.mjs), following the URDF XML
+// specification of the ROS wiki: links with <inertial> (origin, mass,
+// inertia), joints revolute/continuous/prismatic/fixed/floating with origin
+// xyz/rpy and axis, visual box/cylinder/sphere.  Fixed joints weld the child
+// link to its parent (emit.mjs combines the mass properties exactly); the
+// root link is welded to the world unless it has no mass, when it *is* the
+// world.
+
+import { qAxisAngle, qmul, rotateInertia } from './math.mjs';
+import { parseXml, readers } from './xml.mjs';
+import { MAX_BODIES } from './emit.mjs';
+
+/** URDF rpy: fixed-axis roll about x, then pitch about y, then yaw about z, R = Rz Ry Rx. */
+export function rpyToQ(r, p, y) {
+  return qmul(qAxisAngle([0, 0, 1], y), qmul(qAxisAngle([0, 1, 0], p), qAxisAngle([1, 0, 0], r)));
+}
+
+/**
+ * @param {string} text @param {{ file: string }} options
+ * @returns {{ model: string, gravity: number[], nodes: object[], warnings: string[] }}
+ */
+export function readUrdf(text, { file }) {
+  const root = parseXml(text, file);
+  const { fail, vec, num } = readers(file);
+  if (root.name !== 'robot') throw fail(root, 'the root element of a URDF file is <robot>');
+  const warnings = [];
+  const tally = new Map();
+  const drop = (what) => tally.set(what, (tally.get(what) ?? 0) + 1);
+
+  const origin = (el) => {
+    const o = el.children.find((c) => c.name === 'origin');
+    if (!o) return { p: [0, 0, 0], q: [1, 0, 0, 0] };
+    const rpy = vec(o, 'rpy', 3, [0, 0, 0]);
+    return { p: vec(o, 'xyz', 3, [0, 0, 0]), q: rpyToQ(...rpy) };
+  };
+
+  const materials = new Map();
+  const colorOf = (m) => {
+    const c = m?.children.find((e) => e.name === 'color');
+    return c ? vec(c, 'rgba', 4, null) : null;
+  };
+  for (const m of root.children.filter((e) => e.name === 'material')) {
+    if (m.attrs.name !== undefined) materials.set(m.attrs.name, colorOf(m));
+  }
+
+  const links = new Map();
+  const joints = [];
+  for (const e of root.children) {
+    if (e.name === 'link') {
+      if (e.attrs.name === undefined) throw fail(e, 'a link needs a name');
+      if (links.has(e.attrs.name)) throw fail(e, `link '${e.attrs.name}' is defined twice`);
+      if (links.size >= MAX_BODIES) throw fail(e, `more than ${MAX_BODIES} links (.mech's limit)`);
+      links.set(e.attrs.name, e);
+    } else if (e.name === 'joint') {
+      joints.push(e);
+    } else if (e.name === 'transmission' || e.name === 'gazebo') {
+      drop(`<${e.name}> elements`);
+    } else if (e.name !== 'material') {
+      drop(`<${e.name}> elements`);
+    }
+  }
+  if (links.size === 0) throw fail(root, 'no links');
+
+  // The tree: each link the child of at most one joint, every joint's links known.
+  const parentJoint = new Map(); // child link -> joint element
+  const childJoints = new Map(); // parent link -> joint elements, in file order
+  const jointNames = new Set();
+  for (const j of joints) {
+    const name = j.attrs.name;
+    if (name === undefined) throw fail(j, 'a joint needs a name');
+    if (jointNames.has(name)) throw fail(j, `joint '${name}' is defined twice`);
+    jointNames.add(name);
+    const link = (role) => {
+      const e = j.children.find((c) => c.name === role);
+      if (!e || e.attrs.link === undefined) throw fail(j, `joint '${name}' has no <${role} link="...">`);
+      if (!links.has(e.attrs.link)) throw fail(e, `joint '${name}': unknown ${role} link '${e.attrs.link}'`);
+      return e.attrs.link;
+    };
+    const parent = link('parent');
+    const child = link('child');
+    if (parent === child) throw fail(j, `joint '${name}' joins link '${parent}' to itself (a cycle)`);
+    if (parentJoint.has(child)) {
+      throw fail(j, `link '${child}' is the child of two joints, '${parentJoint.get(child).attrs.name}' and '${name}': the links must form a tree (a cycle or a closed loop)`);
+    }
+    parentJoint.set(child, j);
+    if (!childJoints.has(parent)) childJoints.set(parent, []);
+    childJoints.get(parent).push(j);
+  }
+  const parentOf = (link) => parentJoint.get(link)?.children.find((c) => c.name === 'parent').attrs.link;
+  const roots = [...links.keys()].filter((l) => !parentJoint.has(l));
+  {
+    // A cycle first (then no link, or not every link, is reachable from a root), then several trees.
+    for (const start of links.keys()) {
+      const seen = [];
+      for (let l = start; l !== undefined; l = parentOf(l)) {
+        const k = seen.indexOf(l);
+        if (k >= 0) {
+          const cycle = seen.slice(k).concat(l).reverse();
+          throw fail(parentJoint.get(l), `the joints form a cycle: ${cycle.join(' -> ')} (URDF describes a tree)`);
+        }
+        seen.push(l);
+      }
+    }
+  }
+  if (roots.length > 1) {
+    throw fail(links.get(roots[1]), `${roots.length} root links (${roots.map((r) => `'${r}'`).join(', ')}): a URDF robot is one tree`);
+  }
+
+  const nodes = [];
+  const rootLink = roots[0];
+  const stack = [{ link: rootLink, parent: null, joint: null }];
+  while (stack.length) {
+    const { link, parent, joint } = stack.pop();
+    const el = links.get(link);
+    const node = { name: link, el, parent, X: joint ? origin(joint) : { p: [0, 0, 0], q: [1, 0, 0, 0] }, joint: null, weld: 'merge', parts: [], shapes: [], sites: [] };
+    nodes.push(node);
+    // inertial
+    const inertials = el.children.filter((c) => c.name === 'inertial');
+    if (inertials.length > 1) throw fail(inertials[1], `link '${link}' has two <inertial> elements`);
+    if (inertials.length) {
+      const ie = inertials[0];
+      const t = origin(ie);
+      const m = ie.children.find((c) => c.name === 'mass');
+      if (!m) throw fail(ie, `link '${link}': <inertial> has no <mass>`);
+      const mass = num(m, 'value', undefined);
+      if (mass === undefined) throw fail(m, `link '${link}': <mass> has no value`);
+      if (mass < 0) throw fail(m, `link '${link}': negative mass ${mass}`);
+      const ine = ie.children.find((c) => c.name === 'inertia');
+      if (!ine) throw fail(ie, `link '${link}': <inertial> has no <inertia>`);
+      const g = (k) => num(ine, k, 0);
+      const I = [g('ixx'), g('ixy'), g('ixz'), g('ixy'), g('iyy'), g('iyz'), g('ixz'), g('iyz'), g('izz')];
+      node.parts.push({ mass, com: t.p, inertia: rotateInertia(t.q, I) });
+    }
+    // visuals
+    for (const v of el.children.filter((c) => c.name === 'visual')) {
+      const geo = v.children.find((c) => c.name === 'geometry');
+      const shapeEl = geo?.children[0];
+      if (!shapeEl) { drop('visuals without geometry'); continue; }
+      const matEl = v.children.find((c) => c.name === 'material');
+      const color = colorOf(matEl) ?? (matEl?.attrs.name !== undefined ? materials.get(matEl.attrs.name) ?? null : null);
+      let shape = null;
+      switch (shapeEl.name) {
+        case 'box': shape = { type: 'box', size: vec(shapeEl, 'size', 3, null) ?? (() => { throw fail(shapeEl, 'no size'); })() }; break;
+        case 'cylinder': shape = { type: 'cylinder', size: [num(shapeEl, 'radius', 0), num(shapeEl, 'length', 0)] }; break;
+        case 'capsule': shape = { type: 'capsule', size: [num(shapeEl, 'radius', 0), num(shapeEl, 'length', 0)] }; break;
+        case 'sphere': shape = { type: 'sphere', size: [num(shapeEl, 'radius', 0)] }; break;
+        case 'mesh': drop('mesh visuals (their bounding size is unknown without the mesh files)'); break;
+        default: drop(`<${shapeEl.name}> visuals`);
+      }
+      if (shape && !shape.size.every((x) => x > 0)) { drop('visuals with a zero or negative size'); shape = null; }
+      if (shape) node.shapes.push({ ...shape, color, t: origin(v) });
+    }
+    if (el.children.some((c) => c.name === 'collision')) drop('collision elements');
+    // the joint to the parent
+    if (!joint) {
+      node.weld = node.parts.some((p) => p.mass > 0) ? 'fixed' : 'merge';
+    } else {
+      const type = joint.attrs.type;
+      const name = joint.attrs.name;
+      if (type === 'fixed') {
+        node.weld = 'merge';
+      } else if (type === 'floating') {
+        node.joint = { type: 'floating', name, el: joint, from: 'URDF floating' };
+      } else if (['revolute', 'continuous', 'prismatic'].includes(type)) {
+        const axisEl = joint.children.find((c) => c.name === 'axis');
+        const axis = axisEl ? vec(axisEl, 'xyz', 3, [1, 0, 0]) : [1, 0, 0];
+        if (!(Math.hypot(...axis) > 0)) throw fail(axisEl, `joint '${name}': zero axis`);
+        const dyn = joint.children.find((c) => c.name === 'dynamics');
+        const damping = dyn ? num(dyn, 'damping', 0) : 0;
+        if (damping < 0) throw fail(dyn, `joint '${name}': negative damping ${damping}`);
+        if (dyn && num(dyn, 'friction', 0) !== 0) drop('joint friction values');
+        if (type !== 'continuous' && joint.children.some((c) => c.name === 'limit')) drop('joint limits');
+        if (joint.children.some((c) => c.name === 'mimic')) warnings.push(`joint '${name}': <mimic> dropped, the joint moves freely`);
+        node.joint = { type: type === 'prismatic' ? 'prismatic' : 'revolute', name, el: joint, axis, damping, from: `URDF ${type}` };
+      } else if (type === 'planar') {
+        throw fail(joint, `joint '${name}': type 'planar' is not supported yet (.mech joints are revolute, prismatic, floating or fixed)`);
+      } else {
+        throw fail(joint, `joint '${name}': unknown joint type '${type ?? ''}' (URDF: revolute, continuous, prismatic, fixed, floating, planar)`);
+      }
+    }
+    const kids = childJoints.get(link) ?? [];
+    for (let k = kids.length - 1; k >= 0; k--) {
+      const j = kids[k];
+      stack.push({ link: j.children.find((c) => c.name === 'child').attrs.link, parent: node, joint: j });
+    }
+  }
+  for (const [what, n] of tally) warnings.push(`${n} ${what} dropped`);
+  return { model: root.attrs.name ?? 'URDF robot', gravity: [0, 0, -9.81], nodes, warnings };
+}
