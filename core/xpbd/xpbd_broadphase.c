@@ -185,8 +185,19 @@ int xpbd_broadphase_run(xpbd_broadphase *bp, int n, const xpbd_placed *shapes, c
                 for (c[2] = bx[i].clo[2]; c[2] <= bx[i].chi[2] && !r; c[2]++)
                     r = visit_cell(bp, bx, i, c, !is_static[i], skip, user);
     }
-    /* in collider order, so the solve's order does not depend on the table */
-    if (!r) qsort(bp->pairs, (size_t)bp->n, 2 * sizeof *bp->pairs, cmp_pair);
+    /* in collider order, so the solve's order does not depend on the table;
+     * two cells of one box that hash to one bucket list its pair twice: once */
+    if (!r && bp->n) {
+        qsort(bp->pairs, (size_t)bp->n, 2 * sizeof *bp->pairs, cmp_pair);
+        int kept = 0;
+        for (int q = 0; q < bp->n; q++)
+            if (kept == 0 || cmp_pair(&bp->pairs[2 * q], &bp->pairs[2 * (kept - 1)])) {
+                bp->pairs[2 * kept] = bp->pairs[2 * q];
+                bp->pairs[2 * kept + 1] = bp->pairs[2 * q + 1];
+                kept++;
+            }
+        bp->n = kept;
+    }
 done:
     free(bx);
     return r;
