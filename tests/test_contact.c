@@ -328,6 +328,14 @@ static void check_terrain(void)
     report("terrain (grid): interpolates its samples", 0, 0);
     terrain_eval(&g[2], g[2].x0 + 2 * g[2].dx, g[2].y0 + 3 * g[2].dy, &h, &hx, &hy);
     report("terrain (grid): h at a sample = the sample", fabs(h - gh[3 * g[2].nx + 2]), 1e-15);
+    /* The ground stage skips a shoe above the grid's bound: nothing may rise past it. */
+    double top = terrain_grid_top(&g[2]), over = -INFINITY;
+    for (int i = 0; i < 20000; i++) {
+        terrain_eval(&g[2], urand(&r, -2, 3), urand(&r, -1.5, 2), &h, &hx, &hy);
+        over = fmax(over, h - top);
+    }
+    printf("terrain (grid): terrain_grid_top is %.3g m above the highest h sampled\n", -over);
+    report("terrain (grid): terrain_grid_top bounds h", fmax(over, 0), 0);
 }
 
 /* Passivity of the velocity-dependent part, and the friction cone. */

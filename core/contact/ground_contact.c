@@ -142,6 +142,22 @@ void ground_stage_init(ground_stage *g, const mech_model *m)
     int ns = g->ncorner / 4;
     P->m_eff = ns ? 0.25 * shoe / ns : 0.25 * M;
     P->ct = 2.0 * gr->zeta * sqrt(gr->kt * P->m_eff);
+    if (gr->type == MECH_GROUND_GRID) g->top = terrain_grid_top(gr);
+}
+
+/* Whether no pad corner of shoe kinematics ks can touch: the corners lie
+ * within r (the pad's half-diagonal) of its centre xc (shoe frame), so they
+ * are all clear when c_z - r is above the terrain's highest point within r
+ * of c: a plane's exactly (its slope |grad h| given), a grid's bound over
+ * its field. */
+static int shoe_clear(const ground_stage *g, const mech_body_kin *ks, const double xc[3], double r, double slope)
+{
+    const mech_ground *gr = g->P.g;
+    double c[3];
+    m3_mulv(ks->R, xc, c);
+    for (int j = 0; j < 3; j++) c[j] += ks->p[j];
+    double top = gr->type == MECH_GROUND_PLANE ? gr->z0 + gr->sx * c[0] + gr->sy * c[1] + slope * r : g->top;
+    return c[2] - r > top;
 }
 
 void ground_stage_forces(const ground_stage *g, const mech_body_kin *k, double dt, ground_anchor *anchors,
@@ -149,19 +165,27 @@ void ground_stage_forces(const ground_stage *g, const mech_body_kin *k, double d
 {
     const mech_model *m = g->m;
     int anchored = anchors && m->ground.friction == MECH_FRICTION_ANCHORED, idx = 0;
+    double slope = sqrt(m->ground.sx * m->ground.sx + m->ground.sy * m->ground.sy);
     for (int t = 0; t < m->ntrack; t++) {
         const mech_track *tr = &m->tracks[t];
-        double xl[4][3];
+        double xl[4][3], xc[3] = { 0.5 * tr->link, 0, tr->pad_z };
         for (int c = 0; c < 4; c++) ground_corner_local(tr, c, xl[c]);
-        for (int i = 0; i < tr->nshoe; i++) {
+        /* the half-diagonal, with 1e-6 relative slack: round-off never skips a touching corner */
+        double r = (1 + 1e-6) * 0.5 * sqrt(tr->pad_length * tr->pad_length + tr->pad_width * tr->pad_width);
+        for (int i = 0; i < tr->nshoe; i++, idx += 4) {
             int s = tr->shoe0 + i;
             const mech_body_kin *ks = &k[s];
-            for (int c = 0; c < 4; c++, idx++) {
+            if (shoe_clear(g, ks, xc, r, slope)) {   /* the anchored law's lift-off, for all four */
+                if (anchored && dt > 0)
+                    for (int c = 0; c < 4; c++) anchors[idx + c].on = 0;
+                continue;
+            }
+            for (int c = 0; c < 4; c++) {
                 double p[3], u[3], F[3];
                 m3_mulv(ks->R, xl[c], p);
                 for (int j = 0; j < 3; j++) p[j] += ks->p[j];
                 mech_point_velocity(ks, p, u);
-                if (anchored) ground_force_anchored(&g->P, &anchors[idx], p, u, dt, F);
+                if (anchored) ground_force_anchored(&g->P, &anchors[idx + c], p, u, dt, F);
                 else ground_force(&g->P, p, u, dt, F);
                 if (F[0] == 0 && F[1] == 0 && F[2] == 0) continue;
                 contact_add_wrench(fext, s, p, F, 1.0);
