@@ -29,13 +29,13 @@ static double normal_part(const ground_params *P, double g, const double n[3], c
     return f > 0 ? f : 0;
 }
 
-double ground_force(const ground_params *P, const double p[3], const double u[3], double dt, double F[3])
+/* The regularized law at a gap g > 0 under the corner, n as gap gives it. */
+static void regularized(const ground_params *P, double g, const double n[3], const double u[3], double dt,
+                        double F[3])
 {
-    double n[3], g = gap(P, p, n);
     F[0] = F[1] = F[2] = 0;
-    if (g <= 0) return g;
     double f = normal_part(P, g, n, u);
-    if (f == 0) return g;
+    if (f == 0) return;
     /* Regularized Coulomb on the tangential slip, implicit against m_eff;
      * the normal load is |F_n| = f |n|. */
     double nn = v3_norm(n), nh[3] = { n[0] / nn, n[1] / nn, n[2] / nn };
@@ -43,6 +43,13 @@ double ground_force(const ground_params *P, const double p[3], const double u[3]
     double k = P->mu * f * nn / sqrt(v3_dot(ut, ut) + P->veps * P->veps);
     double ki = contact_implicit_slope(k, dt, P->m_eff);
     for (int c = 0; c < 3; c++) F[c] = f * n[c] - ki * ut[c];
+}
+
+double ground_force(const ground_params *P, const double p[3], const double u[3], double dt, double F[3])
+{
+    double n[3], g = gap(P, p, n);
+    F[0] = F[1] = F[2] = 0;
+    if (g > 0) regularized(P, g, n, u, dt, F);
     return g;
 }
 
@@ -59,20 +66,21 @@ static void deflection(const ground_anchor *A, const double p[3], double z[3])
     for (int c = 0; c < 3; c++) z[c] = r[c] - rn * A->n[c];
 }
 
-/* The elastoplastic anchor (Dupont et al.; Cundall & Strack's tangential
- * spring): trial f = -kt z - ct u_t (ct implicit against m_eff); inside the
- * cone mu |F_n| it stands and the anchor stays; outside, the radial return
- * s = mu |F_n| / |f| scales it onto the cone and (dt > 0) the anchor moves
- * by the backward-Euler slip da = (s - 1) f / (kt + ct / dt). */
-double ground_force_anchored(const ground_params *P, ground_anchor *A, const double p[3], const double u[3],
-                             double dt, double F[3])
+/* Lift-off drops the anchor; only a step (dt > 0) moves anchors. */
+static void lift_off(ground_anchor *A, double dt)
 {
-    double n[3], g = gap(P, p, n);
-    F[0] = F[1] = F[2] = 0;
-    if (g <= 0) {
-        if (dt > 0) A->on = 0;
-        return g;
-    }
+    if (dt > 0) A->on = 0;
+}
+
+/* The elastoplastic anchor (Dupont et al.; Cundall & Strack's tangential
+ * spring) at a gap g > 0 under the corner p: trial f = -kt z - ct u_t (ct
+ * implicit against m_eff); inside the cone mu |F_n| it stands and the
+ * anchor stays; outside, the radial return s = mu |F_n| / |f| scales it onto
+ * the cone and (dt > 0) the anchor moves by the backward-Euler slip
+ * da = (s - 1) f / (kt + ct / dt). */
+static void anchored(const ground_params *P, ground_anchor *A, double g, const double n[3], const double p[3],
+                     const double u[3], double dt, double F[3])
+{
     double f = normal_part(P, g, n, u), nn = v3_norm(n);
     ground_anchor fresh;
     const ground_anchor *a = A;
@@ -96,6 +104,15 @@ double ground_force_anchored(const ground_params *P, ground_anchor *A, const dou
         }
     }
     for (int c = 0; c < 3; c++) F[c] = f * n[c] + s * ft[c];
+}
+
+double ground_force_anchored(const ground_params *P, ground_anchor *A, const double p[3], const double u[3],
+                             double dt, double F[3])
+{
+    double n[3], g = gap(P, p, n);
+    F[0] = F[1] = F[2] = 0;
+    if (g > 0) anchored(P, A, g, n, p, u, dt, F);
+    else lift_off(A, dt);
     return g;
 }
 
@@ -164,7 +181,7 @@ void ground_stage_forces(const ground_stage *g, const mech_body_kin *k, double d
                          double *fext, double reaction[3])
 {
     const mech_model *m = g->m;
-    int anchored = anchors && m->ground.friction == MECH_FRICTION_ANCHORED, idx = 0;
+    int anchored_mode = anchors && m->ground.friction == MECH_FRICTION_ANCHORED, idx = 0;
     double slope = sqrt(m->ground.sx * m->ground.sx + m->ground.sy * m->ground.sy);
     for (int t = 0; t < m->ntrack; t++) {
         const mech_track *tr = &m->tracks[t];
@@ -175,18 +192,24 @@ void ground_stage_forces(const ground_stage *g, const mech_body_kin *k, double d
         for (int i = 0; i < tr->nshoe; i++, idx += 4) {
             int s = tr->shoe0 + i;
             const mech_body_kin *ks = &k[s];
-            if (shoe_clear(g, ks, xc, r, slope)) {   /* the anchored law's lift-off, for all four */
-                if (anchored && dt > 0)
-                    for (int c = 0; c < 4; c++) anchors[idx + c].on = 0;
+            if (shoe_clear(g, ks, xc, r, slope)) {
+                if (anchored_mode)
+                    for (int c = 0; c < 4; c++) lift_off(&anchors[idx + c], dt);
                 continue;
             }
             for (int c = 0; c < 4; c++) {
-                double p[3], u[3], F[3];
+                ground_anchor *A = anchored_mode ? &anchors[idx + c] : NULL;
+                double p[3], n[3], u[3], F[3];
                 m3_mulv(ks->R, xl[c], p);
                 for (int j = 0; j < 3; j++) p[j] += ks->p[j];
+                double gp = gap(&g->P, p, n);
+                if (gp <= 0) {
+                    if (A) lift_off(A, dt);
+                    continue;
+                }
                 mech_point_velocity(ks, p, u);
-                if (anchored) ground_force_anchored(&g->P, &anchors[idx + c], p, u, dt, F);
-                else ground_force(&g->P, p, u, dt, F);
+                if (A) anchored(&g->P, A, gp, n, p, u, dt, F);
+                else regularized(&g->P, gp, n, u, dt, F);
                 if (F[0] == 0 && F[1] == 0 && F[2] == 0) continue;
                 contact_add_wrench(fext, s, p, F, 1.0);
                 for (int j = 0; j < 3; j++) reaction[j] += F[j];
