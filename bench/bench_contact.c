@@ -3,11 +3,11 @@
  *   bench_contact <model.mech>...
  *
  * Per model with a band or a ground: the lean world kinematics
- * (mech_world_kinematics), every band's pin and face laws on that
- * kinematics, the ground law at every pad corner, the whole stage
- * (contact_forces: kinematics + both laws), the generated fwd_dyn with that
- * fext, and the contact step (stage + fwd_dyn), which is what a contact
- * model pays per force evaluation.  States: a pool of 64 near the design
+ * (mech_world_kinematics_joints, as the stage runs it), every band's pin
+ * and face laws on that kinematics, the ground law at every pad corner, the
+ * whole stage (contact_forces: kinematics + both laws), the generated
+ * fwd_dyn with that fext, and the contact step (stage + fwd_dyn), which is
+ * what a contact model pays per force evaluation.  States: a pool of 64 near the design
  * pose (q0 nudged by a few mm / mrad, rollers at any angle, everything
  * moving), so the laws see loaded pairs.  A repetition is a batch of at least
  * 5 ms of thread CPU time; the figure is the fastest of 100, parts taking
@@ -46,6 +46,7 @@ static const char *part_names[NPART] = { "kinematics", "track laws", "ground law
 typedef struct {
     const mech_model *m;
     double *q, *qd, *tau, *fext, *qdd;
+    mech_kin_joint *joints;
     mech_body_kin *kin, *kin0;
     contact_state *cs;
     track_band *bands;
@@ -72,7 +73,7 @@ static double run(bench *b, int part, long n)
         const double *q = qs(b, i), *qd = vs(b, i);
         switch (part) {
         case KIN:
-            mech_world_kinematics(m, q, qd, b->kin);
+            mech_world_kinematics_joints(m, b->joints, q, qd, b->kin);
             check += b->kin[m->nb - 1].pd[0];
             break;
         case TRACK:
@@ -191,6 +192,8 @@ static int bench_model(const char *path, long fixed_calls)
     b.tau = calloc((size_t)m->nv, sizeof *b.tau);
     b.qdd = calloc((size_t)m->nv, sizeof *b.qdd);
     b.fext = calloc(6 * (size_t)m->nb, sizeof *b.fext);
+    b.joints = calloc((size_t)m->nb, sizeof *b.joints);
+    mech_kin_joints(m, b.joints);
     b.kin = calloc((size_t)m->nb, sizeof *b.kin);
     b.kin0 = calloc((size_t)m->nb * POOL, sizeof *b.kin0);
     b.bands = calloc((size_t)m->ntrack, sizeof *b.bands);
@@ -204,7 +207,7 @@ static int bench_model(const char *path, long fixed_calls)
     pool(&b);
     if (fixed_calls > 0) count_parts(&b, fixed_calls);
     else time_parts(&b);
-    free(b.q); free(b.qd); free(b.tau); free(b.qdd); free(b.fext); free(b.kin); free(b.kin0); free(b.bands);
+    free(b.q); free(b.qd); free(b.tau); free(b.qdd); free(b.fext); free(b.joints); free(b.kin); free(b.kin0); free(b.bands);
     contact_free(b.cs);
     mech_model_free(m);
     return 0;

@@ -12,13 +12,17 @@
  * mech_sincos; about a coordinate axis (every band pin and roller) A R_J
  * only turns two columns of A in their plane, otherwise R_J is Rodrigues'
  * c I + s [a]x + (1 - c) a a^T.  Either way R_i s_w = A a: the axis is
- * fixed by its own rotation. */
+ * fixed by its own rotation.  Which case a body is (and whether its rot is
+ * the identity) is fixed by the model: found once (mech_kin_joints) for the
+ * contact stage's many passes, or on the way. */
 #include "rbda/kinematics.h"
 
 #include <string.h>
 
 #include "mech_sincos.h"
 #include "spatial/spatial.h"
+
+static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
 
 static int is_identity(const double R[9])
 {
@@ -35,13 +39,32 @@ static int coordinate_axis(const double a[3])
     return -1;
 }
 
-/* R = A R_J, R_J the rotation with sine s and cosine c about the unit axis
- * a.  About e_k, R_J turns e_i to c e_i + s e_j and e_j to c e_j - s e_i
- * ((i, j, k) cyclic), so R's columns i and j are those of A turned, and
- * column k is A's. */
-static void joint_rotate(const double A[9], const double a[3], double s, double c, double R[9])
+static mech_kin_joint classify(const mech_body *b)
 {
-    int k = coordinate_axis(a);
+    mech_kin_joint j = { is_identity(b->rot), coordinate_axis(b->axis) };
+    return j;
+}
+
+void mech_kin_joints(const mech_model *m, mech_kin_joint *j)
+{
+    for (int i = 0; i < m->nb; i++) j[i] = classify(&m->bodies[i]);
+}
+
+/* One row of A turned in columns i and j, column k kept. */
+static inline void turn_row(const double *a, double *r, int i, int j, int k, double s, double c)
+{
+    double ai = a[i], aj = a[j];
+    r[i] = c * ai + s * aj;
+    r[j] = c * aj - s * ai;
+    r[k] = a[k];
+}
+
+/* R = A R_J, R_J the rotation with sine s and cosine c about the unit axis
+ * a, which is +-e_k (k >= 0) or general (k = -1).  About e_k, R_J turns e_i
+ * to c e_i + s e_j and e_j to c e_j - s e_i ((i, j, k) cyclic), so R's
+ * columns i and j are those of A turned, and column k is A's. */
+static void joint_rotate(const double A[9], const double a[3], int k, double s, double c, double R[9])
+{
     if (k < 0) {
         double t = 1.0 - c, RJ[9] = {
             c + t * a[0] * a[0],        t * a[0] * a[1] - s * a[2], t * a[0] * a[2] + s * a[1],
@@ -54,20 +77,33 @@ static void joint_rotate(const double A[9], const double a[3], double s, double 
     static const int next[3] = { 1, 2, 0 };
     int i = next[k], j = next[i];
     s *= a[k];
-    for (int r = 0; r < 9; r += 3) {
-        double ai = A[r + i], aj = A[r + j];
-        R[r + i] = c * ai + s * aj;
-        R[r + j] = c * aj - s * ai;
-        R[r + k] = A[r + k];
+    turn_row(A, R, i, j, k, s, c);
+    turn_row(A + 3, R + 3, i, j, k, s, c);
+    turn_row(A + 6, R + 6, i, j, k, s, c);
+}
+
+/* A a, the axis a being +-e_k (k >= 0: a column of A) or general. */
+static void axis_in(const double A[9], const double a[3], int k, double out[3])
+{
+    if (k < 0) {
+        m3_mulv(A, a, out);
+        return;
     }
+    for (int r = 0; r < 3; r++) out[r] = A[3 * r + k] * a[k];
 }
 
 void mech_world_kinematics(const mech_model *m, const double *q, const double *qd, mech_body_kin *k)
 {
-    static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    mech_world_kinematics_joints(m, NULL, q, qd, k);
+}
+
+void mech_world_kinematics_joints(const mech_model *m, const mech_kin_joint *joints, const double *q,
+                                  const double *qd, mech_body_kin *k)
+{
     static const double zero3[3] = { 0, 0, 0 };
     for (int i = 0; i < m->nb; i++) {
         const mech_body *b = &m->bodies[i];
+        const mech_kin_joint J = joints ? joints[i] : classify(b);
         mech_body_kin *ki = &k[i];
         const double *qi = q + b->qidx, *vi = qd ? qd + b->vidx : NULL;
         const double *Rp = b->parent < 0 ? I3 : k[b->parent].R;
@@ -76,7 +112,7 @@ void mech_world_kinematics(const mech_model *m, const double *q, const double *q
         const double *vp = b->parent < 0 ? zero3 : k[b->parent].pd;
         double Arot[9], d[3], ws[3] = { 0, 0, 0 }, vs[3] = { 0, 0, 0 };   /* R_i s qd */
         const double *A = Rp;
-        if (!is_identity(b->rot)) {
+        if (!J.tree_identity) {
             m3_mul(Rp, b->rot, Arot);
             A = Arot;
         }
@@ -85,9 +121,9 @@ void mech_world_kinematics(const mech_model *m, const double *q, const double *q
         case MECH_JOINT_REVOLUTE: {
             double s, c;
             mech_sincos(qi[0], &s, &c);
-            joint_rotate(A, b->axis, s, c, ki->R);
+            joint_rotate(A, b->axis, J.axis, s, c, ki->R);
             if (vi) {
-                m3_mulv(A, b->axis, ws);
+                axis_in(A, b->axis, J.axis, ws);
                 for (int j = 0; j < 3; j++) ws[j] *= vi[0];
             }
             break;
@@ -95,7 +131,7 @@ void mech_world_kinematics(const mech_model *m, const double *q, const double *q
         case MECH_JOINT_PRISMATIC: {
             double Aa[3];
             memcpy(ki->R, A, sizeof ki->R);
-            m3_mulv(A, b->axis, Aa);
+            axis_in(A, b->axis, J.axis, Aa);
             for (int j = 0; j < 3; j++) d[j] += Aa[j] * qi[0];
             if (vi) for (int j = 0; j < 3; j++) vs[j] = Aa[j] * vi[0];
             break;
