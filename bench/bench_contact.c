@@ -32,9 +32,7 @@
 #include "contact/track_contact.h"
 #include "rbda/kinematics.h"
 #include "sim/sample.h"
-#ifdef MECH_HAVE_GENERATED
-#include "codegen/generated.h"
-#endif
+#include "codegen/generated.h"   /* mechgen_find only with MECH_HAVE_GENERATED */
 
 #define POOL 64
 #define MIN_BATCH_SECONDS 0.005
