@@ -3,16 +3,22 @@
  *   bench_contact <model.mech>...
  *
  * Per model with a band or a ground: the lean world kinematics
- * (mech_world_kinematics), every band's pin and face laws on that
- * kinematics, the ground law at every pad corner, the whole stage
- * (contact_forces: kinematics + both laws), the generated fwd_dyn with that
- * fext, and the contact step (stage + fwd_dyn), which is what a contact
- * model pays per force evaluation.  States: a pool of 64 near the design
+ * (mech_world_kinematics_joints, as the stage runs it), every band's pin
+ * and face laws on that kinematics, the ground law at every pad corner, the
+ * whole stage (contact_forces: kinematics + both laws), the generated
+ * fwd_dyn with that fext, and the contact step (stage + fwd_dyn), which is
+ * what a contact model pays per force evaluation.  States: a pool of 64 near the design
  * pose (q0 nudged by a few mm / mrad, rollers at any angle, everything
  * moving), so the laws see loaded pairs.  A repetition is a batch of at least
  * 5 ms of thread CPU time; the figure is the fastest of 100, parts taking
  * turns batch by batch.  Not a test: timings depend on the machine and on
- * what else it runs. */
+ * what else it runs.
+ *
+ *   bench_contact --calls N <model.mech>...
+ *
+ * runs each part N times untimed instead, for an instruction count that does
+ * not depend on the load (valgrind --tool=callgrind, the parts' functions
+ * inclusive: divide by N). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -26,9 +32,7 @@
 #include "contact/track_contact.h"
 #include "rbda/kinematics.h"
 #include "sim/sample.h"
-#ifdef MECH_HAVE_GENERATED
-#include "codegen/generated.h"
-#endif
+#include "codegen/generated.h"   /* mechgen_find only with MECH_HAVE_GENERATED */
 
 #define POOL 64
 #define MIN_BATCH_SECONDS 0.005
@@ -40,6 +44,7 @@ static const char *part_names[NPART] = { "kinematics", "track laws", "ground law
 typedef struct {
     const mech_model *m;
     double *q, *qd, *tau, *fext, *qdd;
+    mech_kin_joint *joints;
     mech_body_kin *kin, *kin0;
     contact_state *cs;
     track_band *bands;
@@ -66,7 +71,7 @@ static double run(bench *b, int part, long n)
         const double *q = qs(b, i), *qd = vs(b, i);
         switch (part) {
         case KIN:
-            mech_world_kinematics(m, q, qd, b->kin);
+            mech_world_kinematics_joints(m, b->joints, q, qd, b->kin);
             check += b->kin[m->nb - 1].pd[0];
             break;
         case TRACK:
@@ -120,7 +125,47 @@ static void pool(bench *b)
     }
 }
 
-static int bench_model(const char *path)
+static int part_runs(const bench *b, int p)
+{
+    if ((p == FWD || p == STEP) && !b->gen) return 0;
+    return p != GROUND || b->m->ground.type != MECH_GROUND_NONE;
+}
+
+/* The table's row: the fastest of REPETITIONS batches of each part, the
+ * parts taking turns batch by batch. */
+static void time_parts(bench *b)
+{
+    double best[NPART];
+    long calls[NPART];
+    for (int p = 0; p < NPART; p++) { best[p] = INFINITY; calls[p] = 1; }
+    double sink = 0;
+    for (int rep = 0; rep < REPETITIONS; rep++)
+        for (int p = 0; p < NPART; p++) {
+            if (!part_runs(b, p)) continue;
+            double t0 = now();
+            sink += run(b, p, calls[p]);
+            double dt = now() - t0;
+            if (dt < MIN_BATCH_SECONDS) { calls[p] *= 2; continue; }
+            best[p] = fmin(best[p], dt / calls[p]);
+        }
+    printf("%-12s", b->m->name);
+    for (int p = 0; p < NPART; p++) {
+        if (isinf(best[p])) printf(" %12s", "-");
+        else printf(" %9.0f ns", 1e9 * best[p]);
+    }
+    printf("   (checksum %.3g)\n", sink);
+}
+
+/* Each part n times, untimed (--calls). */
+static void count_parts(bench *b, long n)
+{
+    double sink = 0;
+    for (int p = 0; p < NPART; p++)
+        if (part_runs(b, p)) sink += run(b, p, n);
+    printf("%-12s %ld calls per part   (checksum %.3g)\n", b->m->name, n, sink);
+}
+
+static int bench_model(const char *path, long fixed_calls)
 {
     mech_error err;
     mech_model *m = mech_model_load(path, &err);
@@ -145,6 +190,8 @@ static int bench_model(const char *path)
     b.tau = calloc((size_t)m->nv, sizeof *b.tau);
     b.qdd = calloc((size_t)m->nv, sizeof *b.qdd);
     b.fext = calloc(6 * (size_t)m->nb, sizeof *b.fext);
+    b.joints = calloc((size_t)m->nb, sizeof *b.joints);
+    mech_kin_joints(m, b.joints);
     b.kin = calloc((size_t)m->nb, sizeof *b.kin);
     b.kin0 = calloc((size_t)m->nb * POOL, sizeof *b.kin0);
     b.bands = calloc((size_t)m->ntrack, sizeof *b.bands);
@@ -156,27 +203,9 @@ static int bench_model(const char *path)
     free(q0);
     if (m->ground.type != MECH_GROUND_NONE) ground_stage_init(&b.gs, m);
     pool(&b);
-    double best[NPART];
-    long calls[NPART];
-    for (int p = 0; p < NPART; p++) { best[p] = INFINITY; calls[p] = 1; }
-    double sink = 0;
-    for (int rep = 0; rep < REPETITIONS; rep++)
-        for (int p = 0; p < NPART; p++) {
-            if ((p == FWD || p == STEP) && !b.gen) continue;
-            if (p == GROUND && m->ground.type == MECH_GROUND_NONE) continue;
-            double t0 = now();
-            sink += run(&b, p, calls[p]);
-            double dt = now() - t0;
-            if (dt < MIN_BATCH_SECONDS) { calls[p] *= 2; continue; }
-            best[p] = fmin(best[p], dt / calls[p]);
-        }
-    printf("%-12s", m->name);
-    for (int p = 0; p < NPART; p++) {
-        if (isinf(best[p])) printf(" %12s", "-");
-        else printf(" %9.0f ns", 1e9 * best[p]);
-    }
-    printf("   (checksum %.3g)\n", sink);
-    free(b.q); free(b.qd); free(b.tau); free(b.qdd); free(b.fext); free(b.kin); free(b.kin0); free(b.bands);
+    if (fixed_calls > 0) count_parts(&b, fixed_calls);
+    else time_parts(&b);
+    free(b.q); free(b.qd); free(b.tau); free(b.qdd); free(b.fext); free(b.joints); free(b.kin); free(b.kin0); free(b.bands);
     contact_free(b.cs);
     mech_model_free(m);
     return 0;
@@ -184,14 +213,22 @@ static int bench_model(const char *path)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: bench_contact <model.mech>...\n");
+    long fixed_calls = 0;
+    int first = 1;
+    if (argc > 2 && strcmp(argv[1], "--calls") == 0) {
+        fixed_calls = strtol(argv[2], NULL, 10);
+        first = 3;
+    }
+    if (first >= argc || (first == 3 && fixed_calls < 1)) {
+        fprintf(stderr, "usage: bench_contact [--calls N] <model.mech>...\n");
         return 2;
     }
-    printf("%-12s", "model");
-    for (int p = 0; p < NPART; p++) printf(" %12s", part_names[p]);
-    printf("\n");
+    if (!fixed_calls) {
+        printf("%-12s", "model");
+        for (int p = 0; p < NPART; p++) printf(" %12s", part_names[p]);
+        printf("\n");
+    }
     int rc = 0;
-    for (int i = 1; i < argc; i++) rc |= bench_model(argv[i]);
+    for (int i = first; i < argc; i++) rc |= bench_model(argv[i], fixed_calls);
     return rc;
 }

@@ -11,6 +11,7 @@
 
 struct contact_state {
     int nb;
+    mech_kin_joint *joints;      /* nb                                 */
     mech_body_kin *kin;          /* nb, scratch                        */
     int nband;
     track_band *bands;           /* ntrack                             */
@@ -36,13 +37,15 @@ contact_state *contact_new(const mech_model *m)
     contact_state *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     c->nb = m->nb;
+    c->joints = calloc((size_t)(m->nb ? m->nb : 1), sizeof *c->joints);
     c->kin = calloc((size_t)(m->nb ? m->nb : 1), sizeof *c->kin);
     c->bands = calloc((size_t)(m->ntrack ? m->ntrack : 1), sizeof *c->bands);
     c->body_force = calloc(3 * (size_t)(m->nb ? m->nb : 1), sizeof *c->body_force);
     double *q0 = design_q(m);
-    if (!c->kin || !c->bands || !c->body_force || !q0) goto fail;
+    if (!c->joints || !c->kin || !c->bands || !c->body_force || !q0) goto fail;
     c->nband = m->ntrack;
-    mech_world_kinematics(m, q0, NULL, c->kin);
+    mech_kin_joints(m, c->joints);
+    mech_world_kinematics_joints(m, c->joints, q0, NULL, c->kin);
     for (int t = 0; t < m->ntrack; t++) track_band_init(&c->bands[t], m, &m->tracks[t], c->kin);
     free(q0);
     c->has_ground = m->ground.type != MECH_GROUND_NONE;
@@ -63,6 +66,7 @@ fail:
 void contact_free(contact_state *c)
 {
     if (!c) return;
+    free(c->joints);
     free(c->kin);
     free(c->bands);
     free(c->anchors);
@@ -80,7 +84,7 @@ void contact_reset(contact_state *c)
 void contact_forces(contact_state *c, const mech_model *m, const double *q, const double *qd, double dt,
                     double *fext)
 {
-    mech_world_kinematics(m, q, qd, c->kin);
+    mech_world_kinematics_joints(m, c->joints, q, qd, c->kin);
     for (int t = 0; t < c->nband; t++) track_band_forces(&c->bands[t], c->kin, dt, fext);
     memset(c->reaction, 0, sizeof c->reaction);
     if (!c->has_ground) return;
@@ -97,7 +101,7 @@ const double *contact_ground_forces(const contact_state *c) { return c->body_for
 
 double contact_potential(contact_state *c, const mech_model *m, const double *q)
 {
-    mech_world_kinematics(m, q, NULL, c->kin);
+    mech_world_kinematics_joints(m, c->joints, q, NULL, c->kin);
     double U = 0;
     for (int t = 0; t < c->nband; t++) U += track_band_potential(&c->bands[t], c->kin);
     if (c->has_ground) U += ground_stage_potential(&c->ground, c->kin, c->anchors);

@@ -29,13 +29,13 @@ static double normal_part(const ground_params *P, double g, const double n[3], c
     return f > 0 ? f : 0;
 }
 
-double ground_force(const ground_params *P, const double p[3], const double u[3], double dt, double F[3])
+/* The regularized law at a gap g > 0 under the corner, n as gap gives it. */
+static void regularized(const ground_params *P, double g, const double n[3], const double u[3], double dt,
+                        double F[3])
 {
-    double n[3], g = gap(P, p, n);
     F[0] = F[1] = F[2] = 0;
-    if (g <= 0) return g;
     double f = normal_part(P, g, n, u);
-    if (f == 0) return g;
+    if (f == 0) return;
     /* Regularized Coulomb on the tangential slip, implicit against m_eff;
      * the normal load is |F_n| = f |n|. */
     double nn = v3_norm(n), nh[3] = { n[0] / nn, n[1] / nn, n[2] / nn };
@@ -43,6 +43,13 @@ double ground_force(const ground_params *P, const double p[3], const double u[3]
     double k = P->mu * f * nn / sqrt(v3_dot(ut, ut) + P->veps * P->veps);
     double ki = contact_implicit_slope(k, dt, P->m_eff);
     for (int c = 0; c < 3; c++) F[c] = f * n[c] - ki * ut[c];
+}
+
+double ground_force(const ground_params *P, const double p[3], const double u[3], double dt, double F[3])
+{
+    double n[3], g = gap(P, p, n);
+    F[0] = F[1] = F[2] = 0;
+    if (g > 0) regularized(P, g, n, u, dt, F);
     return g;
 }
 
@@ -59,20 +66,21 @@ static void deflection(const ground_anchor *A, const double p[3], double z[3])
     for (int c = 0; c < 3; c++) z[c] = r[c] - rn * A->n[c];
 }
 
-/* The elastoplastic anchor (Dupont et al.; Cundall & Strack's tangential
- * spring): trial f = -kt z - ct u_t (ct implicit against m_eff); inside the
- * cone mu |F_n| it stands and the anchor stays; outside, the radial return
- * s = mu |F_n| / |f| scales it onto the cone and (dt > 0) the anchor moves
- * by the backward-Euler slip da = (s - 1) f / (kt + ct / dt). */
-double ground_force_anchored(const ground_params *P, ground_anchor *A, const double p[3], const double u[3],
-                             double dt, double F[3])
+/* Lift-off drops the anchor; only a step (dt > 0) moves anchors. */
+static void lift_off(ground_anchor *A, double dt)
 {
-    double n[3], g = gap(P, p, n);
-    F[0] = F[1] = F[2] = 0;
-    if (g <= 0) {
-        if (dt > 0) A->on = 0;
-        return g;
-    }
+    if (dt > 0) A->on = 0;
+}
+
+/* The elastoplastic anchor (Dupont et al.; Cundall & Strack's tangential
+ * spring) at a gap g > 0 under the corner p: trial f = -kt z - ct u_t (ct
+ * implicit against m_eff); inside the cone mu |F_n| it stands and the
+ * anchor stays; outside, the radial return s = mu |F_n| / |f| scales it onto
+ * the cone and (dt > 0) the anchor moves by the backward-Euler slip
+ * da = (s - 1) f / (kt + ct / dt). */
+static void anchored(const ground_params *P, ground_anchor *A, double g, const double n[3], const double p[3],
+                     const double u[3], double dt, double F[3])
+{
     double f = normal_part(P, g, n, u), nn = v3_norm(n);
     ground_anchor fresh;
     const ground_anchor *a = A;
@@ -96,6 +104,15 @@ double ground_force_anchored(const ground_params *P, ground_anchor *A, const dou
         }
     }
     for (int c = 0; c < 3; c++) F[c] = f * n[c] + s * ft[c];
+}
+
+double ground_force_anchored(const ground_params *P, ground_anchor *A, const double p[3], const double u[3],
+                             double dt, double F[3])
+{
+    double n[3], g = gap(P, p, n);
+    F[0] = F[1] = F[2] = 0;
+    if (g > 0) anchored(P, A, g, n, p, u, dt, F);
+    else lift_off(A, dt);
     return g;
 }
 
@@ -142,27 +159,57 @@ void ground_stage_init(ground_stage *g, const mech_model *m)
     int ns = g->ncorner / 4;
     P->m_eff = ns ? 0.25 * shoe / ns : 0.25 * M;
     P->ct = 2.0 * gr->zeta * sqrt(gr->kt * P->m_eff);
+    if (gr->type == MECH_GROUND_GRID) g->top = terrain_grid_top(gr);
+}
+
+/* Whether no pad corner of shoe kinematics ks can touch: the corners lie
+ * within r (the pad's half-diagonal) of its centre xc (shoe frame), so they
+ * are all clear when c_z - r is above the terrain's highest point within r
+ * of c: a plane's exactly (its slope |grad h| given), a grid's bound over
+ * its field. */
+static int shoe_clear(const ground_stage *g, const mech_body_kin *ks, const double xc[3], double r, double slope)
+{
+    const mech_ground *gr = g->P.g;
+    double c[3];
+    m3_mulv(ks->R, xc, c);
+    for (int j = 0; j < 3; j++) c[j] += ks->p[j];
+    double top = gr->type == MECH_GROUND_PLANE ? gr->z0 + gr->sx * c[0] + gr->sy * c[1] + slope * r : g->top;
+    return c[2] - r > top;
 }
 
 void ground_stage_forces(const ground_stage *g, const mech_body_kin *k, double dt, ground_anchor *anchors,
                          double *fext, double reaction[3], double *body_force)
 {
     const mech_model *m = g->m;
-    int anchored = anchors && m->ground.friction == MECH_FRICTION_ANCHORED, idx = 0;
+    int anchored_mode = anchors && m->ground.friction == MECH_FRICTION_ANCHORED, idx = 0;
+    double slope = sqrt(m->ground.sx * m->ground.sx + m->ground.sy * m->ground.sy);
     for (int t = 0; t < m->ntrack; t++) {
         const mech_track *tr = &m->tracks[t];
-        double xl[4][3];
+        double xl[4][3], xc[3] = { 0.5 * tr->link, 0, tr->pad_z };
         for (int c = 0; c < 4; c++) ground_corner_local(tr, c, xl[c]);
-        for (int i = 0; i < tr->nshoe; i++) {
+        /* the half-diagonal, with 1e-6 relative slack: round-off never skips a touching corner */
+        double r = (1 + 1e-6) * 0.5 * sqrt(tr->pad_length * tr->pad_length + tr->pad_width * tr->pad_width);
+        for (int i = 0; i < tr->nshoe; i++, idx += 4) {
             int s = tr->shoe0 + i;
             const mech_body_kin *ks = &k[s];
-            for (int c = 0; c < 4; c++, idx++) {
-                double p[3], u[3], F[3];
+            if (shoe_clear(g, ks, xc, r, slope)) {
+                if (anchored_mode)
+                    for (int c = 0; c < 4; c++) lift_off(&anchors[idx + c], dt);
+                continue;
+            }
+            for (int c = 0; c < 4; c++) {
+                ground_anchor *A = anchored_mode ? &anchors[idx + c] : NULL;
+                double p[3], n[3], u[3], F[3];
                 m3_mulv(ks->R, xl[c], p);
                 for (int j = 0; j < 3; j++) p[j] += ks->p[j];
+                double gp = gap(&g->P, p, n);
+                if (gp <= 0) {
+                    if (A) lift_off(A, dt);
+                    continue;
+                }
                 mech_point_velocity(ks, p, u);
-                if (anchored) ground_force_anchored(&g->P, &anchors[idx], p, u, dt, F);
-                else ground_force(&g->P, p, u, dt, F);
+                if (A) anchored(&g->P, A, gp, n, p, u, dt, F);
+                else regularized(&g->P, gp, n, u, dt, F);
                 if (F[0] == 0 && F[1] == 0 && F[2] == 0) continue;
                 contact_add_wrench(fext, s, p, F, 1.0);
                 for (int j = 0; j < 3; j++) reaction[j] += F[j];

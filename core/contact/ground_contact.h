@@ -11,6 +11,7 @@ typedef struct {
     const mech_model *m;
     ground_params P;
     int ncorner;             /* 4 per shoe over every band */
+    double top;              /* a grid's upper bound of h (terrain_grid_top) */
 } ground_stage;
 
 void ground_stage_init(ground_stage *g, const mech_model *m);

@@ -10,6 +10,8 @@
  * zero edge tangents make the surface meet the flat continuation C1. */
 #include "contact/terrain.h"
 
+#include <math.h>
+
 /* Cubic Hermite basis on t in [0, 1] and its t-derivative (h00 h10 h01 h11). */
 static void hermite(double t, double b[4], double db[4])
 {
@@ -54,7 +56,7 @@ static int cell(double u, int n, double *t, int *inside)
     return c;
 }
 
-static void grid_eval(const mech_ground *g, double x, double y, double *h, double *hx, double *hy)
+void terrain_grid_eval(const mech_ground *g, double x, double y, double *h, double *hx, double *hy)
 {
     int inx, iny;
     double tx, ty;
@@ -81,19 +83,19 @@ static void grid_eval(const mech_ground *g, double x, double y, double *h, doubl
     *hy = iny ? vy / g->dy : 0.0;
 }
 
-void terrain_eval(const mech_ground *g, double x, double y, double *h, double *hx, double *hy)
+/* Per cell the interpolant is sum over its corners of f ux uy + fx uxt uy +
+ * fy ux uyt + fxy uxt uyt, where ux, uy >= 0 sum to 1 and |uxt|, |uyt| sum
+ * to t (1 - t) <= 1/4: h <= max f + (max |fx| + max |fy|) / 4 + max |fxy| / 16
+ * over the samples, and the flat continuation outside stays below max f. */
+double terrain_grid_top(const mech_ground *g)
 {
-    switch (g->type) {
-    case MECH_GROUND_PLANE:
-        *h = g->z0 + g->sx * x + g->sy * y;
-        *hx = g->sx;
-        *hy = g->sy;
-        return;
-    case MECH_GROUND_GRID:
-        grid_eval(g, x, y, h, hx, hy);
-        return;
-    case MECH_GROUND_NONE:
-        break;
-    }
-    *h = *hx = *hy = 0.0;
+    double f = -INFINITY, fx = 0, fy = 0, fxy = 0;
+    for (int j = 0; j < g->ny; j++)
+        for (int i = 0; i < g->nx; i++) {
+            f = fmax(f, sample(g, i, j));
+            fx = fmax(fx, fabs(tan_x(g, i, j)));
+            fy = fmax(fy, fabs(tan_y(g, i, j)));
+            fxy = fmax(fxy, fabs(tan_xy(g, i, j)));
+        }
+    return f + 0.25 * (fx + fy) + fxy / 16;
 }

@@ -8,7 +8,29 @@
 
 #include "model/model.h"
 
-/* h(x, y) into *h, dh/dx into *hx, dh/dy into *hy.  MECH_GROUND_NONE: 0. */
-void terrain_eval(const mech_ground *g, double x, double y, double *h, double *hx, double *hy);
+/* The grid's h, dh/dx, dh/dy at (x, y). */
+void terrain_grid_eval(const mech_ground *g, double x, double y, double *h, double *hx, double *hy);
+
+/* h(x, y) into *h, dh/dx into *hx, dh/dy into *hy.  MECH_GROUND_NONE: 0.
+ * Inline: every pad corner near the ground asks, and a plane is three
+ * numbers. */
+static inline void terrain_eval(const mech_ground *g, double x, double y, double *h, double *hx, double *hy)
+{
+    switch (g->type) {
+    case MECH_GROUND_PLANE:
+        *h = g->z0 + g->sx * x + g->sy * y;
+        *hx = g->sx;
+        *hy = g->sy;
+        return;
+    case MECH_GROUND_GRID:
+        terrain_grid_eval(g, x, y, h, hx, hy);
+        return;
+    case MECH_GROUND_NONE:
+        break;
+    }
+    *h = *hx = *hy = 0.0;
+}
+/* A grid's upper bound of h over the whole field (inside and out). */
+double terrain_grid_top(const mech_ground *g);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "mech_sincos.h"
 #include "spatial/spatial.h"
 
 double pin_gate(double delta, double *dg)
@@ -16,19 +17,22 @@ double pin_gate(double delta, double *dg)
 
 double tooth_potential(const pin_params *P, double theta, double *dU)
 {
-    double N = P->teeth, a = N * (theta - P->theta0);
-    *dU = P->fskip * P->R * sin(a);
-    return P->fskip * P->R / N * (1.0 - cos(a));
+    double N = P->teeth, s, c;
+    mech_sincos(N * (theta - P->theta0), &s, &c);
+    *dU = P->fskip * P->R * s;
+    return P->fskip * P->R / N * (1.0 - c);
 }
 
-/* Polar coordinates of d in the band plane (x, z): rho, theta = atan2(z, x),
- * the radial unit er and the circumferential unit et = d er / d theta. */
-static void polar(const double d[3], double *rho, double *theta, double er[2], double et[2])
+/* rho: d's radius in the band plane (x, z). */
+static double band_radius(const double d[3]) { return sqrt(d[0] * d[0] + d[2] * d[2]); }
+
+/* The radial unit er and the circumferential unit et = d er / d theta of d
+ * in the band plane, rho its radius there (theta = atan2(z, x), which only
+ * the tooth law reads). */
+static void polar(const double d[3], double rho, double er[2], double et[2])
 {
-    *rho = hypot(d[0], d[2]);
-    *theta = atan2(d[2], d[0]);
-    er[0] = d[0] / *rho; er[1] = d[2] / *rho;
-    et[0] = -er[1];      et[1] = er[0];
+    er[0] = d[0] / rho; er[1] = d[2] / rho;
+    et[0] = -er[1];     et[1] = er[0];
 }
 
 /* Radial: one-sided spring and damper, the damper faded in by ramp(delta)
@@ -41,11 +45,11 @@ static void polar(const double d[3], double *rho, double *theta, double er[2], d
  * implicitly against the pair's reduced mass. */
 void pin_force(const pin_params *P, const double d[3], const double u[3], double dt, double f[3])
 {
-    double rho, theta, er[2], et[2];
+    double rho = band_radius(d), er[2], et[2];
     f[0] = f[1] = f[2] = 0;
-    polar(d, &rho, &theta, er, et);
     double delta = P->R - rho;
     if (delta <= -CONTACT_GATE_FADE || rho == 0) return;
+    polar(d, rho, er, et);
     double ur = u[0] * er[0] + u[2] * er[1], ut = u[0] * et[0] + u[2] * et[1], uy = u[1];
     double fc = 0, ft = 0, dg, g = pin_gate(delta, &dg);
     if (delta > 0) {
@@ -55,7 +59,7 @@ void pin_force(const pin_params *P, const double d[3], const double u[3], double
     double y = d[1], fn = fc + dg * 0.5 * P->kg * y * y;
     f[1] = -g * (P->kg * y + P->cg * uy);
     if (P->drive) {
-        double dU, U0 = tooth_potential(P, theta, &dU);
+        double dU, U0 = tooth_potential(P, atan2(d[2], d[0]), &dU);
         fn += dg * U0;
         ft = -g * (dU / rho + P->c * ut);
     } else if (fc > 0) {
@@ -68,14 +72,12 @@ void pin_force(const pin_params *P, const double d[3], const double u[3], double
 
 double pin_potential(const pin_params *P, const double d[3])
 {
-    double rho, theta, er[2], et[2];
-    polar(d, &rho, &theta, er, et);
-    double delta = P->R - rho, dg, dU;
+    double delta = P->R - band_radius(d), dg, dU;
     double U = delta > 0 ? 0.5 * P->kn * delta * delta : 0.0;
     double g = pin_gate(delta, &dg);
     if (g == 0) return U;
     double Ug = 0.5 * P->kg * d[1] * d[1];
-    if (P->drive) Ug += tooth_potential(P, theta, &dU);
+    if (P->drive) Ug += tooth_potential(P, atan2(d[2], d[0]), &dU);
     return U + g * Ug;
 }
 
@@ -169,7 +171,7 @@ void track_band_init(track_band *b, const mech_model *m, const mech_track *t, co
             for (int s = 0; s < t->nshoe; s++) {
                 double d[3];
                 track_pin_in_roller(b, k0, s, b->nend - 1, d);
-                double delta = ro->radius - hypot(d[0], d[2]);
+                double delta = ro->radius - band_radius(d);
                 if (delta > -CONTACT_GATE_FADE) n++;
                 if (delta > best) { best = delta; P->theta0 = atan2(d[2], d[0]); }
             }
@@ -192,16 +194,41 @@ void track_band_init(track_band *b, const mech_model *m, const mech_track *t, co
     }
 }
 
+/* x and z of v in the frame R (its band plane): two columns of R^T v. */
+static void in_band_plane(const double R[9], const double v[3], double *x, double *z)
+{
+    *x = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
+    *z = R[2] * v[0] + R[5] * v[1] + R[8] * v[2];
+}
+
+/* Whether the pin at p is inside the pin law's reach of end roller kr: its
+ * band-plane radius under R + fade (beyond, pin_force is zero). */
+static int pin_within_reach(const pin_params *P, const mech_body_kin *kr, const double p[3])
+{
+    double r[3] = { p[0] - kr->p[0], p[1] - kr->p[1], p[2] - kr->p[2] }, x, z;
+    in_band_plane(kr->R, r, &x, &z);
+    double reach = P->R + CONTACT_GATE_FADE;
+    return x * x + z * z < reach * reach;
+}
+
+/* Whether the axle at p is inside the face law's support on shoe ks: the
+ * rim below the face (delta > 0) and the axle within the weight's reach
+ * (-fade, link + fade) along it (beyond, face_force is zero). */
+static int face_within_reach(const face_params *P, const mech_body_kin *ks, const double p[3])
+{
+    double r[3] = { p[0] - ks->p[0], p[1] - ks->p[1], p[2] - ks->p[2] }, x, z;
+    in_band_plane(ks->R, r, &x, &z);
+    return P->radius - (z - P->zf) > 0 && x > -P->fade && x < P->link + P->fade;
+}
+
 /* Shoe s's pin (its origin) against end roller e. */
 static void pin_pair(const track_band *b, const mech_body_kin *k, int s, int e, double dt, double *fext)
 {
     const track_pin_roller *pr = &b->pin[e];
     const mech_body_kin *kr = &k[pr->body], *ks = &k[s];
     double r[3] = { ks->p[0] - kr->p[0], ks->p[1] - kr->p[1], ks->p[2] - kr->p[2] }, d[3];
-    to_frame(kr->R, r, d);
-    double reach = pr->P.R + CONTACT_GATE_FADE;
-    if (d[0] * d[0] + d[2] * d[2] >= reach * reach) return;
     double vr[3], uw[3], u[3], f[3], F[3];
+    to_frame(kr->R, r, d);
     mech_point_velocity(kr, ks->p, vr);
     for (int c = 0; c < 3; c++) uw[c] = ks->pd[c] - vr[c];
     to_frame(kr->R, uw, u);
@@ -218,9 +245,8 @@ static void face_pair(const track_band *b, const mech_body_kin *k, int s, int w,
     const face_params *P = &fr->P;
     const mech_body_kin *kr = &k[fr->body], *ks = &k[s];
     double r[3] = { kr->p[0] - ks->p[0], kr->p[1] - ks->p[1], kr->p[2] - ks->p[2] }, a[3];
-    to_frame(ks->R, r, a);
-    if (P->radius - (a[2] - P->zf) <= 0 || a[0] <= -P->fade || a[0] >= P->link + P->fade) return;
     double foot[3], vs[3], vw[3], du[3], ua[3], us[3], fa[3], ff[3], F[3];
+    to_frame(ks->R, r, a);
     for (int c = 0; c < 3; c++) foot[c] = kr->p[c] - P->radius * ks->R[3 * c + 2];
     mech_point_velocity(ks, kr->p, vs);
     for (int c = 0; c < 3; c++) du[c] = kr->pd[c] - vs[c];
@@ -243,8 +269,10 @@ void track_band_forces(const track_band *b, const mech_body_kin *k, double dt, d
     const mech_track *t = b->t;
     for (int i = 0; i < t->nshoe; i++) {
         int s = t->shoe0 + i;
-        for (int e = 0; e < b->nend; e++) pin_pair(b, k, s, e, dt, fext);
-        for (int w = 0; w < b->nface; w++) face_pair(b, k, s, w, dt, fext);
+        for (int e = 0; e < b->nend; e++)
+            if (pin_within_reach(&b->pin[e].P, &k[b->pin[e].body], k[s].p)) pin_pair(b, k, s, e, dt, fext);
+        for (int w = 0; w < b->nface; w++)
+            if (face_within_reach(&b->face[w].P, &k[s], k[b->face[w].body].p)) face_pair(b, k, s, w, dt, fext);
     }
 }
 

@@ -15,8 +15,22 @@ typedef struct {
     double pd[3];  /* velocity of the body origin, base frame            */
 } mech_body_kin;
 
+/* A body's joint as the pass reads it beyond the model: whether its tree
+ * rotation is the identity (no product), and the k of a revolute or
+ * prismatic axis along +-e_k (-1: a general axis). */
+typedef struct {
+    int tree_identity;
+    int axis;
+} mech_kin_joint;
+
+/* j[0 .. nb-1] for m, found once for the many passes of a run. */
+void mech_kin_joints(const mech_model *m, mech_kin_joint *j);
+
 /* k[0 .. nb-1] at (q, qd); qd may be NULL (zero velocity).  Floating
- * quaternions are normalized on use, as the dynamics do. */
+ * quaternions are normalized on use, as the dynamics do.  joints: from
+ * mech_kin_joints, or NULL to find them on the way (the same result). */
+void mech_world_kinematics_joints(const mech_model *m, const mech_kin_joint *joints, const double *q,
+                                  const double *qd, mech_body_kin *k);
 void mech_world_kinematics(const mech_model *m, const double *q, const double *qd, mech_body_kin *k);
 
 /* Velocity of the point x (base frame) moving with body kinematics k. */

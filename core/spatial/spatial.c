@@ -4,48 +4,15 @@
 #include <math.h>
 #include <string.h>
 
-void v3_cross(const double a[3], const double b[3], double out[3])
-{
-    double t[3] = { a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0] };
-    memcpy(out, t, sizeof t);
-}
-
-double v3_dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-double v3_norm(const double a[3]) { return sqrt(v3_dot(a, a)); }
-
 void m3_identity(double m[9])
 {
     static const double I[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
     memcpy(m, I, sizeof I);
 }
 
-void m3_mul(const double a[9], const double b[9], double out[9])
-{
-    double t[9];
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++)
-            t[3 * r + c] = a[3 * r] * b[c] + a[3 * r + 1] * b[3 + c] + a[3 * r + 2] * b[6 + c];
-    memcpy(out, t, sizeof t);
-}
-
 void m3_transpose(const double a[9], double out[9])
 {
     double t[9] = { a[0], a[3], a[6], a[1], a[4], a[7], a[2], a[5], a[8] };
-    memcpy(out, t, sizeof t);
-}
-
-void m3_mulv(const double a[9], const double v[3], double out[3])
-{
-    double t[3];
-    for (int r = 0; r < 3; r++) t[r] = a[3 * r] * v[0] + a[3 * r + 1] * v[1] + a[3 * r + 2] * v[2];
-    memcpy(out, t, sizeof t);
-}
-
-void m3_tmulv(const double a[9], const double v[3], double out[3])
-{
-    double t[3];
-    for (int c = 0; c < 3; c++) t[c] = a[c] * v[0] + a[3 + c] * v[1] + a[6 + c] * v[2];
     memcpy(out, t, sizeof t);
 }
 

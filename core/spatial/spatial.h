@@ -14,17 +14,55 @@
 #ifndef MECH_SPATIAL_H
 #define MECH_SPATIAL_H
 
+#include <math.h>
+
 #include "model/model.h"
 
 /* ---- 3-vectors and 3x3 matrices ---- */
-void v3_cross(const double a[3], const double b[3], double out[3]);
-double v3_dot(const double a[3], const double b[3]);
-double v3_norm(const double a[3]);
+/* The products are inline: a call costs more than the arithmetic.  out may
+ * alias an input. */
+static inline void v3_cross(const double a[3], const double b[3], double out[3])
+{
+    double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
+    out[0] = x; out[1] = y; out[2] = z;
+}
+
+static inline double v3_dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static inline double v3_norm(const double a[3]) { return sqrt(v3_dot(a, a)); }
+
+static inline void m3_mul(const double a[9], const double b[9], double out[9])
+{
+    double t[9] = {
+        a[0] * b[0] + a[1] * b[3] + a[2] * b[6], a[0] * b[1] + a[1] * b[4] + a[2] * b[7],
+        a[0] * b[2] + a[1] * b[5] + a[2] * b[8], a[3] * b[0] + a[4] * b[3] + a[5] * b[6],
+        a[3] * b[1] + a[4] * b[4] + a[5] * b[7], a[3] * b[2] + a[4] * b[5] + a[5] * b[8],
+        a[6] * b[0] + a[7] * b[3] + a[8] * b[6], a[6] * b[1] + a[7] * b[4] + a[8] * b[7],
+        a[6] * b[2] + a[7] * b[5] + a[8] * b[8],
+    };
+    out[0] = t[0]; out[1] = t[1]; out[2] = t[2];
+    out[3] = t[3]; out[4] = t[4]; out[5] = t[5];
+    out[6] = t[6]; out[7] = t[7]; out[8] = t[8];
+}
+
+static inline void m3_mulv(const double a[9], const double v[3], double out[3])
+{
+    double x = a[0] * v[0] + a[1] * v[1] + a[2] * v[2];
+    double y = a[3] * v[0] + a[4] * v[1] + a[5] * v[2];
+    double z = a[6] * v[0] + a[7] * v[1] + a[8] * v[2];
+    out[0] = x; out[1] = y; out[2] = z;
+}
+
+static inline void m3_tmulv(const double a[9], const double v[3], double out[3]) /* a^T v */
+{
+    double x = a[0] * v[0] + a[3] * v[1] + a[6] * v[2];
+    double y = a[1] * v[0] + a[4] * v[1] + a[7] * v[2];
+    double z = a[2] * v[0] + a[5] * v[1] + a[8] * v[2];
+    out[0] = x; out[1] = y; out[2] = z;
+}
+
 void m3_identity(double m[9]);
-void m3_mul(const double a[9], const double b[9], double out[9]);
 void m3_transpose(const double a[9], double out[9]);
-void m3_mulv(const double a[9], const double v[3], double out[3]);
-void m3_tmulv(const double a[9], const double v[3], double out[3]); /* a^T v */
 void m3_skew(const double v[3], double out[9]);                     /* v x   */
 
 /* R for a right-handed rotation by `angle` (rad) about unit `axis`. */
