@@ -3,7 +3,7 @@
  * the end rollers' pitch circles, the pin line tangent to the road wheels),
  * the warnings, and the ground's stored terrain.
  *
- *   test_track_parse <models/tracks directory>
+ *   test_track_parse <models/tracks directory> [more vehicle files]
  */
 #include <math.h>
 #include <stdio.h>
@@ -118,9 +118,8 @@ static void collinear_wheels(void)
 /* The design pose of a loaded model: the loop closes, no pin sits inside an
  * end roller, every roller centre is on the inside (shoe-local z > 0) of the
  * shoes under it, and on a straight run under a road wheel that z is R. */
-static void design_pose(const mech_model *m)
+static void design_pose_band(const mech_model *m, const mech_track *t)
 {
-    const mech_track *t = &m->tracks[0];
     double *q = malloc((size_t)m->nq * sizeof *q), *pose = malloc(7 * (size_t)m->nb * sizeof *pose);
     double *e = malloc((size_t)m->nc * sizeof *e);
     dense_ws *ws = dense_ws_new(m);
@@ -167,21 +166,49 @@ static void design_pose(const mech_model *m)
     }
     check(worst_inside <= 1e-9, "pin inside an end roller by", worst_inside, 0.0, __LINE__);
     check(tangent_checked > 0, "shoes on a straight run under a road wheel", tangent_checked, 1, __LINE__);
-    printf("%s: nq %d nv %d nc %d, perimeter %.6f m, link %.6f m (perimeter / N %.6f), closure %.1e, "
-           "deepest pin inside an end roller %.1e m, %d tangent checks\n", m->name, m->nq, m->nv, m->nc,
-           t->perimeter, t->link, t->perimeter / t->nshoe, emax, worst_inside, tangent_checked);
+    /* The pads' corners against a plane ground: none below it (a design pose resting on the ground). */
+    double lowest = INFINITY;
+    if (m->ground.type == MECH_GROUND_PLANE) {
+        for (int i = 0; i < t->nshoe; i++) {
+            const double *ps = pose + 7 * (t->shoe0 + i);
+            double Rs[9];
+            quat_to_rot(ps + 3, Rs);
+            for (int c = 0; c < 4; c++) {
+                double corner[3] = { 0.5 * t->link + (c & 1 ? 0.5 : -0.5) * t->pad_length,
+                                     (c & 2 ? 0.5 : -0.5) * t->pad_width, t->pad_z }, w[3];
+                m3_mulv(Rs, corner, w);
+                double gap = ps[2] + w[2] - (m->ground.z0 + m->ground.sx * (ps[0] + w[0]) +
+                                             m->ground.sy * (ps[1] + w[1]));
+                lowest = fmin(lowest, gap);
+            }
+        }
+        check(lowest >= -1e-9, "pad corner below the ground at q0 by", -lowest, 0.0, __LINE__);
+    }
+    printf("%s/%s: nq %d nv %d nc %d, perimeter %.6f m, link %.6f m (perimeter / N %.6f), closure %.1e, "
+           "deepest pin inside an end roller %.1e m, %d tangent checks, lowest pad corner %.3g m above the "
+           "ground\n", m->name, t->name, m->nq, m->nv, m->nc, t->perimeter, t->link, t->perimeter / t->nshoe, emax,
+           worst_inside, tangent_checked, lowest);
     dense_ws_free(ws);
     free(q);
     free(pose);
     free(e);
 }
 
-static void shipped(const char *dir)
+static void design_pose(const mech_model *m)
+{
+    for (int i = 0; i < m->ntrack; i++) design_pose_band(m, &m->tracks[i]);
+}
+
+/* The shipped vehicles: track_min and track_demo in the directory, then any
+ * further files named on the command line (models kept out of the generated
+ * set, such as models/tracks/large/m113.mech). */
+static void shipped(const char *dir, int nextra, char **extra)
 {
     static const char *const names[] = { "track_min", "track_demo" };
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2 + nextra; i++) {
         char path[1024];
-        snprintf(path, sizeof path, "%s/%s.mech", dir, names[i]);
+        if (i < 2) snprintf(path, sizeof path, "%s/%s.mech", dir, names[i]);
+        else snprintf(path, sizeof path, "%s", extra[i - 2]);
         mech_error err;
         mech_model *m = mech_model_load(path, &err);
         if (!m) {
@@ -259,13 +286,13 @@ static void ground(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_track_parse <models/tracks directory>\n");
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_track_parse <models/tracks directory> [more vehicle files]\n");
         return 2;
     }
     two_pulleys();
     collinear_wheels();
-    shipped(argv[1]);
+    shipped(argv[1], argc - 2, argv + 2);
     warnings();
     ground();
     printf("%s\n", failures ? "FAIL" : "PASS");
