@@ -25,7 +25,7 @@ file(GLOB MECH_LOOP_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/loops/*.
 # Not models/tracks/large/*.mech (no recursion): vehicles whose generated code
 # costs too much to compile in every build tree.  m113 (nv 169): 2.9e5 operations,
 # 25.5 MB of C; gcc -O2 115 s CPU and 1.0 GB, emcc 48 s and 1.5 GB, then the
-# link's wasm-opt over 7 min and 1.5 GB (docs/contact.md, "The M113").  They run on the runtime
+# WebAssembly link (wasm-opt) 725 s and 3.25 GB (docs/contact.md, "The M113").  They run on the runtime
 # engines (ABA, dense) and in `mech sim`; tests/parser.cmake and
 # tests/contact.cmake check them by their own glob.
 file(GLOB MECH_TRACK_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/tracks/*.mech)
