@@ -103,13 +103,47 @@ static double brake_energy(const sim_run *r)
     return e;
 }
 
+/* The force elements' springs: 1/2 k (l - l0)^2 per tsda, 1/2 k (q - q0)^2 per
+ * rsda (mech_data_energy's potential holds gravity and the contact springs only). */
+static double element_energy(sim_run *r)
+{
+    const mech_model *m = r->m;
+    const double *q = mech_data_q(r->d);
+    double e = 0;
+    if (m->ntsda) mech_data_poses(r->d, r->poses);
+    for (int i = 0; i < m->ntsda; i++) {
+        const mech_tsda *t = &m->tsdas[i];
+        double x[2][3];
+        for (int s = 0; s < 2; s++) {
+            const mech_poi *p = &m->pois[s ? t->poi_b : t->poi_a];
+            if (p->body < 0) {
+                memcpy(x[s], p->pos, sizeof x[s]);
+                continue;
+            }
+            const double *pose = r->poses + 7 * p->body;
+            double R[9];
+            quat_to_rot(pose + 3, R);
+            m3_mulv(R, p->pos, x[s]);
+            for (int k = 0; k < 3; k++) x[s][k] += pose[k];
+        }
+        double d[3] = { x[1][0] - x[0][0], x[1][1] - x[0][1], x[1][2] - x[0][2] }, l = v3_norm(d) - t->l0;
+        e += 0.5 * t->k * l * l;
+    }
+    for (int i = 0; i < m->nrsda; i++) {
+        const mech_rsda *s = &m->rsdas[i];
+        double x = q[m->bodies[s->body].qidx] - s->q0;
+        e += 0.5 * s->k * x * x;
+    }
+    return e;
+}
+
 /* Kinetic + potential (gravity, force elements, contact springs) + brake. */
 static int total_energy(sim_run *r, double *E, double *K)
 {
     double e[2];
     if (mech_data_energy(r->d, e)) return -1;
     *K = e[0];
-    *E = e[0] + e[1] + brake_energy(r);
+    *E = e[0] + e[1] + element_energy(r) + brake_energy(r);
     return 0;
 }
 

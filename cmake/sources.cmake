@@ -22,6 +22,12 @@ set(MECH_CORE_INCLUDES ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/core ${CM
 # contact stage run by every engine's step, docs/contact.md).
 file(GLOB MECH_TREE_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/*.mech)
 file(GLOB MECH_LOOP_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/loops/*.mech)
+# Not models/tracks/large/*.mech (no recursion): vehicles whose generated code
+# costs too much to compile in every build tree.  m113 (nv 169): 2.9e5 operations,
+# 25.5 MB of C; gcc -O2 115 s CPU and 1.0 GB, emcc 48 s and 1.5 GB, then the
+# WebAssembly link (wasm-opt) 725 s and 3.25 GB (docs/contact.md, "The M113").  They run on the runtime
+# engines (ABA, dense) and in `mech sim`; tests/parser.cmake and
+# tests/contact.cmake check them by their own glob.
 file(GLOB MECH_TRACK_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/tracks/*.mech)
 # The robots of models/robots/ (MJCF, URDF) imported into .mech when the tree
 # is configured, by the importer every other path uses (scripts/import.mjs,

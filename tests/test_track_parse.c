@@ -3,7 +3,7 @@
  * the end rollers' pitch circles, the pin line tangent to the road wheels),
  * the warnings, and the ground's stored terrain.
  *
- *   test_track_parse <models/tracks directory>
+ *   test_track_parse <models/tracks directory> [more vehicle files]
  */
 #include <math.h>
 #include <stdio.h>
@@ -118,9 +118,8 @@ static void collinear_wheels(void)
 /* The design pose of a loaded model: the loop closes, no pin sits inside an
  * end roller, every roller centre is on the inside (shoe-local z > 0) of the
  * shoes under it, and on a straight run under a road wheel that z is R. */
-static void design_pose(const mech_model *m)
+static void design_pose_band(const mech_model *m, const mech_track *t)
 {
-    const mech_track *t = &m->tracks[0];
     double *q = malloc((size_t)m->nq * sizeof *q), *pose = malloc(7 * (size_t)m->nb * sizeof *pose);
     double *e = malloc((size_t)m->nc * sizeof *e);
     dense_ws *ws = dense_ws_new(m);
@@ -133,7 +132,8 @@ static void design_pose(const mech_model *m)
     double Rroot[9], *xr = pose + 7 * t->root;
     quat_to_rot(xr + 3, Rroot);
     int tangent_checked = 0;
-    double worst_inside = 0.0;
+    double worst_inside = 0.0, nearest[MECH_MAX_ROLLERS];
+    for (int k = 0; k < MECH_MAX_ROLLERS; k++) nearest[k] = INFINITY;
     for (int i = 0; i < t->nshoe; i++) {
         const double *ps = pose + 7 * (t->shoe0 + i);
         double Rs[9], Rl[9], d[3], pin[3];
@@ -158,30 +158,66 @@ static void design_pose(const mech_model *m)
                        qc[4] = { pp[3], pp[4], pp[5], pp[6] };
                 double dot1 = fabs(qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3]);
                 double dot2 = fabs(qa[0] * qc[0] + qa[1] * qc[1] + qa[2] * qc[2] + qa[3] * qc[3]);
-                if (dot1 > 1.0 - 1e-15 && dot2 > 1.0 - 1e-15) {
-                    CHECK_NEAR(d[2], r->radius, 1e-9, "road wheel centre's shoe-local z on a straight run");
-                    tangent_checked++;
-                }
+                if (dot1 > 1.0 - 1e-15 && dot2 > 1.0 - 1e-15) nearest[k] = fmin(nearest[k], d[2]);
             }
         }
     }
+    /* No straight run passes inside a road wheel, and a wheel whose nearest straight run is within a
+     * nanometre of its radius rests on it (a wheel where the band turns, such as the first and last of
+     * five, has only a turning shoe under it; another run, such as an upper run sloping from sprocket to
+     * idler over the wheels, may pass farther away). */
+    for (int k = 0; k < t->nroller; k++) {
+        if (t->rollers[k].end || !isfinite(nearest[k])) continue;
+        check(nearest[k] >= t->rollers[k].radius - 1e-9, "straight run inside a road wheel: its shoe-local z",
+              nearest[k], t->rollers[k].radius, __LINE__);
+        if (fabs(nearest[k] - t->rollers[k].radius) <= 1e-9) tangent_checked++;
+    }
     check(worst_inside <= 1e-9, "pin inside an end roller by", worst_inside, 0.0, __LINE__);
     check(tangent_checked > 0, "shoes on a straight run under a road wheel", tangent_checked, 1, __LINE__);
-    printf("%s: nq %d nv %d nc %d, perimeter %.6f m, link %.6f m (perimeter / N %.6f), closure %.1e, "
-           "deepest pin inside an end roller %.1e m, %d tangent checks\n", m->name, m->nq, m->nv, m->nc,
-           t->perimeter, t->link, t->perimeter / t->nshoe, emax, worst_inside, tangent_checked);
+    /* The pads' corners against a plane ground: none more than 0.1 mm below it (a design pose resting on
+     * the ground; track_min's polygonal lower run dips 5.3e-5 m). */
+    double lowest = INFINITY;
+    if (m->ground.type == MECH_GROUND_PLANE) {
+        for (int i = 0; i < t->nshoe; i++) {
+            const double *ps = pose + 7 * (t->shoe0 + i);
+            double Rs[9];
+            quat_to_rot(ps + 3, Rs);
+            for (int c = 0; c < 4; c++) {
+                double corner[3] = { 0.5 * t->link + (c & 1 ? 0.5 : -0.5) * t->pad_length,
+                                     (c & 2 ? 0.5 : -0.5) * t->pad_width, t->pad_z }, w[3];
+                m3_mulv(Rs, corner, w);
+                double gap = ps[2] + w[2] - (m->ground.z0 + m->ground.sx * (ps[0] + w[0]) +
+                                             m->ground.sy * (ps[1] + w[1]));
+                lowest = fmin(lowest, gap);
+            }
+        }
+        check(lowest >= -1e-4, "pad corner below the ground at q0 by", -lowest, 0.0, __LINE__);
+    }
+    printf("%s/%s: nq %d nv %d nc %d, perimeter %.6f m, link %.6f m (perimeter / N %.6f), closure %.1e, "
+           "deepest pin inside an end roller %.1e m, %d road wheels tangent, lowest pad corner %.3g m above the "
+           "ground\n", m->name, t->name, m->nq, m->nv, m->nc, t->perimeter, t->link, t->perimeter / t->nshoe, emax,
+           worst_inside, tangent_checked, lowest);
     dense_ws_free(ws);
     free(q);
     free(pose);
     free(e);
 }
 
-static void shipped(const char *dir)
+static void design_pose(const mech_model *m)
+{
+    for (int i = 0; i < m->ntrack; i++) design_pose_band(m, &m->tracks[i]);
+}
+
+/* The shipped vehicles: track_min and track_demo in the directory, then any
+ * further files named on the command line (models kept out of the generated
+ * set, such as models/tracks/large/m113.mech). */
+static void shipped(const char *dir, int nextra, char **extra)
 {
     static const char *const names[] = { "track_min", "track_demo" };
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2 + nextra; i++) {
         char path[1024];
-        snprintf(path, sizeof path, "%s/%s.mech", dir, names[i]);
+        if (i < 2) snprintf(path, sizeof path, "%s/%s.mech", dir, names[i]);
+        else snprintf(path, sizeof path, "%s", extra[i - 2]);
         mech_error err;
         mech_model *m = mech_model_load(path, &err);
         if (!m) {
@@ -259,13 +295,13 @@ static void ground(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_track_parse <models/tracks directory>\n");
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_track_parse <models/tracks directory> [more vehicle files]\n");
         return 2;
     }
     two_pulleys();
     collinear_wheels();
-    shipped(argv[1]);
+    shipped(argv[1], argc - 2, argv + 2);
     warnings();
     ground();
     printf("%s\n", failures ? "FAIL" : "PASS");
