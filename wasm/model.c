@@ -58,24 +58,25 @@ EMSCRIPTEN_KEEPALIVE mw_sim *mw_open(void)
     return s;
 }
 
-/* 1 when no entry of v[0..n) is beyond +-max or NaN; n is a compile-time
- * constant here, so the loop unrolls into straight-line code (a loop costs a
- * V8 back-edge check and spills around it). */
-static inline int within(const double *v, int n, double max)
+/* Bit 63 set when an entry of v[0..n) is beyond +-max or NaN; n is a
+ * compile-time constant here, so the loop unrolls into straight-line code (a
+ * loop costs a V8 back-edge check and spills around it). */
+static inline uint64_t out_of_range(const double *v, int n, double max)
 {
     const uint64_t lim = mech_range_bits(max);
     uint64_t bad = 0;
     for (int i = 0; i < n; i++) bad |= mech_out_of_range(v[i], lim);
-    return !(bad >> 63);
+    return bad;
 }
 
-/* 1 when g is the model's gravity bit for bit: one test over the three
- * words, no comparison per component. */
-static inline int own_gravity(const double *g)
+/* Bit 63 set when g is not the model's gravity bit for bit (diff | -diff has
+ * it exactly when diff is not 0): ORed into the range test, no branch of its
+ * own. */
+static inline uint64_t other_gravity(const double *g)
 {
     uint64_t diff = 0;
     for (int k = 0; k < 3; k++) diff |= mech_range_bits(g[k]) ^ mech_range_bits(MW_GEN.gravity[k]);
-    return diff == 0;
+    return diff | (0 - diff);
 }
 
 /* forward(): the generated code at the model's gravity called directly when
@@ -91,9 +92,9 @@ EMSCRIPTEN_KEEPALIVE int mw_forward(mw_sim *s)
         MW_GEN.fwd_dyn_own_gravity_near ? MW_GEN.fwd_dyn_own_gravity_near : MW_GEN.fwd_dyn_own_gravity;
     const double range = MW_GEN.fwd_dyn_own_gravity_near ? MECH_SINCOS_MAX : DBL_MAX;
     /* q, qd: one block (mech_data_new) */
-    if (s && within(s->q, MW_GEN.nq + MW_GEN.nv, range) && own_gravity(s->gravity)) {
+    if (s && !((out_of_range(s->q, MW_GEN.nq + MW_GEN.nv, range) | other_gravity(s->gravity)) >> 63)) {
         fd(s->q, s->qd, s->tau, s->fext, s->act, s->qdd);
-        if (within(s->qdd, MW_GEN.nv, DBL_MAX)) return 0;
+        if (!(out_of_range(s->qdd, MW_GEN.nv, DBL_MAX) >> 63)) return 0;
     }
     return mw_sim_forward(s);
 }
