@@ -33,6 +33,8 @@
 #include "rbda/kinematics.h"
 #include "sim/sample.h"
 #include "codegen/generated.h"   /* mechgen_find only with MECH_HAVE_GENERATED */
+#include "mech/featherstone.h"
+#include "mech/sim.h"
 
 #define POOL 64
 #define MIN_BATCH_SECONDS 0.005
@@ -156,6 +158,36 @@ static void time_parts(bench *b)
     printf("   (checksum %.3g)\n", sink);
 }
 
+/* The whole step through the engine interface, as a run pays it: the
+ * generated engine's mech_data_step (contact stage, forward dynamics,
+ * Störmer-Verlet, the checks) at the model's accuracy dt, RUN_STEPS steps
+ * from the design pose (the band and the ground loaded as the vehicle
+ * settles); the fastest of RUN_REPEATS.  bench/contact_wasm.mjs runs the same
+ * steps in WebAssembly and reads this line. */
+#define RUN_STEPS 2000
+#define RUN_REPEATS 7
+static void time_run(const bench *b)
+{
+#ifdef MECH_HAVE_GENERATED
+    const mech_generated *g = mechgen_find(b->m->name);
+    mech_error err;
+    mech_data *d = g ? mech_data_new_generated(b->m, g, &err) : NULL;
+    if (!d) return;
+    double dt = mech_model_options(b->m).dt, best = INFINITY;
+    for (int r = 0; r < RUN_REPEATS; r++) {
+        mech_data_reset(d);
+        double t0 = now();
+        if (mech_data_step(d, dt, RUN_STEPS)) break;
+        best = fmin(best, (now() - t0) / RUN_STEPS);
+    }
+    printf("run %-12s dt %.6g s: %.0f ns per step, real-time factor %.2f (%d steps from the design pose)\n", b->m->name,
+           dt, 1e9 * best, dt / best, RUN_STEPS);
+    mech_data_free(d);
+#else
+    (void)b;
+#endif
+}
+
 /* Each part n times, untimed (--calls). */
 static void count_parts(bench *b, long n)
 {
@@ -204,7 +236,10 @@ static int bench_model(const char *path, long fixed_calls)
     if (m->ground.type != MECH_GROUND_NONE) ground_stage_init(&b.gs, m);
     pool(&b);
     if (fixed_calls > 0) count_parts(&b, fixed_calls);
-    else time_parts(&b);
+    else {
+        time_parts(&b);
+        time_run(&b);
+    }
     free(b.q); free(b.qd); free(b.tau); free(b.qdd); free(b.fext); free(b.joints); free(b.kin); free(b.kin0); free(b.bands);
     contact_free(b.cs);
     mech_model_free(m);

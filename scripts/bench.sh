@@ -30,6 +30,10 @@ node bench/wasm_bench.mjs
 "$build/bench/xpbd_results"
 node bench/xpbd_wasm.mjs   # the same scenes in WebAssembly, through the public API
 
+# The tracked vehicles' contact stage by part, the whole step native, and the same step in WebAssembly (docs/contact.md).
+"$build/bench/bench_contact" models/tracks/*.mech
+node bench/contact_wasm.mjs
+
 # Cosserat rods, Table 2 timings in WebAssembly under Node beside native (rod_benchmarks timing, which
 # the script runs) and the paper; the full tables: build/bench/rod_benchmarks (docs/rods.md).
 bash scripts/build-rod-wasm.sh
