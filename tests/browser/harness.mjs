@@ -43,6 +43,20 @@ export async function startPlayground(port) {
 
 export const status = (page) => page.evaluate(() => window.playground.status());
 
+/**
+ * A fresh page (own storage) at `url`, once it has started: the first model is loaded (or its error shown)
+ * and any message about the link is in the banner. Page errors are collected in `errors`.
+ */
+export async function openPage(browser, url) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => window.playground?.status().ready, null, WAIT);
+  return { page, context, errors };
+}
+
 /** Clicks a model's gallery card and waits until it is loaded. */
 export async function pick(page, name) {
   await page.click(`.card[data-model="${name}"]`);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import LZString from 'lz-string';
 
-import { VIEWPORT, WAIT, pick, shots, startPlayground, status } from './harness.mjs';
+import { WAIT, openPage, pick, shots, startPlayground, status } from './harness.mjs';
 import { bomb } from './lz-bomb.mjs';
 
 let playground;
@@ -22,19 +22,8 @@ after(async () => {
   await playground?.close();
 });
 
-/**
- * A fresh page (own storage) at `hash`, once it has started: the first model is loaded (or its error shown)
- * and any message about the link is in the banner. Page errors fail the test.
- */
-async function open(hash = '') {
-  const context = await browser.newContext({ viewport: VIEWPORT });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(base + hash);
-  await page.waitForFunction(() => window.playground?.status().ready, null, WAIT);
-  return { page, context, errors };
-}
+/** A fresh page at `hash` (harness.mjs, openPage); page errors fail the test. */
+const open = (hash = '') => openPage(browser, base + hash);
 
 async function playFor(page, simSeconds) {
   const t0 = (await status(page)).time;

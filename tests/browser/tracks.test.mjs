@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import LZString from 'lz-string';
 
-import { VIEWPORT, WAIT, pick, shots, startPlayground, status } from './harness.mjs';
+import { openPage, pick, shots, startPlayground, status } from './harness.mjs';
 
 // s of simulated time to settle on the ground from the design pose. track_min's 16 long shoes keep it rocking
 // fore and aft (±0.07 m, its ground force within ±8 % of the weight after 2 s, up to -26 % before).
@@ -28,7 +28,7 @@ let browser;
 let base;
 
 before(async () => {
-  playground = await startPlayground(5473);
+  playground = await startPlayground(5573);
   ({ browser, base } = playground);
 });
 
@@ -36,15 +36,7 @@ after(async () => {
   await playground?.close();
 });
 
-async function open(hash = '') {
-  const context = await browser.newContext({ viewport: VIEWPORT });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${base}?budget=250${hash}`);
-  await page.waitForFunction(() => window.playground?.status().ready, null, WAIT);
-  return { page, context, errors };
-}
+const open = (hash = '') => openPage(browser, `${base}?budget=250${hash}`);
 
 /** The open model's total mass (kg) and its sprocket joint's velocity index, from the page's describe(). */
 async function vehicle(page) {
