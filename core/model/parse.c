@@ -218,8 +218,7 @@ int mp_read_name(parser *p, const char *key, char out[MECH_NAME_MAX], int *col)
     return 0;
 }
 
-/* A keyword that opens a top-level statement: inside a block it means a missing 'end'. */
-static int is_top_keyword(const lex_tok *kw)
+int mp_is_top_keyword(const lex_tok *kw)
 {
     static const char *const top[] = { "body", "poi", "gravity", "integrator", "description", "loop", "tsda",
                                        "rsda", "xpbd", "servo", "rod", "track", "ground", "static" };
@@ -538,7 +537,7 @@ static int body_line(parser *p, const lex_tok *kw)
         rb->key_col[k] = kw->col;
         return body_key(p, rb, k);
     }
-    if (is_top_keyword(kw))
+    if (mp_is_top_keyword(kw))
         return mp_fail(p, p->ln.no, kw->col, "'%.*s' inside body '%s': missing 'end'", kw->n, kw->s,
                     rb->b.name);
     return mp_fail_at(p, kw, "unknown keyword ", " in body: expected one of: parent joint pos rot "
@@ -732,7 +731,7 @@ static int loop_line(parser *p, const lex_tok *kw)
         rl->key_col[k] = kw->col;
         return loop_key(p, rl, k);
     }
-    if (is_top_keyword(kw))
+    if (mp_is_top_keyword(kw))
         return mp_fail(p, p->ln.no, kw->col, "'%.*s' inside loop '%s': missing 'end'", kw->n, kw->s, rl->l.name);
     return mp_fail_at(p, kw, "unknown keyword ", " in loop: expected one of: type pred succ ppos prot paxis "
                    "spos srot saxis length stab limit swing drive target compliance end");
@@ -809,7 +808,7 @@ static int elem_line(parser *p, const lex_tok *kw)
         re->key_col[k] = kw->col;
         return elem_key(p, re, k);
     }
-    if (is_top_keyword(kw))
+    if (mp_is_top_keyword(kw))
         return mp_fail(p, p->ln.no, kw->col, "'%.*s' inside %s '%s': missing 'end'", kw->n, kw->s, elem_kind(re),
                     re->name);
     return mp_fail_at(p, kw, "unknown keyword ", re->rsda ? " in rsda: expected one of: joint k c q0 input end"

@@ -179,11 +179,8 @@ int ground_line(parser *p, const lex_tok *kw)
         rg->key_col[k] = kw->col;
         return ground_key(p, rg, k);
     }
-    static const char *const top[] = { "body", "loop", "servo", "xpbd", "poi", "rod", "tsda", "rsda", "gravity",
-                                       "description", "track", "ground" };
-    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
-        if (lex_is(kw, top[i]))
-            return mp_fail(p, p->ln.no, kw->col, "'%s' inside the ground block: missing 'end'", top[i]);
+    if (mp_is_top_keyword(kw))
+        return mp_fail(p, p->ln.no, kw->col, "'%.*s' inside the ground block: missing 'end'", kw->n, kw->s);
     return mp_fail_at(p, kw, "unknown keyword ", " in ground: expected one of: " GROUND_KEYS);
 }
 

@@ -104,6 +104,9 @@ int mp_fail(parser *p, int line, int col, const char *fmt, ...)
     ;
 const char *mp_quote(const lex_tok *t, char buf[QUOTE_MAX + 4]);
 int mp_fail_at(parser *p, const lex_tok *t, const char *what, const char *rest);
+
+/* 1 when kw opens a top-level statement: inside a block it means a missing 'end'. */
+int mp_is_top_keyword(const lex_tok *kw);
 int mp_next_tok(parser *p, lex_tok *t, const char *key, const char *expect);
 int mp_end_of_line(parser *p, const char *key, const char *expect);
 int mp_to_number(parser *p, const lex_tok *t, const char *key, double *v);

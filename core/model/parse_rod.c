@@ -364,11 +364,8 @@ int rod_line(parser *p, const lex_tok *kw)
         rr->key_col[k] = kw->col;
         return rod_key(p, rr, k);
     }
-    static const char *const top[] = { "body", "loop", "servo", "xpbd", "poi", "rod", "tsda", "rsda", "gravity",
-                                       "description" };
-    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
-        if (lex_is(kw, top[i]))
-            return mp_fail(p, p->ln.no, kw->col, "'%s' inside rod '%s': missing 'end'", top[i], rr->r.name);
+    if (mp_is_top_keyword(kw))
+        return mp_fail(p, p->ln.no, kw->col, "'%.*s' inside rod '%s': missing 'end'", kw->n, kw->s, rr->r.name);
     return mp_fail_at(p, kw, "unknown keyword ", " in rod: expected one of: " ROD_KEYS);
 }
 

@@ -198,11 +198,8 @@ int track_line(parser *p, const lex_tok *kw)
     if (lex_is(kw, "ground"))
         return mp_fail(p, p->ln.no, kw->col, "'ground' is not a track key: the ground is one top-level block for "
                        "every band (ground, plane Z, kn, mu, end), after this track's 'end'");
-    static const char *const top[] = { "body", "loop", "servo", "xpbd", "poi", "rod", "tsda", "rsda", "gravity",
-                                       "description", "track" };
-    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
-        if (lex_is(kw, top[i]))
-            return mp_fail(p, p->ln.no, kw->col, "'%s' inside track '%s': missing 'end'", top[i], rt->t.name);
+    if (mp_is_top_keyword(kw))
+        return mp_fail(p, p->ln.no, kw->col, "'%.*s' inside track '%s': missing 'end'", kw->n, kw->s, rt->t.name);
     return mp_fail_at(p, kw, "unknown keyword ", " in track: expected one of: " TRACK_KEYS);
 }
 
