@@ -457,14 +457,15 @@ $('share').addEventListener('click', async () => {
 // (share.js's MAX_TEXT), or fails to import or parse leaves the model shown running and says why in the banner.
 const DROPPABLE = /\.(xml|urdf|mech)$/i;
 
-/** Why `bytes` is not a model's text, or null; else its text in `out.text`. */
-function decodeText(bytes, out) {
+/** A dropped file's bytes as { text }, or { why } they are not a model's text. */
+function decodeText(bytes) {
+  let text;
   try {
-    out.text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return 'it is not UTF-8 text';
+    return { why: 'it is not UTF-8 text' };
   }
-  return out.text.includes('\0') ? 'it is not text (it holds NUL characters)' : null;
+  return text.includes('\0') ? { why: 'it is not text (it holds NUL characters)' } : { text };
 }
 
 /** The model name a file opens under: its base name in .mech's name characters. */
@@ -482,11 +483,10 @@ async function openDropped(files) {
   } catch (e) {
     return refuse(`${file.name} could not be read: ${e.message}`);
   }
-  const read = {};
-  const notText = decodeText(bytes, read);
-  if (notText) return refuse(`${file.name} was not opened: ${notText}.`);
+  const read = decodeText(bytes);
+  if (read.why) return refuse(`${file.name} was not opened: ${read.why}.`);
   const name = droppedName(file.name);
-  let text = read.text;
+  let { text } = read;
   let out = null;
   if (!/\.mech$/i.test(file.name)) {
     try {
