@@ -1,7 +1,9 @@
 // wasm_bench.mjs — forward-dynamics cost in WebAssembly, measured in one Node
 // process (docs/wasm.md, "Benchmark").  Not a test: it prints a table.
 //
-//   node bench/wasm_bench.mjs [--json FILE]      (after `npm run build`)
+//   node bench/wasm_bench.mjs [--robots] [--json FILE]      (after `npm run build`)
+//
+// --robots: the robots' section alone.
 //
 // Per model, ns per forward-dynamics call of
 //   gen wasm   the generated module, loop inside WebAssembly (bench.c, no JS)
@@ -20,15 +22,21 @@
 //   mj_forward mujoco-js@0.0.7 (MuJoCo's official WebAssembly build), contacts
 //              disabled, on the same model converted to MJCF (tests/mjcf.c),
 //              called from JS at one fixed state like forward()
+// then, per robot of models/robots/ (imported at build time, docs/import.md),
+// forward() on its generated module against mj_forward on the ORIGINAL file
+// (MJCF or URDF) as tests/node/import.test.mjs loads it: contacts, limits,
+// equality constraints, actuators and friction loss disabled
+// (tests/node/mujoco-side.mjs, mujocoRobot).
 // plus the cost of one empty JS->WASM call, of threelink's mw_forward export
 // called from JS without the Sim method around it, and of step(dt, n) batching.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 import { listModels, loadModelText, openModel } from '../wasm/index.mjs';
 import { HEADER, WasmModule } from '../wasm/module.mjs';
+import { loadMujoco, mujocoRobot } from '../tests/node/mujoco-side.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const tool = (name, ...args) => execFileSync(`${root}build/wasm/${name}`, args, { encoding: 'utf8' });
@@ -96,8 +104,18 @@ async function runtimeInside(name, text) {
   return ns;
 }
 
+// The robots: models/robots/<name>.xml (MJCF) or .urdf, imported by the build into build/wasm/robots/<name>.mech.
+const robots = readdirSync(`${root}models/robots`).filter((f) => /\.(xml|urdf)$/.test(f)).sort().map((file) => ({
+  name: file.replace(/\.(xml|urdf)$/, ''),
+  file,
+  format: file.endsWith('.urdf') ? 'urdf' : 'mjcf',
+}));
+const robotNames = new Set(robots.map((r) => r.name));
+/** The .mech file of a shipped tree model or robot. */
+const mechFile = (name) => (robotNames.has(name) ? `${root}build/wasm/robots/${name}.mech` : `${root}models/${name}.mech`);
+
 /** One random state (seed 7) of the model, as mech-wasm-ref draws it. */
-const stateOf = (name) => JSON.parse(tool('mech-wasm-ref', 'states', `${root}models/${name}.mech`, '7', '1'))[0];
+const stateOf = (name) => JSON.parse(tool('mech-wasm-ref', 'states', mechFile(name), '7', '1'))[0];
 
 /**
  * sim.forward() from JS at `state`, and the generated code at that state
@@ -141,7 +159,11 @@ async function mujocoForward(mujoco, name) {
   const xml = tool('mech-mjcf', `${root}models/${name}.mech`)
     .replace(' passive="disable"', ' spring="disable" damper="disable"');
   mujoco.FS.writeFile(`/bench/${name}.xml`, xml);
-  const model = mujoco.MjModel.loadFromXML(`/bench/${name}.xml`);
+  return mujocoForwardOn(mujoco, mujoco.MjModel.loadFromXML(`/bench/${name}.xml`));
+}
+
+/** ns per mj_forward of a loaded MuJoCo model at one random (q, qd) state; deletes the model. */
+function mujocoForwardOn(mujoco, model) {
   const data = new mujoco.MjData(model);
   let seed = 1;
   const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
@@ -195,14 +217,14 @@ async function callCosts(states) {
 const f = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 const ratio = (a, b) => `${(a / b).toFixed(a / b >= 10 ? 0 : 2)}×`;
 
-const { default: loadMujoco } = await import('mujoco-js');
-const mujoco = await loadMujoco();
+const mujoco = await loadMujoco(); // one mujoco-js instance, shared with mujoco-side.mjs's robot loader
 mujoco.FS.mkdir('/bench');
 
 const rows = [];
 const states = new Map();
 // The tree models (models/*.mech), each with its generated module.
-const trees = (await listModels()).filter((m) => m.group === 'trees' && m.backend === 'generated');
+const onlyRobots = process.argv.includes('--robots');
+const trees = onlyRobots ? [] : (await listModels()).filter((m) => m.group === 'trees' && m.backend === 'generated' && !robotNames.has(m.name));
 for (const { name } of trees) {
   const text = await loadModelText(name);
   const state = stateOf(name);
@@ -232,38 +254,78 @@ for (const { name } of trees) {
   row.net = netWasm >= 2 && netNative >= 2 ? netWasm / netNative : NaN;
   rows.push(row);
 }
-const calls = await callCosts(states);
+const calls = onlyRobots ? null : await callCosts(states);
 
 console.log(`WebAssembly forward dynamics, ns/call (best of ${ROUNDS}×${RUNS} runs, CPU time); ` +
   `${cpus()[0].model}, Node ${process.version}`);
-const header = ['model', 'gen wasm', 'gen native', 'wasm/native', 'loop wasm', 'loop native', 'net', 'ABA wasm',
-  'ABA native', 'forward() JS', 'at state', 'mj_forward', 'mj/forward()', 'mj/gen wasm'];
-const w = (c, i) => (i ? c.padStart(i === 9 ? 13 : 12) : c.padEnd(10));
-console.log(header.map(w).join(''));
-for (const r of rows) {
-  console.log([r.name, f(r.genWasm), f(r.genNative), ratio(r.genWasm, r.genNative), f(r.loopWasm), f(r.loopNative),
-    Number.isNaN(r.net) ? '—' : `${r.net.toFixed(2)}×`, f(r.abaWasm), f(r.abaNative), f(r.forward), f(r.here), f(r.mujoco),
-    ratio(r.mujoco, r.forward), ratio(r.mujoco, r.genWasm)].map(w).join(''));
+if (!onlyRobots) {
+  const header = ['model', 'gen wasm', 'gen native', 'wasm/native', 'loop wasm', 'loop native', 'net', 'ABA wasm',
+    'ABA native', 'forward() JS', 'at state', 'mj_forward', 'mj/forward()', 'mj/gen wasm'];
+  const w = (c, i) => (i ? c.padStart(i === 9 ? 13 : 12) : c.padEnd(10));
+  console.log(header.map(w).join(''));
+  for (const r of rows) {
+    console.log([r.name, f(r.genWasm), f(r.genNative), ratio(r.genWasm, r.genNative), f(r.loopWasm), f(r.loopNative),
+      Number.isNaN(r.net) ? '—' : `${r.net.toFixed(2)}×`, f(r.abaWasm), f(r.abaNative), f(r.forward), f(r.here), f(r.mujoco),
+      ratio(r.mujoco, r.forward), ratio(r.mujoco, r.genWasm)].map(w).join(''));
+  }
+  console.log(`one empty JS->WASM call: ${f(calls.empty)} ns`);
+  console.log(`threelink mw_forward export called from JS (no Sim method): ${f(calls.raw)} ns`);
+  console.log(`threelink step(dt) in a JS loop: ${f(calls.single)} ns/step; step(dt, n) batched: ${f(calls.batched)} ns/step`);
+  console.log(`threelink forward() from a shim whose forward() has run every model (polymorphic): ${f(calls.polymorphic)} ns`);
+  const slow = rows.filter((r) => r.net > 1.3).map((r) => `${r.name} ${r.net.toFixed(2)}×`);
+  const unresolved = rows.filter((r) => Number.isNaN(r.net)).map((r) => r.name);
+  const three = rows.find((r) => r.name === 'threelink');
+  console.log(`gate, generated wasm within 1.3× of native (net): ${slow.length ? `not met: ${slow.join(', ')}` : 'met'}` +
+    (unresolved.length ? ` (no net figure for ${unresolved.join(', ')}: code within 2 ns of the calls alone)` : ''));
+  if (three) {
+    const x = three.mujoco / three.forward;
+    console.log(`gate, threelink forward() >= 20× faster than mj_forward: ${x >= 20 ? 'met' : 'not met'} (${x.toFixed(1)}×)`);
+  }
 }
-console.log(`one empty JS->WASM call: ${f(calls.empty)} ns`);
-console.log(`threelink mw_forward export called from JS (no Sim method): ${f(calls.raw)} ns`);
-console.log(`threelink step(dt) in a JS loop: ${f(calls.single)} ns/step; step(dt, n) batched: ${f(calls.batched)} ns/step`);
-console.log(`threelink forward() from a shim whose forward() has run every model (polymorphic): ${f(calls.polymorphic)} ns`);
-const slow = rows.filter((r) => r.net > 1.3).map((r) => `${r.name} ${r.net.toFixed(2)}×`);
-const unresolved = rows.filter((r) => Number.isNaN(r.net)).map((r) => r.name);
-const three = rows.find((r) => r.name === 'threelink');
-console.log(`gate, generated wasm within 1.3× of native (net): ${slow.length ? `not met: ${slow.join(', ')}` : 'met'}` +
-  (unresolved.length ? ` (no net figure for ${unresolved.join(', ')}: code within 2 ns of the calls alone)` : ''));
-if (three) {
-  const x = three.mujoco / three.forward;
-  console.log(`gate, threelink forward() >= 20× faster than mj_forward: ${x >= 20 ? 'met' : 'not met'} (${x.toFixed(1)}×)`);
+
+// The robots: forward() on the generated module of the imported .mech against
+// mj_forward on the original file (see header).  Gate: mj_forward / forward() >= 15.
+const ROBOT_GATE = 15;
+const robotRows = [];
+for (const robot of robots) {
+  const row = { ...robot };
+  let model;
+  try {
+    model = await mujocoRobot(readFileSync(`${root}models/robots/${robot.file}`, 'utf8'), robot.format);
+  } catch (e) {
+    row.skipped = `mujoco-js cannot load ${robot.file}: ${e.message}`;
+    robotRows.push(row);
+    continue;
+  }
+  row.nv = model.nv;
+  model.delete();
+  const state = stateOf(robot.name);
+  for (let round = 0; round < ROUNDS; round++) {
+    const api = await fromJs(robot.name, state);
+    const fresh = await mujocoRobot(readFileSync(`${root}models/robots/${robot.file}`, 'utf8'), robot.format);
+    const measured = { forward: api.forward, here: api.here, mujoco: mujocoForwardOn(mujoco, fresh) };
+    for (const [k, v] of Object.entries(measured)) row[k] = Math.min(row[k] ?? Infinity, v);
+  }
+  robotRows.push(row);
+}
+console.log('\nRobots (models/robots/): generated forward() against mj_forward on the original file, ns/call:');
+const robotHeader = ['robot', 'file', 'nv', 'forward() JS', 'at state', 'mj_forward', 'mj/forward()'];
+const wr = (c, i) => (i > 1 ? c.padStart(14) : c.padEnd(12));
+console.log(robotHeader.map(wr).join(''));
+for (const r of robotRows) {
+  if (r.skipped) console.log(`${r.name.padEnd(12)}${r.file.padEnd(12)}skipped: ${r.skipped}`);
+  else console.log([r.name, r.file, String(r.nv), f(r.forward), f(r.here), f(r.mujoco), ratio(r.mujoco, r.forward)].map(wr).join(''));
+}
+for (const r of robotRows.filter((x) => !x.skipped)) {
+  const x = r.mujoco / r.forward;
+  console.log(`gate, ${r.name} forward() >= ${ROBOT_GATE}× faster than mj_forward on ${r.file}: ${x >= ROBOT_GATE ? 'met' : 'not met'} (${x.toFixed(1)}×)`);
 }
 
 // Closed loops and vehicles (models/loops/): generated module vs native, the
 // runtime engine (method 2 over ABA) and the native dense reference (method 2
 // over CRBA + LU).  No MuJoCo column: the MJCF converter handles trees only.
 const loopRows = [];
-for (const { name } of (await listModels()).filter((m) => m.group === 'loops')) {
+for (const { name } of onlyRobots ? [] : (await listModels()).filter((m) => m.group === 'loops')) {
   const text = await loadModelText(name);
   const row = { name };
   for (let round = 0; round < ROUNDS; round++) {
@@ -276,10 +338,10 @@ for (const { name } of (await listModels()).filter((m) => m.group === 'loops')) 
   }
   loopRows.push(row);
 }
-console.log('\nClosed loops and vehicles, ns/call:');
+if (loopRows.length) console.log('\nClosed loops and vehicles, ns/call:');
 const loopHeader = ['model', 'gen wasm', 'gen native', 'wasm/native', 'runtime wasm', 'dense native', 'dense/gen wasm'];
 const wl = (c, i) => (i ? c.padStart(15) : c.padEnd(13));
-console.log(loopHeader.map(wl).join(''));
+if (loopRows.length) console.log(loopHeader.map(wl).join(''));
 for (const r of loopRows) {
   console.log([r.name, f(r.genWasm), f(r.genNative), ratio(r.genWasm, r.genNative), f(r.abaWasm), f(r.dense),
     ratio(r.dense, r.genWasm)].map(wl).join(''));
@@ -287,6 +349,6 @@ for (const r of loopRows) {
 
 const jsonAt = process.argv.indexOf('--json');
 if (jsonAt > 0) {
-  const record = { date: new Date().toISOString(), cpu: cpus()[0].model, node: process.version, rows, loopRows, calls };
+  const record = { date: new Date().toISOString(), cpu: cpus()[0].model, node: process.version, rows, robotRows, loopRows, calls };
   writeFileSync(process.argv[jsonAt + 1], JSON.stringify(record, null, 2));
 }

@@ -9,25 +9,12 @@ import { test } from 'node:test';
 import { importModel, openModel } from '../../wasm/index.mjs';
 import { root, scaledError } from './helpers.mjs';
 import { qToMat } from '../../wasm/import/math.mjs';
-import { exactFullInertia, jointLayout, loadMujoco, mujocoModel, mujocoQdd } from './mujoco-side.mjs';
+import { forMujoco, jointLayout, loadMujoco, mujocoModel, mujocoQdd } from './mujoco-side.mjs';
 
 const panda = readFileSync(`${root}models/robots/panda.xml`, 'utf8');
 const scara = readFileSync(`${root}models/robots/scara.urdf`, 'utf8');
 const features = readFileSync(`${root}tests/import/features.xml`, 'utf8');
 const TRIALS = 200;
-const FLAGS = '<flag contact="disable" limit="disable" equality="disable" actuation="disable" frictionloss="disable"/>';
-
-/** The MJCF text MuJoCo gets: `<option>` with our flags, meshes (files not shipped) and armature removed. */
-function forMujoco(xml) {
-  let out = exactFullInertia(xml)
-    .replace(/<mesh [^>]*\/>/g, '')
-    .replace(/<geom [^>]*mesh="[^"]*"[^>]*\/>/g, '')
-    .replace(/ armature="[^"]*"/g, '');
-  if (/<option[^>]*\/>/.test(out)) out = out.replace(/<option([^>]*)\/>/, `<option$1>${FLAGS}</option>`);
-  else out = out.replace(/(<mujoco[^>]*>)/, `$1<option>${FLAGS}</option>`);
-  return out;
-}
-
 /** Deterministic uniform numbers in [-1, 1) (Park–Miller). */
 function prng(state) {
   return () => ((state = (state * 16807) % 2147483647) / 2147483647) * 2 - 1;

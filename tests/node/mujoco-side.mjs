@@ -1,5 +1,6 @@
-// mujoco-side.mjs — the MuJoCo half of the importer's cross-check (import.test.mjs): mujoco-js, the model
-// text MuJoCo is given, and moving states between MuJoCo's coordinates and ours (docs/mujoco-mapping.md).
+// mujoco-side.mjs — the MuJoCo half of the importer's cross-check (import.test.mjs) and of the robots' benchmark
+// (bench/wasm_bench.mjs): mujoco-js, the model text MuJoCo is given, and moving states between MuJoCo's
+// coordinates and ours (docs/mujoco-mapping.md).
 import { eigSym3, matToQ, qToMat } from '../../wasm/import/math.mjs';
 
 let mujoco = null;
@@ -36,6 +37,34 @@ export function exactFullInertia(xml) {
     const { d: diag, V } = eigSym3([a, d, e, d, b, f, e, f, c]);
     return `quat="${matToQ(V).join(' ')}" diaginertia="${diag.join(' ')}"`;
   });
+}
+
+// What MuJoCo leaves out so that its dynamics are the .mech model's: contacts, limits, equality constraints,
+// actuators and friction loss (joint damping and springs kept).
+const FLAGS = '<flag contact="disable" limit="disable" equality="disable" actuation="disable" frictionloss="disable"/>';
+const DISABLED = ['mjDSBL_CONTACT', 'mjDSBL_LIMIT', 'mjDSBL_EQUALITY', 'mjDSBL_ACTUATION', 'mjDSBL_FRICTIONLOSS'];
+
+/** The MJCF text MuJoCo gets: `<option>` with FLAGS, meshes (files not shipped) and armature removed. */
+export function forMujoco(xml) {
+  let out = exactFullInertia(xml)
+    .replace(/<mesh [^>]*\/>/g, '')
+    .replace(/<geom [^>]*mesh="[^"]*"[^>]*\/>/g, '')
+    .replace(/ armature="[^"]*"/g, '');
+  if (/<option[^>]*\/>/.test(out)) out = out.replace(/<option([^>]*)\/>/, `<option$1>${FLAGS}</option>`);
+  else out = out.replace(/(<mujoco[^>]*>)/, `$1<option>${FLAGS}</option>`);
+  return out;
+}
+
+/**
+ * A robot file as MuJoCo loads it for comparison with its import: MJCF through forMujoco; URDF as it is (its
+ * <mujoco> extension takes no <option>), with FLAGS' switches set in the loaded model's disableflags.
+ */
+export async function mujocoRobot(text, format) {
+  if (format === 'mjcf') return mujocoModel(forMujoco(text), 'xml');
+  const mj = await loadMujoco();
+  const model = await mujocoModel(text, 'urdf');
+  for (const bit of DISABLED) model.opt.disableflags |= mj.mjtDisableBit[bit].value;
+  return model;
 }
 
 /** A 1-DOF-or-free MuJoCo model and a .mech Sim: MuJoCo's qacc mapped to our qdd at the Sim's (q, qd, tau). */

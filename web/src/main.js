@@ -10,7 +10,7 @@ import { createEditor } from './editor.js';
 import { createControls } from './controls.js';
 import { createPlot, signalsFor } from './plots.js';
 import { createGallery } from './gallery.js';
-import { encodeShare, decodeShare, MAX_HASH } from './share.js';
+import { encodeShare, decodeShare, MAX_HASH, MAX_TEXT } from './share.js';
 import { loadEdit, saveEdit, dropEdit } from './storage.js';
 import { banner, clearBanner, toast, describeError, parseStatus, showBackend } from './status.js';
 
@@ -62,14 +62,23 @@ function importError(e) {
   return { name: 'ImportError', message, line, column };
 }
 
+/** MJCF or URDF text imported into { text, warnings } (.mech text); throws ImportError. `file` names it in messages. */
+async function importXml(text, file) {
+  return (await loadImporter()).importModel(text, { name: file });
+}
+
+/** The toast after an import: how many warnings, which head the .mech text. */
+function announceImport({ warnings }) {
+  const n = warnings.length;
+  toast(`Imported ${n ? `with ${n} warning${n === 1 ? '' : 's'}, listed at the top of the text` : 'with no warnings'}`);
+}
+
 /** `text`, or when it is MJCF or URDF its import, which then replaces it in the editor. */
 async function imported(text) {
   if (!XML_MODEL.test(text)) return text;
-  const { importModel } = await loadImporter();
-  const out = importModel(text, { name: state.model ?? 'model' });
+  const out = await importXml(text, state.model ?? 'model');
   editor.setText(out.text);
-  const n = out.warnings.length;
-  toast(`Imported ${n ? `with ${n} warning${n === 1 ? '' : 's'}, listed at the top of the text` : 'with no warnings'}`);
+  announceImport(out);
   return out.text;
 }
 
@@ -441,6 +450,76 @@ $('share').addEventListener('click', async () => {
   }
 });
 
+// ——— dropped files ———
+
+// An .xml (MJCF), .urdf or .mech file dropped anywhere on the page opens as a model named after the file. It is
+// read, imported and parsed before anything changes: a file that is not text, is over the page's text cap
+// (share.js's MAX_TEXT), or fails to import or parse leaves the model shown running and says why in the banner.
+const DROPPABLE = /\.(xml|urdf|mech)$/i;
+
+/** A dropped file's bytes as { text }, or { why } they are not a model's text. */
+function decodeText(bytes) {
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return { why: 'it is not UTF-8 text' };
+  }
+  return text.includes('\0') ? { why: 'it is not text (it holds NUL characters)' } : { text };
+}
+
+/** The model name a file opens under: its base name in .mech's name characters. */
+const droppedName = (file) => file.replace(DROPPABLE, '').replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60) || 'model';
+
+async function openDropped(files) {
+  const refuse = (why) => banner(`${why}\nThe model shown keeps running.`);
+  if (files.length !== 1) return refuse(`Drop one model file at a time (${files.length} were dropped).`);
+  const [file] = files;
+  if (!DROPPABLE.test(file.name)) return refuse(`${file.name} was not opened: drop an .xml (MJCF), .urdf or .mech file.`);
+  if (file.size > MAX_TEXT) return refuse(`${file.name} was not opened: it is too large (${file.size} bytes; the limit is ${MAX_TEXT}).`);
+  let bytes;
+  try {
+    bytes = await file.arrayBuffer();
+  } catch (e) {
+    return refuse(`${file.name} could not be read: ${e.message}`);
+  }
+  const read = decodeText(bytes);
+  if (read.why) return refuse(`${file.name} was not opened: ${read.why}.`);
+  const name = droppedName(file.name);
+  let { text } = read;
+  let out = null;
+  if (!/\.mech$/i.test(file.name)) {
+    try {
+      out = await importXml(text, file.name);
+    } catch (e) {
+      return refuse(`${file.name} did not import — ${describeError(importError(e))}`);
+    }
+    text = out.text;
+  }
+  const err = await engine.check(text, name);
+  if (err) return refuse(`${file.name} did not load — ${describeError(err)}`);
+  forgetLink();
+  if (!(await pickModel(name, { text }))) return;
+  if (out) announceImport(out);
+}
+
+let drops = 0; // dropped files handled, opened or refused (the browser tests wait on it)
+window.addEventListener('dragover', (e) => {
+  if (!e.dataTransfer?.types.includes('Files')) return;
+  e.preventDefault();
+  e.dataTransfer.dropEffect = 'copy';
+});
+// Capturing, so that a file dropped on the editor opens as a model rather than being pasted into the text.
+window.addEventListener('drop', (e) => {
+  const files = [...(e.dataTransfer?.files ?? [])];
+  if (!files.length) return;
+  e.preventDefault();
+  e.stopPropagation();
+  openDropped(files)
+    .catch((err) => banner(`The dropped file was not opened: ${describeError(err)}\nThe model shown keeps running.`))
+    .finally(() => drops++);
+}, true);
+
 // ——— start ———
 
 async function start() {
@@ -502,6 +581,8 @@ window.playground = {
     fps: meter.fps,
     rtf: meter.rtf,
     banner: $('banner').hidden ? null : $('banner-text').textContent,
+    lastToast: $('toast').textContent, // the last toast's text, kept after it fades
+    drops,
   }),
   pixelStats: () => scene.pixelStats(),
   renderStats: () => scene.renderStats(),

@@ -5,7 +5,7 @@ import LZString from 'lz-string';
 
 const PREFIX = '#s=';
 export const MAX_HASH = 100_000;     // characters of compressed hash
-const MAX_TEXT = 1_000_000;   // characters of decompressed JSON
+export const MAX_TEXT = 1_000_000;   // characters of decompressed JSON; also the cap on a dropped model file (bytes)
 const MAX_ARRAY = 4096;
 const NAME = /^[A-Za-z0-9_.-]{1,48}$/;
 
