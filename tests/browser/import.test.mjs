@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { VIEWPORT, WAIT, repo, shots, startPlayground, status } from './harness.mjs';
+import { WAIT, openPage, repo, shots, startPlayground, status } from './harness.mjs';
 
 const panda = readFileSync(join(repo, 'models/robots/panda.xml'), 'utf8');
 const scara = readFileSync(join(repo, 'models/robots/scara.urdf'), 'utf8');
@@ -18,7 +18,7 @@ let browser;
 let base;
 
 before(async () => {
-  playground = await startPlayground(5573);
+  playground = await startPlayground(5673);
   ({ browser, base } = playground);
 });
 
@@ -26,14 +26,11 @@ after(async () => {
   await playground?.close();
 });
 
+/** A fresh page (harness.mjs, openPage) once its first model is loaded. */
 async function open() {
-  const context = await browser.newContext({ viewport: VIEWPORT });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(base);
-  await page.waitForFunction(() => window.playground?.status().ready && window.playground.status().loaded, null, WAIT);
-  return { page, context, errors };
+  const opened = await openPage(browser, base);
+  await opened.page.waitForFunction(() => window.playground.status().loaded, null, WAIT);
+  return opened;
 }
 
 /**
