@@ -1,6 +1,7 @@
 // harness.mjs — what every browser test file shares: a Vite dev server on 127.0.0.1 serving the playground,
 // Debian's chromium driven by playwright-core (headless, software WebGL; flags in DEVELOPERS.md), fresh
 // pages, and the page's status and model picker. Needs wasm/dist/ (scripts/build-wasm.sh).
+import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +40,21 @@ export async function startPlayground(port) {
       await server.close();
     },
   };
+}
+
+/**
+ * Starts the playground on `port` before this file's tests and stops it after them; the object returned has
+ * startPlayground's base and browser once it has started.
+ */
+export function usePlayground(port) {
+  const pg = {};
+  before(async () => {
+    Object.assign(pg, await startPlayground(port));
+  });
+  after(async () => {
+    await pg.close?.();
+  });
+  return pg;
 }
 
 export const status = (page) => page.evaluate(() => window.playground.status());

@@ -3,32 +3,21 @@
 // editor and reloaded runs; a malformed XML file dropped is refused with its line while the model shown keeps
 // running. Drops are DragEvents built in the page from the file's text; every wait is on the page's own state
 // (window.playground.status(): drops handled, model loaded, simulated time), never on a fixed time.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { WAIT, openPage, repo, shots, startPlayground, status } from './harness.mjs';
+import { WAIT, openPage, repo, shots, usePlayground, status } from './harness.mjs';
 
 const panda = readFileSync(join(repo, 'models/robots/panda.xml'), 'utf8');
 const scara = readFileSync(join(repo, 'models/robots/scara.urdf'), 'utf8');
 
-let playground;
-let browser;
-let base;
-
-before(async () => {
-  playground = await startPlayground(5673);
-  ({ browser, base } = playground);
-});
-
-after(async () => {
-  await playground?.close();
-});
+const pg = usePlayground(5673);
 
 /** A fresh page (harness.mjs, openPage) once its first model is loaded. */
 async function open() {
-  const opened = await openPage(browser, base);
+  const opened = await openPage(pg.browser, pg.base);
   await opened.page.waitForFunction(() => window.playground.status().loaded, null, WAIT);
   return opened;
 }

@@ -1,29 +1,18 @@
 // playground.test.mjs — the playground in Debian's chromium (headless, software WebGL), driven by
 // playwright-core, served by a Vite dev server this file starts on 127.0.0.1 and stops at the end.
 // Needs the WebAssembly modules (wasm/dist/, scripts/build-wasm.sh). Screenshots go to build/screenshots/.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import LZString from 'lz-string';
 
-import { WAIT, openPage, pick, shots, startPlayground, status } from './harness.mjs';
+import { WAIT, openPage, pick, shots, usePlayground, status } from './harness.mjs';
 import { bomb } from './lz-bomb.mjs';
 
-let playground;
-let browser;
-let base;
-
-before(async () => {
-  playground = await startPlayground(5273);
-  ({ browser, base } = playground);
-});
-
-after(async () => {
-  await playground?.close();
-});
+const pg = usePlayground(5273);
 
 /** A fresh page at `hash` (harness.mjs, openPage); page errors fail the test. */
-const open = (hash = '') => openPage(browser, base + hash);
+const open = (hash = '') => openPage(pg.browser, pg.base + hash);
 
 async function playFor(page, simSeconds) {
   const t0 = (await status(page)).time;

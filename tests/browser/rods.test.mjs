@@ -3,36 +3,20 @@
 // cantilever loads on engine 'xpbd', draws a tube (the canvas is not blank and the rod covers part of the
 // view), simulated time advances and the tip sags; the element-count and order sliders rebuild the rod.
 // Needs wasm/dist/ (scripts/build-wasm.sh). Screenshots go to build/screenshots/.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 
-import { VIEWPORT, WAIT, pick, shots, startPlayground, status } from './harness.mjs';
+import { WAIT, openPage, pick, shots, usePlayground, status } from './harness.mjs';
 
-let playground;
-let browser;
-let base;
-
-before(async () => {
-  playground = await startPlayground(5373);
-  ({ browser, base } = playground);
-});
-
-after(async () => {
-  await playground?.close();
-});
+const pg = usePlayground(5373);
 
 /** The number box of the slider labelled `label` in the Rods panel. */
 const rodSlider = (page, label) =>
   page.locator('.rod-controls .lil-controller').filter({ hasText: label }).locator('input');
 
 test('the cantilever rod: listed, drawn as a tube, time advances, the tip sags; sliders rebuild it', async (t) => {
-  const context = await browser.newContext({ viewport: VIEWPORT });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(base);
-  await page.waitForFunction(() => window.playground?.status().ready, null, WAIT);
+  const { page, context, errors } = await openPage(pg.browser, pg.base);
 
   const models = await page.evaluate(() => window.playground.models());
   const xpbd = models.filter((m) => m.group === 'xpbd').map((m) => m.name);

@@ -4,12 +4,12 @@
 // a message. Positions are read from the simulation state the page shows (window.playground.status()), and every
 // wait is on that state, never on a fixed time. The page runs with ?budget=250 (250 ms of simulation per frame):
 // these models step at their contact step (~0.05 ms) on the runtime engine, far slower than real time.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import LZString from 'lz-string';
 
-import { openPage, pick, shots, startPlayground, status } from './harness.mjs';
+import { openPage, pick, shots, usePlayground, status } from './harness.mjs';
 
 // s of simulated time to settle on the ground from the design pose. track_min's 16 long shoes keep it rocking
 // fore and aft (±0.07 m, its ground force within ±8 % of the weight after 2 s, up to -26 % before).
@@ -23,20 +23,9 @@ const DRIVE_SHARE = 0.4;
 const BRAKE_DRIVE = 400; // N·m: the brake test's drive on track_demo
 const LONG = { timeout: 900_000 }; // a 10 s run is ~190 000 steps of ~0.1 ms, slower on a loaded machine
 
-let playground;
-let browser;
-let base;
+const pg = usePlayground(5573);
 
-before(async () => {
-  playground = await startPlayground(5573);
-  ({ browser, base } = playground);
-});
-
-after(async () => {
-  await playground?.close();
-});
-
-const open = (hash = '') => openPage(browser, `${base}?budget=250${hash}`);
+const open = (hash = '') => openPage(pg.browser, `${pg.base}?budget=250${hash}`);
 
 /** The open model's total mass (kg) and its sprocket joint's velocity index, from the page's describe(). */
 async function vehicle(page) {

@@ -2,24 +2,13 @@
 // driven by playwright-core; Vite dev server started here on 127.0.0.1). The page stops the worker after
 // STEP_LIMIT_MS (web/src/engine.js), names the model and what to change, and stays usable: the editor keeps
 // the text, an edited text reloads and plays, another model loads and plays. Needs wasm/dist/.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import LZString from 'lz-string';
 
-import { VIEWPORT, WAIT, pick, startPlayground, status } from './harness.mjs';
+import { WAIT, openPage, pick, usePlayground, status } from './harness.mjs';
 
-let playground;
-let browser;
-let base;
-
-before(async () => {
-  playground = await startPlayground(5473);
-  ({ browser, base } = playground);
-});
-
-after(async () => {
-  await playground?.close();
-});
+const pg = usePlayground(5473);
 
 /**
  * An XPBD scene whose one step takes a second or more, yet is an ordinary valid file within the parser's
@@ -41,14 +30,10 @@ function rods(count, elements) {
 }
 
 test('a step that runs for seconds is stopped; the page names the model and stays usable', async (t) => {
-  const context = await browser.newContext({ viewport: VIEWPORT });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
   // Opened under the name of an XPBD scene of the gallery, so it runs on engine 'xpbd'.
   const heavy = rods(1, 74);
-  await page.goto(base + `?watchdog=${LIMIT_MS}#s=` + LZString.compressToEncodedURIComponent(JSON.stringify({ v: 1, model: 'cantilever', text: heavy })));
-  await page.waitForFunction(() => window.playground?.status().ready, null, WAIT);
+  const { page, context, errors } = await openPage(pg.browser, pg.base + `?watchdog=${LIMIT_MS}#s=` +
+    LZString.compressToEncodedURIComponent(JSON.stringify({ v: 1, model: 'cantilever', text: heavy })));
   const s0 = await status(page);
   assert.ok(s0.loaded && s0.model === 'cantilever', `the heavy scene did not load: ${s0.banner}`);
 
