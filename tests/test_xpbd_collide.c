@@ -326,6 +326,7 @@ int main(void)
         { XPBD_SHAPE_SPHERE, XPBD_SHAPE_CAPSULE }, { XPBD_SHAPE_CAPSULE, XPBD_SHAPE_CAPSULE },
         { XPBD_SHAPE_BOX, XPBD_SHAPE_BOX },        { XPBD_SHAPE_CAPSULE, XPBD_SHAPE_BOX },
         { XPBD_SHAPE_BOX, XPBD_SHAPE_SPHERE },     { XPBD_SHAPE_BOX, XPBD_SHAPE_CAPSULE },
+        { XPBD_SHAPE_SPHERE, XPBD_SHAPE_CYLINDER }, { XPBD_SHAPE_CYLINDER, XPBD_SHAPE_SPHERE },
     };
     /* Separated boxes get the clipped faces of their best separating axis,
      * whose separation is the distance only when the nearest features are a

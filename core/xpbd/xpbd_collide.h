@@ -45,7 +45,8 @@ typedef struct {
 } xpbd_manifold;
 
 /* The manifold of A against B within `margin`; 0 when the pair has no
- * narrow phase (a cylinder against anything but a plane, two planes) or no
+ * narrow phase (a cylinder against anything but a plane or a sphere, two
+ * planes) or no
  * point is closer than margin.  Returns the point count. */
 int xpbd_collide(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *out);
 
@@ -58,6 +59,7 @@ int xpbd_collide_cylinder_plane(const xpbd_placed *a, const xpbd_placed *b, doub
 int xpbd_collide_sphere_sphere(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o);
 int xpbd_collide_sphere_capsule(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o);
 int xpbd_collide_capsule_capsule(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o);
+int xpbd_collide_sphere_cylinder(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o);
 int xpbd_collide_sphere_box(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o);
 int xpbd_collide_capsule_box(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o);
 int xpbd_collide_box_box(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o);

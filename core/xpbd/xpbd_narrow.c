@@ -1,5 +1,5 @@
 /* xpbd_narrow.c — the narrow phase's dispatch: each pair of shape types to
- * its function (xpbd_narrow_plane.c, _round.c, _box.c), with A and B swapped
+ * its function (xpbd_narrow_plane.c, _round.c, _box.c, _cylinder.c), with A and B swapped
  * and the manifold flipped when the table has the pair the other way round. */
 #include "xpbd/xpbd_collide.h"
 
@@ -22,6 +22,7 @@ static const pair_fn table[5][5] = {
     [XPBD_SHAPE_SPHERE] = { [XPBD_SHAPE_SPHERE] = xpbd_collide_sphere_sphere,
                             [XPBD_SHAPE_CAPSULE] = xpbd_collide_sphere_capsule,
                             [XPBD_SHAPE_BOX] = xpbd_collide_sphere_box,
+                            [XPBD_SHAPE_CYLINDER] = xpbd_collide_sphere_cylinder,
                             [XPBD_SHAPE_PLANE] = xpbd_collide_sphere_plane },
     [XPBD_SHAPE_CAPSULE] = { [XPBD_SHAPE_CAPSULE] = xpbd_collide_capsule_capsule,
                              [XPBD_SHAPE_BOX] = xpbd_collide_capsule_box,
