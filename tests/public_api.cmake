@@ -6,3 +6,8 @@ add_test(NAME public_api COMMAND test_public_api)
 add_test(NAME public_symbols_are_mech
   COMMAND sh -c "bad=$(nm -g --defined-only \"$1\" | awk 'NF == 3 && $3 !~ /^mech_/ {print $3}'); [ -z \"$bad\" ] || { echo \"non-mech_ globals: $bad\"; exit 1; }; nm -g --defined-only \"$1\" | grep -c ' T mech_'"
     sh ${CMAKE_BINARY_DIR}/libmech.a)
+
+# A `ramp` target on a rigid revolute drive: a motor at constant speed (XPBD).
+add_executable(test_xpbd_motor test_xpbd_motor.c)
+target_link_libraries(test_xpbd_motor PRIVATE mech_public_lib)
+add_test(NAME xpbd_motor COMMAND test_xpbd_motor)

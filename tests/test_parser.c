@@ -412,8 +412,15 @@ static void test_xpbd_values(void)
     CHECK(s->has_swing && fabs(s->swing - 30 * d) < 1e-15 && s->has_limit && fabs(s->upper - 10 * d) < 1e-15);
     CHECK(s->drive && s->stiffness == 0 && s->target[2].type == MECH_SIGNAL_CONST && fabs(s->target[2].a[3] - 3 * d) < 1e-15);
     CHECK(m->nxtarget == 1 && m->xtargets[0].pred == -1 && m->xtargets[0].succ == 1);
+    CHECK(m->xtargets[0].value[3].type == MECH_SIGNAL_SIN);
     CHECK(m->xtargets[0].rows == (1u << 2 | 1u << 3) && m->xtargets[0].value[2].a[3] == 0.5 &&
           fabs(m->xtargets[0].value[3].a[0] - d) < 1e-15 && m->xtargets[0].compliance == 1e-3);
+    mech_model_free(m);
+
+    m = parse_str("body a\n parent base\n joint revolute x\n mass 1\n inertia 1 1 1\n drive 0\n target ramp 36000 -90\nend\n",
+                  &err);
+    CHECK(m && m->bodies[0].xj.target[0].type == MECH_SIGNAL_RAMP && fabs(m->bodies[0].xj.target[0].a[0] - 36000 * d) < 1e-12 &&
+          fabs(m->bodies[0].xj.target[0].a[3] + 90 * d) < 1e-15);
     mech_model_free(m);
 
     m = parse_str("body a\n parent base\n joint fixed\n mass 1\n inertia 1 1 1\nend\n", &err);

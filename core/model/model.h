@@ -74,10 +74,12 @@ typedef struct {
  * sign convention: q, target and limits are the joint coordinate of
  * docs/conventions.md (revolute rad about +axis, prismatic m along +axis;
  * loops: the successor frame relative to the predecessor frame). */
-typedef enum { MECH_SIGNAL_CONST, MECH_SIGNAL_SIN } mech_signal_type;
+typedef enum { MECH_SIGNAL_CONST, MECH_SIGNAL_SIN, MECH_SIGNAL_RAMP } mech_signal_type;
 
 /* s(t) = offset + amp sin(2 pi freq t + phase): a[0..3] = amp, freq, phase
- * (rad), offset; MECH_SIGNAL_CONST uses a[3] only. */
+ * (rad), offset; MECH_SIGNAL_CONST uses a[3] only; MECH_SIGNAL_RAMP is
+ * s(t) = offset + rate t with a[0] = rate, a[3] = offset (a motor: a
+ * revolute target that turns at a constant rate). */
 typedef struct {
     mech_signal_type type;
     double a[4];

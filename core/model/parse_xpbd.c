@@ -28,9 +28,18 @@ static int nonnegative(parser *p, const lex_tok *t, const char *key, double v)
     return mp_fail(p, p->ln.no, t->col, "'%s' must not be negative: got %g", key, v);
 }
 
-/* One signal: a number (constant) or sin <amp> <freq> <phase deg> <offset>. */
+/* One signal: a number (constant), sin <amp> <freq> <phase deg> <offset>
+ * or ramp <rate per s> <offset>. */
 static int read_signal(parser *p, const lex_tok *t, const char *key, mech_signal *s)
 {
+    if (lex_is(t, "ramp")) {
+        s->type = MECH_SIGNAL_RAMP;
+        double v[2];
+        if (mp_read_numbers(p, key, "ramp <rate> <offset>", v, 2)) return -1;
+        s->a[0] = v[0];
+        s->a[3] = v[1];
+        return 0;
+    }
     if (!lex_is(t, "sin")) {
         s->type = MECH_SIGNAL_CONST;
         return mp_to_number(p, t, key, &s->a[3]);

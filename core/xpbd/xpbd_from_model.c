@@ -31,6 +31,7 @@ static int fail(const mech_model *mm, mech_error *err, int line, int col, const 
 double xpbd_signal_eval(const mech_signal *s, double t)
 {
     if (s->type == MECH_SIGNAL_CONST) return s->a[3];
+    if (s->type == MECH_SIGNAL_RAMP) return s->a[3] + s->a[0] * t;
     return s->a[3] + s->a[0] * sin(TWO_PI * s->a[1] * t + s->a[2]);
 }
 

@@ -7,6 +7,8 @@
 
 #include <math.h>
 
+#define XPBD_PI 3.14159265358979323846
+
 /* Inline 3x3 helpers for the inner loops (same operation order as
  * core/spatial/spatial.c, so results agree to the bit).  Outputs must not
  * alias inputs. */

@@ -160,10 +160,13 @@ void xpbd_joint_eval_rows(const xpbd_model *m, const xpbd_data *d, int j, xpbd_j
         }
     }
 
+    /* A rotational row's value is an angle: taken in (−π, π], so a target
+     * that keeps turning (a `ramp` motor) stays one turn from the joint. */
     const double *tgt = d->target + 6 * j;
     for (int k = 0; k < 6; k++) {
         e->q[k] = q[k];
         e->g[k] = q[k] - tgt[k];
+        if (k >= 3 && fabs(e->g[k]) > XPBD_PI) e->g[k] = remainder(e->g[k], 2.0 * XPBD_PI);
     }
 }
 
