@@ -139,20 +139,23 @@ void xpbd_broadphase_free(xpbd_broadphase *bp);
 
 /* One contact of a substep between two sides: side 0 is pushed along +n,
  * side 1 along −n.  A side is a body (index ≥ 0, its point a in the body
- * frame about the CoM) or the world (−1, a world point); everything the
- * solver needs of a side is its gradient row [u; a × Rᵀu] along a world
- * direction u and its mass through xpbd_minv, so a rod element can become a
- * side later (its swept circle's closest point and the element's row). */
+ * frame about the CoM), the world (−1, a world point) or a rod element
+ * (rod ≥ 0, body −1): its point is x(ξ) + a, x(ξ) = Σ_j N_j p_j over the
+ * element's nodes node0 .. node0 + nn − 1 and a the fixed world offset
+ * ∓r n from the centreline to the swept circle (no rotation gradient). */
 typedef struct {
     int body[2];
-    int collider[2];
-    double a[2][3];             /* contact points: body frame about the CoM, or world */
+    int collider[2];            /* broad-phase entries: colliders, then rod elements */
+    double a[2][3];             /* contact points: body frame about the CoM, or world, or the rod's offset */
     double n[3];                /* world unit normal, from side 1 towards side 0 */
-    double mu_s, mu_d, e;       /* the pair's material (means of the two colliders) */
+    double mu_s, mu_d, e;       /* the pair's material (means of the two sides') */
     double vn0;                 /* normal velocity after the prediction, before the solve (restitution) */
     double lambda_n;            /* normal positional multiplier of this substep */
-    double lambda_t[3];         /* on a manifold's first contact: its static friction multiplier, times its direction, */
+    double lambda_t[3];         /* on a manifold's first contact (or a rod contact): its static friction multiplier, times its direction, */
     double lambda_twist;        /* and its torsional static friction multiplier */
+    int rod[2];                 /* −1, or the side's rod (index in xpbd_data.rods) */
+    int node0[2], nn[2];        /* a rod side's element nodes */
+    double N[2][4];             /* and their weights N_j(ξ) */
 } xpbd_contact;
 
 #endif
