@@ -243,6 +243,9 @@ typedef struct {
     double *points;            /* owned by the model                        */
     double origin[3], frame[9];             /* placement, frame row-major    */
     mech_rod_end end[2];       /* [0] start (s = 0), [1] end (s = L)        */
+    int visual;                /* 1: display only; else it collides as a swept circle of its diameter */
+    double mu_s, mu_d;         /* static and dynamic friction (MECH_DEFAULT_MU_*) */
+    double restitution;        /* in [0, 1], default MECH_DEFAULT_RESTITUTION */
     float rgba[4];             /* display colour; alpha 0 = viewer's choice */
     int line, col;             /* of the `rod` line and its name            */
 } mech_rod;

@@ -381,8 +381,8 @@ static int read_color(parser *p, float rgba[4])
     return 0;
 }
 
-/* friction <mu_s> <mu_d>: 0 <= mu_d <= mu_s. */
-static int shape_friction(parser *p, mech_shape *s)
+/* friction <mu_s> <mu_d>: 0 <= mu_d <= mu_s (shapes and rods). */
+int mp_read_friction(parser *p, double *mu_s, double *mu_d)
 {
     lex_tok t[2];
     double v[2];
@@ -394,17 +394,18 @@ static int shape_friction(parser *p, mech_shape *s)
     }
     if (v[1] > v[0])
         return mp_fail(p, p->ln.no, t[1].col, "'friction': dynamic %g must not exceed static %g", v[1], v[0]);
-    s->mu_s = v[0];
-    s->mu_d = v[1];
+    *mu_s = v[0];
+    *mu_d = v[1];
     return 0;
 }
 
-static int shape_restitution(parser *p, mech_shape *s)
+/* restitution <e>: e in [0, 1] (shapes and rods). */
+int mp_read_restitution(parser *p, double *e)
 {
     lex_tok t;
-    if (mp_next_tok(p, &t, "restitution", "1") || mp_to_number(p, &t, "restitution", &s->restitution)) return -1;
-    if (!(s->restitution >= 0.0 && s->restitution <= 1.0))
-        return mp_fail(p, p->ln.no, t.col, "'restitution' must be in [0, 1]: got %g", s->restitution);
+    if (mp_next_tok(p, &t, "restitution", "1") || mp_to_number(p, &t, "restitution", e)) return -1;
+    if (!(*e >= 0.0 && *e <= 1.0))
+        return mp_fail(p, p->ln.no, t.col, "'restitution' must be in [0, 1]: got %g", *e);
     return 0;
 }
 
@@ -427,8 +428,8 @@ static int shape_option(parser *p, mech_shape *s, const lex_tok *t, int line[SO_
     case SO_POS: return mp_read_numbers(p, "shape pos", "3", s->pos, 3);
     case SO_ROT: return mp_read_rotation(p, "shape rot", s->rot);
     case SO_COLOR: return read_color(p, s->rgba);
-    case SO_FRICTION: return shape_friction(p, s);
-    case SO_RESTITUTION: return shape_restitution(p, s);
+    case SO_FRICTION: return mp_read_friction(p, &s->mu_s, &s->mu_d);
+    case SO_RESTITUTION: return mp_read_restitution(p, &s->restitution);
     default: s->visual = 1; return 0;
     }
 }

@@ -118,6 +118,10 @@ int mp_check_name(parser *p, const lex_tok *t, const char *key);
 int mp_read_name(parser *p, const char *key, char out[MECH_NAME_MAX], int *col);
 /* A rotational inertia line: 3 (diagonal) or 6 numbers (xx yy zz xy xz yz), checked physical. */
 int mp_read_inertia(parser *p, double I[9]);
+/* A collider's material: friction <static> <dynamic> (0 <= dynamic <= static)
+ * and restitution <e> (in [0, 1]), the values after the keyword. */
+int mp_read_friction(parser *p, double *mu_s, double *mu_d);
+int mp_read_restitution(parser *p, double *e);
 int mp_read_body_ref(parser *p, const char *key, char out[MECH_NAME_MAX], int *col);
 /* Room for one more element in a growing array of n elements of `elem`
  * bytes: at most max ("too many <what>: at most <max>" at column col). */

@@ -12,20 +12,20 @@
 
 enum {
     R_DISC, R_ELEMENTS, R_INTEGRATION, R_SOLVER, R_LENGTH, R_DIAMETER, R_E, R_NU, R_RHO, R_DAMPING, R_SHAPE,
-    R_ORIGIN, R_DIR, R_FRAME, R_COLOR, R_COUNT
+    R_ORIGIN, R_DIR, R_FRAME, R_COLOR, R_VISUAL, R_FRICTION, R_RESTITUTION, R_COUNT
 };
 /* keys given per end: `clamp start base`, `pin end base`, `move end 0 0 -0.1`, ... */
 enum { RE_CLAMP, RE_PIN, RE_MOVE, RE_TWIST, RE_RAMP, RE_COUNT };
 
 static const char *const rod_keys[R_COUNT] = {
     "disc", "elements", "integration", "solver", "length", "diameter", "E", "nu", "rho", "damping", "shape",
-    "origin", "dir", "frame", "color"
+    "origin", "dir", "frame", "color", "visual", "friction", "restitution"
 };
 static const char *const end_keys[RE_COUNT] = { "clamp", "pin", "move", "twist", "ramp" };
 static const char *const end_names[2] = { "start", "end" };
 static const char *const discs[] = { "rigid", "linear", "quadratic", "cubic" };
 #define ROD_KEYS "disc elements integration solver length diameter E nu rho damping shape point origin dir " \
-                 "frame clamp pin move twist ramp color end"
+                 "frame clamp pin move twist ramp color visual friction restitution end"
 
 typedef struct raw_rod {
     mech_rod r;
@@ -169,6 +169,12 @@ static int rod_key(parser *p, raw_rod *rr, int k)
     }
     case R_FRAME:
         return mp_read_rotation(p, key, r->frame) || mp_end_of_line(p, key, "<axis> <degrees>") ? -1 : 0;
+    case R_VISUAL:
+        r->visual = 1;
+        return mp_end_of_line(p, key, "no values");
+    case R_FRICTION:
+        return mp_read_friction(p, &r->mu_s, &r->mu_d) || mp_end_of_line(p, key, "<static> <dynamic>") ? -1 : 0;
+    case R_RESTITUTION: return mp_read_restitution(p, &r->restitution) || mp_end_of_line(p, key, "1") ? -1 : 0;
     default: return color_key(p, r->rgba);
     }
 }
@@ -282,6 +288,9 @@ int rod_top(parser *p, const lex_tok *kw)
     rr->r.nu = 0.5;
     rr->r.shape = MECH_ROD_STRAIGHT;
     rr->r.end[0].body = rr->r.end[1].body = -1;
+    rr->r.mu_s = MECH_DEFAULT_MU_STATIC;
+    rr->r.mu_d = MECH_DEFAULT_MU_DYNAMIC;
+    rr->r.restitution = MECH_DEFAULT_RESTITUTION;
     m3_identity(rr->r.frame);
     rr->name_col = name_col;
     p->cur = p->nrods++;
@@ -319,6 +328,9 @@ static int finish_rod(parser *p, raw_rod *rr)
         return mp_fail(p, rr->key_line[later], rr->key_col[later], "'dir' and 'frame' both given in rod '%s': "
                        "use one", r->name);
     }
+    if (r->visual && (rr->key_line[R_FRICTION] || rr->key_line[R_RESTITUTION]))
+        return key_fail(p, rr, rr->key_line[R_FRICTION] ? R_FRICTION : R_RESTITUTION,
+                        "'%s'%s on a visual rod (rod '%s'): a visual rod never collides", "");
     if (r->full_integration && r->disc == MECH_ROD_RIGID)
         return key_fail(p, rr, R_INTEGRATION, "'%s full'%s has no meaning for the rigid chain (rod '%s')", "");
     for (int e = 0; e < 2; e++)

@@ -71,6 +71,12 @@ typedef struct {
     const double *points;               /* 3 per point (copied by init) */
     double origin[3], frame[9]; /* placement of the local frame: x_world = origin + frame x */
     xpbd_rod_end end[2];        /* s = 0 and s = L */
+    /* Contact in a world (docs/xpbd.md, "Contact", "Rods"): unless visual,
+     * the rod collides as the swept circle of its diameter about its
+     * centreline, with colliders, other rods and itself, with static and
+     * dynamic friction mu_s >= mu_d >= 0 and restitution e in [0, 1]. */
+    int visual;
+    double mu_s, mu_d, e;
     double dt;
     int substeps, iterations;
     double gravity[3];
@@ -78,7 +84,8 @@ typedef struct {
 } xpbd_rod_desc;
 
 /* Fill a desc with the defaults: straight linear rod, one element, frame = I,
- * dt 0.01, one substep and iteration, banded solver, no gravity. */
+ * dt 0.01, one substep and iteration, banded solver, no gravity; colliding,
+ * mu_s 0.5, mu_d 0.4, e 0 (the colliders' defaults). */
 void xpbd_rod_desc_default(xpbd_rod_desc *desc);
 
 typedef struct xpbd_rod {

@@ -30,6 +30,8 @@ void xpbd_rod_desc_default(xpbd_rod_desc *desc)
     desc->substeps = 1;
     desc->iterations = 1;
     desc->solver = XPBD_ROD_BANDED;
+    desc->mu_s = 0.5;
+    desc->mu_d = 0.4;
 }
 
 static int fail(char *err, int errlen, const char *msg)
@@ -45,6 +47,8 @@ static int validate(const xpbd_rod_desc *d, char *err, int errlen)
     if (!(d->diameter > 0) || !(d->E > 0) || !(d->rho > 0) || !(d->damping >= 0))
         return fail(err, errlen, "diameter, E and rho must be > 0, damping >= 0");
     if (!(d->nu > -1 && d->nu <= 0.5)) return fail(err, errlen, "nu must lie in (-1, 0.5]");
+    if (!(d->mu_d >= 0 && d->mu_d <= d->mu_s) || !(d->e >= 0 && d->e <= 1))
+        return fail(err, errlen, "friction needs 0 <= mu_d <= mu_s, restitution 0 <= e <= 1");
     if (!(d->dt > 0) || d->substeps < 1 || d->iterations < 1)
         return fail(err, errlen, "dt must be > 0, substeps and iterations >= 1");
     if (d->shape == XPBD_ROD_STRAIGHT && !(d->length > 0)) return fail(err, errlen, "length must be > 0");

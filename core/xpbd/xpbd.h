@@ -134,6 +134,12 @@ typedef struct {
     xpbd_broadphase broad;
     int ncontact, cap_contact;
     xpbd_contact *contacts;
+    /* Rod contact (xpbd_rod_contact.c): the colliding rods' elements, which
+     * follow the colliders in placed, collider_static and collider_grow
+     * (room for cap_placed entries there), 2 per element: its rod and its
+     * index in the rod. */
+    int nelem, cap_elem, cap_placed;
+    int *elem;
 } xpbd_data;
 
 /* Model lifetime: alloc zero-fills bodies and joints (rotations and joint
@@ -153,6 +159,7 @@ void xpbd_data_free(xpbd_data *d);
 
 /* One step of d->dt under d->gravity: the broad phase, then substeps ×
  * (contacts, predict, solve, update velocities, contact velocities, damp).
+ * Contact runs when the model has colliders or a listed rod is not visual.
  * Returns 0, or −1 when contact storage could not grow (the state is then
  * part-way through the step). */
 int xpbd_step(const xpbd_model *m, xpbd_data *d);

@@ -71,6 +71,46 @@ void xpbd_segment_closest(const double p1[3], const double d1[3], const double p
 /* Append pa, pb to o if (pa − pb)·o->n < margin. */
 void xpbd_manifold_add(xpbd_manifold *o, const double pa[3], const double pb[3], double margin);
 
+/* Signed distance of the world point x to a placed shape (negative inside)
+ * and the shape's outward unit normal there (xpbd_sdf.c). */
+double xpbd_sdf(const xpbd_placed *s, const double x[3], double n[3]);
+
+/* Rod elements in the narrow phase (xpbd_narrow_rod.c, Tobin & Rucker
+ * §7.1): the centreline x(ξ) = Σ_a N_a(ξ) p_a, ξ ∈ [0, 1], over the
+ * element's order + 1 nodes p (Lagrange bases of order 1–3; the rigid chain
+ * is order 1 between its bodies), swept by a circle of radius r. */
+typedef struct {
+    int order;
+    const double *p;            /* 3 per node, order + 1 nodes */
+    double r;
+} xpbd_rod_curve;
+
+/* x(ξ) and dx/dξ (dx may be NULL). */
+void xpbd_rod_curve_eval(const xpbd_rod_curve *c, double xi, double x[3], double dx[3]);
+
+/* A contact of a rod element (side A) with a shape or another element
+ * (side B): the parameters ξ of the rod sides, the unit normal n from B
+ * towards A, the points pa, pb on the two surfaces and the separation
+ * s = (pa − pb)·n. */
+typedef struct {
+    double xi[2];
+    double n[3];
+    double pa[3], pb[3];
+    double s;
+} xpbd_rod_hit;
+
+/* Rigid–rod (§7.1.1): the deepest point of the element against shape b,
+ * ψ(ξ) = φ_b(x(ξ)) − r sampled and minimized by golden-section search
+ * about each sample at least as deep as its neighbours; and the element's
+ * ends, when they lie within margin away from it (an element lying on a
+ * face rests on a line).  Returns the hits closer than margin (≤ 3). */
+int xpbd_collide_rod_shape(const xpbd_rod_curve *a, const xpbd_placed *b, double margin, xpbd_rod_hit out[3]);
+/* Rod–rod (§7.1.2): the closest points of two centrelines by
+ * Levenberg–Marquardt on (ξ1, ξ2) within [0, 1]², from several pairs of a
+ * grid of samples; always fills *out (the caller compares s with its
+ * margin). */
+void xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, xpbd_rod_hit *out);
+
 /* Axis-aligned box of a placed shape (planes: unbounded, not asked). */
 void xpbd_placed_aabb(const xpbd_placed *s, double lo[3], double hi[3]);
 
@@ -99,20 +139,23 @@ void xpbd_broadphase_free(xpbd_broadphase *bp);
 
 /* One contact of a substep between two sides: side 0 is pushed along +n,
  * side 1 along −n.  A side is a body (index ≥ 0, its point a in the body
- * frame about the CoM) or the world (−1, a world point); everything the
- * solver needs of a side is its gradient row [u; a × Rᵀu] along a world
- * direction u and its mass through xpbd_minv, so a rod element can become a
- * side later (its swept circle's closest point and the element's row). */
+ * frame about the CoM), the world (−1, a world point) or a rod element
+ * (rod ≥ 0, body −1): its point is x(ξ) + a, x(ξ) = Σ_j N_j p_j over the
+ * element's nodes node0 .. node0 + nn − 1 and a the fixed world offset
+ * ∓r n from the centreline to the swept circle (no rotation gradient). */
 typedef struct {
     int body[2];
-    int collider[2];
-    double a[2][3];             /* contact points: body frame about the CoM, or world */
+    int collider[2];            /* broad-phase entries: colliders, then rod elements */
+    double a[2][3];             /* contact points: body frame about the CoM, or world, or the rod's offset */
     double n[3];                /* world unit normal, from side 1 towards side 0 */
-    double mu_s, mu_d, e;       /* the pair's material (means of the two colliders) */
+    double mu_s, mu_d, e;       /* the pair's material (means of the two sides') */
     double vn0;                 /* normal velocity after the prediction, before the solve (restitution) */
     double lambda_n;            /* normal positional multiplier of this substep */
-    double lambda_t[3];         /* on a manifold's first contact: its static friction multiplier, times its direction, */
+    double lambda_t[3];         /* on a manifold's first contact (or a rod contact): its static friction multiplier, times its direction, */
     double lambda_twist;        /* and its torsional static friction multiplier */
+    int rod[2];                 /* −1, or the side's rod (index in xpbd_data.rods) */
+    int node0[2], nn[2];        /* a rod side's element nodes */
+    double N[2][4];             /* and their weights N_j(ξ) */
 } xpbd_contact;
 
 #endif

@@ -14,7 +14,12 @@
  *                |ṽ_n| ≤ 2|g|h, then dynamic friction, an impulse against
  *                v_t bounded by μd times the normal impulse.
  * p_i = x_i + R_i a_i; the rows are [u; a_i × R_iᵀu] (right perturbations,
- * body-frame rotations), solved as the joints' rows are (eqs. 56–58). */
+ * body-frame rotations), solved as the joints' rows are (eqs. 56–58).
+ * Rods (Tobin & Rucker §7): their elements join the broad phase, the narrow
+ * phase is xpbd_narrow_rod.c, and a contact with a rod side
+ * (xpbd_rod_contact.c) is solved as scalar rows after the rods' elastic
+ * solve (§8.2), with the same laws (rod_contact_rows). */
+#include "xpbd/rod.h"
 #include "xpbd/xpbd_internal.h"
 
 #include "spatial/so3.h"
@@ -61,9 +66,16 @@ static double motion(const xpbd_model *m, const xpbd_data *d, int i, double t)
     return (sqrt(dot(v, v)) + sqrt(dot(w, w)) * reach) * t + sqrt(dot(d->gravity, d->gravity)) * t * t;
 }
 
+typedef struct {
+    const xpbd_model *m;
+    const xpbd_data *d;
+} pair_context;
+
 static int excluded(int i, int j, const void *user)
 {
-    const xpbd_model *m = user;
+    const pair_context *x = user;
+    const xpbd_model *m = x->m;
+    if (i >= m->ncollider || j >= m->ncollider) return xpbd_rod_pair_excluded(m, x->d, i, j);
     int b1 = m->colliders[i].body, b2 = m->colliders[j].body;
     if (b1 == b2) return 1;
     if (b1 < 0 || b2 < 0) return 0;
@@ -80,22 +92,28 @@ static int excluded(int i, int j, const void *user)
 
 int xpbd_contacts_broadphase(const xpbd_model *m, xpbd_data *d)
 {
+    if (xpbd_rod_elements_place(d, m->ncollider)) return -1;
     place(m, d);
     for (int i = 0; i < m->ncollider; i++) d->collider_grow[i] = 2.0 * motion(m, d, i, d->dt);
-    return xpbd_broadphase_run(&d->broad, m->ncollider, d->placed, d->collider_static, d->collider_grow, excluded, m);
+    pair_context x = { m, d };
+    return xpbd_broadphase_run(&d->broad, m->ncollider + d->nelem, d->placed, d->collider_static, d->collider_grow,
+                               excluded, &x);
 }
 
-static int push_contact(xpbd_data *d, xpbd_contact **out)
+xpbd_contact *xpbd_contact_push(xpbd_data *d)
 {
     if (d->ncontact == d->cap_contact) {
         int cap = d->cap_contact ? 2 * d->cap_contact : 64;
         xpbd_contact *g = realloc(d->contacts, (size_t)cap * sizeof *g);
-        if (!g) return -1;
+        if (!g) return NULL;
         d->contacts = g;
         d->cap_contact = cap;
     }
-    *out = &d->contacts[d->ncontact++];
-    return 0;
+    xpbd_contact *c = &d->contacts[d->ncontact++];
+    c->rod[0] = c->rod[1] = -1;
+    c->lambda_n = 0;
+    c->lambda_t[0] = c->lambda_t[1] = c->lambda_t[2] = c->lambda_twist = 0;
+    return c;
 }
 
 /* The contact point p in side i's coordinates. */
@@ -110,19 +128,78 @@ static void side_point(const xpbd_data *d, int body, const double p[3], double a
     xm3_tmulv(d->R + 9 * body, r, a);
 }
 
+/* The material of a contact: the means of its two sides'. */
+static void material(xpbd_contact *c, const double mu_s[2], const double mu_d[2], const double e[2])
+{
+    c->mu_s = 0.5 * (mu_s[0] + mu_s[1]);
+    c->mu_d = 0.5 * (mu_d[0] + mu_d[1]);
+    c->e = 0.5 * (e[0] + e[1]);
+}
+
+/* The contacts of a pair with a rod element j (after the colliders): side 0
+ * is element j and side 1 collider i (§7.1.1), or side 0 element i and side
+ * 1 element j (§7.1.2); margin twice the pair's motion bound over h. */
+static int rod_pair(const xpbd_model *m, xpbd_data *d, int i, int j, double h)
+{
+    int n0 = m->ncollider, kj = j - n0, node0;
+    xpbd_rod_curve cj, ci;
+    xpbd_rod_element_curve(d, kj, &cj, &node0);
+    const xpbd_rod_desc *rj = &d->rods[d->elem[2 * kj]]->desc;
+    double margin = 2.0 * xpbd_rod_element_motion(d, kj, h), mu_s[2] = { rj->mu_s }, mu_d[2] = { rj->mu_d },
+           e[2] = { rj->e };
+    xpbd_rod_hit hit[3];
+    int nh;
+    if (i < n0) {
+        const xpbd_collider *col = &m->colliders[i];
+        margin += 2.0 * motion(m, d, i, h);
+        nh = xpbd_collide_rod_shape(&cj, &d->placed[i], margin, hit);
+        mu_s[1] = col->mu_s, mu_d[1] = col->mu_d, e[1] = col->e;
+    } else {
+        const xpbd_rod_desc *ri = &d->rods[d->elem[2 * (i - n0)]]->desc;
+        xpbd_rod_element_curve(d, i - n0, &ci, &node0);
+        margin += 2.0 * xpbd_rod_element_motion(d, i - n0, h);
+        xpbd_collide_rod_rod(&ci, &cj, hit);
+        nh = hit[0].s < margin;
+        mu_s[1] = ri->mu_s, mu_d[1] = ri->mu_d, e[1] = ri->e;
+    }
+    for (int q = 0; q < nh; q++) {
+        xpbd_contact *c = xpbd_contact_push(d);
+        if (!c) return -1;
+        c->collider[0] = i < n0 ? j : i;
+        c->collider[1] = i < n0 ? i : j;
+        memcpy(c->n, hit[q].n, sizeof c->n);
+        if (i < n0) {
+            xpbd_rod_side_set(d, c, 0, kj, hit[q].xi[0]);
+            c->body[1] = m->colliders[i].body;
+            side_point(d, c->body[1], hit[q].pb, c->a[1]);
+        } else {
+            xpbd_rod_side_set(d, c, 0, i - n0, hit[q].xi[0]);
+            xpbd_rod_side_set(d, c, 1, kj, hit[q].xi[1]);
+            for (int k = 0; k < 3; k++) c->a[1][k] = cj.r * c->n[k];
+        }
+        for (int k = 0; k < 3; k++) c->a[0][k] = -(i < n0 ? cj.r : ci.r) * c->n[k];
+        material(c, mu_s, mu_d, e);
+    }
+    return 0;
+}
+
 int xpbd_contacts_find(const xpbd_model *m, xpbd_data *d, double h)
 {
     d->ncontact = 0;
     place(m, d);
     for (int q = 0; q < d->broad.n; q++) {
         int i = d->broad.pairs[2 * q], j = d->broad.pairs[2 * q + 1];
+        if (j >= m->ncollider) {
+            if (rod_pair(m, d, i, j, h)) return -1;
+            continue;
+        }
         xpbd_manifold mf;
         double margin = 2.0 * (motion(m, d, i, h) + motion(m, d, j, h));
         int np = xpbd_collide(&d->placed[i], &d->placed[j], margin, &mf);
         const xpbd_collider *ci = &m->colliders[i], *cj = &m->colliders[j];
         for (int k = 0; k < np; k++) {
-            xpbd_contact *c;
-            if (push_contact(d, &c)) return -1;
+            xpbd_contact *c = xpbd_contact_push(d);
+            if (!c) return -1;
             c->body[0] = ci->body;
             c->body[1] = cj->body;
             c->collider[0] = i;
@@ -133,8 +210,6 @@ int xpbd_contacts_find(const xpbd_model *m, xpbd_data *d, double h)
             c->mu_s = 0.5 * (ci->mu_s + cj->mu_s);
             c->mu_d = 0.5 * (ci->mu_d + cj->mu_d);
             c->e = 0.5 * (ci->e + cj->e);
-            c->lambda_n = 0;
-            c->lambda_t[0] = c->lambda_t[1] = c->lambda_t[2] = c->lambda_twist = 0;
         }
     }
     return 0;
@@ -183,6 +258,8 @@ static void relative_velocity(const xpbd_data *d, const xpbd_contact *c, double 
     double v0[3], v1[3];
     point_velocity(d, c->body[0], c->a[0], v0);
     point_velocity(d, c->body[1], c->a[1], v1);
+    if (c->rod[0] >= 0) xpbd_rod_side_velocity(d, c, 0, v0);
+    if (c->rod[1] >= 0) xpbd_rod_side_velocity(d, c, 1, v1);
     for (int k = 0; k < 3; k++) v[k] = v0[k] - v1[k];
 }
 
@@ -201,6 +278,11 @@ static void contact_points(const xpbd_data *d, const xpbd_contact *c, double p[2
 {
     for (int i = 0; i < 2; i++) {
         int b = c->body[i];
+        if (c->rod[i] >= 0) {
+            xpbd_rod_side_point(d, c, i, 0, p[i]);
+            xpbd_rod_side_point(d, c, i, 1, pbar[i]);
+            continue;
+        }
         if (b < 0) {
             memcpy(p[i], c->a[i], sizeof p[i]);
             memcpy(pbar[i], c->a[i], sizeof pbar[i]);
@@ -384,19 +466,82 @@ static void manifold_block(const xpbd_model *m, xpbd_data *d, int q0, int q1)
     }
 }
 
+/* The generalized inverse mass of a contact along the world direction u,
+ * with the body sides' rows g and M⁻¹g. */
+static double weight(const xpbd_model *m, const xpbd_data *d, const xpbd_contact *c, const double u[3],
+                     double g[2][6], double mg[2][6])
+{
+    rows(d, c, u, g);
+    double w = xpbd_row_weight(m, c->body, g, mg, 0.0);
+    for (int i = 0; i < 2; i++)
+        if (c->rod[i] >= 0) w += xpbd_rod_side_weight(d, c, i);
+    return w;
+}
+
+/* The position update of a multiplier Δλ along u (eq. 58). */
+static void move(xpbd_data *d, const xpbd_contact *c, const double u[3], const double mg[2][6], double dl)
+{
+    xpbd_row_apply(d, c->body, mg, dl);
+    for (int i = 0; i < 2; i++)
+        if (c->rod[i] >= 0) xpbd_rod_side_move(d, c, i, u, dl);
+}
+
+/* A contact with a rod side as scalar rows of compliance 0 (eqs. 56–58,
+ * Tobin & Rucker §7.2–7.3 after Müller et al. 2020 §3.5): the normal row
+ * C = (p0 − p1)·n ≥ 0, λ_n clamped at 0; then static friction, the
+ * tangential part of Δp = (p0 − p̄0) − (p1 − p̄1) since the substep's start
+ * taken back while the accumulated |λ_t| ≤ μs λ_n (beyond, the contact
+ * slides and dynamic friction acts in the velocity pass). */
+static void rod_contact_rows(const xpbd_model *m, xpbd_data *d, xpbd_contact *c)
+{
+    double p[2][3], pbar[2][3], dp[3], t[3], g[2][6], mg[2][6];
+    contact_points(d, c, p, pbar);
+    for (int k = 0; k < 3; k++) dp[k] = p[0][k] - p[1][k];
+    double C = dot(dp, c->n);
+    if (C >= 0 && c->lambda_n <= 0) return;
+    double w = weight(m, d, c, c->n, g, mg);
+    if (!(w > 0)) return;
+    double dl = fmax(-C / w, -c->lambda_n);
+    c->lambda_n += dl;
+    move(d, c, c->n, mg, dl);
+    if (!(c->mu_s > 0 && c->lambda_n > 0)) return;
+    contact_points(d, c, p, pbar);
+    for (int k = 0; k < 3; k++) dp[k] = (p[0][k] - pbar[0][k]) - (p[1][k] - pbar[1][k]);
+    double dn = dot(dp, c->n);
+    for (int k = 0; k < 3; k++) t[k] = dp[k] - dn * c->n[k];
+    double L = sqrt(dot(t, t));
+    if (!(L > 0)) return;
+    for (int k = 0; k < 3; k++) t[k] /= L;
+    w = weight(m, d, c, t, g, mg);
+    if (!(w > 0)) return;
+    double dlt = -L / w, lt[3];
+    for (int k = 0; k < 3; k++) lt[k] = c->lambda_t[k] + dlt * t[k];
+    if (dot(lt, lt) > c->mu_s * c->mu_s * c->lambda_n * c->lambda_n) return;
+    memcpy(c->lambda_t, lt, sizeof lt);
+    move(d, c, t, mg, dlt);
+}
+
 void xpbd_contacts_solve_positions(const xpbd_model *m, xpbd_data *d)
 {
     for (int q0 = 0, q1; q0 < d->ncontact; q0 = q1) {
+        if (d->contacts[q0].rod[0] >= 0) {
+            rod_contact_rows(m, d, &d->contacts[q0]);
+            q1 = q0 + 1;
+            continue;
+        }
         q1 = manifold_end(d, q0);
         manifold_block(m, d, q0, q1);
     }
 }
 
-/* An impulse P along the world direction u at the contact: [v; ω]_i += M_i⁻¹ g_i P. */
-static void impulse(const xpbd_model *m, xpbd_data *d, const xpbd_contact *c, const double g[2][6], double P)
+/* An impulse P along the world direction u at the contact: [v; ω]_i += M_i⁻¹ g_i P
+ * (rod sides: xpbd_rod_side_impulse). */
+static void impulse(const xpbd_model *m, xpbd_data *d, const xpbd_contact *c, const double u[3],
+                    const double g[2][6], double P)
 {
     for (int i = 0; i < 2; i++)
         if (c->body[i] >= 0) xpbd_apply_velocity(m, d, c->body[i], g[i], P);
+        else if (c->rod[i] >= 0) xpbd_rod_side_impulse(d, c, i, u, P);
 }
 
 /* The velocity pass of the contacts active in the solve (λ_n > 0), §3.6,
@@ -419,11 +564,10 @@ void xpbd_contacts_solve_velocities(const xpbd_model *m, xpbd_data *d, double h)
         double vn = dot(c->n, v);
         double e = fabs(c->vn0) <= gh ? 0.0 : c->e;   /* no bounce from the slow approach of resting contact */
         double dvn = fmax(-e * c->vn0, 0.0) - vn, Pn = 0;
-        rows(d, c, c->n, g);
-        double w = xpbd_row_weight(m, c->body, g, mg, 0.0);
+        double w = weight(m, d, c, c->n, g, mg);
         if (w > 0 && dvn != 0) {
             Pn = dvn / w;
-            impulse(m, d, c, g, Pn);
+            impulse(m, d, c, c->n, g, Pn);
         }
         if (c->mu_d <= 0) continue;
         relative_velocity(d, c, v);
@@ -432,9 +576,8 @@ void xpbd_contacts_solve_velocities(const xpbd_model *m, xpbd_data *d, double h)
         double lt = sqrt(dot(vt, vt));
         if (lt == 0) continue;
         double t[3] = { -vt[0] / lt, -vt[1] / lt, -vt[2] / lt };
-        rows(d, c, t, g);
-        w = xpbd_row_weight(m, c->body, g, mg, 0.0);
-        if (w > 0) impulse(m, d, c, g, fmin(c->mu_d * fmax(c->lambda_n / h + Pn, 0.0), lt / w));
+        w = weight(m, d, c, t, g, mg);
+        if (w > 0) impulse(m, d, c, t, g, fmin(c->mu_d * fmax(c->lambda_n / h + Pn, 0.0), lt / w));
     }
 }
 
@@ -446,7 +589,8 @@ int xpbd_contact_points(const xpbd_model *m, const xpbd_data *d, double *out)
         const xpbd_contact *c = &d->contacts[q];
         if (c->lambda_n <= 0) continue;
         double p[3];
-        if (c->body[0] < 0) memcpy(p, c->a[0], sizeof p);
+        if (c->rod[0] >= 0) xpbd_rod_side_point(d, c, 0, 0, p);
+        else if (c->body[0] < 0) memcpy(p, c->a[0], sizeof p);
         else side_world(d->p + 3 * c->body[0], d->R + 9 * c->body[0], c->a[0], p);
         memcpy(out + 6 * n, p, sizeof p);
         memcpy(out + 6 * n + 3, c->n, sizeof c->n);

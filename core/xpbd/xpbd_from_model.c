@@ -264,6 +264,10 @@ void xpbd_rod_desc_from_model(const mech_model *mm, const mech_rod *r, xpbd_rod_
         xe->twist = me->twist;
         xe->ramp_time = me->ramp;
     }
+    d->visual = r->visual;
+    d->mu_s = r->mu_s;
+    d->mu_d = r->mu_d;
+    d->e = r->restitution;
     d->dt = mm->xpbd.dt;
     d->substeps = mm->xpbd.substeps;
     d->iterations = mm->xpbd.iterations;

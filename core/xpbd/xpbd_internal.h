@@ -169,6 +169,32 @@ void xpbd_contacts_approach(xpbd_data *d);
 void xpbd_contacts_solve_positions(const xpbd_model *m, xpbd_data *d);
 void xpbd_contacts_solve_velocities(const xpbd_model *m, xpbd_data *d, double h);
 
+/* Storage for one more contact of the substep (NULL when it cannot grow). */
+xpbd_contact *xpbd_contact_push(xpbd_data *d);
+
+/* Rod elements as contact sides (xpbd_rod_contact.c).  Broad-phase entry
+ * n0 + k (n0 = ncollider) is element k of the listed rods that collide. */
+int xpbd_rod_contact_any(const xpbd_data *d);
+/* List the elements and place their boxes after the n0 colliders (0, or −1
+ * when storage could not grow). */
+int xpbd_rod_elements_place(xpbd_data *d, int n0);
+/* Whether broad-phase entries i, j (one of them an element) never collide. */
+int xpbd_rod_pair_excluded(const xpbd_model *m, const xpbd_data *d, int i, int j);
+/* Element k's centreline at the rods' current poses and its first node. */
+void xpbd_rod_element_curve(const xpbd_data *d, int k, xpbd_rod_curve *c, int *node0);
+/* A bound on how far a point of element k moves in time t. */
+double xpbd_rod_element_motion(const xpbd_data *d, int k, double t);
+/* Make side `side` of c element k at ξ (its offset a is the caller's). */
+void xpbd_rod_side_set(const xpbd_data *d, xpbd_contact *c, int side, int k, double xi);
+/* The side's world point x(ξ) + a, now or (prev) at the substep's start. */
+void xpbd_rod_side_point(const xpbd_data *d, const xpbd_contact *c, int side, int prev, double p[3]);
+/* Σ N_j²/m_j; the position update by Δλ along u; the velocity change by an
+ * impulse P along u (side 1 moves along −u); the side's velocity Σ N_j v_j. */
+double xpbd_rod_side_weight(const xpbd_data *d, const xpbd_contact *c, int side);
+void xpbd_rod_side_move(xpbd_data *d, const xpbd_contact *c, int side, const double u[3], double dl);
+void xpbd_rod_side_impulse(xpbd_data *d, const xpbd_contact *c, int side, const double u[3], double P);
+void xpbd_rod_side_velocity(const xpbd_data *d, const xpbd_contact *c, int side, double v[3]);
+
 /* Cholesky solve of the n x n SPD system A x = b (A overwritten), n ≤ 6. */
 void xpbd_spd_solve(int n, double *A, double *b);
 

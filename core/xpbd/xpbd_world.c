@@ -194,6 +194,7 @@ int xpbd_data_alloc(xpbd_data *d, const xpbd_model *m, xpbd_mode mode)
         xpbd_data_free(d);
         return -1;
     }
+    d->cap_placed = (int)nc;
     for (int i = 0; i < m->ncollider; i++) d->collider_static[i] = m->colliders[i].body < 0;
     xpbd_data_reset(d, m);
     return 0;
@@ -223,6 +224,7 @@ void xpbd_data_free(xpbd_data *d)
     free(d->placed);
     free(d->collider_static);
     free(d->contacts);
+    free(d->elem);
     xpbd_broadphase_free(&d->broad);
     memset(d, 0, sizeof *d);
 }
@@ -271,17 +273,19 @@ static void update_velocities(const xpbd_model *m, xpbd_data *d, double h)
 }
 
 /* Contacts are found at the substep's start pose, before the prediction
- * (Müller et al. 2020 §3.5); their normal velocities are read after it. */
-static int substep(const xpbd_model *m, xpbd_data *d, double h)
+ * (Müller et al. 2020 §3.5); their normal velocities are read after it (the
+ * rods' too).  Rod contacts are solved after the rods' elastic solve, outside
+ * its block (Tobin & Rucker §8.2), and their velocity pass follows the rods'
+ * velocity update. */
+static int substep(const xpbd_model *m, xpbd_data *d, double h, int contact)
 {
     double t1 = d->t + h;
-    int contact = m->ncollider > 0;
     if (contact && xpbd_contacts_find(m, d, h)) return -1;
     if (d->target_fn)
         for (int j = 0; j < m->njoint; j++) d->target_fn(t1, j, d->target + 6 * j, d->target_user);
     predict(m, d, h);
-    if (contact) xpbd_contacts_approach(d);
     for (int r = 0; r < d->nrod; r++) xpbd_rod_substep_begin(d->rods[r], h, d->gravity);
+    if (contact) xpbd_contacts_approach(d);
     memset(d->lambda, 0, 6 * (size_t)m->njoint * sizeof(double));
     memset(d->lambda_limit, 0, 3 * (size_t)m->njoint * sizeof(double));
     for (int it = 0; it < m->params.iterations; it++) {
@@ -301,9 +305,10 @@ static int substep(const xpbd_model *m, xpbd_data *d, double h)
 int xpbd_step(const xpbd_model *m, xpbd_data *d)
 {
     double h = d->dt / m->params.substeps;
-    if (m->ncollider > 0 && xpbd_contacts_broadphase(m, d)) return -1;
+    int contact = m->ncollider > 0 || xpbd_rod_contact_any(d);
+    if (contact && xpbd_contacts_broadphase(m, d)) return -1;
     for (int s = 0; s < m->params.substeps; s++)
-        if (substep(m, d, h)) return -1;
+        if (substep(m, d, h, contact)) return -1;
     return 0;
 }
 
