@@ -3,7 +3,7 @@
 // process.  Not a test: it prints tables and never asserts.
 //
 //   MECH_OLD_TREE=<checkout with its wasm/dist built> node bench/js_calls_ab.mjs
-//   node bench/js_calls_ab.mjs --old <checkout> [--new <checkout, default this one>] [--rounds 101] [--ms 2]
+//   node bench/js_calls_ab.mjs --old <checkout> [--new <checkout, default this one>] [--rounds 101] [--ms 2] [--warmup 1000]
 //       [--first old|new] [--processes N]
 //       [--forward gantry,threelink,bintree,stanford,hmmwv_pitman] [--step gantry,threelink,bintree]
 //
@@ -40,6 +40,7 @@ if (!oldTree) {
 }
 const ROUNDS = Number(opt('rounds', 101));
 const BATCH_MS = Number(opt('ms', 2));
+const WARMUP_MS = Number(opt('warmup', 1000));
 const FORWARD = opt('forward', 'gantry,threelink,bintree,stanford,hmmwv_pitman').split(',').filter(Boolean);
 const STEP = opt('step', 'gantry,threelink,bintree').split(',').filter(Boolean);
 const DT = 1e-3, STEPS = 1000;
@@ -56,7 +57,7 @@ const PROCESSES = Number(opt('processes', 1));
 const cpu = (readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m) ?? [, 'unknown CPU'])[1];
 console.log(`js_calls_ab: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ${cpu}`);
 console.log(`  old: ${trees.old}\n  new: ${trees.new}`);
-console.log(`  ${ROUNDS} rounds, A B / B A alternating, ~${BATCH_MS} ms per variant per round, ${FIRST} loaded first\n`);
+console.log(`  ${ROUNDS} rounds, A B / B A alternating, ~${BATCH_MS} ms per variant per round after ${WARMUP_MS} ms of warm-up, ${FIRST} loaded first\n`);
 
 // One timing loop per variant and kind, each its own function (own feedback).
 function makeLoop(kind, tag) {
@@ -122,7 +123,8 @@ async function compare(kind, name) {
     scale = Math.max(scale, Math.abs(a[i]));
   }
   const same = diff === 0 ? 'yes' : `no, ${(diff / (scale || 1)).toExponential(1)}`;
-  // Calls per batch from a warm-up of ~200 ms per variant (tiers V8 up).
+  // Calls per batch, then --warmup ms of untimed calls per variant: V8 runs WebAssembly as Liftoff code first
+  // and compiles each function with TurboFan in the background, which takes a while for a large model.
   const k = {};
   for (const v of ORDER) {
     prepare(sims[v]);
@@ -135,7 +137,7 @@ async function compare(kind, name) {
       calls *= 2;
     }
     const t0 = now();
-    while (Number(now() - t0) < 150e6) loops[v](sims[v], calls);
+    while (Number(now() - t0) < WARMUP_MS * 1e6) loops[v](sims[v], calls);
     k[v] = Math.max(1, Math.round(calls * BATCH_MS / t));
   }
   k.old = k.new = Math.min(k.old, k.new);
