@@ -26,6 +26,10 @@ echo "bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(lscpu | sed -n '
 # WebAssembly (Node): generated module vs runtime engine vs native vs mujoco-js (docs/wasm.md).
 node bench/wasm_bench.mjs
 
+# Calls from JavaScript into the generated modules, this tree against another tree's build, interleaved in one
+# Node process (docs/benchmarks.md); skipped with a message unless MECH_OLD_TREE names that tree.
+node bench/js_calls_ab.mjs
+
 # XPBD, paper section 9.1: residuals and microseconds per substep (docs/xpbd.md).
 "$build/bench/xpbd_results"
 node bench/xpbd_wasm.mjs   # the same scenes in WebAssembly, through the public API

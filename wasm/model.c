@@ -37,9 +37,29 @@ static void model_fd_own_gravity(void *ctx, const double *q, const double *qd, c
     MW_GEN.fwd_dyn_own_gravity(q, qd, tau, fext, d->act, qdd);
 }
 
-/* The generated engine (mech_data_new_generated) with model_fd and
- * model_fd_own_gravity: stepping, forward() and the bench loops all take
- * the direct calls. */
+/* The generated engine's step (featherstone_engine.c) with its calls
+ * direct: Verlet over model_fd_own_gravity or model_fd, whichever
+ * mech_data_fd picked for this step(dt, n), and the step's forces by
+ * mech_data_step_forces_inline; the same arithmetic in the same order.
+ * Euler models take the engine's own step. */
+static int (*engine_step)(mech_data *d, double dt);
+
+static int model_step(mech_data *d, double dt)
+{
+    if (d->model->integrator == MECH_INTEGRATOR_EULER) return engine_step(d, dt);
+    if (d->fd == model_fd_own_gravity)
+        return mech_step_verlet_forced_inline(d->model, model_fd_own_gravity, d, mech_data_step_forces_inline, d, d->q,
+                                              d->qd, d->tau, d->qdd, d->vmid, !d->contact, dt);
+    return mech_step_verlet_forced_inline(d->model, model_fd, d, mech_data_step_forces_inline, d, d->q, d->qd, d->tau,
+                                          d->qdd, d->vmid, !d->contact, dt);
+}
+
+/* step(dt, n): mech_data_step's loop and checks with model_step called directly. */
+static int model_steps(mech_data *d, double dt, int n) { return mech_data_run_steps(d, dt, n, model_step); }
+
+/* The generated engine (mech_data_new_generated) with model_fd,
+ * model_fd_own_gravity and model_steps: stepping, forward() and the bench
+ * loops all take the direct calls. */
 static mech_engine model_engine;
 
 /* A handle on this module's model, or NULL with the error set. */
@@ -53,6 +73,8 @@ EMSCRIPTEN_KEEPALIVE mw_sim *mw_open(void)
         model_engine = *s->engine;
         model_engine.fd = model_fd;
         model_engine.fd_own_gravity = model_fd_own_gravity;
+        engine_step = model_engine.step;
+        model_engine.steps = model_steps;
         s->engine = &model_engine;
     }
     return s;
@@ -91,8 +113,8 @@ EMSCRIPTEN_KEEPALIVE int mw_forward(mw_sim *s)
     const mech_fwd_dyn_own_fn fd =
         MW_GEN.fwd_dyn_own_gravity_near ? MW_GEN.fwd_dyn_own_gravity_near : MW_GEN.fwd_dyn_own_gravity;
     const double range = MW_GEN.fwd_dyn_own_gravity_near ? MECH_SINCOS_MAX : DBL_MAX;
-    /* q, qd: one block (mech_data_new) */
-    if (s && !((out_of_range(s->q, MW_GEN.nq + MW_GEN.nv, range) | other_gravity(s->gravity)) >> 63)) {
+    /* q, qd: one block (mech_data_new); gravity read where s->gravity points, at a fixed offset */
+    if (s && !((out_of_range(s->q, MW_GEN.nq + MW_GEN.nv, range) | other_gravity(s->eval.gravity)) >> 63)) {
         fd(s->q, s->qd, s->tau, s->fext, s->act, s->qdd);
         if (!(out_of_range(s->qdd, MW_GEN.nv, DBL_MAX) >> 63)) return 0;
     }

@@ -127,32 +127,12 @@ dense_ws *mech_data_dense(mech_data *d)
     return d->dense;
 }
 
-/* 1 when every entry of v is finite: one short loop of integer operations
- * (mech_out_of_range), as it runs on every forward() and after every step. */
-static int all_finite(const double *v, int n)
-{
-    const uint64_t lim = mech_range_bits(DBL_MAX);
-    uint64_t bad = 0;
-#if defined(__clang__)
-#pragma clang loop unroll(disable)
-#endif
-    for (int i = 0; i < n; i++) bad |= mech_out_of_range(v[i], lim);
-    return !(bad >> 63);
-}
-
-/* Names the first non-finite entry of v (there is one).  Out of line, so
- * that the callers' fast paths need no frame for the varargs. */
-__attribute__((noinline)) static int fail_finite(mech_data *d, const char *what, const char *name,
-                                                 const double *v)
+__attribute__((noinline)) int mech_data_fail_finite(mech_data *d, const char *what, const char *name,
+                                                   const double *v)
 {
     int i = 0;
     while (isfinite(v[i])) i++;
     return mech_data_fail(d, "%s: %s[%d] is %s", what, name, i, isnan(v[i]) ? "NaN" : "infinite");
-}
-
-int mech_data_check_finite(mech_data *d, const char *what, const char *name, const double *v, int n)
-{
-    return all_finite(v, n) ? 0 : fail_finite(d, what, name, v);
 }
 
 /* 0 when the state can be evaluated: q and qd finite, no floating body
@@ -214,9 +194,9 @@ int mech_data_forward(mech_data *d)
     if (!d->engine->fd)
         return mech_data_fail(d, "forward: engine '%s' has no forward dynamics (it steps positions); "
                               "open the model on a Featherstone engine for accelerations", d->engine->name);
-    if (!all_finite(d->q, d->nq + d->nv)) return forward_failed(d); /* q, qd: one block */
+    if (!mech_all_finite(d->q, d->nq + d->nv)) return forward_failed(d); /* q, qd: one block */
     mech_data_fd(d)(d, d->q, d->qd, d->tau, d->fext, d->qdd);
-    if (all_finite(d->qdd, d->nv)) return 0;
+    if (mech_all_finite(d->qdd, d->nv)) return 0;
     return forward_failed(d);
 }
 
@@ -243,22 +223,27 @@ void mech_data_ground_forces(const mech_data *d, double *f)
     else memset(f, 0, 3 * (size_t)d->nb * sizeof *f);
 }
 
-int mech_data_step_forces(void *ctx, const double *q, const double *qd, double dt, const double **fext)
+int mech_data_step_forces(void *d, const double *q, const double *qd, double dt, const double **fext)
 {
-    mech_data *d = ctx;
-    *fext = d->fext;
-    if (!d->contact && d->nproducer == 0) return 0;
+    return mech_data_step_forces_inline(d, q, qd, dt, fext);
+}
+
+const double *mech_data_step_fstep(mech_data *d, const double *q, const double *qd, double dt)
+{
     memcpy(d->fstep, d->fext, sizeof(double) * 6 * (size_t)d->nb);
     if (d->contact) contact_forces(d->contact, &d->eval, q, qd, dt, d->fstep);
     for (int i = 0; i < d->nproducer; i++) {
         mech_error why = { .line = 0 };
-        if (d->producer[i].fn(d->model, d, d->time, d->fstep, d->producer[i].user, &why))
-            return mech_data_fail(d, "step: producer %d failed: %s", i, why.message);
+        if (d->producer[i].fn(d->model, d, d->time, d->fstep, d->producer[i].user, &why)) {
+            mech_data_fail(d, "step: producer %d failed: %s", i, why.message);
+            return NULL;
+        }
     }
-    if (!all_finite(d->fstep, 6 * d->nb))
-        return fail_finite(d, "step", d->contact ? "contact and producer fext" : "producer fext", d->fstep);
-    *fext = d->fstep;
-    return 0;
+    if (!mech_all_finite(d->fstep, 6 * d->nb)) {
+        mech_data_fail_finite(d, "step", d->contact ? "contact and producer fext" : "producer fext", d->fstep);
+        return NULL;
+    }
+    return d->fstep;
 }
 
 int mech_data_step(mech_data *d, double dt, int n)
@@ -273,19 +258,15 @@ int mech_data_step(mech_data *d, double dt, int n)
                               MECH_STEP_WORK_MAX);
     if (check_inputs(d, "step")) return -1;
     d->fd = mech_data_fd(d);
-    for (int k = 0; k < n; k++) {
-        if (d->engine->step(d, dt)) return -1;
-        d->time += dt;
-        if (mech_data_check_finite(d, "step", "q", d->q, d->nq) ||
-            mech_data_check_finite(d, "step", "qd", d->qd, d->nv) ||
-            (d->engine->check && d->engine->check(d, "step"))) {
-            char why[sizeof d->error.message];
-            memcpy(why, d->error.message, sizeof why);
-            return mech_data_fail(d, "%s after step %d of %d: the simulation blew up (reset() recovers)", why,
-                                  k + 1, n);
-        }
-    }
-    return 0;
+    if (d->engine->steps) return d->engine->steps(d, dt, n);
+    return mech_data_run_steps(d, dt, n, d->engine->step);
+}
+
+int mech_data_blew_up(mech_data *d, int k, int n)
+{
+    char why[sizeof d->error.message];
+    memcpy(why, d->error.message, sizeof why);
+    return mech_data_fail(d, "%s after step %d of %d: the simulation blew up (reset() recovers)", why, k + 1, n);
 }
 
 /* After poses, observe and energy: a finite state gave a non-finite
@@ -294,7 +275,7 @@ int mech_data_step(mech_data *d, double dt, int n)
 static int check_output(mech_data *d, const char *what, const double *v, int n,
                         void (*entry)(const mech_data *d, int i, char *buf, size_t cap))
 {
-    if (all_finite(v, n)) return 0;
+    if (mech_all_finite(v, n)) return 0;
     int i = 0;
     char name[MECH_NAME_MAX + 48];
     while (isfinite(v[i])) i++;

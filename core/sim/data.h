@@ -10,6 +10,7 @@
 #ifndef MECH_SIM_DATA_H
 #define MECH_SIM_DATA_H
 
+#include <float.h>
 #include <stdint.h>
 
 #include "contact/contact.h"
@@ -43,6 +44,11 @@ typedef struct mech_engine {
     /* The work of one step (mech_data_step_work). */
     double (*step_work)(const mech_data *d);
     void (*free)(mech_data *d);
+    /* NULL, or n steps of dt as mech_data_run_steps runs them over step,
+     * for an engine that can call its step directly (wasm/model.c): the
+     * loop and its checks are mech_data_run_steps's, compiled where the
+     * step is known. */
+    int (*steps)(mech_data *d, double dt, int n);
 } mech_engine;
 
 struct mech_data {
@@ -91,11 +97,29 @@ void *mech_error_fail(mech_error *err, const mech_model *m, const char *fmt, ...
  * the error set when a producer fails or a force is not finite. */
 int mech_data_step_forces(void *d, const double *q, const double *qd, double dt, const double **fext);
 
+/* The contact stage's and the producers' part of it: fext plus their
+ * forces in d->fstep, returned; NULL with the error set when a producer
+ * failed or a force is not finite. */
+const double *mech_data_step_fstep(mech_data *d, const double *q, const double *qd, double dt);
+
+/* mech_data_step_forces inline: without contact and producers the user's
+ * fext, taken with no call (and no address of *fext escaping, so a caller
+ * compiled with it keeps the pointer in a register). */
+static inline int mech_data_step_forces_inline(void *ctx, const double *q, const double *qd, double dt,
+                                               const double **fext)
+{
+    mech_data *d = ctx;
+    const double *f = d->fext;
+    if ((d->contact || d->nproducer) && !(f = mech_data_step_fstep(d, q, qd, dt))) return -1;
+    *fext = f;
+    return 0;
+}
+
 /* Record an error on d (printf-style); returns -1. */
 int mech_data_fail(mech_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* 0 when v[0..n) is finite, else -1 with "what: name[i] is NaN" on d. */
-int mech_data_check_finite(mech_data *d, const char *what, const char *name, const double *v, int n);
+static inline int mech_data_check_finite(mech_data *d, const char *what, const char *name, const double *v, int n);
 
 /* The engine's forward dynamics at the run's gravity as it is now: its
  * fd_own_gravity when the gravity is the model's, else fd.  Gravity is an
@@ -123,6 +147,49 @@ static inline uint64_t mech_range_bits(double max)
     uint64_t lim;
     __builtin_memcpy(&lim, &max, sizeof lim);
     return lim;
+}
+
+/* 1 when every entry of v is finite: one short loop of integer operations
+ * (mech_out_of_range), as it runs on every forward() and after every step. */
+static inline int mech_all_finite(const double *v, int n)
+{
+    const uint64_t lim = mech_range_bits(DBL_MAX);
+    uint64_t bad = 0;
+#if defined(__clang__)
+#pragma clang loop unroll(disable)
+#endif
+    for (int i = 0; i < n; i++) bad |= mech_out_of_range(v[i], lim);
+    return !(bad >> 63);
+}
+
+/* Names the first non-finite entry of v (there is one) on d; -1.  Out of
+ * line, so that the callers' fast paths need no frame for the varargs. */
+int mech_data_fail_finite(mech_data *d, const char *what, const char *name, const double *v);
+
+static inline int mech_data_check_finite(mech_data *d, const char *what, const char *name, const double *v, int n)
+{
+    return mech_all_finite(v, n) ? 0 : mech_data_fail_finite(d, what, name, v);
+}
+
+/* The error of a step(dt, n) that stopped after step k + 1 of n on a
+ * non-finite state (the check's message on d, extended); -1. */
+int mech_data_blew_up(mech_data *d, int k, int n);
+
+/* n steps of dt by step, each followed by the state's checks (q and qd
+ * finite, then the engine's check); the first failure stops the run.  The
+ * loop of mech_data_step, inline so that an engine's steps (mech_engine)
+ * runs it with its own step called directly. */
+static inline int mech_data_run_steps(mech_data *d, double dt, int n, int (*step)(mech_data *d, double dt))
+{
+    int (*const check)(mech_data *, const char *) = d->engine->check;
+    for (int k = 0; k < n; k++) {
+        if (step(d, dt)) return -1;
+        d->time += dt;
+        if (mech_data_check_finite(d, "step", "q", d->q, d->nq) ||
+            mech_data_check_finite(d, "step", "qd", d->qd, d->nv) || (check && check(d, "step")))
+            return mech_data_blew_up(d, k, n);
+    }
+    return 0;
 }
 
 #endif

@@ -59,18 +59,7 @@ int mech_step_verlet_forced(const mech_model *m, mech_fd_fn fd, void *ctx, mech_
                             double *q, double *qd, const double *tau, double *qdd, double *vmid, int predict,
                             double dt)
 {
-    mech_integrate_q(m, q, qd, dt / 2);                                     /* drift */
-    const double *v = qd;
-    if (predict) {
-        for (int k = 0; k < m->nv; k++) vmid[k] = qd[k] + qdd[k] * dt / 2;
-        v = vmid;
-    }
-    const double *fext;
-    if (forces(fctx, q, v, dt, &fext)) return -1;
-    fd(ctx, q, v, tau, fext, qdd);
-    for (int k = 0; k < m->nv; k++) qd[k] += qdd[k] * dt;                  /* kick  */
-    mech_integrate_q(m, q, qd, dt / 2);                                     /* drift */
-    return 0;
+    return mech_step_verlet_forced_inline(m, fd, ctx, forces, fctx, q, qd, tau, qdd, vmid, predict, dt);
 }
 
 void mech_step_verlet(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, double *qd,

@@ -73,6 +73,37 @@ int mech_step_verlet_forced(const mech_model *m, mech_fd_fn fd, void *ctx, mech_
                             double *q, double *qd, const double *tau, double *qdd, double *vmid, int predict,
                             double dt);
 
+/* A short loop (nv entries) left scalar where the includer compiles with
+ * vectors (wasm/model.c, -msimd128): the vector loop's alias checks and
+ * remainder cost more than they save at a few entries. */
+#if defined(__clang__)
+#define MECH_SCALAR_LOOP _Pragma("clang loop vectorize(disable) interleave(disable)")
+#else
+#define MECH_SCALAR_LOOP
+#endif
+
+/* mech_step_verlet_forced itself, inline: where fd and forces are known
+ * functions, they are called directly (and may be inlined). */
+static inline int mech_step_verlet_forced_inline(const mech_model *m, mech_fd_fn fd, void *ctx, mech_forces_fn forces,
+                                                 void *fctx, double *q, double *qd, const double *tau, double *qdd,
+                                                 double *vmid, int predict, double dt)
+{
+    mech_integrate_q(m, q, qd, dt / 2);                                     /* drift */
+    const double *v = qd;
+    if (predict) {
+        MECH_SCALAR_LOOP
+        for (int k = 0; k < m->nv; k++) vmid[k] = qd[k] + qdd[k] * dt / 2;
+        v = vmid;
+    }
+    const double *fext;
+    if (forces(fctx, q, v, dt, &fext)) return -1;
+    fd(ctx, q, v, tau, fext, qdd);
+    MECH_SCALAR_LOOP
+    for (int k = 0; k < m->nv; k++) qd[k] += qdd[k] * dt;                  /* kick  */
+    mech_integrate_q(m, q, qd, dt / 2);                                     /* drift */
+    return 0;
+}
+
 /* mech_step_euler with the external force from forces at the step's start. */
 int mech_step_euler_forced(const mech_model *m, mech_fd_fn fd, void *ctx, mech_forces_fn forces, void *fctx,
                            double *q, double *qd, const double *tau, double *qdd, double dt);
