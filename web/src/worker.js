@@ -92,8 +92,7 @@ function snapshot(extra = {}) {
 // Runs `n` steps; on a blow-up, replays the chunk one step at a time from its start to name the first bad
 // step, and leaves the state at the last good one.
 function advance(dt, n) {
-  const q0 = Float64Array.from(sim.q);
-  const qd0 = Float64Array.from(sim.qd);
+  const start = sim.saveState();
   let failure = null;
   try {
     stepN(dt, n);
@@ -106,11 +105,9 @@ function advance(dt, n) {
     time += n * dt;
     return null;
   }
-  sim.q.set(q0);
-  sim.qd.set(qd0);
+  sim.restoreState(start);
   for (let k = 0; k < n; k++) {
-    const q1 = Float64Array.from(sim.q);
-    const qd1 = Float64Array.from(sim.qd);
+    const before = sim.saveState();
     let why;
     try {
       stepN(dt, 1);
@@ -119,8 +116,7 @@ function advance(dt, n) {
       why = String(e?.message ?? e);
     }
     if (why) {
-      sim.q.set(q1);
-      sim.qd.set(qd1);
+      sim.restoreState(before);
       return { step: steps + 1, time: time + dt, reason: why };
     }
     steps += 1;
