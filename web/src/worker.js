@@ -6,6 +6,7 @@
 
 import { isXpbdModel, xpbdTexts, xpbdModelList, sampleRods, samplesFor, badRod } from './xpbd-models.js';
 import { brakedTorque, checkBrake, driveRollers, terrainSamples } from './tracks.js';
+import { StateRing } from './timeline.js';
 
 const SHIM = '../wasm/index.mjs'; // the repository layout is mirrored next to the page (see vite.config.js)
 const shim = import(/* @vite-ignore */ new URL(SHIM, import.meta.url).href);
@@ -25,6 +26,7 @@ let drives = [];         // the drive rollers of a tracked model (tracks.js): br
 let driveTau = [];       // per drive roller, its drive torque as applied to tau (the brake adds to it)
 let braking = false;     // some brake level is above 0: steps go one at a time, the brake torque set before each
 let hasGround = false;   // the model has a ground: frames carry its reaction
+let ring = null;         // the time line: the states of the last frames (timeline.js)
 
 function errorInfo(e) {
   const line = Number.isInteger(e?.line) ? e.line : 0;
@@ -78,6 +80,8 @@ function snapshot(extra = {}) {
     time,
     steps,
     poses: Float64Array.from(sim.poses()),
+    state: sim.saveState(), // what a share link carries
+    timeline: ring.summary(),
     q: Float64Array.from(sim.q),
     qd: Float64Array.from(sim.qd),
     energy: sim.energy().total,
@@ -125,10 +129,17 @@ function advance(dt, n) {
   return { step: steps + 1, time: time + dt, reason: failure };
 }
 
+// Keeps the state shown on the time line.
+function record() {
+  ring.push({ time, steps, state: sim.saveState() });
+}
+
 function frame({ wall, play, single, dt, timeScale, budget }) {
   applyInputs();
+  const before = steps;
   if (single) {
     const blowup = advance(dt, 1);
+    if (steps !== before) record();
     return snapshot({ behind: false, blowup });
   }
   if (!play) return snapshot({ behind: false, blowup: null });
@@ -151,6 +162,7 @@ function frame({ wall, play, single, dt, timeScale, budget }) {
   }
   const behind = done < target;
   if (behind) carry = 0; // drop the debt: slower than real time, never a spiral
+  if (steps !== before) record();
   return snapshot({ behind, blowup });
 }
 
@@ -172,6 +184,8 @@ async function open({ source }) {
   braking = false;
   rods = sim.rods();
   const model = sim.describe();
+  ring = new StateRing();
+  record();
   drives = driveRollers(model);
   driveTau = drives.map(() => 0);
   hasGround = Boolean(model.ground) && sim.engine === 'featherstone';
@@ -232,6 +246,26 @@ const ops = {
     time = 0;
     steps = 0;
     carry = 0;
+    ring = new StateRing();
+    record();
+    return snapshot();
+  },
+  // The time line: back to the kept state at `index`, bit for bit.
+  seek({ index }) {
+    const entry = ring.seek(index);
+    sim.restoreState(entry.state);
+    ({ time, steps } = entry);
+    carry = 0;
+    return snapshot();
+  },
+  // A share link's state; refused (RangeError naming why) when it is not one of this model on this engine.
+  restore({ time: t, steps: n, state }) {
+    sim.restoreState(state);
+    time = t;
+    steps = n;
+    carry = 0;
+    ring = new StateRing();
+    record();
     return snapshot();
   },
 };
@@ -242,7 +276,7 @@ self.onmessage = async ({ data }) => {
     if (!['models', 'text', 'open', 'check'].includes(op) && !sim) throw new Error('no model is open');
     const value = await ops[op](data);
     const transfer = value?.poses
-      ? [value.poses.buffer, value.q.buffer, value.qd.buffer, ...value.rods.map((r) => r.buffer), ...(value.ground ? [value.ground.buffer, value.groundForces.buffer] : [])]
+      ? [value.poses.buffer, value.q.buffer, value.qd.buffer, value.state.buffer, ...value.rods.map((r) => r.buffer), ...(value.ground ? [value.ground.buffer, value.groundForces.buffer] : [])]
       : [];
     self.postMessage({ id, ok: true, value }, transfer);
   } catch (e) {
