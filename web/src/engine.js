@@ -148,4 +148,9 @@ export class Engine {
   restore(saved) {
     return this.#call('restore', saved);
   }
+
+  /** Pulls { body, point (body frame), target (world) } (grab.js); null lets go. */
+  grab(grab) {
+    return this.#call('grab', { grab });
+  }
 }

@@ -13,6 +13,7 @@ import { createGallery } from './gallery.js';
 import { encodeShare, decodeShare, MAX_HASH, MAX_TEXT } from './share.js';
 import { loadEdit, saveEdit, dropEdit } from './storage.js';
 import { banner, clearBanner, toast, describeError, parseStatus, showBackend } from './status.js';
+import { createInspector } from './inspect.js';
 import { createTimeline } from './timeline.js';
 
 const PLOT_INTERVAL_MS = 100; // the live plot redraws at 10 Hz: on a software renderer every redraw costs frames
@@ -23,6 +24,7 @@ const $ = (id) => document.getElementById(id);
 const engine = new Engine();
 const scene = createScene($('viewport'));
 const plot = createPlot($('plot'));
+const inspector = createInspector(scene, engine);
 const timeline = createTimeline($('viewport'), {
   async seek(index) {
     const gen = state.generation;
@@ -193,6 +195,7 @@ function clearModel() {
   state.generation++;
   setPlaying(false);
   scene.setModel(null);
+  inspector.setModel(null, null);
   $('backend').textContent = '';
   $('behind').hidden = true;
 }
@@ -223,6 +226,7 @@ async function openText(text, { keepCamera = false, camera = null, inputs = {} }
   state.view = attachTracks(attachRods(createModelView(info, trackBodies(info.model)), info), info);
   state.view.update(info.poses, info);
   scene.setModel(state.view);
+  inspector.setModel(state.view, info);
   applyView();
   if (camera) scene.setCamera(camera);
   else if (!keepCamera || state.framed !== name) scene.frameModel();
@@ -318,6 +322,7 @@ let lastPlot = 0;
 
 function showFrame(f) {
   state.view.update(f.poses, f);
+  inspector.update(f);
   timeline.update(f);
   if (!state.view.anchored) scene.follow(state.view.root());
   scene.invalidate();
@@ -633,6 +638,7 @@ window.playground = {
   describe: () => (state.info ? structuredClone(state.info.model) : null),
   /** A tracked model's drawing (track-view.js): per band its instanced shoes, the rollers, the terrain mesh. */
   tracks: () => state.view?.trackStats?.() ?? null,
+  ...inspector.hooks,
   ...timeline.hooks,
 };
 

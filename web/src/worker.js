@@ -7,6 +7,7 @@
 import { isXpbdModel, xpbdTexts, xpbdModelList, sampleRods, samplesFor, badRod } from './xpbd-models.js';
 import { brakedTorque, checkBrake, driveRollers, terrainSamples } from './tracks.js';
 import { StateRing } from './timeline.js';
+import { GRAB_DT, applyGrab, grabbedPoint } from './grab.js';
 
 const SHIM = '../wasm/index.mjs'; // the repository layout is mirrored next to the page (see vite.config.js)
 const shim = import(/* @vite-ignore */ new URL(SHIM, import.meta.url).href);
@@ -27,6 +28,8 @@ let driveTau = [];       // per drive roller, its drive torque as applied to tau
 let braking = false;     // some brake level is above 0: steps go one at a time, the brake torque set before each
 let hasGround = false;   // the model has a ground: frames carry its reaction
 let ring = null;         // the time line: the states of the last frames (timeline.js)
+let grab = null;         // a Ctrl+drag: { body, point (body frame), target (world) } (grab.js)
+let masses = [];         // per body, for the pull
 
 function errorInfo(e) {
   const line = Number.isInteger(e?.line) ? e.line : 0;
@@ -75,12 +78,20 @@ function badState() {
   return rods.length ? badRod(sim, rods) : null;
 }
 
+// The pull of a Ctrl+drag on its body, from the state as it is now (held for at most GRAB_DT).
+function pull() {
+  if (grab) applyGrab(grab, masses[grab.body], sim.poses(), sim.velocities(), sim.fext);
+}
+
 function snapshot(extra = {}) {
+  const poses = Float64Array.from(sim.poses());
   return {
     time,
     steps,
-    poses: Float64Array.from(sim.poses()),
+    poses,
+    velocities: sim.velocities(),
     state: sim.saveState(), // what a share link carries
+    grab: grab && { body: grab.body, from: grabbedPoint(grab, poses).x, to: grab.target },
     timeline: ring.summary(),
     q: Float64Array.from(sim.q),
     qd: Float64Array.from(sim.qd),
@@ -138,6 +149,7 @@ function frame({ wall, play, single, dt, timeScale, budget }) {
   applyInputs();
   const before = steps;
   if (single) {
+    pull();
     const blowup = advance(dt, 1);
     if (steps !== before) record();
     return snapshot({ behind: false, blowup });
@@ -153,7 +165,9 @@ function frame({ wall, play, single, dt, timeScale, budget }) {
     // Chunks sized from the measured cost of a step (kept across frames), so even the first chunk of a
     // slow model stays inside the budget; half the remaining budget at a time never overshoots by much.
     const spent = performance.now() - start;
-    const n = Math.min(Math.max(1, Math.floor((budget - spent) / stepCost / 2)), target - done);
+    const n = Math.min(Math.max(1, Math.floor((budget - spent) / stepCost / 2)), target - done,
+      grab ? Math.max(1, Math.floor(GRAB_DT / dt)) : Infinity);
+    pull();
     const t0 = performance.now();
     blowup = advance(dt, n);
     done += n;
@@ -184,6 +198,8 @@ async function open({ source }) {
   braking = false;
   rods = sim.rods();
   const model = sim.describe();
+  masses = model.bodies.map((b) => b.mass);
+  grab = null;
   ring = new StateRing();
   record();
   drives = driveRollers(model);
@@ -268,6 +284,16 @@ const ops = {
     record();
     return snapshot();
   },
+  // A Ctrl+drag: pull `point` (body frame) of `body` toward `target` (world); null lets go.
+  grab({ grab: next }) {
+    const vector = (v) => Array.isArray(v) && v.length === 3 && v.every(Number.isFinite);
+    if (next && !(Number.isInteger(next.body) && next.body >= 0 && next.body < sim.nb && vector(next.point) && vector(next.target))) {
+      throw new TypeError('grab: a body index, a body-frame point and a world target');
+    }
+    if (grab) sim.fext.fill(0, 6 * grab.body, 6 * grab.body + 6);
+    grab = next;
+    return null;
+  },
 };
 
 self.onmessage = async ({ data }) => {
@@ -276,7 +302,7 @@ self.onmessage = async ({ data }) => {
     if (!['models', 'text', 'open', 'check'].includes(op) && !sim) throw new Error('no model is open');
     const value = await ops[op](data);
     const transfer = value?.poses
-      ? [value.poses.buffer, value.q.buffer, value.qd.buffer, value.state.buffer, ...value.rods.map((r) => r.buffer), ...(value.ground ? [value.ground.buffer, value.groundForces.buffer] : [])]
+      ? [value.poses.buffer, value.q.buffer, value.qd.buffer, value.velocities.buffer, value.state.buffer, ...value.rods.map((r) => r.buffer), ...(value.ground ? [value.ground.buffer, value.groundForces.buffer] : [])]
       : [];
     self.postMessage({ id, ok: true, value }, transfer);
   } catch (e) {
