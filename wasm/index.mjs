@@ -434,6 +434,63 @@ export class Sim {
     };
   }
 
+  /** fn(ptr) with a scratch buffer of n doubles in WebAssembly memory, freed after; returns what fn returns. */
+  #withBuffer(what, n, fn) {
+    const x = this.#mod.exports;
+    const ptr = x.malloc(8 * Math.max(n, 1));
+    if (!ptr) throw new RangeError(`${what}: out of WebAssembly memory`);
+    try {
+      return fn(ptr);
+    } finally {
+      x.free(ptr);
+    }
+  }
+
+  /**
+   * Per body world velocity, Float64Array(6·nb) (a copy): the body origin's vx vy vz (m/s), then the angular
+   * velocity wx wy wz (rad/s), both in the base frame.
+   */
+  velocities() {
+    const ptr = this.#handle();
+    const n = 6 * this.nb;
+    return this.#withBuffer('velocities', n, (out) => {
+      this.#check(this.#mod.exports.mw_velocities(ptr, out));
+      return Float64Array.from(this.#mod.f64(out, n));
+    });
+  }
+
+  /**
+   * The run's state, a Float64Array (a copy): time, q, qd, qdd, the contact stage's anchors and last forces,
+   * and the engine's own (XPBD: bodies, joint targets and multipliers, rods) — everything a step reads
+   * besides the inputs (tau, act, fext, gravity), so that restoreState(it) and the same steps repeat the
+   * run bit for bit.
+   * @returns {Float64Array}
+   */
+  saveState() {
+    const ptr = this.#handle();
+    const x = this.#mod.exports;
+    const n = x.mw_state_size(ptr);
+    return this.#withBuffer('saveState', n, (out) => {
+      x.mw_state_save(ptr, out);
+      return Float64Array.from(this.#mod.f64(out, n));
+    });
+  }
+
+  /**
+   * Back to a state saveState() gave on this Sim, or on another of the same model and engine.  RangeError,
+   * the Sim unchanged, when it has another length, a value is not finite or a quaternion is zero.
+   * @param {ArrayLike<number>} state
+   */
+  restoreState(state) {
+    const ptr = this.#handle();
+    const n = state?.length;
+    if (!Number.isInteger(n)) throw new TypeError(`restoreState: state must be an array of numbers from saveState(), got ${shown(state)}`);
+    this.#withBuffer('restoreState', n, (buf) => {
+      this.#mod.f64(buf, n).set(state);
+      this.#check(this.#mod.exports.mw_state_restore(ptr, buf, n));
+    });
+  }
+
   /** Mechanical energy (J) of the current q, qd: kinetic, potential (gravity) and their sum. */
   energy() {
     this.#check(this.#mod.exports.mw_energy(this.#handle()));

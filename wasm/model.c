@@ -47,10 +47,12 @@ static int (*engine_step)(mech_data *d, double dt);
 static int model_step(mech_data *d, double dt)
 {
     if (d->model->integrator == MECH_INTEGRATOR_EULER) return engine_step(d, dt);
+    const double *tau = mech_data_step_tau(d);
+    if (!tau) return -1;
     if (d->fd == model_fd_own_gravity)
         return mech_step_verlet_forced_inline(d->model, model_fd_own_gravity, d, mech_data_step_forces_inline, d, d->q,
-                                              d->qd, d->tau, d->qdd, d->vmid, !d->contact, dt);
-    return mech_step_verlet_forced_inline(d->model, model_fd, d, mech_data_step_forces_inline, d, d->q, d->qd, d->tau,
+                                              d->qd, tau, d->qdd, d->vmid, !d->contact, dt);
+    return mech_step_verlet_forced_inline(d->model, model_fd, d, mech_data_step_forces_inline, d, d->q, d->qd, tau,
                                           d->qdd, d->vmid, !d->contact, dt);
 }
 

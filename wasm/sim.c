@@ -90,6 +90,18 @@ EMSCRIPTEN_KEEPALIVE int mw_poses(mw_sim *s) { return passed(s, mech_data_poses(
 /* Kinetic and potential energy into the header's energy array. */
 EMSCRIPTEN_KEEPALIVE int mw_energy(mw_sim *s) { return passed(s, mech_data_energy(s, s->energy)); }
 
+/* Per body world velocity, origin then angular, into out (6 nb). */
+EMSCRIPTEN_KEEPALIVE int mw_velocities(mw_sim *s, double *out) { return passed(s, mech_data_velocities(s, out)); }
+
+/* The run's state (mech_data_state_save): its size in doubles, a copy into
+ * out, and back from in (n doubles, refused unless a state of this run). */
+EMSCRIPTEN_KEEPALIVE int mw_state_size(const mw_sim *s) { return mech_data_state_size(s); }
+EMSCRIPTEN_KEEPALIVE void mw_state_save(mw_sim *s, double *out) { mech_data_state_save(s, out); }
+EMSCRIPTEN_KEEPALIVE int mw_state_restore(mw_sim *s, const double *in, int n)
+{
+    return passed(s, mech_data_state_restore(s, in, n));
+}
+
 /* The total force the ground applied in the last step (N, base frame), at a
  * static address valid until the next call. */
 EMSCRIPTEN_KEEPALIVE const double *mw_ground_reaction(const mw_sim *s)

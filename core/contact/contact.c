@@ -81,6 +81,34 @@ void contact_reset(contact_state *c)
     memset(c->body_force, 0, 3 * (size_t)c->nb * sizeof *c->body_force);
 }
 
+int contact_state_copy(contact_state *c, double *buf, int at, int save)
+{
+    int nanchor = c->anchors ? c->ground.ncorner : 0;
+    for (int i = 0; buf && i < nanchor; i++) {
+        ground_anchor *A = &c->anchors[i];
+        double *v = buf + at + 7 * i;
+        if (save) {
+            memcpy(v, A->a, sizeof A->a);
+            memcpy(v + 3, A->n, sizeof A->n);
+            v[6] = A->on;
+        } else {
+            memcpy(A->a, v, sizeof A->a);
+            memcpy(A->n, v + 3, sizeof A->n);
+            A->on = v[6] != 0;
+        }
+    }
+    at += 7 * nanchor;
+    int n = 3 + 3 * c->nb;
+    if (buf && save) {
+        memcpy(buf + at, c->reaction, sizeof c->reaction);
+        memcpy(buf + at + 3, c->body_force, 3 * (size_t)c->nb * sizeof *buf);
+    } else if (buf) {
+        memcpy(c->reaction, buf + at, sizeof c->reaction);
+        memcpy(c->body_force, buf + at + 3, 3 * (size_t)c->nb * sizeof *buf);
+    }
+    return at + n;
+}
+
 void contact_forces(contact_state *c, const mech_model *m, const double *q, const double *qd, double dt,
                     double *fext)
 {

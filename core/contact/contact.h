@@ -22,6 +22,11 @@ void contact_free(contact_state *c);
 /* Forget the anchored friction's anchors (a reset of the run). */
 void contact_reset(contact_state *c);
 
+/* The stage's state after a step into buf[at..] (save) or out of it: the
+ * anchored friction's anchors (7 doubles each: anchor, normal, on) and the
+ * last ground forces; buf NULL only counts.  Returns at plus its size. */
+int contact_state_copy(contact_state *c, double *buf, int at, int save);
+
 /* Add every band and ground force at (q, qd) into fext (6 per body, base
  * coordinates, [moment about the base origin; force]).  dt is the step the
  * force is held over, for the implicit friction (0: the explicit law, as the

@@ -11,11 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spatial/spatial.h"
+
 mech_data *mech_data_new(const mech_model *m, const mech_engine *engine, void *state, mech_error *err)
 {
     mech_data *d = calloc(1, sizeof *d);
-    /* One block for every array: q qd tau act fext qdd poses energy fstep vmid. */
-    size_t n = (size_t)m->nq + 4 * (size_t)m->nv + (size_t)m->nact + 19 * (size_t)m->nb + 2;
+    /* One block for every array: q qd tau act fext qdd poses energy fstep vmid tstep. */
+    size_t n = (size_t)m->nq + 5 * (size_t)m->nv + (size_t)m->nact + 19 * (size_t)m->nb + 2;
     double *buf = d ? calloc(n, sizeof(double)) : NULL;
     if (!buf) {
         free(d);
@@ -39,6 +41,7 @@ mech_data *mech_data_new(const mech_model *m, const mech_engine *engine, void *s
     d->energy = d->poses + 7 * m->nb;
     d->fstep = d->energy + 2;
     d->vmid = d->fstep + 6 * m->nb;
+    d->tstep = d->vmid + m->nv;
     d->model = m;
     d->eval = *m;
     d->gravity = d->eval.gravity;
@@ -60,6 +63,7 @@ void mech_data_free(mech_data *d)
     if (!d) return;
     if (d->engine->free) d->engine->free(d);
     dense_ws_free(d->dense);
+    free(d->kin);
     contact_free(d->contact);
     mech_model_free(d->owned);
     free(d->q);
@@ -127,6 +131,65 @@ dense_ws *mech_data_dense(mech_data *d)
     return d->dense;
 }
 
+const mech_body_kin *mech_data_kinematics(mech_data *d, const double *qd)
+{
+    if (!d->kin && !(d->kin = malloc((size_t)(d->nb ? d->nb : 1) * sizeof *d->kin))) {
+        mech_data_fail(d, "out of memory");
+        return NULL;
+    }
+    mech_world_kinematics(d->model, d->q, qd, d->kin);
+    return d->kin;
+}
+
+/* tau += S^T f for body b's joint at its kinematics k, f a wrench in base
+ * coordinates [moment about the base origin; force]: the joint's share of
+ * a force on b or a body it carries. */
+static void joint_force(const mech_body *b, const mech_body_kin *k, const double f[6], double *tau)
+{
+    double pxf[3], n[3], a[3];
+    v3_cross(k->p, f + 3, pxf);
+    for (int i = 0; i < 3; i++) n[i] = f[i] - pxf[i];   /* the moment about the body origin */
+    double *t = tau + b->vidx;
+    switch (b->joint) {
+    case MECH_JOINT_REVOLUTE:                           /* the origin is on the axis */
+        m3_mulv(k->R, b->axis, a);
+        t[0] += v3_dot(a, n);
+        break;
+    case MECH_JOINT_PRISMATIC:
+        m3_mulv(k->R, b->axis, a);
+        t[0] += v3_dot(a, f + 3);
+        break;
+    case MECH_JOINT_FLOATING:                           /* body-frame [moment; force] */
+        m3_tmulv(k->R, n, a);
+        m3_tmulv(k->R, f + 3, t + 3);
+        for (int i = 0; i < 3; i++) t[i] += a[i];
+        break;
+    case MECH_JOINT_FIXED:
+        break;
+    }
+}
+
+/* 1 when body i does not read its fext but has some. */
+static int pushed(const mech_data *d, int i)
+{
+    const double *f = d->fext + 6 * i;
+    return !d->model->bodies[i].fext && (f[0] != 0 || f[1] != 0 || f[2] != 0 || f[3] != 0 || f[4] != 0 || f[5] != 0);
+}
+
+const double *mech_data_step_tau(mech_data *d)
+{
+    int any = 0;
+    for (int i = 0; i < d->nb && !any; i++) any = pushed(d, i);
+    if (!any) return d->tau;
+    const mech_body_kin *k = mech_data_kinematics(d, NULL);
+    if (!k) return NULL;
+    memcpy(d->tstep, d->tau, sizeof(double) * (size_t)d->nv);
+    for (int i = 0; i < d->nb; i++)
+        for (int j = pushed(d, i) ? i : -1; j >= 0; j = d->model->bodies[j].parent)
+            joint_force(&d->model->bodies[j], &k[j], d->fext + 6 * i, d->tstep);
+    return d->tstep;
+}
+
 __attribute__((noinline)) int mech_data_fail_finite(mech_data *d, const char *what, const char *name,
                                                    const double *v)
 {
@@ -135,15 +198,12 @@ __attribute__((noinline)) int mech_data_fail_finite(mech_data *d, const char *wh
     return mech_data_fail(d, "%s: %s[%d] is %s", what, name, i, isnan(v[i]) ? "NaN" : "infinite");
 }
 
-/* 0 when the state can be evaluated: q and qd finite, no floating body
- * with a zero quaternion. */
-static int check_state(mech_data *d, const char *what)
+/* 0 unless a floating body's quaternion in q is zero: -1 naming it. */
+static int check_quaternions(mech_data *d, const char *what, const double *q)
 {
-    if (mech_data_check_finite(d, what, "q", d->q, d->nq) || mech_data_check_finite(d, what, "qd", d->qd, d->nv))
-        return -1;
     for (int i = 0; i < d->nb; i++) {
         const mech_body *b = &d->model->bodies[i];
-        const double *Q = d->q + b->qidx;
+        const double *Q = q + b->qidx;
         if (b->joint == MECH_JOINT_FLOATING && Q[0] * Q[0] + Q[1] * Q[1] + Q[2] * Q[2] + Q[3] * Q[3] < 1e-12)
             return mech_data_fail(d, "%s: the quaternion q[%d..%d] of body '%s' is zero", what, b->qidx,
                                   b->qidx + 3, b->name);
@@ -151,8 +211,17 @@ static int check_state(mech_data *d, const char *what)
     return 0;
 }
 
-/* check_state, then every other input the dynamics reads: tau, act, gravity and
- * the fext slots of bodies that read them (`fext 1`). */
+/* 0 when the state can be evaluated: q and qd finite, no floating body
+ * with a zero quaternion. */
+static int check_state(mech_data *d, const char *what)
+{
+    if (mech_data_check_finite(d, what, "q", d->q, d->nq) || mech_data_check_finite(d, what, "qd", d->qd, d->nv))
+        return -1;
+    return check_quaternions(d, what, d->q);
+}
+
+/* check_state, then every other input a step reads: tau, act, gravity and
+ * fext. */
 static int check_inputs(mech_data *d, const char *what)
 {
     if (check_state(d, what) || mech_data_check_finite(d, what, "tau", d->tau, d->nv) ||
@@ -162,7 +231,7 @@ static int check_inputs(mech_data *d, const char *what)
     for (int i = 0; i < d->nb; i++) {
         const mech_body *b = &d->model->bodies[i];
         const double *f = d->fext + 6 * i;
-        for (int k = 0; b->fext && k < 6; k++)
+        for (int k = 0; k < 6; k++)
             if (!isfinite(f[k]))
                 return mech_data_fail(d, "%s: fext[%d] (body '%s') is %s", what, 6 * i + k, b->name,
                                       isnan(f[k]) ? "NaN" : "infinite");
@@ -187,7 +256,7 @@ __attribute__((noinline)) static int forward_failed(mech_data *d)
 }
 
 /* The state is checked before, the result after: a bad tau, act, fext (on a
- * body that reads it), gravity or quaternion always shows in qdd, and only
+ * body that reads it: forward() reads no other), gravity or quaternion always shows in qdd, and only
  * then are the inputs scanned to name it. */
 int mech_data_forward(mech_data *d)
 {
@@ -323,4 +392,45 @@ int mech_data_energy(mech_data *d, double e[2])
     if (check_state(d, "energy")) return -1;
     if (d->engine->energy(d, e)) return -1;
     return check_output(d, "energy", e, 2, energy_entry);
+}
+
+static void velocity_entry(const mech_data *d, int i, char *buf, size_t cap)
+{
+    static const char *const part[6] = { "vx", "vy", "vz", "wx", "wy", "wz" };
+    snprintf(buf, cap, "the velocity %s of body '%s'", part[i % 6], d->model->bodies[i / 6].name);
+}
+
+int mech_data_velocities(mech_data *d, double *out)
+{
+    if (check_state(d, "velocities")) return -1;
+    if (d->engine->velocities(d, out)) return -1;
+    return check_output(d, "velocities", out, 6 * d->nb, velocity_entry);
+}
+
+/* The state into buf (save) or out of it; buf NULL only counts.  Returns
+ * its size in doubles. */
+static int state_copy(mech_data *d, double *buf, int save)
+{
+    int at = mech_state_copy(buf, 0, &d->time, 1, save);
+    at = mech_state_copy(buf, at, d->q, d->nq, save);
+    at = mech_state_copy(buf, at, d->qd, d->nv, save);
+    at = mech_state_copy(buf, at, d->qdd, d->nv, save);
+    if (d->contact) at = contact_state_copy(d->contact, buf, at, save);
+    if (d->engine->state_copy) at += d->engine->state_copy(d, buf ? buf + at : NULL, save);
+    return at;
+}
+
+int mech_data_state_size(const mech_data *d) { return state_copy((mech_data *)d, NULL, 1); }
+
+void mech_data_state_save(mech_data *d, double *out) { state_copy(d, out, 1); }
+
+int mech_data_state_restore(mech_data *d, const double *in, int n)
+{
+    int size = mech_data_state_size(d);
+    if (n != size)
+        return mech_data_fail(d, "restore: a state of '%s' on %s has %d values, not %d", d->model->name,
+                              d->engine->name, size, n);
+    if (mech_data_check_finite(d, "restore", "state", in, n) || check_quaternions(d, "restore", in + 1)) return -1;
+    state_copy(d, (double *)in, 0);
+    return 0;
 }

@@ -18,6 +18,7 @@
 #include "mech/sim.h"
 #include "model/model.h"
 #include "rbda/dense.h"
+#include "rbda/kinematics.h"
 #include "sim/integrate.h"
 
 typedef struct mech_engine {
@@ -41,6 +42,13 @@ typedef struct mech_engine {
     /* 0 when every value of the engine's own state is finite, else -1 with
      * the error naming it (NULL: its state is q and qd alone). */
     int (*check)(mech_data *d, const char *what);
+    /* Per body world velocity, origin then angular (mech_data_velocities);
+     * 0, or -1 with the error set. */
+    int (*velocities)(mech_data *d, double *out);
+    /* The engine's own state beyond the run's (mech_data_state_save): its
+     * size in doubles, copied into buf (save) or out of it (restore); buf
+     * NULL only counts.  NULL: the engine keeps none. */
+    int (*state_copy)(mech_data *d, double *buf, int save);
     /* The work of one step (mech_data_step_work). */
     double (*step_work)(const mech_data *d);
     void (*free)(mech_data *d);
@@ -73,6 +81,8 @@ struct mech_data {
     double *fstep;             /* 6 nb: fext plus the contact stage's and the producers' forces */
     contact_state *contact;    /* models with a band or a ground, else NULL */
     double *vmid;              /* Verlet's midpoint velocity (nv) */
+    double *tstep;             /* nv: tau plus the fext of bodies that do not read it (mech_data_step_tau) */
+    mech_body_kin *kin;        /* nb, made on first use */
     dense_ws *dense;           /* dense kinematics for energy and observe, made on first use */
     int nproducer;
     struct { mech_producer_fn fn; void *user; } producer[MECH_MAX_PRODUCERS];
@@ -97,6 +107,15 @@ void *mech_error_fail(mech_error *err, const mech_model *m, const char *fmt, ...
  * the error set when a producer fails or a force is not finite. */
 int mech_data_step_forces(void *d, const double *q, const double *qd, double dt, const double **fext);
 
+/* The joint forces of a Featherstone step at (q): tau, plus J^T f for the
+ * fext of every body that does not declare `fext 1` (its chain's joints).
+ * d->tau itself when there is none. */
+const double *mech_data_step_tau(mech_data *d);
+
+/* World kinematics of every body at d's q and the velocity qd (NULL: at
+ * rest), into d->kin; NULL with the error set when out of memory. */
+const mech_body_kin *mech_data_kinematics(mech_data *d, const double *qd);
+
 /* The contact stage's and the producers' part of it: fext plus their
  * forces in d->fstep, returned; NULL with the error set when a producer
  * failed or a force is not finite. */
@@ -113,6 +132,17 @@ static inline int mech_data_step_forces_inline(void *ctx, const double *q, const
     if ((d->contact || d->nproducer) && !(f = mech_data_step_fstep(d, q, qd, dt))) return -1;
     *fext = f;
     return 0;
+}
+
+/* n doubles between a state buffer and v: v into buf[at..] (save) or back
+ * (restore); nothing when buf is NULL.  Returns at + n. */
+static inline int mech_state_copy(double *buf, int at, double *v, int n, int save)
+{
+    if (buf && n) {
+        if (save) __builtin_memcpy(buf + at, v, (size_t)n * sizeof *v);
+        else __builtin_memcpy(v, buf + at, (size_t)n * sizeof *v);
+    }
+    return at + n;
 }
 
 /* Record an error on d (printf-style); returns -1. */

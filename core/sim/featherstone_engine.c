@@ -20,15 +20,17 @@
 /* ---- shared by both ---- */
 
 /* The model's integrator over the engine's forward dynamics, the external
- * force taken where it evaluates forces.  Contact models step Verlet with no
- * velocity predictor (integrate.h). */
+ * force taken where it evaluates forces, the fext of bodies that do not
+ * read it as joint forces from the step's start.  Contact models step
+ * Verlet with no velocity predictor (integrate.h). */
 static int step(mech_data *d, double dt)
 {
+    const double *tau = mech_data_step_tau(d);
+    if (!tau) return -1;
     if (d->model->integrator == MECH_INTEGRATOR_EULER)
-        return mech_step_euler_forced(d->model, d->fd, d, mech_data_step_forces, d, d->q, d->qd, d->tau,
-                                      d->qdd, dt);
-    return mech_step_verlet_forced(d->model, d->fd, d, mech_data_step_forces, d, d->q, d->qd, d->tau,
-                                   d->qdd, d->vmid, !d->contact, dt);
+        return mech_step_euler_forced(d->model, d->fd, d, mech_data_step_forces, d, d->q, d->qd, tau, d->qdd, dt);
+    return mech_step_verlet_forced(d->model, d->fd, d, mech_data_step_forces, d, d->q, d->qd, tau, d->qdd,
+                                   d->vmid, !d->contact, dt);
 }
 
 static void poses(mech_data *d, double *out) { mech_body_poses(d->model, d->q, out); }
@@ -39,6 +41,18 @@ static int energy(mech_data *d, double e[2])
     if (!ws) return -1;
     mech_energy(&d->eval, ws, d->q, d->qd, &e[0], &e[1]);
     if (d->contact) e[1] += contact_potential(d->contact, d->model, d->q);
+    return 0;
+}
+
+/* Each body's origin velocity and angular velocity from the kinematics pass. */
+static int velocities(mech_data *d, double *out)
+{
+    const mech_body_kin *k = mech_data_kinematics(d, d->qd);
+    if (!k) return -1;
+    for (int i = 0; i < d->nb; i++) {
+        memcpy(out + 6 * i, k[i].pd, 3 * sizeof *out);
+        memcpy(out + 6 * i + 3, k[i].w, 3 * sizeof *out);
+    }
     return 0;
 }
 
@@ -86,7 +100,7 @@ static void aba_free(mech_data *d)
 
 static const mech_engine engine_aba = {
     .name = "aba", .fd = aba_fd_run, .step = step, .poses = poses, .observe = dense_observe,
-    .energy = energy, .step_work = step_work, .free = aba_free,
+    .energy = energy, .velocities = velocities, .step_work = step_work, .free = aba_free,
 };
 
 mech_data *mech_data_new_aba(const mech_model *m, mech_error *err)
@@ -120,7 +134,7 @@ static void dense_free(mech_data *d) { dense_ws_free(d->state); }
 
 static const mech_engine engine_dense = {
     .name = "dense", .fd = dense_fd_run, .step = step, .poses = poses, .observe = dense_observe,
-    .energy = energy, .step_work = step_work, .free = dense_free,
+    .energy = energy, .velocities = velocities, .step_work = step_work, .free = dense_free,
 };
 
 mech_data *mech_data_new_dense(const mech_model *m, mech_error *err)
@@ -162,7 +176,7 @@ static int gen_observe(mech_data *d, double *out)
 
 static const mech_engine engine_generated = {
     .name = "generated", .fd = gen_fd_run, .fd_own_gravity = gen_fd_own_gravity_run, .step = step, .poses = poses, .observe = gen_observe,
-    .energy = energy, .step_work = step_work,
+    .energy = energy, .velocities = velocities, .step_work = step_work,
 };
 
 mech_data *mech_data_new_generated(const mech_model *m, const mech_generated *g, mech_error *err)

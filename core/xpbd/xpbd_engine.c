@@ -4,7 +4,7 @@
  *
  * step() is one XPBD step of dt under the run's gravity with the file's
  * substeps, iterations and solve mode; tau and the step's external forces
- * are applied as body wrenches; q and qd are then read back from the bodies
+ * (fext on every body) are applied as body wrenches; q and qd are then read back from the bodies
  * (xpbd_mech_joint_state).  poses(), observe() and energy() are the XPBD
  * bodies' own.  XPBD has no accelerations: it has no forward(). */
 #include <stdio.h>
@@ -85,6 +85,52 @@ static int energy(mech_data *d, double en[2])
     return 0;
 }
 
+/* The body origin's velocity v − R(ω × c) (v the centre of mass's, ω
+ * body-frame, c the centre of mass in the body frame) and the world Rω. */
+static int velocities(mech_data *d, double *out)
+{
+    const xpbd_state *e = d->state;
+    for (int i = 0; i < d->nb; i++) {
+        const double *R = e->d.R + 9 * i, *v = e->d.v + 3 * i, *w = e->d.w + 3 * i;
+        double wc[3], Rwc[3];
+        v3_cross(w, d->model->bodies[i].com, wc);
+        m3_mulv(R, wc, Rwc);
+        for (int k = 0; k < 3; k++) out[6 * i + k] = v[k] - Rwc[k];
+        m3_mulv(R, w, out + 6 * i + 3);
+    }
+    return 0;
+}
+
+/* What a step reads beyond the inputs (mech_data_state_save): the time,
+ * bodies, joint targets and multipliers, the residuals, every rod's. */
+static int state_copy(mech_data *d, double *buf, int save)
+{
+    xpbd_state *e = d->state;
+    xpbd_data *x = &e->d;
+    int nb = e->x.m.nbody, nj = e->x.m.njoint;
+    int at = mech_state_copy(buf, 0, &x->t, 1, save);
+    at = mech_state_copy(buf, at, x->p, 3 * nb, save);
+    at = mech_state_copy(buf, at, x->R, 9 * nb, save);
+    at = mech_state_copy(buf, at, x->v, 3 * nb, save);
+    at = mech_state_copy(buf, at, x->w, 3 * nb, save);
+    at = mech_state_copy(buf, at, x->target, 6 * nj, save);
+    at = mech_state_copy(buf, at, x->lambda, 6 * nj, save);
+    at = mech_state_copy(buf, at, x->lambda_limit, 3 * nj, save);
+    at = mech_state_copy(buf, at, &x->primal, 1, save);
+    at = mech_state_copy(buf, at, &x->constraint, 1, save);
+    at = mech_state_copy(buf, at, e->residuals, 2, save);
+    for (int i = 0; i < e->x.nrod; i++) {
+        xpbd_rod *r = &e->x.rods[i];
+        at = mech_state_copy(buf, at, &r->t, 1, save);
+        at = mech_state_copy(buf, at, r->p, 3 * r->nnode, save);
+        at = mech_state_copy(buf, at, r->R, 9 * r->nnode, save);
+        at = mech_state_copy(buf, at, r->v, 3 * r->nnode, save);
+        at = mech_state_copy(buf, at, r->w, 3 * r->nnode, save);
+        at = mech_state_copy(buf, at, r->lambda, 6 * r->ncon, save);
+    }
+    return at;
+}
+
 static void reset(mech_data *d)
 {
     xpbd_state *e = d->state;
@@ -142,7 +188,7 @@ static void state_free(mech_data *d)
 
 static const mech_engine xpbd_engine = {
     .name = "xpbd", .step = step, .poses = poses, .observe = observe, .energy = energy, .reset = reset,
-    .check = check, .step_work = step_work, .free = state_free,
+    .check = check, .velocities = velocities, .state_copy = state_copy, .step_work = step_work, .free = state_free,
 };
 
 mech_data *mech_data_new_xpbd(const mech_model *m, mech_error *err)

@@ -77,7 +77,7 @@ void xpbd_mech_joint_state(const mech_model *mm, const xpbd_data *d, double *q, 
 
 /* The model's inputs as XPBD body wrenches into out (6·nb, the layout of
  * xpbd_data.fext): fext (6·nb, base coordinates, moment about the base
- * origin; bodies with `fext 1` only) and the joint forces tau (nv) of
+ * origin; every body's) and the joint forces tau (nv) of
  * revolute / prismatic joints, applied to the body and, reversed, to its
  * parent.  Either may be NULL. */
 void xpbd_mech_forces(const mech_model *mm, const xpbd_data *d, const double *tau, const double *fext, double *out);

@@ -84,7 +84,7 @@ void xpbd_mech_forces(const mech_model *mm, const xpbd_data *d, const double *ta
     for (int i = 0; i < mm->nb; i++) {
         const mech_body *b = &mm->bodies[i];
         double *fi = out + 6 * i;
-        if (fext && b->fext) {
+        if (fext) {
             /* [moment about the base origin; force] → [torque about the CoM; force] */
             const double *f = fext + 6 * i;
             double pxf[3];

@@ -15,7 +15,10 @@
 /* Live arrays of d, valid until mech_data_free.  Layouts (docs/conventions.md):
  * q nq (floating bodies qw qx qy qz x y z), qd, tau and qdd nv, act nact,
  * fext 6 per body in base coordinates [moment about the base origin; force],
- * gravity 3 (m/s², base frame; starts as the model's). */
+ * gravity 3 (m/s², base frame; starts as the model's).  A body declaring
+ * `fext 1` reads its fext in the dynamics (forward and step); on any other
+ * body mech_data_step applies it too: as the joint forces J^T f of its
+ * chain at the step's start (Featherstone), as a body wrench (XPBD). */
 MECH_API double *mech_data_q(mech_data *d);
 MECH_API double *mech_data_qd(mech_data *d);
 MECH_API double *mech_data_tau(mech_data *d);
@@ -53,6 +56,20 @@ MECH_API int mech_data_poses(mech_data *d, double *out);
 MECH_API int mech_data_observe(mech_data *d, double *out);
 /* [kinetic, potential] (J) into e. */
 MECH_API int mech_data_energy(mech_data *d, double e[2]);
+/* Per body world velocity (6 nb) into out: the body origin's [vx vy vz],
+ * then the angular [wx wy wz]. */
+MECH_API int mech_data_velocities(mech_data *d, double *out);
+
+/* The run's state: everything a step reads besides the inputs, so that a
+ * restored state steps on bit for bit as it did when saved.  Time, q, qd,
+ * qdd, the contact stage's anchors and last forces, the engine's own (XPBD:
+ * bodies, multipliers, targets, rods).  mech_data_state_size doubles. */
+MECH_API int mech_data_state_size(const mech_data *d);
+MECH_API void mech_data_state_save(mech_data *d, double *out);
+/* -1 with the error set, d unchanged, when n is not the state size or a
+ * value is not finite (or a floating body's quaternion is zero). */
+MECH_API int mech_data_state_restore(mech_data *d, const double *in, int n);
+
 /* Back to the model's initial state, time 0; tau, act, fext and qdd zeroed;
  * gravity and the producers kept. */
 MECH_API void mech_data_reset(mech_data *d);

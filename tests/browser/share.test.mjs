@@ -7,10 +7,13 @@ import { bomb } from './lz-bomb.mjs';
 
 const hashOf = (value) => '#s=' + LZString.compressToEncodedURIComponent(typeof value === 'string' ? value : JSON.stringify(value));
 
-test('a link round-trips every field', () => {
+test('a link round-trips every field, the state shown bit for bit', () => {
+  const saved = Float64Array.of(0.25, -0, 1 / 3, 5e-324, -1.7976931348623157e308);
   const state = { model: 'threelink', text: 'body a\n# <script>alert(1)</script>\n', tau: [1.5, -2, 0], act: [], gravity: [0, 0, -3.7],
-    camera: [1, 2, 3, 0, 0, 0.5], dt: 0.002, timeScale: 0.5, brake: [0, 0.25, 1] };
-  assert.deepEqual(decodeShare(encodeShare(state)), state);
+    camera: [1, 2, 3, 0, 0, 0.5], dt: 0.002, timeScale: 0.5, brake: [0, 0.25, 1], shown: { time: 0.25, steps: 250, state: saved } };
+  const got = decodeShare(encodeShare(state));
+  assert.deepEqual(got, state);
+  assert.deepEqual(new Uint8Array(got.shown.state.buffer), new Uint8Array(saved.buffer), '-0 and the last bits kept');
 });
 
 test('no share state: null', () => {
@@ -40,6 +43,13 @@ test('corrupt, oversized or ill-typed links are refused with a reason', () => {
     [hashOf({ v: 1, model: 'track_demo', brake: [-0.1] }), /"brake" levels must be between 0 and 1/],
     [hashOf({ v: 1, model: 'track_demo', brake: ['full'] }), /"brake" is not a list of numbers/],
     [hashOf({ v: 1, model: 'threelink', text: 'x'.repeat(1_000_001) }), /too much text/],
+    [hashOf({ v: 1, model: 'threelink', shown: 3 }), /"shown" is not a time and a state/],
+    [hashOf({ v: 1, model: 'threelink', shown: { time: -1, steps: 0, state: '' } }), /"shown" has no time/],
+    [hashOf({ v: 1, model: 'threelink', shown: { time: 1, steps: 1.5, state: '' } }), /"shown" has no step count/],
+    [hashOf({ v: 1, model: 'threelink', shown: { time: 1, steps: 1, state: [1, 2] } }), /"state" is not a saved state/],
+    [hashOf({ v: 1, model: 'threelink', shown: { time: 1, steps: 1, state: 'AAAA' } }), /not a whole number of values/],
+    [hashOf({ v: 1, model: 'threelink', shown: { time: 1, steps: 1, state: 'A'.repeat(200_004) } }), /"state" is not a saved state/],
+    [hashOf({ v: 1, model: 'threelink', shown: { time: 1, steps: 1, state: 'AAAAAAAA+H8=' } }), /"state" value 0 is not a finite number/],
   ];
   for (const [hash, reason] of bad) assert.throws(() => decodeShare(hash), reason, hash.slice(0, 60));
 });

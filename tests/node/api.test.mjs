@@ -174,9 +174,11 @@ test('bad arguments give clear errors and the module keeps working', async () =>
 
   const chain = await openModel('threelink');
   chain.fext[0] = NaN;
-  chain.forward();
+  chain.forward(); // forward() reads the fext of `fext 1` bodies only; step() applies every body's
+  assert.throws(() => chain.step(1e-3), { name: 'RangeError', message: "step: fext[0] (body 'link1') is NaN" });
+  chain.fext[0] = 0;
   chain.step(1e-3);
-  assert.ok(chain.q.every(Number.isFinite), 'fext slots of bodies without `fext 1` are never read');
+  assert.ok(chain.q.every(Number.isFinite));
   chain.dispose();
 
   await assert.rejects(openModel('satellite', { backend: 'xpbd' }), { name: 'RangeError', message: /unknown backend 'xpbd'/ });

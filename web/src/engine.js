@@ -138,4 +138,19 @@ export class Engine {
   reset() {
     return this.#call('reset');
   }
+
+  /** Back to the time line's state at `index` (timeline.js); the frame there. */
+  seek(index) {
+    return this.#call('seek', { index });
+  }
+
+  /** A share link's { time, steps, state }; rejects naming why it does not fit the model shown. */
+  restore(saved) {
+    return this.#call('restore', saved);
+  }
+
+  /** Pulls { body, point (body frame), target (world) } (grab.js); null lets go. */
+  grab(grab) {
+    return this.#call('grab', { grab });
+  }
 }

@@ -13,6 +13,8 @@ import { createGallery } from './gallery.js';
 import { encodeShare, decodeShare, MAX_HASH, MAX_TEXT } from './share.js';
 import { loadEdit, saveEdit, dropEdit } from './storage.js';
 import { banner, clearBanner, toast, describeError, parseStatus, showBackend } from './status.js';
+import { createInspector } from './inspect.js';
+import { createTimeline } from './timeline.js';
 
 const PLOT_INTERVAL_MS = 100; // the live plot redraws at 10 Hz: on a software renderer every redraw costs frames
 const DEFAULT_MODEL = 'threelink';
@@ -22,6 +24,20 @@ const $ = (id) => document.getElementById(id);
 const engine = new Engine();
 const scene = createScene($('viewport'));
 const plot = createPlot($('plot'));
+const inspector = createInspector(scene, engine);
+const timeline = createTimeline($('viewport'), {
+  async seek(index) {
+    const gen = state.generation;
+    try {
+      const f = await engine.seek(index);
+      if (gen === state.generation) onFrame(f);
+    } catch (e) {
+      if (e.name !== 'StepTimeout') banner(`The time line could not go there: ${describeError(e)}`);
+    }
+  },
+  pause: () => setPlaying(false),
+  stepForward: () => (state.pendingStep = true),
+});
 
 let models = [];     // listModels()
 let gallery = null;  // gallery.js object, once the models are known
@@ -179,6 +195,7 @@ function clearModel() {
   state.generation++;
   setPlaying(false);
   scene.setModel(null);
+  inspector.setModel(null, null);
   $('backend').textContent = '';
   $('behind').hidden = true;
 }
@@ -209,6 +226,7 @@ async function openText(text, { keepCamera = false, camera = null, inputs = {} }
   state.view = attachTracks(attachRods(createModelView(info, trackBodies(info.model)), info), info);
   state.view.update(info.poses, info);
   scene.setModel(state.view);
+  inspector.setModel(state.view, info);
   applyView();
   if (camera) scene.setCamera(camera);
   else if (!keepCamera || state.framed !== name) scene.frameModel();
@@ -304,6 +322,8 @@ let lastPlot = 0;
 
 function showFrame(f) {
   state.view.update(f.poses, f);
+  inspector.update(f);
+  timeline.update(f);
   if (!state.view.anchored) scene.follow(state.view.root());
   scene.invalidate();
   plot.push(f.time, f.energy, state.signal ? state.signal.read(f) : null);
@@ -429,7 +449,9 @@ $('share').addEventListener('click', async () => {
   if (!state.model) return;
   const text = editor.text;
   const { tau, act, brake } = controls.inputs();
-  const hash = encodeShare({
+  const f = state.info && state.lastFrame;
+  const shown = f && { time: f.time, steps: f.steps, state: f.state };
+  const link = {
     model: state.model,
     text: state.shipped !== null && text === state.shipped ? undefined : text,
     tau,
@@ -439,7 +461,9 @@ $('share').addEventListener('click', async () => {
     camera: scene.getCamera(),
     dt: controls.settings.dt,
     timeScale: controls.settings.timeScale,
-  });
+  };
+  let hash = encodeShare({ ...link, shown });
+  if (hash.length > MAX_HASH) hash = encodeShare(link); // the text alone, from the initial state
   if (hash.length > MAX_HASH) return toast('This model is too large to share as a link.');
   history.replaceState(null, '', hash);
   try {
@@ -551,7 +575,14 @@ async function start() {
 
   if (shared) {
     controls.setSettings(shared);
-    await pickModel(shared.model, { text: shared.text, camera: shared.camera, inputs: shared });
+    const opened = await pickModel(shared.model, { text: shared.text, camera: shared.camera, inputs: shared });
+    if (opened && shared.shown) {
+      try {
+        onFrame(await engine.restore(shared.shown));
+      } catch (e) {
+        banner(`This share link's state was not restored: ${describeError(e)}. Showing the model from its initial state.`);
+      }
+    }
   } else if (fallback) {
     await pickModel(fallback);
   } else {
@@ -607,6 +638,8 @@ window.playground = {
   describe: () => (state.info ? structuredClone(state.info.model) : null),
   /** A tracked model's drawing (track-view.js): per band its instanced shoes, the rollers, the terrain mesh. */
   tracks: () => state.view?.trackStats?.() ?? null,
+  ...inspector.hooks,
+  ...timeline.hooks,
 };
 
 start();

@@ -118,6 +118,7 @@ export function createModelView(info, { drawn = new Set(), noAxis = new Set() } 
   const frames = [];
   for (let i = 0; i < nb; i++) {
     const frame = new THREE.Group();
+    frame.userData.body = i; // what a pick on its meshes finds (inspect.js)
     frames.push(frame);
     solids.add(frame);
   }
@@ -186,6 +187,12 @@ export function createModelView(info, { drawn = new Set(), noAxis = new Set() } 
         poiMesh.setMatrixAt(j, poiMatrix.copy(poiLocal[j]).premultiply(frames[p.body]?.matrix ?? IDENTITY));
       });
       poiMesh.instanceMatrix.needsUpdate = true;
+    },
+    /** What a click can pick (inspect.js): the bodies' solids; other views add theirs. */
+    pickables: [solids],
+    /** Body i's frame, its meshes as children. */
+    body(i) {
+      return frames[i] ?? null;
     },
     /** World position of the first body (a free-floating model's root) at the last update. */
     root() {

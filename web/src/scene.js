@@ -133,6 +133,10 @@ export function createScene(container) {
   }
 
   return {
+    /** For picking and overlays (inspect.js). */
+    camera,
+    canvas: renderer.domElement,
+    root: scene,
     /** Replaces the displayed model view (see model-view.js); null shows none. */
     setModel(view) {
       fellFrom = []; // another model: every level is worth another try

@@ -7,6 +7,7 @@ const PREFIX = '#s=';
 export const MAX_HASH = 100_000;     // characters of compressed hash
 export const MAX_TEXT = 1_000_000;   // characters of decompressed JSON; also the cap on a dropped model file (bytes)
 const MAX_ARRAY = 4096;
+const MAX_STATE = 200_000;           // base64 characters of a saved state (150 000 bytes, 18 750 values)
 const NAME = /^[A-Za-z0-9_.-]{1,48}$/;
 
 class ShareError extends Error {}
@@ -74,8 +75,31 @@ function decompressBounded(input, limit) {
   }
 }
 
-export function encodeShare(state) {
-  return PREFIX + LZString.compressToEncodedURIComponent(JSON.stringify({ v: 1, ...state }));
+/** A saved state (Sim.saveState(), a Float64Array) as base64 of its bytes: every bit kept. */
+function packState(state) {
+  const bytes = new Uint8Array(state.buffer, state.byteOffset, state.byteLength);
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
+/** The Float64Array a link's "state" holds, or ShareError. */
+function unpackState(text) {
+  if (typeof text !== 'string' || text.length > MAX_STATE || text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) {
+    throw new ShareError('"state" is not a saved state (base64 of at most 150 000 bytes)');
+  }
+  const binary = atob(text);
+  if (binary.length % 8 !== 0) throw new ShareError('"state" is not a saved state (not a whole number of values)');
+  const values = new Float64Array(Uint8Array.from(binary, (c) => c.charCodeAt(0)).buffer);
+  const bad = values.findIndex((x) => !Number.isFinite(x));
+  if (bad >= 0) throw new ShareError(`"state" value ${bad} is not a finite number`);
+  return values;
+}
+
+/** The scene as a link; its `shown`, when given, is the time line's place: { time, steps, state: Sim.saveState() }. */
+export function encodeShare(scene) {
+  const shown = scene.shown && { ...scene.shown, state: packState(scene.shown.state) };
+  return PREFIX + LZString.compressToEncodedURIComponent(JSON.stringify({ v: 1, ...scene, shown }));
 }
 
 const finite = (x) => typeof x === 'number' && Number.isFinite(x);
@@ -90,6 +114,15 @@ function levels(a, field) {
   if (numbers(a, field) === undefined) return undefined;
   if (!a.every((x) => x >= 0 && x <= 1)) throw new ShareError(`"${field}" levels must be between 0 and 1`);
   return a;
+}
+/** The time line's place a link shows, { time, steps, state: Float64Array }, or undefined. */
+function place(shown) {
+  if (shown === undefined) return undefined;
+  if (!shown || typeof shown !== 'object' || Array.isArray(shown)) throw new ShareError('"shown" is not a time and a state');
+  const { time, steps } = shown;
+  if (!finite(time) || time < 0 || time > 1e9) throw new ShareError('"shown" has no time in 0..1e9 s');
+  if (!Number.isSafeInteger(steps) || steps < 0) throw new ShareError('"shown" has no step count');
+  return { time, steps, state: unpackState(shown.state) };
 }
 function positive(x, field, max) {
   if (x === undefined) return undefined;
@@ -125,5 +158,6 @@ export function decodeShare(hash) {
     camera: numbers(raw.camera, 'camera', 6),
     dt: positive(raw.dt, 'dt', 0.1),
     timeScale: positive(raw.timeScale, 'timeScale', 100),
+    shown: place(raw.shown),
   };
 }

@@ -108,6 +108,8 @@ export function attachTracks(view, info) {
     mesh.castShadow = mesh.receiveShadow = true;
     mesh.frustumCulled = false; // instances move every frame
     mesh.name = `band ${t.name}`;
+    mesh.userData.shoe0 = t.shoe0; // instance k is body shoe0 + k (inspect.js picks it)
+    view.pickables.push(mesh);
     group.add(mesh);
     return { t, mesh };
   });

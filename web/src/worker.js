@@ -6,6 +6,8 @@
 
 import { isXpbdModel, xpbdTexts, xpbdModelList, sampleRods, samplesFor, badRod } from './xpbd-models.js';
 import { brakedTorque, checkBrake, driveRollers, terrainSamples } from './tracks.js';
+import { StateRing } from './timeline.js';
+import { GRAB_DT, applyGrab, grabbedPoint } from './grab.js';
 
 const SHIM = '../wasm/index.mjs'; // the repository layout is mirrored next to the page (see vite.config.js)
 const shim = import(/* @vite-ignore */ new URL(SHIM, import.meta.url).href);
@@ -25,6 +27,9 @@ let drives = [];         // the drive rollers of a tracked model (tracks.js): br
 let driveTau = [];       // per drive roller, its drive torque as applied to tau (the brake adds to it)
 let braking = false;     // some brake level is above 0: steps go one at a time, the brake torque set before each
 let hasGround = false;   // the model has a ground: frames carry its reaction
+let ring = null;         // the time line: the states of the last frames (timeline.js)
+let grab = null;         // a Ctrl+drag: { body, point (body frame), target (world) } (grab.js)
+let masses = [];         // per body, for the pull
 
 function errorInfo(e) {
   const line = Number.isInteger(e?.line) ? e.line : 0;
@@ -73,11 +78,21 @@ function badState() {
   return rods.length ? badRod(sim, rods) : null;
 }
 
+// The pull of a Ctrl+drag on its body, from the state as it is now (held for at most GRAB_DT).
+function pull() {
+  if (grab) applyGrab(grab, masses[grab.body], sim.poses(), sim.velocities(), sim.fext);
+}
+
 function snapshot(extra = {}) {
+  const poses = Float64Array.from(sim.poses());
   return {
     time,
     steps,
-    poses: Float64Array.from(sim.poses()),
+    poses,
+    velocities: sim.velocities(),
+    state: sim.saveState(), // what a share link carries
+    grab: grab && { body: grab.body, from: grabbedPoint(grab, poses).x, to: grab.target },
+    timeline: ring.summary(),
     q: Float64Array.from(sim.q),
     qd: Float64Array.from(sim.qd),
     energy: sim.energy().total,
@@ -92,8 +107,7 @@ function snapshot(extra = {}) {
 // Runs `n` steps; on a blow-up, replays the chunk one step at a time from its start to name the first bad
 // step, and leaves the state at the last good one.
 function advance(dt, n) {
-  const q0 = Float64Array.from(sim.q);
-  const qd0 = Float64Array.from(sim.qd);
+  const start = sim.saveState();
   let failure = null;
   try {
     stepN(dt, n);
@@ -106,11 +120,9 @@ function advance(dt, n) {
     time += n * dt;
     return null;
   }
-  sim.q.set(q0);
-  sim.qd.set(qd0);
+  sim.restoreState(start);
   for (let k = 0; k < n; k++) {
-    const q1 = Float64Array.from(sim.q);
-    const qd1 = Float64Array.from(sim.qd);
+    const before = sim.saveState();
     let why;
     try {
       stepN(dt, 1);
@@ -119,8 +131,7 @@ function advance(dt, n) {
       why = String(e?.message ?? e);
     }
     if (why) {
-      sim.q.set(q1);
-      sim.qd.set(qd1);
+      sim.restoreState(before);
       return { step: steps + 1, time: time + dt, reason: why };
     }
     steps += 1;
@@ -129,10 +140,18 @@ function advance(dt, n) {
   return { step: steps + 1, time: time + dt, reason: failure };
 }
 
+// Keeps the state shown on the time line.
+function record() {
+  ring.push({ time, steps, state: sim.saveState() });
+}
+
 function frame({ wall, play, single, dt, timeScale, budget }) {
   applyInputs();
+  const before = steps;
   if (single) {
+    pull();
     const blowup = advance(dt, 1);
+    if (steps !== before) record();
     return snapshot({ behind: false, blowup });
   }
   if (!play) return snapshot({ behind: false, blowup: null });
@@ -146,7 +165,9 @@ function frame({ wall, play, single, dt, timeScale, budget }) {
     // Chunks sized from the measured cost of a step (kept across frames), so even the first chunk of a
     // slow model stays inside the budget; half the remaining budget at a time never overshoots by much.
     const spent = performance.now() - start;
-    const n = Math.min(Math.max(1, Math.floor((budget - spent) / stepCost / 2)), target - done);
+    const n = Math.min(Math.max(1, Math.floor((budget - spent) / stepCost / 2)), target - done,
+      grab ? Math.max(1, Math.floor(GRAB_DT / dt)) : Infinity);
+    pull();
     const t0 = performance.now();
     blowup = advance(dt, n);
     done += n;
@@ -155,6 +176,7 @@ function frame({ wall, play, single, dt, timeScale, budget }) {
   }
   const behind = done < target;
   if (behind) carry = 0; // drop the debt: slower than real time, never a spiral
+  if (steps !== before) record();
   return snapshot({ behind, blowup });
 }
 
@@ -176,6 +198,10 @@ async function open({ source }) {
   braking = false;
   rods = sim.rods();
   const model = sim.describe();
+  masses = model.bodies.map((b) => b.mass);
+  grab = null;
+  ring = new StateRing();
+  record();
   drives = driveRollers(model);
   driveTau = drives.map(() => 0);
   hasGround = Boolean(model.ground) && sim.engine === 'featherstone';
@@ -236,7 +262,37 @@ const ops = {
     time = 0;
     steps = 0;
     carry = 0;
+    ring = new StateRing();
+    record();
     return snapshot();
+  },
+  // The time line: back to the kept state at `index`, bit for bit.
+  seek({ index }) {
+    const entry = ring.seek(index);
+    sim.restoreState(entry.state);
+    ({ time, steps } = entry);
+    carry = 0;
+    return snapshot();
+  },
+  // A share link's state; refused (RangeError naming why) when it is not one of this model on this engine.
+  restore({ time: t, steps: n, state }) {
+    sim.restoreState(state);
+    time = t;
+    steps = n;
+    carry = 0;
+    ring = new StateRing();
+    record();
+    return snapshot();
+  },
+  // A Ctrl+drag: pull `point` (body frame) of `body` toward `target` (world); null lets go.
+  grab({ grab: next }) {
+    const vector = (v) => Array.isArray(v) && v.length === 3 && v.every(Number.isFinite);
+    if (next && !(Number.isInteger(next.body) && next.body >= 0 && next.body < sim.nb && vector(next.point) && vector(next.target))) {
+      throw new TypeError('grab: a body index, a body-frame point and a world target');
+    }
+    if (grab) sim.fext.fill(0, 6 * grab.body, 6 * grab.body + 6);
+    grab = next;
+    return null;
   },
 };
 
@@ -246,7 +302,7 @@ self.onmessage = async ({ data }) => {
     if (!['models', 'text', 'open', 'check'].includes(op) && !sim) throw new Error('no model is open');
     const value = await ops[op](data);
     const transfer = value?.poses
-      ? [value.poses.buffer, value.q.buffer, value.qd.buffer, ...value.rods.map((r) => r.buffer), ...(value.ground ? [value.ground.buffer, value.groundForces.buffer] : [])]
+      ? [value.poses.buffer, value.q.buffer, value.qd.buffer, value.velocities.buffer, value.state.buffer, ...value.rods.map((r) => r.buffer), ...(value.ground ? [value.ground.buffer, value.groundForces.buffer] : [])]
       : [];
     self.postMessage({ id, ok: true, value }, transfer);
   } catch (e) {
