@@ -40,7 +40,8 @@ static void model_fd_own_gravity(void *ctx, const double *q, const double *qd, c
 /* The generated engine's step (featherstone_engine.c) with its calls
  * direct: Verlet over model_fd_own_gravity or model_fd, whichever
  * mech_data_fd picked for this step(dt, n), and the step's forces by
- * mech_data_step_forces_inline; the same arithmetic in the same order.
+ * mech_data_step_forces_inline, the joint forces by mech_data_step_tau;
+ * the same arithmetic in the same order.
  * Euler models take the engine's own step. */
 static int (*engine_step)(mech_data *d, double dt);
 
