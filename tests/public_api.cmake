@@ -11,3 +11,8 @@ add_test(NAME public_symbols_are_mech
 add_executable(test_xpbd_motor test_xpbd_motor.c)
 target_link_libraries(test_xpbd_motor PRIVATE mech_public_lib)
 add_test(NAME xpbd_motor COMMAND test_xpbd_motor)
+
+# The bristlebot scene walks forward on its legs (rod contact with the ground, a `ramp` motor).
+add_executable(test_bristlebot test_bristlebot.c)
+target_link_libraries(test_bristlebot PRIVATE mech_public_lib)
+add_test(NAME xpbd_bristlebot COMMAND test_bristlebot ${CMAKE_SOURCE_DIR}/models/xpbd/bristlebot.mech)

@@ -89,7 +89,7 @@ static double rod_rod_separation(const xpbd_rod *a, const xpbd_rod *b)
             if (a == b && (j - i - 1) * a->l < a->desc.diameter) continue;
             xpbd_rod_curve ci = curve(a, i), cj = curve(b, j);
             xpbd_rod_hit h;
-            xpbd_collide_rod_rod(&ci, &cj, &h);
+            xpbd_collide_rod_rod(&ci, &cj, INFINITY, &h);
             s = fmin(s, h.s);
         }
     return s;

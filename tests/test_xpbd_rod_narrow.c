@@ -214,17 +214,21 @@ static void test_rod_rod(void)
     for (int o1 = 1; o1 <= 3; o1++)
         for (int o2 = o1; o2 <= 3; o2++) {
             double worst = 0, surf = 0;
-            int deep = 0;
+            int deep = 0, wrong_margin = 0;
             for (int t = 0; t < 300; t++) {
                 double p1[12], p2[12], c1[3] = { 0, 0, 0 }, c2[3] = { uniform(-0.3, 0.3), uniform(-0.3, 0.3), uniform(-0.3, 0.3) };
                 random_element(o1, c1, p1);
                 random_element(o2, c2, p2);
                 xpbd_rod_curve a = { o1, p1, uniform(0.005, 0.05) }, b = { o2, p2, uniform(0.005, 0.05) };
                 xpbd_rod_hit hit;
-                xpbd_collide_rod_rod(&a, &b, &hit);
+                xpbd_collide_rod_rod(&a, &b, INFINITY, &hit);
                 double ref = dense_pair_min(&a, &b);
                 worst = fmax(worst, fabs(hit.s - ref));
                 deep += ref < 0;
+                /* the early exit: closer than a margin just above the distance, not closer than one just below */
+                xpbd_rod_hit h2;
+                wrong_margin += xpbd_collide_rod_rod(&a, &b, ref + 1e-4, &h2) != 1;
+                wrong_margin += xpbd_collide_rod_rod(&a, &b, ref - 1e-4, &h2) != 0;
                 double x1[3], x2[3], r1[3], r2[3];
                 xpbd_rod_curve_eval(&a, hit.xi[0], x1, NULL);
                 xpbd_rod_curve_eval(&b, hit.xi[1], x2, NULL);
@@ -237,6 +241,9 @@ static void test_rod_rod(void)
             expect(what, worst < 1e-6, worst);
             snprintf(what, sizeof what, "rod-rod, orders %d and %d: points on both swept circles within 1e-12 m", o1, o2);
             expect(what, surf < 1e-12, surf);
+            snprintf(what, sizeof what, "rod-rod, orders %d and %d: closer than margin exactly when the dense minimum is "
+                     "(margins 0.1 mm either side; wrong answers)", o1, o2);
+            expect(what, wrong_margin == 0, wrong_margin);
         }
 }
 

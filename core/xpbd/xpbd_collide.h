@@ -107,9 +107,9 @@ typedef struct {
 int xpbd_collide_rod_shape(const xpbd_rod_curve *a, const xpbd_placed *b, double margin, xpbd_rod_hit out[3]);
 /* Rod–rod (§7.1.2): the closest points of two centrelines by
  * Levenberg–Marquardt on (ξ1, ξ2) within [0, 1]², from several pairs of a
- * grid of samples; always fills *out (the caller compares s with its
- * margin). */
-void xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, xpbd_rod_hit *out);
+ * grid of samples.  Returns 1 when they are closer than margin, 0 when not;
+ * *out is filled unless the grid alone shows them farther than margin. */
+int xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, double margin, xpbd_rod_hit *out);
 
 /* Axis-aligned box of a placed shape (planes: unbounded, not asked). */
 void xpbd_placed_aabb(const xpbd_placed *s, double lo[3], double hi[3]);

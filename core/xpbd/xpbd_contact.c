@@ -158,8 +158,7 @@ static int rod_pair(const xpbd_model *m, xpbd_data *d, int i, int j, double h)
         const xpbd_rod_desc *ri = &d->rods[d->elem[2 * (i - n0)]]->desc;
         xpbd_rod_element_curve(d, i - n0, &ci, &node0);
         margin += 2.0 * xpbd_rod_element_motion(d, i - n0, h);
-        xpbd_collide_rod_rod(&ci, &cj, hit);
-        nh = hit[0].s < margin;
+        nh = xpbd_collide_rod_rod(&ci, &cj, margin, hit);
         mu_s[1] = ri->mu_s, mu_d[1] = ri->mu_d, e[1] = ri->e;
     }
     for (int q = 0; q < nh; q++) {

@@ -189,7 +189,19 @@ static void levenberg_marquardt(const xpbd_rod_curve *a, const xpbd_rod_curve *b
     }
 }
 
-void xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, xpbd_rod_hit *out)
+/* Half the longest chord between neighbouring samples, with room for the
+ * arc: no point of the centreline is farther than this from a sample. */
+static double sample_reach(const double (*x)[3], int n)
+{
+    double c = 0;
+    for (int k = 0; k + 1 < n; k++) {
+        double d[3] = { x[k + 1][0] - x[k][0], x[k + 1][1] - x[k][1], x[k + 1][2] - x[k][2] };
+        c = fmax(c, dot(d, d));
+    }
+    return 0.75 * sqrt(c);
+}
+
+int xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, double margin, xpbd_rod_hit *out)
 {
     enum { S = PAIR_SAMPLES + 1 };
     double xa[S][3], xb[S][3], f[S][S], xi[2] = { 0, 0 }, best = INFINITY;
@@ -203,6 +215,12 @@ void xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, xpbd
             double r[3] = { xa[i][0] - xb[j][0], xa[i][1] - xb[j][1], xa[i][2] - xb[j][2] };
             f[i][j] = dot(r, r);
         }
+    /* Farther apart than margin everywhere (the grid's closest pair less
+     * what lies between samples): no search. */
+    double fmin = INFINITY;
+    for (int i = 0; i < S; i++)
+        for (int j = 0; j < S; j++) fmin = fmin < f[i][j] ? fmin : f[i][j];
+    if (sqrt(fmin) - sample_reach(xa, S) - sample_reach(xb, S) - a->r - b->r >= margin) return 0;
     /* the grid points ranked: those that no neighbour undercuts first, then by distance */
     int low[S * S];
     for (int i = 0; i < S; i++)
@@ -248,4 +266,5 @@ void xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, xpbd
         out->pb[k] = x2[k] + b->r * out->n[k];
     }
     out->s = L - a->r - b->r;
+    return out->s < margin;
 }
