@@ -33,6 +33,7 @@ node bench/js_calls_ab.mjs
 # XPBD, paper section 9.1: residuals and microseconds per substep (docs/xpbd.md).
 "$build/bench/xpbd_results"
 node bench/xpbd_wasm.mjs   # the same scenes in WebAssembly, through the public API
+node bench/contact_scenes_wasm.mjs   # the contact scenes with rods (section 9.5-9.7, Table 2)
 
 # The tracked vehicles' contact stage by part, the whole step native, and the same step in WebAssembly (docs/contact.md).
 "$build/bench/bench_contact" models/tracks/*.mech

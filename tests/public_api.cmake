@@ -12,7 +12,7 @@ add_executable(test_xpbd_motor test_xpbd_motor.c)
 target_link_libraries(test_xpbd_motor PRIVATE mech_public_lib)
 add_test(NAME xpbd_motor COMMAND test_xpbd_motor)
 
-# The bristlebot scene walks forward on its legs (rod contact with the ground, a `ramp` motor).
-add_executable(test_bristlebot test_bristlebot.c)
-target_link_libraries(test_bristlebot PRIVATE mech_public_lib)
-add_test(NAME xpbd_bristlebot COMMAND test_bristlebot ${CMAKE_SOURCE_DIR}/models/xpbd/bristlebot.mech)
+# The rod contact scenes: the bristlebot walks forward on its legs, the bowling ball knocks pins over.
+add_executable(test_rod_scenes test_rod_scenes.c)
+target_link_libraries(test_rod_scenes PRIVATE mech_public_lib)
+add_test(NAME xpbd_rod_scenes COMMAND test_rod_scenes ${CMAKE_SOURCE_DIR}/models/xpbd)
