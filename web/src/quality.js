@@ -1,6 +1,6 @@
-// quality.js — the rendering level. While playing, a slow renderer (software WebGL, a weak GPU) gives up the
-// decorations' cost first, then shadows, then resolution, and never renders below MIN_PIXEL_RATIO; it climbs
-// back when there is headroom. The user may instead fix the level: 'high' (full, always) or 'low' (cheapest).
+// quality.js — the rendering level. While playing, a slow renderer (software WebGL, a weak GPU) gives up shadows
+// first, then the decorations, then resolution, and never renders below MIN_PIXEL_RATIO; it climbs back when
+// there is headroom. The user may instead fix the level: 'high' (full, always) or 'low' (cheapest).
 
 /** The levels, full first: pixel ratio (× the device's), shadows, decorations (joint axes, points of interest, world frame). */
 export const LEVELS = [

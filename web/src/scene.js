@@ -13,7 +13,7 @@ const GRID_MAJOR = 0x3e4c63;
 const FLOOR_REACH = 12; // the floor reaches this many times the model's reach from the origin
 const FIT_MARGIN = 0.8; // a fitted model's box spans this fraction of the view's height or width
 
-/** Drawn on top of the model, the first thing a slow renderer gives up (quality.js): joint axes, points of interest, world frame. */
+/** The layer of what is drawn over the model, which a slow renderer gives up after shadows (quality.js): joint axes, points of interest, world frame. */
 export const DECORATIONS = 1;
 
 /** 1, 2 or 5 × a power of ten, nearest to `x` from below. */
