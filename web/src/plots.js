@@ -89,7 +89,7 @@ function decimals(x) {
  * Tick labels with as many digits as the step between ticks needs, so neighbours never read the same (uPlot's
  * default keeps three decimals: 1.0001 and 1.0002 both read "1"); very large or small values in e-notation.
  */
-export function tickLabels(u, splits) {
+function tickLabels(u, splits) {
   if (!splits.length) return [];
   const step = splits.length > 1 ? Math.abs(splits[1] - splits[0]) : 0;
   const big = Math.max(...splits.map(Math.abs));

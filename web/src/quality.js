@@ -3,7 +3,7 @@
 // there is headroom. The user may instead fix the level: 'high' (full, always) or 'low' (cheapest).
 
 /** The levels, full first: pixel ratio (× the device's), shadows, decorations (joint axes, points of interest, world frame). */
-export const LEVELS = [
+const LEVELS = [
   { pixelRatio: 1, shadows: true, decorations: true },
   { pixelRatio: 1, shadows: false, decorations: true },
   { pixelRatio: 1, shadows: false, decorations: false },
