@@ -180,6 +180,8 @@ EMSCRIPTEN_KEEPALIVE char *mw_describe(const mw_sim *s)
     put_ground(&b, &m->ground);
     /* The step a model with contact takes (mech_model_contact_step), else 0. */
     put(&b, ",\"contactDt\":%.17g", mech_model_has_contact(m) ? mech_model_contact_step(m) : 0.0);
+    /* The file's step: its `xpbd` block's dt (0.01 without one), what an XPBD run of it steps at. */
+    put(&b, ",\"dt\":%.17g", mech_model_options(m).dt);
     /* One entry per act[] slot, in slot order: the (first) element that reads it. */
     put(&b, ",\"inputs\":[");
     for (int a = 0; a < m->nact; a++) {

@@ -85,6 +85,8 @@ export interface ModelDescription {
   ground: GroundDescription | null;
   /** The step (s) a model with a band or a ground takes (its contact period / 90); 0 without contact. */
   contactDt: number;
+  /** The file's step (s): its `xpbd` block's dt (0.01 without one), what engine 'xpbd' steps it at. */
+  dt: number;
 }
 
 /** A track band: shoes, their ground pad (shoe frame: x along the band, y the pin axis) and rollers. */
@@ -186,6 +188,8 @@ export interface RodInfo {
   E: number;
   /** Viscous damping β, Pa s. */
   damping: number;
+  /** Density, kg/m³. */
+  rho: number;
   /** [r, g, b] in 0..1 from the file's `color`, or null. */
   color: [number, number, number] | null;
 }

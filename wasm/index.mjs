@@ -356,7 +356,7 @@ export class Sim {
    * (which ignores rods) or when the file has none.  Each: name, disc
    * ('rigid' | 'linear' | 'quadratic' | 'cubic'), order (0 for the rigid
    * chain), elements, nodes, gaussPoints (per element), length (rest, m),
-   * diameter (m), E (Pa), damping (Pa s) and color ([r, g, b] in 0..1, or
+   * diameter (m), E (Pa), damping (Pa s), rho (density, kg/m³) and color ([r, g, b] in 0..1, or
    * null when the file gives none).
    * @returns {RodInfo[]}
    */
@@ -366,11 +366,11 @@ export class Sim {
     const n = x.mw_xpbd_nrod?.(ptr) ?? 0;
     const discs = ['rigid', 'linear', 'quadratic', 'cubic'];
     return Array.from({ length: n }, (_, i) => {
-      const [order, elements, nodes, length, diameter, r, g, b, a, gaussPoints, E, damping] =
-        this.#mod.f64(x.mw_xpbd_rod_info(ptr, i), 12);
+      const [order, elements, nodes, length, diameter, r, g, b, a, gaussPoints, E, damping, rho] =
+        this.#mod.f64(x.mw_xpbd_rod_info(ptr, i), 13);
       return {
         name: this.#mod.string(x.mw_xpbd_rod_name(ptr, i)), disc: discs[order], order, elements, nodes,
-        gaussPoints, length, diameter, E, damping, color: a > 0 ? [r, g, b] : null,
+        gaussPoints, length, diameter, E, damping, rho, color: a > 0 ? [r, g, b] : null,
       };
     });
   }
@@ -552,8 +552,9 @@ export class Sim {
    * axis, tree pos/rot, mass, com, inertia, fext, qidx/vidx, nq/nv), pois and
    * shapes (type, body, size, pos, rot, rgba), fields as in core/model/model.h;
    * tracks (bands: shoes, pad geometry, rollers with their brake gains), the
-   * ground (null, a plane or a height grid) and contactDt (the step a model
-   * with contact takes, 0 without).
+   * ground (null, a plane or a height grid), contactDt (the step a model
+   * with contact takes, 0 without) and dt (the file's step: its xpbd block's
+   * dt, what engine 'xpbd' steps it at).
    */
   describe() {
     const x = this.#mod.exports;

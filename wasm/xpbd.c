@@ -54,16 +54,16 @@ EMSCRIPTEN_KEEPALIVE const char *mw_xpbd_rod_name(const mw_sim *s, int i)
 }
 
 /* [order (0 = rigid chain), elements, nodes, rest length, diameter, r, g, b,
- * a, Gauss points per element, E, damping] of rod i, or NULL; one buffer
+ * a, Gauss points per element, E, damping, density] of rod i, or NULL; one buffer
  * per module, overwritten by the next call. */
 EMSCRIPTEN_KEEPALIVE const double *mw_xpbd_rod_info(const mw_sim *s, int i)
 {
-    static double info[12];
+    static double info[13];
     mech_rod_info r;
     if (!is_rod(s, i) || mech_data_rod_info(s, i, &r)) return NULL;
     const mech_rod *mr = &s->model->rods[i];
-    double v[12] = { r.order, r.elements, r.nodes, r.length, r.diameter, mr->rgba[0], mr->rgba[1],
-                     mr->rgba[2], mr->rgba[3], r.gauss_points, r.E, r.damping };
+    double v[13] = { r.order, r.elements, r.nodes, r.length, r.diameter, mr->rgba[0], mr->rgba[1],
+                     mr->rgba[2], mr->rgba[3], r.gauss_points, r.E, r.damping, mr->rho };
     memcpy(info, v, sizeof info);
     return info;
 }

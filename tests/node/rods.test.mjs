@@ -26,7 +26,8 @@ test('cantilever.mech on XPBD: rod info, nodes, frames, sag to the §9.2 tip, re
     const r = rods[0];
     assert.deepEqual({ name: r.name, disc: r.disc, order: r.order, elements: r.elements, nodes: r.nodes, gaussPoints: r.gaussPoints },
       { name: 'beam', disc: 'cubic', order: 3, elements: 5, nodes: 16, gaussPoints: 3 });
-    assert.deepEqual([r.length, r.diameter, r.E, r.damping], [1, 0.1, 5e6, 1e6]);
+    assert.deepEqual([r.length, r.diameter, r.E, r.damping, r.rho], [1, 0.1, 5e6, 1e6, 1000]);
+    assert.equal(sim.describe().dt, 0.01, "the xpbd block's dt");
     assert.ok(Math.abs(r.color[0] - 0xd0 / 255) < 1e-6 && Math.abs(r.color[2] - 0x30 / 255) < 1e-6);
 
     const rest = Float64Array.from(sim.rodNodes(0));

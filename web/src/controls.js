@@ -1,7 +1,9 @@
-// controls.js — the settings panel (lil-gui): time scale and dt, view toggles, and sliders generated from
-// the model for gravity, each joint's tau and each actuator input.
+// controls.js — the settings panel (lil-gui): time scale and dt, view toggles and quality, and sliders generated
+// from the model for gravity, each joint's tau and each actuator input.
 import GUI from 'lil-gui';
 import { driveRollers } from './tracks.js';
+import { QUALITIES } from './quality.js';
+import { loadSetting, saveSetting } from './storage.js';
 
 const DEFAULTS = { timeScale: 1, dt: 0.001 };
 const DT_CHOICES = { '0.1 ms': 1e-4, '0.25 ms': 2.5e-4, '0.5 ms': 5e-4, '1 ms': 1e-3, '2 ms': 2e-3, '5 ms': 5e-3, '10 ms': 1e-2 };
@@ -16,44 +18,67 @@ function range(x, fallback) {
 // A round slider step near a thousandth of the range.
 const stepFor = (r) => 10 ** Math.floor(Math.log10(r / 1000) + 0.5);
 
+// Joint axes and points of interest start hidden on vehicles, where they are clutter: a model with a track
+// band, or with more than CLUTTER of them together (the HMMWVs: 33 and 34).
+const CLUTTER = 24;
+function cluttered(model) {
+  const axes = model.bodies.filter((b) => b.joint === 'revolute' || b.joint === 'prismatic').length;
+  return model.tracks.length > 0 || axes + model.pois.length > CLUTTER;
+}
+
+/** The step a model brings (0: none): a model with contact its contact step, an XPBD scene its file's dt. */
+const ownStep = (info) => (info.model.contactDt > 0 ? info.model.contactDt : info.engine === 'xpbd' ? info.model.dt : 0);
+const ms = (s) => `${Number((s * 1e3).toPrecision(2))} ms`;
+
 /**
  * @param container element for the panel
  * @param onView     (view) => void      a toggle changed
+ * @param onQuality  (mode) => void      the quality setting changed: 'auto', 'high' or 'low'
  * @param onInputs   () => void          a gravity/tau/act slider moved
  */
-export function createControls(container, { onView, onInputs }) {
+export function createControls(container, { onView, onQuality, onInputs }) {
   const gui = new GUI({ container, title: 'Settings' });
   const settings = { ...DEFAULTS };
-  const view = { jointAxes: true, pois: true, worldFrame: true, shadows: true, contactForces: false };
+  const quality = loadSetting('quality');
+  const view = {
+    quality: QUALITIES.includes(quality) ? quality : 'auto',
+    jointAxes: true, pois: true, worldFrame: true, shadows: true, contactForces: false,
+  };
 
   const sim = gui.addFolder('Simulation');
   const timeScale = sim.add(settings, 'timeScale', 0.05, 4, 0.05).name('time scale');
   const dtChoice = { dt: settings.dt };
   const dt = sim.add(dtChoice, 'dt', DT_CHOICES).name('dt').onChange((v) => (settings.dt = v));
-  let contactDt = 0;       // the open model's contact step (0: none), offered as a dt choice
-  let dtBeforeContact = 0; // the dt a contact model replaced, given back when a model without contact opens
+  let fitted = '';  // the model and step dt was last fitted to
+  let dtBefore = 0; // the dt a model's own step replaced, given back when a model without one opens
+  let linked = false; // dt came from a share link: the next model keeps it
 
-  // A model with contact (a band, a ground) steps at most at its contact step: its dt is offered, and a
-  // larger dt is brought down to it when the model opens (the user may still pick a larger one).
-  function fitDt(model) {
-    const step = model.contactDt > 0 ? model.contactDt : 0;
-    if (step === contactDt) return;
-    contactDt = step;
-    const choices = { ...DT_CHOICES };
-    if (step) choices[`model (${(step * 1e3).toPrecision(2)} ms)`] = step;
-    dt.options(choices);
-    if (step && (settings.dt > step || dtBeforeContact)) {
-      // From another contact model's step (set here before) to this one's.
-      if (!dtBeforeContact) dtBeforeContact = settings.dt;
+  // A model with its own step (ownStep) opens at it, offered in the list as "model": an XPBD scene at its
+  // file's dt, a model with contact (a band, a ground) at its contact step unless dt is already smaller (a
+  // larger dt may let the contact blow up; the user may still pick one). A reload keeps the dt shown.
+  function fitDt(info) {
+    const step = ownStep(info);
+    const key = `${info.name} ${step}`;
+    if (key === fitted) return;
+    fitted = key;
+    dt.options(step ? { [`model (${ms(step)})`]: step, ...DT_CHOICES } : DT_CHOICES); // first: it is the one shown
+    if (linked) {
+      linked = false;
+    } else if (step && (info.engine === 'xpbd' || settings.dt > step || dtBefore)) {
+      if (!dtBefore) dtBefore = settings.dt;
       settings.dt = dtChoice.dt = step;
-    } else if (!step && dtBeforeContact) {
-      settings.dt = dtChoice.dt = dtBeforeContact;
-      dtBeforeContact = 0;
+    } else if (!step && dtBefore) {
+      settings.dt = dtChoice.dt = dtBefore;
+      dtBefore = 0;
     }
     dt.updateDisplay();
   }
 
   const show = gui.addFolder('View');
+  show.add(view, 'quality', QUALITIES).onChange((v) => {
+    saveSetting('quality', v);
+    onQuality(v);
+  });
   show.add(view, 'jointAxes').name('joint axes').onChange(() => onView(view));
   show.add(view, 'pois').name('points of interest').onChange(() => onView(view));
   show.add(view, 'worldFrame').name('world frame').onChange(() => onView(view));
@@ -71,10 +96,16 @@ export function createControls(container, { onView, onInputs }) {
       if (ts !== undefined) settings.timeScale = ts;
       if (step !== undefined) {
         settings.dt = dtChoice.dt = step;
-        dtBeforeContact = 0;
+        dtBefore = 0;
+        linked = true;
       }
       timeScale.updateDisplay();
       dt.updateDisplay();
+    },
+    /** Joint axes and points of interest as a newly opened model starts: hidden on vehicles (cluttered). */
+    viewDefaults(model) {
+      view.jointAxes = view.pois = !cluttered(model);
+      for (const c of show.controllers) c.updateDisplay();
     },
     /**
      * Rebuilds the model's sliders. `initial` (tau, act, gravity arrays) is kept where its length matches,
@@ -83,7 +114,7 @@ export function createControls(container, { onView, onInputs }) {
     buildModel(info, initial = {}) {
       for (const f of modelFolders) f.destroy();
       modelFolders = [];
-      fitDt(info.model);
+      fitDt(info);
       const drives = driveRollers(info.model);
       const pick = (a, n, fill) => (Array.isArray(a) && a.length === n ? [...a] : Array.from({ length: n }, fill));
       inputs = {

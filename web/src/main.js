@@ -8,7 +8,10 @@ import { attachRods, createRodControls } from './rod-view.js';
 import { attachTracks, trackBodies } from './track-view.js';
 import { createEditor } from './editor.js';
 import { createControls } from './controls.js';
-import { createPlot, signalsFor } from './plots.js';
+import { createPlot, createSignalPicker, defaultSignals, signalsFor } from './plots.js';
+import { installKeys } from './keys.js';
+import { download, toCsv } from './csv.js';
+import TEMPLATE from './template.mech?raw';
 import { createGallery } from './gallery.js';
 import { encodeShare, decodeShare, MAX_HASH, MAX_TEXT } from './share.js';
 import { loadEdit, saveEdit, dropEdit } from './storage.js';
@@ -18,6 +21,7 @@ import { createTimeline } from './timeline.js';
 
 const PLOT_INTERVAL_MS = 100; // the live plot redraws at 10 Hz: on a software renderer every redraw costs frames
 const DEFAULT_MODEL = 'threelink';
+const NEW_MODEL = 'untitled'; // what "New model" names the template
 
 const $ = (id) => document.getElementById(id);
 
@@ -38,6 +42,10 @@ const timeline = createTimeline($('viewport'), {
   pause: () => setPlaying(false),
   stepForward: () => (state.pendingStep = true),
 });
+const picker = createSignalPicker($('plotted'), $('signal'), (signals) => {
+  plot.reset(signals);
+  if (state.lastFrame) plot.push(state.lastFrame.time, state.lastFrame);
+});
 
 let models = [];     // listModels()
 let gallery = null;  // gallery.js object, once the models are known
@@ -53,7 +61,6 @@ const state = {
   pendingStep: false,
   blown: false,
   signals: [],
-  signal: null,
   lastFrame: null,
   ready: false,       // start() has finished: the first model (or its error) and any link message are shown
 };
@@ -137,6 +144,7 @@ function showEdited() {
 
 const controls = createControls($('controls'), {
   onView: applyView,
+  onQuality: (mode) => scene.setQuality(mode),
   async onInputs() {
     try {
       await engine.setInputs(controls.inputs());
@@ -146,6 +154,8 @@ const controls = createControls($('controls'), {
     }
   },
 });
+
+scene.setQuality(controls.view.quality);
 
 const sameVector = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -225,11 +235,12 @@ async function openText(text, { keepCamera = false, camera = null, inputs = {} }
   state.blown = false;
   state.view = attachTracks(attachRods(createModelView(info, trackBodies(info.model)), info), info);
   state.view.update(info.poses, info);
-  scene.setModel(state.view);
+  const moved = scene.setModel(state.view); // true: another extent, which a kept camera may not show
   inspector.setModel(state.view, info);
+  if (state.framed !== name) controls.viewDefaults(info.model);
   applyView();
   if (camera) scene.setCamera(camera);
-  else if (!keepCamera || state.framed !== name) scene.frameModel();
+  else if (!keepCamera || state.framed !== name || moved) scene.frameModel();
   state.framed = name;
   controls.buildModel(info, inputs);
   rodControls.build(info);
@@ -289,27 +300,15 @@ async function revert() {
 
 // ——— plots ———
 
+// The plotted signals are kept by label across a reload or another model that has them.
 function setupSignals(info) {
-  const keep = state.signal?.label;
   state.signals = signalsFor(info);
-  // A tracked vehicle opens on how far its hull has gone.
-  const hull = info.model.tracks?.length ? `${info.bodyNames[info.model.tracks[0].root]}.x` : null;
-  state.signal = state.signals.find((s) => s.label === keep) ?? state.signals.find((s) => s.label === hull) ?? state.signals[0] ?? null;
-  const select = $('signal');
-  select.replaceChildren(
-    ...state.signals.map((s, i) => {
-      const o = document.createElement('option');
-      o.value = String(i);
-      o.textContent = s.label;
-      o.selected = s === state.signal;
-      return o;
-    }),
-  );
-  plot.reset(state.signal?.label ?? '');
+  picker.setSignals(state.signals, picker.plotted.map((s) => s.label), defaultSignals(info, state.signals));
 }
-$('signal').addEventListener('change', (e) => {
-  state.signal = state.signals[Number(e.target.value)] ?? null;
-  plot.reset(state.signal?.label ?? '');
+
+$('csv').addEventListener('click', () => {
+  const { header, data } = plot.columns();
+  download(`${state.model ?? 'plot'}.csv`, toCsv(header, data));
 });
 
 // ——— frame loop ———
@@ -326,7 +325,7 @@ function showFrame(f) {
   timeline.update(f);
   if (!state.view.anchored) scene.follow(state.view.root());
   scene.invalidate();
-  plot.push(f.time, f.energy, state.signal ? state.signal.read(f) : null);
+  plot.push(f.time, f);
 }
 
 function onFrame(f) {
@@ -408,12 +407,13 @@ function togglePlay() {
   if (!state.playing && state.blown) clearBanner();
   setPlaying(!state.playing);
 }
-$('play').addEventListener('click', togglePlay);
-$('step').addEventListener('click', () => {
+
+function stepOnce() {
   setPlaying(false);
   state.pendingStep = true;
-});
-$('reset').addEventListener('click', async () => {
+}
+
+async function reset() {
   if (!state.info) return;
   const gen = state.generation;
   let f;
@@ -426,17 +426,34 @@ $('reset').addEventListener('click', async () => {
   if (gen !== state.generation) return;
   state.blown = false;
   clearBanner();
+  state.lastFrame = f; // the plot starts over from it
   setupSignals(state.info);
   onFrame(f);
-});
+}
+
+function fit() {
+  if (state.view) scene.frameModel();
+}
+
+/** "New model": the template (a double pendulum) in the editor, opened and playing. */
+async function newModel() {
+  forgetLink();
+  if (await pickModel(NEW_MODEL, { text: TEMPLATE })) setPlaying(true);
+}
+
+$('play').addEventListener('click', togglePlay);
+$('step').addEventListener('click', stepOnce);
+$('reset').addEventListener('click', reset);
+$('fit').addEventListener('click', fit);
+$('new-model').addEventListener('click', newModel);
 $('reload').addEventListener('click', reload);
 $('revert').addEventListener('click', revert);
-document.addEventListener('keydown', (e) => {
-  const typing = e.target.closest?.('.cm-editor, input, select, textarea, button');
-  if (e.code === 'Space' && !typing) {
-    e.preventDefault();
-    togglePlay();
-  }
+installKeys({
+  play: togglePlay,
+  reset,
+  step: stepOnce,
+  back: () => timeline.stepBack(),
+  fit,
 });
 
 // ——— share links ———
@@ -602,6 +619,7 @@ window.playground = {
     backend: state.info?.backend ?? null,
     loaded: Boolean(state.info),
     playing: state.playing,
+    stepping: inFlight, // a frame request is out: a frame may still arrive
     blown: state.blown,
     time: state.lastFrame?.time ?? 0,
     steps: state.lastFrame?.steps ?? 0,
@@ -616,12 +634,17 @@ window.playground = {
     drops,
   }),
   pixelStats: () => scene.pixelStats(),
+  /** Where the model's box falls on the canvas, in fractions of it (scene.js, framing). */
+  framing: () => (state.view ? scene.framing() : null),
   renderStats: () => scene.renderStats(),
   editorErrors: () => editor.errors(),
   editorText: () => editor.text,
   inputs: () => controls.inputs(),
-  /** The plottable signals' labels, and one signal's value in the last frame. */
+  /** The plottable signals' labels, the plotted ones, and one signal's value in the last frame. */
   signals: () => state.signals.map((s) => s.label),
+  plotted: () => picker.plotted.map((s) => s.label),
+  /** The plot's columns as drawn: titles (time first) and values. */
+  plotColumns: () => plot.columns(),
   signalValue: (label) => {
     const s = state.signals.find((x) => x.label === label);
     return s && state.lastFrame ? s.read(state.lastFrame) : null;

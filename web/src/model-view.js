@@ -2,6 +2,7 @@
 // same inertia when it has none, plus joint axes and points of interest. Geometry comes from the parsed
 // model (Sim.describe(), made by the C parser), never from the text.
 import * as THREE from 'three';
+import { DECORATIONS } from './scene.js';
 
 const PALETTE = [0x5b8def, 0xf2a541, 0x4cc38a, 0xe5636b, 0xa57ee0, 0x47c1d1, 0xd9c24a, 0xe58ac8];
 const AXIS_COLOR = { revolute: 0xffb347, prismatic: 0x4dd0e1 };
@@ -164,6 +165,7 @@ export function createModelView(info, { drawn = new Set(), noAxis = new Set() } 
   solids.traverse((o) => {
     if (o.isMesh) o.castShadow = o.receiveShadow = true;
   });
+  for (const g of [axes, pois]) g.traverse((o) => o.layers.set(DECORATIONS));
 
   // Axes and POIs are drawn on top, so they follow their body's frame without being parented to it.
   const followers = [...axes.children];

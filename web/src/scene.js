@@ -1,14 +1,57 @@
-// scene.js — renderer, z-up camera with orbit controls, lights with shadows, ground grid and world frame.
+// scene.js — renderer, z-up camera with orbit controls and fitting, lights with shadows, the floor and world frame,
+// and the rendering level (quality.js).
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { createQuality, MIN_PIXEL_RATIO } from './quality.js';
 
 THREE.Object3D.DEFAULT_UP.set(0, 0, 1); // the models' world is z-up (gravity 0 0 -9.81)
 
 const BACKGROUND = 0x11151c;
+const FLOOR = 0x171d26;
+const GRID_MINOR = 0x2a3444;
+const GRID_MAJOR = 0x3e4c63;
+const FLOOR_REACH = 12; // the floor reaches this many times the model's reach from the origin
+const FIT_MARGIN = 0.8; // a fitted model's box spans this fraction of the view's height or width
 
-// Rendering levels while animating: [pixel-ratio factor, shadows]. A slow renderer (software WebGL, a
-// weak GPU) steps down until the frame rate holds, and climbs back when there is headroom.
-const LEVELS = [[1, true], [0.75, true], [0.75, false], [0.5, false], [0.35, false]];
+/** The layer of what is drawn over the model, which a slow renderer gives up after shadows (quality.js): joint axes, points of interest, world frame. */
+export const DECORATIONS = 1;
+
+/** 1, 2 or 5 × a power of ten, nearest to `x` from below. */
+function roundStep(x) {
+  const p = 10 ** Math.floor(Math.log10(x));
+  const m = x / p;
+  return (m < 2 ? 1 : m < 5 ? 2 : 5) * p;
+}
+
+/**
+ * The floor's material: a plain colour with grid lines drawn per pixel (so they stay one pixel wide and
+ * antialiased at any distance, and minor lines fade where they would crowd), every 5th line a major one;
+ * `cell` (a uniform, m) is the grid's cell. Fog applies as to any material.
+ */
+function floorMaterial(cell) {
+  const material = new THREE.MeshBasicMaterial({ color: FLOOR, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 });
+  material.onBeforeCompile = (shader) => {
+    Object.assign(shader.uniforms, { cell, minor: { value: new THREE.Color(GRID_MINOR) }, major: { value: new THREE.Color(GRID_MAJOR) } });
+    shader.vertexShader = shader.vertexShader
+      .replace('#include <common>', '#include <common>\nvarying vec2 vFloor;')
+      .replace('#include <begin_vertex>', '#include <begin_vertex>\nvFloor = (modelMatrix * vec4(position, 1.0)).xy;');
+    shader.fragmentShader = shader.fragmentShader
+      .replace('#include <common>', `#include <common>
+varying vec2 vFloor;
+uniform float cell;
+uniform vec3 minor, major;
+// 1 on a line of the grid of cells of size 1 in p, falling off over a pixel; 0 where lines would crowd.
+float gridLine(vec2 p) {
+  vec2 w = fwidth(p);
+  vec2 d = abs(fract(p - 0.5) - 0.5) / w;
+  return (1.0 - min(min(d.x, d.y), 1.0)) * (1.0 - smoothstep(0.15, 0.35, max(w.x, w.y)));
+}`)
+      .replace('#include <color_fragment>', `#include <color_fragment>
+diffuseColor.rgb = mix(diffuseColor.rgb, minor, gridLine(vFloor / cell));
+diffuseColor.rgb = mix(diffuseColor.rgb, major, gridLine(vFloor / (5.0 * cell)));`);
+  };
+  return material;
+}
 
 // Software rasterizers pay dearly for multisampling; ask a throwaway context which renderer this is.
 function softwareRenderer() {
@@ -34,6 +77,7 @@ export function createScene(container) {
 
   const camera = new THREE.PerspectiveCamera(40, 1, 0.01, 200);
   camera.position.set(2.5, -3.5, 2);
+  camera.layers.enable(DECORATIONS);
   const controls = new OrbitControls(camera, renderer.domElement);
   controls.enableDamping = true;
   controls.dampingFactor = 0.12;
@@ -46,35 +90,36 @@ export function createScene(container) {
   sun.shadow.normalBias = 0.01;
   scene.add(sun, sun.target);
 
+  // The floor: a plane a shade lighter than the background, which the fog fades into, with a grid of round
+  // cells sized from the model; and over it a plane catching the shadows.
   const floor = new THREE.Group();
+  const cell = { value: 1 };
+  const plane = new THREE.Mesh(new THREE.PlaneGeometry(1, 1), floorMaterial(cell));
   const ground = new THREE.Mesh(new THREE.PlaneGeometry(1, 1), new THREE.ShadowMaterial({ opacity: 0.35 }));
   ground.receiveShadow = true;
-  floor.add(ground);
+  floor.add(plane, ground);
   scene.add(floor);
-  let grid = null;
 
   const world = new THREE.AxesHelper(1);
   world.material.depthTest = false;
   world.renderOrder = 9;
+  world.layers.set(DECORATIONS);
   scene.add(world);
 
   let model = null;
+  let extent = null;   // the last model's box, to tell whether a reloaded one still fits the camera
   let followed = null; // last followed point (free-floating models)
   let shadowsWanted = true;
-  let level = 0;
   let dirty = true;
-  let good = 0;        // consecutive fast windows
-  let fellFrom = [];   // per level: how often animation had to leave it for being too slow
-  let playLevel = 0;   // the level animation last ran at
-  let animating = false;
-
-  function setLevel(l) {
-    level = l;
-    const [scale, shadows] = LEVELS[l];
-    renderer.setPixelRatio(basePixelRatio * scale);
-    resize();
+  let shadowsAllowed = true;
+  const quality = createQuality(({ pixelRatio, shadows, decorations }) => {
+    renderer.setPixelRatio(Math.max(basePixelRatio * pixelRatio, MIN_PIXEL_RATIO));
+    shadowsAllowed = shadows;
     sun.castShadow = ground.visible = shadowsWanted && shadows; // the ground only catches shadows
-  }
+    if (decorations) camera.layers.enable(DECORATIONS);
+    else camera.layers.disable(DECORATIONS);
+    resize();
+  });
 
   function resize() {
     const { clientWidth: w, clientHeight: h } = container;
@@ -87,21 +132,19 @@ export function createScene(container) {
   new ResizeObserver(resize).observe(container);
   resize();
 
-  // Fits grid, ground, shadow camera and fog to a model of this extent; `reach` bounds where it can move.
-  function fitEnvironment(box) {
+  // Fits floor, shadow camera and fog to a model of this extent; `reach` bounds where it can move. The floor
+  // is under the model, or under its reach when it hangs from the world (an anchored body below z = 0).
+  function fitEnvironment(box, anchored) {
     const size = box.getSize(new THREE.Vector3());
     const centre = box.getCenter(new THREE.Vector3());
-    const reach = Math.max(box.max.length(), box.min.length(), size.length() / 2, 0.2);
-    const z = box.min.z < -1e-6 ? -reach * 1.05 : Math.min(0, box.min.z); // something hangs: floor below its reach
-    const span = 10 ** Math.ceil(Math.log10(reach * 4));
-    if (grid) {
-      floor.remove(grid);
-      grid.geometry.dispose();
-    }
-    grid = new THREE.GridHelper(span, 20, 0x3a4558, 0x232a36);
-    grid.rotation.x = Math.PI / 2;
-    floor.add(grid);
+    const reach = Math.max(box.max.length(), box.min.length(), size.length() / 2, 0.05);
+    const z = anchored && box.min.z < -1e-6 ? -reach * 1.05 : Math.min(0, box.min.z);
+    // Cells of a round size, 4 to 10 to the model's reach, so the grid reads as a floor at any scale. The
+    // fog fades the floor out before its edge.
+    cell.value = roundStep(reach / 4);
+    const span = 2 * FLOOR_REACH * reach;
     floor.position.set(0, 0, z);
+    plane.scale.set(span, span, 1);
     ground.scale.set(span, span, 1);
     world.scale.setScalar(reach * 0.35);
     sun.position.set(centre.x + reach * 1.2, centre.y - reach * 0.8, z + reach * 3);
@@ -109,11 +152,24 @@ export function createScene(container) {
     Object.assign(sun.shadow.camera, { left: -reach * 2, right: reach * 2, top: reach * 2, bottom: -reach * 2, near: 0.01, far: reach * 8 });
     sun.shadow.camera.updateProjectionMatrix();
     scene.fog.near = reach * 6;
-    scene.fog.far = reach * 30;
+    scene.fog.far = reach * FLOOR_REACH;
     camera.near = reach / 500;
     camera.far = reach * 60;
     camera.updateProjectionMatrix();
     controls.maxDistance = reach * 20;
+  }
+
+  /**
+   * The box the camera frames: the model's, and for a mechanism anchored to the world some room to move
+   * about the origin (a third of its reach every way: it moves within its reach of the origin).
+   */
+  function framedBox() {
+    const box = model.bounds();
+    if (model.anchored) {
+      const reach = Math.max(box.max.length(), box.min.length());
+      box.union(new THREE.Box3().setFromCenterAndSize(new THREE.Vector3(), new THREE.Vector3().setScalar((2 / 3) * reach)));
+    }
+    return box;
   }
 
   // Renders and reads the canvas back, downscaled, as luminance (the drawing buffer is current right after).
@@ -137,9 +193,12 @@ export function createScene(container) {
     camera,
     canvas: renderer.domElement,
     root: scene,
-    /** Replaces the displayed model view (see model-view.js); null shows none. */
+    /**
+     * Replaces the displayed model view (see model-view.js); null shows none. True when the new model's
+     * extent differs from the last one's (another size, or elsewhere): a camera kept for it needs framing.
+     */
     setModel(view) {
-      fellFrom = []; // another model: every level is worth another try
+      quality.forget();
       if (model) {
         scene.remove(model.group);
         if (model.environment) scene.remove(model.environment);
@@ -148,33 +207,59 @@ export function createScene(container) {
       model = view;
       // A model with its own ground (a terrain: track-view.js) shows it instead of the floor grid.
       floor.visible = !view?.environment;
-      if (view) {
-        scene.add(view.group);
-        if (view.environment) scene.add(view.environment);
-        fitEnvironment(view.bounds());
-      }
       dirty = true;
+      if (!view) return false;
+      scene.add(view.group);
+      if (view.environment) scene.add(view.environment);
+      const box = view.bounds();
+      fitEnvironment(box, view.anchored);
+      const before = extent;
+      extent = box;
+      if (!before) return true;
+      const [a, b] = [before, box].map((x) => x.getSize(new THREE.Vector3()).length());
+      const moved = before.getCenter(new THREE.Vector3()).distanceTo(box.getCenter(new THREE.Vector3()));
+      return Math.max(a, b) > 1.25 * Math.min(a, b) || moved > 0.25 * Math.max(a, b);
     },
     /**
-     * Points the camera at the model from a three-quarter view. A mechanism anchored to the world moves
-     * within its reach of the origin, so the view leans halfway toward the origin and widens to most of
-     * that reach while keeping the whole present pose in view; a free-floating one is simply centred.
+     * Points the camera at the model from a three-quarter view, as close as keeps the framed box (framedBox)
+     * within FIT_MARGIN of the view's height and width.
      */
     frameModel() {
-      const box = model.bounds();
+      const box = framedBox();
       const centre = box.getCenter(new THREE.Vector3());
-      const corners = [0, 1, 2, 3, 4, 5, 6, 7].map((i) =>
-        new THREE.Vector3(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z));
-      const reach = Math.max(...corners.map((c) => c.length()));
-      if (model.anchored) centre.multiplyScalar(0.5);
-      const pose = Math.max(...corners.map((c) => c.distanceTo(centre)));
-      const r = model.anchored ? Math.max(pose, 0.6 * reach, 0.1) : Math.max(1.4 * pose, 0.1);
-      const dist = (r / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2))) * 1.05;
+      const back = new THREE.Vector3(0.55, -0.75, 0.38).normalize(); // from the target toward the camera
+      const right = new THREE.Vector3().crossVectors(THREE.Object3D.DEFAULT_UP, back).normalize();
+      const up = new THREE.Vector3().crossVectors(back, right);
+      const tanY = Math.tan(THREE.MathUtils.degToRad(camera.fov / 2)) * FIT_MARGIN;
+      const tanX = tanY * camera.aspect;
+      let dist = 0;
+      const o = new THREE.Vector3();
+      for (let i = 0; i < 8; i++) {
+        o.set(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z).sub(centre);
+        // The corner is o·back nearer than the target: the camera must be this far for it to fit.
+        dist = Math.max(dist, Math.abs(o.dot(right)) / tanX + o.dot(back), Math.abs(o.dot(up)) / tanY + o.dot(back));
+      }
+      dist = Math.max(dist, camera.near * 10);
       controls.target.copy(centre);
-      camera.position.copy(centre).add(new THREE.Vector3(0.55, -0.75, 0.38).normalize().multiplyScalar(dist));
+      camera.position.copy(centre).addScaledVector(back, dist);
       controls.update();
       followed = null;
       dirty = true;
+    },
+    /**
+     * Where the model's box falls in the view, for tests: the rectangle its corners project onto, in
+     * fractions of the canvas from its top left corner ({ left, right, top, bottom }).
+     */
+    framing() {
+      camera.updateMatrixWorld();
+      const box = model.bounds();
+      const xs = [], ys = [];
+      for (let i = 0; i < 8; i++) {
+        const p = new THREE.Vector3(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z).project(camera);
+        xs.push((p.x + 1) / 2);
+        ys.push((1 - p.y) / 2);
+      }
+      return { left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys), bottom: Math.max(...ys) };
     },
     /** Moves camera and target with `point` (a free-floating model's root), from where it was last. */
     follow(point) {
@@ -202,36 +287,20 @@ export function createScene(container) {
     },
     setShadows(v) {
       shadowsWanted = v;
-      sun.castShadow = ground.visible = v && LEVELS[level][1];
+      sun.castShadow = ground.visible = v && shadowsAllowed;
+      dirty = true;
+    },
+    /** The quality setting: 'auto' (adapts while playing), 'high' or 'low' (quality.js). */
+    setQuality(mode) {
+      quality.setMode(mode);
       dirty = true;
     },
     /**
-     * Adapts the rendering level to the measured frame rate while animating; `fps` null means idle, which
-     * draws at full quality (still pictures are cheap) and remembers the animating level for the next
-     * play. Returns the level, 0 = full.
+     * Adapts the rendering level to the measured frame rate while playing; `fps` null means paused
+     * (quality.js). Returns the level, 0 = full.
      */
     adapt(fps) {
-      if (fps === null) {
-        animating = false;
-        if (level) setLevel(0);
-        return level;
-      }
-      if (!animating) {
-        animating = true;
-        good = 0;
-        if (level !== playLevel) setLevel(playLevel);
-      } else if (fps < 50 && level < LEVELS.length - 1) {
-        fellFrom[level] = (fellFrom[level] ?? 0) + 1;
-        setLevel(level + 1);
-        good = 0;
-      } else if (fps >= 58 && level > 0 && ++good >= 4 << Math.min(fellFrom[level - 1] ?? 0, 4)) {
-        // Climb back after 4 fast windows, and after twice as many each time the level above proved too
-        // slow (up to 64): a renderer at its limit no longer drops a frame every few seconds to re-probe.
-        setLevel(level - 1);
-        good = 0;
-      }
-      playLevel = level;
-      return level;
+      return quality.adapt(fps);
     },
     /** Marks the picture stale: the next render() draws. */
     invalidate() {
@@ -244,15 +313,15 @@ export function createScene(container) {
       renderer.render(scene, camera);
       return true;
     },
+    /** What the last draw cost the renderer: draw calls, triangles, the rendering level and pixel ratio. */
+    renderStats() {
+      const { calls, triangles } = renderer.info.render;
+      return { calls, triangles, level: quality.level, quality: quality.mode, pixelRatio: renderer.getPixelRatio() };
+    },
     /**
      * Canvas checks for tests: luminance mean and variance, and the fraction of pixels the model changes
      * (the scene rendered with and without it).
      */
-    /** What the last draw cost the renderer: draw calls, triangles, the rendering level and pixel ratio. */
-    renderStats() {
-      const { calls, triangles } = renderer.info.render;
-      return { calls, triangles, level, pixelRatio: renderer.getPixelRatio() };
-    },
     pixelStats() {
       const shown = luminance();
       model.group.visible = false;

@@ -1,4 +1,5 @@
-// storage.js — edited model text kept per model in localStorage, so a reload or a crash loses nothing.
+// storage.js — edited model text kept per model in localStorage, so a reload or a crash loses nothing; and the
+// page's few remembered settings (quality, the first-visit hint).
 const key = (model) => `mech.edit.${model}`;
 
 function store() {
@@ -27,4 +28,17 @@ export function saveEdit(model, text, shipped) {
 
 export function dropEdit(model) {
   store()?.removeItem(key(model));
+}
+
+/** A remembered page setting (a string), or null. */
+export function loadSetting(name) {
+  return store()?.getItem(`mech.setting.${name}`) ?? null;
+}
+
+export function saveSetting(name, value) {
+  try {
+    store()?.setItem(`mech.setting.${name}`, value);
+  } catch {
+    // quota exceeded: the setting lasts as long as the page
+  }
 }

@@ -91,6 +91,10 @@ export function createTimeline(container, { seek, pause, stepForward }) {
       back.disabled = summary.index === 0;
       label.textContent = `${summary.first.toFixed(2)} – ${summary.last.toFixed(2)} s`;
     },
+    /** One kept frame back, as ◀ does (the , key). */
+    stepBack() {
+      if (summary.index > 0) go(summary.index - 1);
+    },
     /** Test hooks: the state shown and the span kept. */
     hooks: { timeline: () => ({ ...summary }) },
   };

@@ -4,7 +4,7 @@
 // One step cannot be interrupted here: when a single step alone takes seconds, the page's watchdog
 // (STEP_LIMIT_MS in engine.js) terminates this worker and starts a fresh one.
 
-import { isXpbdModel, xpbdTexts, xpbdModelList, sampleRods, samplesFor, badRod } from './xpbd-models.js';
+import { isXpbdModel, xpbdTexts, xpbdModelList, sampleRods, samplesFor, badRod, rodKinetic } from './xpbd-models.js';
 import { brakedTorque, checkBrake, driveRollers, terrainSamples } from './tracks.js';
 import { StateRing } from './timeline.js';
 import { GRAB_DT, applyGrab, grabbedPoint } from './grab.js';
@@ -23,6 +23,8 @@ let carry = 0;           // simulated time owed from earlier frames, below one s
 let stepCost = Infinity; // ms per step, measured per model; unknown (one step at a time) until measured
 let inputs = { tau: [], act: [], gravity: null, brake: [] };
 let rods = [];           // sim.rods() of an XPBD model with rods
+let rodBefore = null;    // their node positions when the last step began (null: no step since open or reset)
+let rodDt = 0;           // that step's dt
 let drives = [];         // the drive rollers of a tracked model (tracks.js): brake[i] acts on drives[i]
 let driveTau = [];       // per drive roller, its drive torque as applied to tau (the brake adds to it)
 let braking = false;     // some brake level is above 0: steps go one at a time, the brake torque set before each
@@ -56,6 +58,7 @@ function applyInputs() {
 // n steps of dt; with a brake on, one at a time, each with the brake torque of its starting velocity
 // (brakedTorque) on top of the drive torque the sliders set.
 function stepN(dt, n) {
+  if (rods.length) return stepRods(dt, n);
   if (!braking) return sim.step(dt, n);
   const { tau, qd } = sim;
   for (let k = 0; k < n; k++) {
@@ -65,6 +68,14 @@ function stepN(dt, n) {
     }
     sim.step(dt, 1);
   }
+}
+
+// n steps of a model with rods, keeping the nodes' positions before the last one (their kinetic energy).
+function stepRods(dt, n) {
+  if (n > 1) sim.step(dt, n - 1);
+  rodBefore = rods.map((r, i) => Float64Array.from(sim.rodNodes(i)));
+  rodDt = dt;
+  sim.step(dt, 1);
 }
 
 // The first offending entry of the state, or null when it is finite with bounded velocities.
@@ -85,6 +96,7 @@ function pull() {
 
 function snapshot(extra = {}) {
   const poses = Float64Array.from(sim.poses());
+  const energy = sim.energy();
   return {
     time,
     steps,
@@ -95,9 +107,11 @@ function snapshot(extra = {}) {
     timeline: ring.summary(),
     q: Float64Array.from(sim.q),
     qd: Float64Array.from(sim.qd),
-    energy: sim.energy().total,
+    energy: energy.total,
+    kinetic: energy.kinetic,
     observe: sim.engine === 'featherstone' ? sim.observe() : null,
     rods: rods.length ? sampleRods(sim, rods) : [],
+    rodKinetic: rodBefore ? rodKinetic(sim, rods, rodBefore, rodDt) : rods.map(() => 0),
     ground: hasGround ? sim.groundReaction() : null,
     groundForces: hasGround ? sim.groundForces() : null,
     ...extra,
@@ -197,6 +211,7 @@ async function open({ source }) {
   inputs = { tau: [], act: [], gravity: null, brake: [] };
   braking = false;
   rods = sim.rods();
+  rodBefore = null;
   const model = sim.describe();
   masses = model.bodies.map((b) => b.mass);
   grab = null;
@@ -259,6 +274,7 @@ const ops = {
   frame,
   reset() {
     sim.reset();
+    rodBefore = null;
     time = 0;
     steps = 0;
     carry = 0;

@@ -55,3 +55,23 @@ export function badRod(sim, rods) {
   }
   return null;
 }
+
+/**
+ * Each rod's translational kinetic energy (J) over the last step: its nodes' displacement from `before` (their
+ * positions when the step began) over dt as their velocities, each node carrying an equal share of the rod's
+ * mass ρ·πd²/4·L (the two end nodes half a share).
+ */
+export function rodKinetic(sim, rods, before, dt) {
+  return rods.map((rod, i) => {
+    const p = sim.rodNodes(i);
+    const b = before[i];
+    const n = rod.nodes;
+    const share = (rod.rho * Math.PI * rod.diameter ** 2 / 4 * rod.length) / Math.max(n - 1, 1);
+    let e = 0;
+    for (let k = 0; k < n; k++) {
+      const v2 = ((p[3 * k] - b[3 * k]) ** 2 + (p[3 * k + 1] - b[3 * k + 1]) ** 2 + (p[3 * k + 2] - b[3 * k + 2]) ** 2) / dt ** 2;
+      e += 0.5 * (k === 0 || k === n - 1 ? share / 2 : share) * v2;
+    }
+    return e;
+  });
+}

@@ -1,0 +1,79 @@
+// keys.js — the page's keyboard shortcuts, the help overlay that lists them, and the one-line hint shown on a
+// first visit. Shortcuts are ignored while typing (the editor, a text field, a list) and with Ctrl, ⌘ or Alt held.
+import { loadSetting, saveSetting } from './storage.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** What the help overlay lists: [keys, what they do]. */
+const SHORTCUTS = [
+  ['Space', 'play / pause'],
+  ['R', 'reset to the initial state'],
+  ['.', 'step forward one step (dt)'],
+  [',', 'step back: one frame back on the time line'],
+  ['F', 'fit the view to the model'],
+  ['?', 'this list'],
+  ['Esc', 'close it'],
+  ['Ctrl/⌘ + Enter', 'in the editor: reload the model from its text'],
+];
+/** A key (lower case) → its action in installKeys' `actions`, or 'help'. */
+const KEYS = { ' ': 'play', r: 'reset', '.': 'step', ',': 'back', f: 'fit', '?': 'help' };
+
+const typing = (target) => target.closest?.('.cm-editor, input, select, textarea, [contenteditable]');
+
+/**
+ * Listens for the shortcuts; `actions` maps play, reset, step, back and fit to functions. The help overlay
+ * (#help, its list #help-keys, #help-close, and #help-button to open it) and the first-visit hint (#hint,
+ * #hint-close) are in index.html.
+ */
+export function installKeys(actions) {
+  const help = $('help');
+  $('help-keys').replaceChildren(
+    ...SHORTCUTS.map(([keys, what]) => {
+      const row = document.createElement('tr');
+      const k = document.createElement('td');
+      k.append(...keys.split(' + ').flatMap((key, i) => {
+        const kbd = document.createElement('kbd');
+        kbd.textContent = key;
+        return i ? [' + ', kbd] : [kbd];
+      }));
+      const d = document.createElement('td');
+      d.textContent = what;
+      row.append(k, d);
+      return row;
+    }),
+  );
+  const setHelp = (open) => {
+    help.hidden = !open;
+    if (open) hideHint();
+  };
+  $('help-button').addEventListener('click', () => setHelp(help.hidden));
+  $('help-close').addEventListener('click', () => setHelp(false));
+  help.addEventListener('click', (e) => e.target === help && setHelp(false)); // outside the card
+
+  // The hint: shown once, on the first visit; remembered as soon as it is shown.
+  const hint = $('hint');
+  function hideHint() {
+    hint.hidden = true;
+  }
+  $('hint-close').addEventListener('click', hideHint);
+  if (loadSetting('hint') === null) {
+    hint.hidden = false;
+    saveSetting('hint', 'seen');
+  }
+
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !help.hidden) {
+      setHelp(false);
+      return;
+    }
+    if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
+    const name = KEYS[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+    if (!name) return;
+    // Space on a focused button presses it (its own action): only elsewhere is it play / pause.
+    if (name === 'play' && e.target.closest?.('button')) return;
+    e.preventDefault();
+    hideHint();
+    if (name === 'help') setHelp(help.hidden);
+    else actions[name]();
+  });
+}
