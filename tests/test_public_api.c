@@ -9,16 +9,7 @@
 
 #include <mech/mech.h>
 
-static int failures;
-#define CHECK(cond, ...) \
-    do { \
-        if (!(cond)) { \
-            failures++; \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            printf(__VA_ARGS__); \
-            printf("\n"); \
-        } \
-    } while (0)
+#include "check.h"
 
 /* A floating box that reads fext: pushed along +x by 2 N at its centre. */
 static const char text[] = "gravity 0 0 -9.81\n"

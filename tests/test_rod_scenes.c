@@ -19,16 +19,7 @@
 
 #include <mech/mech.h>
 
-static int failures;
-#define CHECK(cond, ...) \
-    do { \
-        if (!(cond)) { \
-            failures++; \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            printf(__VA_ARGS__); \
-            printf("\n"); \
-        } \
-    } while (0)
+#include "check.h"
 
 /* The scene DIR/name on XPBD, or NULL (printed). */
 static mech_data *open_scene(const char *dir, const char *name, mech_model **m)

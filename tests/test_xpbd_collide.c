@@ -6,6 +6,7 @@
  *   every reported point lies on its shape's surface within 1e-6 m;
  *   broad phase: the spatial hash reports exactly the overlapping pairs of
  *   an all-pairs test, each once. */
+#include "spatial/spatial.h"
 #include "xpbd/xpbd_collide.h"
 
 #include <math.h>
@@ -36,11 +37,8 @@ static void random_rotation(double R[9])
     double q[4], n = 0;
     for (int k = 0; k < 4; k++) q[k] = uniform() - 0.5, n += q[k] * q[k];
     n = sqrt(n);
-    double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-    double M[9] = { 1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                    2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                    2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y) };
-    memcpy(R, M, sizeof M);
+    for (int k = 0; k < 4; k++) q[k] /= n;
+    quat_to_rot(q, R);
 }
 
 static void col(const double R[9], int k, double o[3]) { o[0] = R[k], o[1] = R[3 + k], o[2] = R[6 + k]; }

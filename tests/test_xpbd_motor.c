@@ -11,16 +11,7 @@
 
 #include <mech/mech.h>
 
-static int failures;
-#define CHECK(cond, ...) \
-    do { \
-        if (!(cond)) { \
-            failures++; \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            printf(__VA_ARGS__); \
-            printf("\n"); \
-        } \
-    } while (0)
+#include "check.h"
 
 static const char text[] = "gravity 0 0 -9.81\n"
                            "xpbd\n  dt 1e-4\n  substeps 1\n  iterations 1\nend\n"

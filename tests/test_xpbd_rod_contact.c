@@ -15,59 +15,13 @@
  *   plectoneme models/xpbd/plectoneme.mech (the directory is the argument):
  *              the rod twisted 8 turns touches itself and its non-adjacent
  *              elements stay apart (penetration below 10 % of d) over 27 s. */
-#include "model/model.h"
-#include "xpbd/xpbd_from_model.h"
+#include "xpbd_scene_test.h"
 #include "xpbd/xpbd_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-static void expect(const char *what, int ok, double value)
-{
-    printf("%s %s (%.6g)\n", ok ? "ok  " : "FAIL", what, value);
-    if (!ok) failures++;
-}
-
-typedef struct {
-    mech_model *mm;
-    xpbd_mech x;
-    xpbd_data d;
-} scene;
-
-static int scene_open(scene *s, const char *text)
-{
-    mech_error err;
-    s->mm = mech_model_parse(text, strlen(text), "scene", &err);
-    if (!s->mm || xpbd_from_model(s->mm, &s->x, &err) || xpbd_mech_data(&s->x, s->x.mode, &s->d)) {
-        char buf[512];
-        mech_error_format(&err, buf, sizeof buf);
-        printf("FAIL scene: %s\n", buf);
-        failures++;
-        return -1;
-    }
-    return 0;
-}
-
-static void scene_close(scene *s)
-{
-    xpbd_data_free(&s->d);
-    xpbd_mech_free(&s->x);
-    mech_model_free(s->mm);
-}
-
-static int step(scene *s)
-{
-    if (xpbd_step(&s->x.m, &s->d)) {
-        printf("FAIL step: out of memory\n");
-        failures++;
-        return -1;
-    }
-    return 0;
-}
 
 #define SETTINGS "xpbd\n dt 0.01\n substeps 20\n iterations 1\nend\n"
 

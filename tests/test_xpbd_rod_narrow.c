@@ -12,6 +12,7 @@
  *   rod–rod   xpbd_collide_rod_rod equals min over a dense grid of (ξ1, ξ2)
  *             of |x1 − x2| − r1 − r2 within 1e-6 m, for 300 random pairs
  *             of each pair of orders; its points lie on both surfaces. */
+#include "spatial/spatial.h"
 #include "xpbd/xpbd_internal.h"
 
 #include <math.h>
@@ -45,11 +46,8 @@ static void random_rotation(double R[9])
         n += q[k] * q[k];
     }
     n = sqrt(n);
-    double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-    double M[9] = { 1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                    2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                    2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y) };
-    memcpy(R, M, sizeof M);
+    for (int k = 0; k < 4; k++) q[k] /= n;
+    quat_to_rot(q, R);
 }
 
 /* Order + 1 nodes about centre c: a line of random direction and length,

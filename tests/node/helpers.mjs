@@ -53,3 +53,29 @@ export function scaledError(a, b) {
   }
   return Number.isNaN(diff) ? Infinity : diff / scale;
 }
+
+/** An arm on a revolute joint with a quadratic rod clamped to its tip (XPBD): bodies and rods in one world. */
+export const ARM_WITH_ROD = `gravity 0 0 -9.81
+xpbd
+  dt 0.005
+  substeps 4
+end
+body arm
+  parent base
+  joint revolute y
+  mass 1
+  com 0.5 0 0
+  inertia 0.001 0.08 0.08
+end
+rod tail
+  disc quadratic
+  elements 4
+  length 0.5
+  diameter 0.02
+  E 1e7
+  rho 1000
+  origin 1 0 0
+  dir -z
+  clamp start arm
+end
+`;

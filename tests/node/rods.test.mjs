@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { MechError, openModel } from '../../wasm/index.mjs';
-import { modelsDir } from './helpers.mjs';
+import { ARM_WITH_ROD, modelsDir } from './helpers.mjs';
 
 const cantilever = readFileSync(`${modelsDir}xpbd/cantilever.mech`, 'utf8');
 const spring = readFileSync(`${modelsDir}xpbd/spring.mech`, 'utf8');
@@ -124,30 +124,7 @@ test('spring.mech: the prescribed end motion is applied, the other end holds', a
 });
 
 test('a rod clamped to a body follows it; bodies and rods in one world', async () => {
-  const text = `gravity 0 0 -9.81
-xpbd
-  dt 0.005
-  substeps 4
-end
-body arm
-  parent base
-  joint revolute y
-  mass 1
-  com 0.5 0 0
-  inertia 0.001 0.08 0.08
-end
-rod tail
-  disc quadratic
-  elements 4
-  length 0.5
-  diameter 0.02
-  E 1e7
-  rho 1000
-  origin 1 0 0
-  dir -z
-  clamp start arm
-end
-`;
+  const text = ARM_WITH_ROD;
   const sim = await openModel({ text, name: 'tail' }, { engine: 'xpbd' });
   try {
     sim.step(0.005, 200);

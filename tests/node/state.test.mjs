@@ -6,32 +6,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { openModel } from '../../wasm/index.mjs';
-import { modelsDir } from './helpers.mjs';
-
-const ARM_WITH_ROD = `gravity 0 0 -9.81
-xpbd
-  dt 0.005
-  substeps 4
-end
-body arm
-  parent base
-  joint revolute y
-  mass 1
-  com 0.5 0 0
-  inertia 0.001 0.08 0.08
-end
-rod tail
-  disc quadratic
-  elements 4
-  length 0.5
-  diameter 0.02
-  E 1e7
-  rho 1000
-  origin 1 0 0
-  dir -z
-  clamp start arm
-end
-`;
+import { ARM_WITH_ROD, modelsDir } from './helpers.mjs';
 
 const CASES = [
   { label: 'threelink, generated', open: () => openModel('threelink'), dt: 1e-3 },
