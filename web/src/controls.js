@@ -89,6 +89,7 @@ export function createControls(container, { onView, onQuality, onInputs }) {
   let modelFolders = [];
 
   return {
+    gui, // the panel, for other modules' settings (side-by-side.js)
     settings,
     view,
     /** Sets time scale and dt (e.g. from a share link). Values outside the sliders' ranges are kept. */

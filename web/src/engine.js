@@ -149,6 +149,11 @@ export class Engine {
     return this.#call('restore', saved);
   }
 
+  /** Side by side on (the open model also on XPBD, both from the initial state) or off; the frame then. */
+  sideBySide(on) {
+    return this.#call('sideBySide', { on });
+  }
+
   /** Pulls { body, point (body frame), target (world) } (grab.js); null lets go. */
   grab(grab) {
     return this.#call('grab', { grab });

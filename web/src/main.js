@@ -18,6 +18,7 @@ import { loadEdit, saveEdit, dropEdit } from './storage.js';
 import { banner, clearBanner, toast, describeError, parseStatus, showBackend } from './status.js';
 import { createInspector } from './inspect.js';
 import { createTimeline } from './timeline.js';
+import { createSideBySide } from './side-by-side.js';
 
 const PLOT_INTERVAL_MS = 100; // the live plot redraws at 10 Hz: on a software renderer every redraw costs frames
 const DEFAULT_MODEL = 'threelink';
@@ -157,6 +158,26 @@ const controls = createControls($('controls'), {
 
 scene.setQuality(controls.view.quality);
 
+// Side by side: turning it on or off starts the plot over; on, both runs start over with the gap plotted.
+const sideBySide = createSideBySide(controls.gui, scene, async (on) => {
+  const gen = state.generation;
+  try {
+    const f = await engine.sideBySide(on);
+    if (gen !== state.generation) return false;
+    if (on) {
+      state.blown = false;
+      clearBanner();
+    }
+    state.lastFrame = f;
+    setupSignals(state.info, on ? ['gap (m)'] : []);
+    onFrame(f);
+    return true;
+  } catch (e) {
+    if (e.name !== 'StepTimeout') banner(`Side by side: ${describeError(e)}`);
+    return false;
+  }
+});
+
 const sameVector = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** The gravity sliders' value when the user moved it away from the model's own, else null. */
@@ -206,6 +227,7 @@ function clearModel() {
   setPlaying(false);
   scene.setModel(null);
   inspector.setModel(null, null);
+  sideBySide.setModel(null);
   $('backend').textContent = '';
   $('behind').hidden = true;
 }
@@ -243,6 +265,7 @@ async function openText(text, { keepCamera = false, camera = null, inputs = {} }
   else if (!keepCamera || state.framed !== name || moved) scene.frameModel();
   state.framed = name;
   controls.buildModel(info, inputs);
+  sideBySide.setModel(info);
   rodControls.build(info);
   await engine.setInputs(controls.inputs());
   setupSignals(info);
@@ -300,10 +323,10 @@ async function revert() {
 
 // ——— plots ———
 
-// The plotted signals are kept by label across a reload or another model that has them.
-function setupSignals(info) {
-  state.signals = signalsFor(info);
-  picker.setSignals(state.signals, picker.plotted.map((s) => s.label), defaultSignals(info, state.signals));
+// The plotted signals are kept by label across a reload or another model that has them; `add` plots more.
+function setupSignals(info, add = []) {
+  state.signals = signalsFor(info, { sideBySide: sideBySide.on });
+  picker.setSignals(state.signals, [...picker.plotted.map((s) => s.label), ...add], defaultSignals(info, state.signals));
 }
 
 $('csv').addEventListener('click', () => {
@@ -321,6 +344,7 @@ let lastPlot = 0;
 
 function showFrame(f) {
   state.view.update(f.poses, f);
+  sideBySide.update(f);
   inspector.update(f);
   timeline.update(f);
   if (!state.view.anchored) scene.follow(state.view.root());
@@ -663,6 +687,7 @@ window.playground = {
   tracks: () => state.view?.trackStats?.() ?? null,
   ...inspector.hooks,
   ...timeline.hooks,
+  ...sideBySide.hooks,
 };
 
 start();

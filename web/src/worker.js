@@ -8,6 +8,7 @@ import { isXpbdModel, xpbdTexts, xpbdModelList, sampleRods, samplesFor, badRod, 
 import { brakedTorque, checkBrake, driveRollers, terrainSamples } from './tracks.js';
 import { StateRing } from './timeline.js';
 import { GRAB_DT, applyGrab, grabbedPoint } from './grab.js';
+import * as xpbdCopy from './xpbd-copy.js';
 
 const SHIM = '../wasm/index.mjs'; // the repository layout is mirrored next to the page (see vite.config.js)
 const shim = import(/* @vite-ignore */ new URL(SHIM, import.meta.url).href);
@@ -114,6 +115,7 @@ function snapshot(extra = {}) {
     rodKinetic: rodBefore ? rodKinetic(sim, rods, rodBefore, rodDt) : rods.map(() => 0),
     ground: hasGround ? sim.groundReaction() : null,
     groundForces: hasGround ? sim.groundForces() : null,
+    ghost: xpbdCopy.report(sim), // side by side: the XPBD copy
     ...extra,
   };
 }
@@ -130,6 +132,7 @@ function advance(dt, n) {
     failure = String(e?.message ?? e);
   }
   if (!failure) {
+    xpbdCopy.step(sim, dt, n);
     steps += n;
     time += n * dt;
     return null;
@@ -148,6 +151,7 @@ function advance(dt, n) {
       sim.restoreState(before);
       return { step: steps + 1, time: time + dt, reason: why };
     }
+    xpbdCopy.step(sim, dt, 1);
     steps += 1;
     time += dt;
   }
@@ -156,7 +160,7 @@ function advance(dt, n) {
 
 // Keeps the state shown on the time line.
 function record() {
-  ring.push({ time, steps, state: sim.saveState() });
+  ring.push({ time, steps, state: sim.saveState(), ghost: xpbdCopy.save() });
 }
 
 function frame({ wall, play, single, dt, timeScale, budget }) {
@@ -220,6 +224,7 @@ async function open({ source }) {
   drives = driveRollers(model);
   driveTau = drives.map(() => 0);
   hasGround = Boolean(model.ground) && sim.engine === 'featherstone';
+  const sideBySide = { reason: await xpbdCopy.prepare(await shim, source, sim.engine) };
   const samples = hasGround ? terrainSamples(model.ground) : null;
   return {
     name: sim.name,
@@ -236,6 +241,7 @@ async function open({ source }) {
     model,
     terrain: samples && { ...samples, h: sim.terrainHeights(samples.xs, samples.ys) },
     gravity: [...sim.gravity],
+    sideBySide,
     ...snapshot(),
   };
 }
@@ -274,6 +280,7 @@ const ops = {
   frame,
   reset() {
     sim.reset();
+    xpbdCopy.reset();
     rodBefore = null;
     time = 0;
     steps = 0;
@@ -286,6 +293,7 @@ const ops = {
   seek({ index }) {
     const entry = ring.seek(index);
     sim.restoreState(entry.state);
+    xpbdCopy.restore(entry.ghost);
     ({ time, steps } = entry);
     carry = 0;
     return snapshot();
@@ -293,12 +301,22 @@ const ops = {
   // A share link's state; refused (RangeError naming why) when it is not one of this model on this engine.
   restore({ time: t, steps: n, state }) {
     sim.restoreState(state);
+    xpbdCopy.close(); // its state is not in the link
     time = t;
     steps = n;
     carry = 0;
     ring = new StateRing();
     record();
     return snapshot();
+  },
+  // Side by side (xpbd-copy.js): on opens the XPBD copy and starts both runs over from the initial state.
+  async sideBySide({ on }) {
+    if (!on) {
+      xpbdCopy.close();
+      return snapshot();
+    }
+    await xpbdCopy.open(await shim);
+    return ops.reset();
   },
   // A Ctrl+drag: pull `point` (body frame) of `body` toward `target` (world); null lets go.
   grab({ grab: next }) {
