@@ -1,9 +1,9 @@
 // scene-controls.js — controls of particular scenes, keyed by scene name: sliders and buttons in the Settings
-// panel (controls.js), and the pushes their buttons start. A push is a list of forces evaluated before each
-// of its steps in the worker (which imports this module: no three.js or lil-gui here), on top of the inputs,
-// for a whole number of steps: exact, whatever the frame rate.
+// panel (controls.js), and the pushes their buttons start. A push sets forces before each of its steps in the
+// worker (which imports this module: no three.js or lil-gui here), on top of the inputs, for a whole number of
+// steps: the same at any frame rate.
 
-const LIFT = 25;       // N on each carriage: lifts a 1.8 kg pin and rope off the lane by ~0.4 m (30 N/m spring)
+const LIFT = 25;       // N on each carriage: lifts pin, rope and carriage (1.8 kg, a 30 N/m spring) ~0.4 m
 const HOLD = 1.5;      // s the pins hang from the raised carriages
 const LOWER = 1.5;     // s over which the lift fades to nothing, setting the pins down
 const STEADY = 0.5;    // s the pins are still steadied after the lift is gone
