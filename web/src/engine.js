@@ -139,6 +139,14 @@ export class Engine {
     return this.#call('reset');
   }
 
+  /**
+   * A scene control's button (scene-controls.js): `action` with the scene's slider `values`, its forces
+   * reckoned for steps of `dt`; the frame after it (`reset`: the scene started over).
+   */
+  push(action, values, dt) {
+    return this.#call('push', { action, values, dt });
+  }
+
   /** Back to the time line's state at `index` (timeline.js); the frame there. */
   seek(index) {
     return this.#call('seek', { index });

@@ -154,6 +154,7 @@ const controls = createControls($('controls'), {
       if (e.name !== 'StepTimeout') banner(`That value was not applied: ${describeError(e)}`);
     }
   },
+  onAction: sceneAction,
 });
 
 scene.setQuality(controls.view.quality);
@@ -447,12 +448,31 @@ async function reset() {
     if (e.name !== 'StepTimeout') throw e; // the model was closed meanwhile (requestFrame says why)
     return;
   }
-  if (gen !== state.generation) return;
+  if (gen === state.generation) startedOver(f);
+}
+
+function startedOver(f) {
   state.blown = false;
   clearBanner();
   state.lastFrame = f; // the plot starts over from it
   setupSignals(state.info);
   onFrame(f);
+}
+
+/** A scene control's button (scene-controls.js): its push starts at the next step, and the scene plays. */
+async function sceneAction(action) {
+  if (!state.info) return;
+  const gen = state.generation;
+  let f;
+  try {
+    f = await engine.push(action, controls.sceneValues(), controls.settings.dt);
+  } catch (e) {
+    if (e.name !== 'StepTimeout') banner(`That control was not applied: ${describeError(e)}`);
+    return;
+  }
+  if (gen !== state.generation) return;
+  if (f.reset) startedOver(f);
+  setPlaying(true);
 }
 
 function fit() {
@@ -650,6 +670,7 @@ window.playground = {
     q: state.lastFrame ? [...state.lastFrame.q] : [],
     qd: state.lastFrame ? [...state.lastFrame.qd] : [],
     poses: state.lastFrame ? [...state.lastFrame.poses] : [],
+    velocities: state.lastFrame ? [...state.lastFrame.velocities] : [], // per body, world [v; ω]
     ground: state.lastFrame?.ground ? [...state.lastFrame.ground] : null,
     fps: meter.fps,
     rtf: meter.rtf,

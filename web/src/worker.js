@@ -9,6 +9,7 @@ import { brakedTorque, checkBrake, driveRollers, terrainSamples } from './tracks
 import { StateRing } from './timeline.js';
 import { GRAB_DT, applyGrab, grabbedPoint } from './grab.js';
 import * as xpbdCopy from './xpbd-copy.js';
+import { SCENE_CONTROLS } from './scene-controls.js';
 
 const SHIM = '../wasm/index.mjs'; // the repository layout is mirrored next to the page (see vite.config.js)
 const shim = import(/* @vite-ignore */ new URL(SHIM, import.meta.url).href);
@@ -33,6 +34,8 @@ let hasGround = false;   // the model has a ground: frames carry its reaction
 let ring = null;         // the time line: the states of the last frames (timeline.js)
 let grab = null;         // a Ctrl+drag: { body, point (body frame), target (world) } (grab.js)
 let masses = [];         // per body, for the pull
+let model = null;        // sim.describe() of the open model
+let push = null;         // a scene control's push (scene-controls.js) under way, with `done`: its steps so far
 
 function errorInfo(e) {
   const line = Number.isInteger(e?.line) ? e.line : 0;
@@ -56,9 +59,26 @@ function applyInputs() {
   }
 }
 
+// n steps of dt: those of a push under way one at a time, each with its forces on top of the inputs.
+function stepN(dt, n) {
+  for (; push && n > 0; n--) {
+    const tau = Float64Array.from(sim.tau);
+    const fext = Float64Array.from(sim.fext);
+    try {
+      push.apply(sim, push.done, dt);
+      stepInputs(dt, 1);
+    } finally {
+      sim.tau.set(tau);
+      sim.fext.set(fext);
+    }
+    if (++push.done === push.steps) push = null;
+  }
+  if (n > 0) stepInputs(dt, n);
+}
+
 // n steps of dt; with a brake on, one at a time, each with the brake torque of its starting velocity
 // (brakedTorque) on top of the drive torque the sliders set.
-function stepN(dt, n) {
+function stepInputs(dt, n) {
   if (rods.length) return stepRods(dt, n);
   if (!braking) return sim.step(dt, n);
   const { tau, qd } = sim;
@@ -124,6 +144,7 @@ function snapshot(extra = {}) {
 // step, and leaves the state at the last good one.
 function advance(dt, n) {
   const start = sim.saveState();
+  const pushed = push && { push, done: push.done };
   let failure = null;
   try {
     stepN(dt, n);
@@ -138,6 +159,7 @@ function advance(dt, n) {
     return null;
   }
   sim.restoreState(start);
+  push = pushed && Object.assign(pushed.push, { done: pushed.done });
   for (let k = 0; k < n; k++) {
     const before = sim.saveState();
     let why;
@@ -216,7 +238,8 @@ async function open({ source }) {
   braking = false;
   rods = sim.rods();
   rodBefore = null;
-  const model = sim.describe();
+  model = sim.describe();
+  push = null;
   masses = model.bodies.map((b) => b.mass);
   grab = null;
   ring = new StateRing();
@@ -281,6 +304,7 @@ const ops = {
   reset() {
     sim.reset();
     xpbdCopy.reset();
+    push = null;
     rodBefore = null;
     time = 0;
     steps = 0;
@@ -289,11 +313,28 @@ const ops = {
     record();
     return snapshot();
   },
+  // A scene control's button (scene-controls.js): its push, from the next step on, at the page's dt; a push
+  // that starts the scene over resets it first (the frame says `reset`).
+  push({ action, values, dt }) {
+    const own = SCENE_CONTROLS[sim.name];
+    const control = own?.actions[action];
+    if (!control) throw new RangeError(`${sim.name} has no control '${action}'`);
+    for (const [key, { label, min, max }] of Object.entries(own.values)) {
+      const v = values?.[key];
+      if (!(Number.isFinite(v) && v >= min && v <= max)) throw new RangeError(`${label} must be from ${min} to ${max}, got ${v}`);
+    }
+    if (!(dt > 0)) throw new RangeError(`dt must be positive, got ${dt}`);
+    const next = control.push(model, values, dt);
+    const frame = next.reset ? { ...ops.reset(), reset: true } : snapshot({ reset: false });
+    push = { ...next, done: 0 };
+    return frame;
+  },
   // The time line: back to the kept state at `index`, bit for bit.
   seek({ index }) {
     const entry = ring.seek(index);
     sim.restoreState(entry.state);
     xpbdCopy.restore(entry.ghost);
+    push = null;
     ({ time, steps } = entry);
     carry = 0;
     return snapshot();
@@ -302,6 +343,7 @@ const ops = {
   restore({ time: t, steps: n, state }) {
     sim.restoreState(state);
     xpbdCopy.close(); // its state is not in the link
+    push = null;
     time = t;
     steps = n;
     carry = 0;
