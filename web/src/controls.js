@@ -1,7 +1,8 @@
 // controls.js — the settings panel (lil-gui): time scale and dt, view toggles and quality, and sliders generated
-// from the model for gravity, each joint's tau and each actuator input.
+// from the model for gravity, each joint's tau and each actuator input; a scene's own controls (scene-controls.js).
 import GUI from 'lil-gui';
 import { driveRollers } from './tracks.js';
+import { SCENE_CONTROLS } from './scene-controls.js';
 import { QUALITIES } from './quality.js';
 import { loadSetting, saveSetting } from './storage.js';
 
@@ -35,8 +36,9 @@ const ms = (s) => `${Number((s * 1e3).toPrecision(2))} ms`;
  * @param onView     (view) => void      a toggle changed
  * @param onQuality  (mode) => void      the quality setting changed: 'auto', 'high' or 'low'
  * @param onInputs   () => void          a gravity/tau/act slider moved
+ * @param onAction   (action) => void    a scene control's button was pressed (its key in SCENE_CONTROLS)
  */
-export function createControls(container, { onView, onQuality, onInputs }) {
+export function createControls(container, { onView, onQuality, onInputs, onAction }) {
   const gui = new GUI({ container, title: 'Settings' });
   const settings = { ...DEFAULTS };
   const quality = loadSetting('quality');
@@ -87,8 +89,10 @@ export function createControls(container, { onView, onQuality, onInputs }) {
 
   let inputs = { tau: [], act: [], gravity: [0, 0, 0], brake: [] };
   let modelFolders = [];
+  let sceneValues = {}; // the open scene's own sliders (scene-controls.js), by key
 
   return {
+    gui, // the panel, for other modules' settings (side-by-side.js)
     settings,
     view,
     /** Sets time scale and dt (e.g. from a share link). Values outside the sliders' ranges are kept. */
@@ -140,6 +144,18 @@ export function createControls(container, { onView, onQuality, onInputs }) {
           f.add(inputs.brake, i, 0, 1, 0.01).name(`${d.name} brake (0–1)`).onChange(onInputs);
         });
       }
+      // A scene with its own controls: its sliders and buttons.
+      const own = SCENE_CONTROLS[info.name];
+      sceneValues = {};
+      if (own) {
+        const f = gui.addFolder(own.title);
+        modelFolders.push(f);
+        for (const [key, v] of Object.entries(own.values)) {
+          sceneValues[key] = v.value;
+          f.add(sceneValues, key, v.min, v.max, v.step).name(v.label);
+        }
+        for (const [key, a] of Object.entries(own.actions)) f.add({ [key]: () => onAction(key) }, key).name(a.label);
+      }
       if (info.nv > 0) {
         const f = gui.addFolder('Joint tau (N·m or N)');
         modelFolders.push(f);
@@ -179,6 +195,10 @@ export function createControls(container, { onView, onQuality, onInputs }) {
       const g = gui.addFolder('Gravity (m/s²)');
       modelFolders.push(g);
       ['x', 'y', 'z'].forEach((c, i) => g.add(inputs.gravity, i, -20, 20, 0.01).name(c).onChange(onInputs));
+    },
+    /** The open scene's own slider values (scene-controls.js), by key. */
+    sceneValues() {
+      return { ...sceneValues };
     },
     /** Current slider values: {tau, act, gravity, brake} (brake: one level per drive roller, 0 to 1). */
     inputs() {

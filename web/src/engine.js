@@ -139,6 +139,14 @@ export class Engine {
     return this.#call('reset');
   }
 
+  /**
+   * A scene control's button (scene-controls.js): `action` with the scene's slider `values`, its forces
+   * reckoned for steps of `dt`; the frame after it (`reset`: the scene started over).
+   */
+  push(action, values, dt) {
+    return this.#call('push', { action, values, dt });
+  }
+
   /** Back to the time line's state at `index` (timeline.js); the frame there. */
   seek(index) {
     return this.#call('seek', { index });
@@ -147,6 +155,11 @@ export class Engine {
   /** A share link's { time, steps, state }; rejects naming why it does not fit the model shown. */
   restore(saved) {
     return this.#call('restore', saved);
+  }
+
+  /** Side by side on (the open model also on XPBD, both from the initial state) or off; the frame then. */
+  sideBySide(on) {
+    return this.#call('sideBySide', { on });
   }
 
   /** Pulls { body, point (body frame), target (world) } (grab.js); null lets go. */

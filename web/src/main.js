@@ -18,6 +18,7 @@ import { loadEdit, saveEdit, dropEdit } from './storage.js';
 import { banner, clearBanner, toast, describeError, parseStatus, showBackend } from './status.js';
 import { createInspector } from './inspect.js';
 import { createTimeline } from './timeline.js';
+import { createSideBySide } from './side-by-side.js';
 
 const PLOT_INTERVAL_MS = 100; // the live plot redraws at 10 Hz: on a software renderer every redraw costs frames
 const DEFAULT_MODEL = 'threelink';
@@ -153,9 +154,30 @@ const controls = createControls($('controls'), {
       if (e.name !== 'StepTimeout') banner(`That value was not applied: ${describeError(e)}`);
     }
   },
+  onAction: sceneAction,
 });
 
 scene.setQuality(controls.view.quality);
+
+// Side by side: turning it on or off starts the plot over; on, both runs start over with the gap plotted.
+const sideBySide = createSideBySide(controls.gui, scene, async (on) => {
+  const gen = state.generation;
+  try {
+    const f = await engine.sideBySide(on);
+    if (gen !== state.generation) return false;
+    if (on) {
+      state.blown = false;
+      clearBanner();
+    }
+    state.lastFrame = f;
+    setupSignals(state.info, on ? ['gap (m)'] : []);
+    onFrame(f);
+    return true;
+  } catch (e) {
+    if (e.name !== 'StepTimeout') banner(`Side by side: ${describeError(e)}`);
+    return false;
+  }
+});
 
 const sameVector = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -206,6 +228,7 @@ function clearModel() {
   setPlaying(false);
   scene.setModel(null);
   inspector.setModel(null, null);
+  sideBySide.setModel(null);
   $('backend').textContent = '';
   $('behind').hidden = true;
 }
@@ -243,6 +266,7 @@ async function openText(text, { keepCamera = false, camera = null, inputs = {} }
   else if (!keepCamera || state.framed !== name || moved) scene.frameModel();
   state.framed = name;
   controls.buildModel(info, inputs);
+  sideBySide.setModel(info);
   rodControls.build(info);
   await engine.setInputs(controls.inputs());
   setupSignals(info);
@@ -300,10 +324,10 @@ async function revert() {
 
 // ——— plots ———
 
-// The plotted signals are kept by label across a reload or another model that has them.
-function setupSignals(info) {
-  state.signals = signalsFor(info);
-  picker.setSignals(state.signals, picker.plotted.map((s) => s.label), defaultSignals(info, state.signals));
+// The plotted signals are kept by label across a reload or another model that has them; `add` plots more.
+function setupSignals(info, add = []) {
+  state.signals = signalsFor(info, { sideBySide: sideBySide.on });
+  picker.setSignals(state.signals, [...picker.plotted.map((s) => s.label), ...add], defaultSignals(info, state.signals));
 }
 
 $('csv').addEventListener('click', () => {
@@ -321,6 +345,7 @@ let lastPlot = 0;
 
 function showFrame(f) {
   state.view.update(f.poses, f);
+  sideBySide.update(f);
   inspector.update(f);
   timeline.update(f);
   if (!state.view.anchored) scene.follow(state.view.root());
@@ -423,12 +448,31 @@ async function reset() {
     if (e.name !== 'StepTimeout') throw e; // the model was closed meanwhile (requestFrame says why)
     return;
   }
-  if (gen !== state.generation) return;
+  if (gen === state.generation) startedOver(f);
+}
+
+function startedOver(f) {
   state.blown = false;
   clearBanner();
   state.lastFrame = f; // the plot starts over from it
   setupSignals(state.info);
   onFrame(f);
+}
+
+/** A scene control's button (scene-controls.js): its push starts at the next step, and the scene plays. */
+async function sceneAction(action) {
+  if (!state.info) return;
+  const gen = state.generation;
+  let f;
+  try {
+    f = await engine.push(action, controls.sceneValues(), controls.settings.dt);
+  } catch (e) {
+    if (e.name !== 'StepTimeout') banner(`That control was not applied: ${describeError(e)}`);
+    return;
+  }
+  if (gen !== state.generation) return;
+  if (f.reset) startedOver(f);
+  setPlaying(true);
 }
 
 function fit() {
@@ -626,6 +670,7 @@ window.playground = {
     q: state.lastFrame ? [...state.lastFrame.q] : [],
     qd: state.lastFrame ? [...state.lastFrame.qd] : [],
     poses: state.lastFrame ? [...state.lastFrame.poses] : [],
+    velocities: state.lastFrame ? [...state.lastFrame.velocities] : [], // per body, world [v; ω]
     ground: state.lastFrame?.ground ? [...state.lastFrame.ground] : null,
     fps: meter.fps,
     rtf: meter.rtf,
@@ -663,6 +708,7 @@ window.playground = {
   tracks: () => state.view?.trackStats?.() ?? null,
   ...inspector.hooks,
   ...timeline.hooks,
+  ...sideBySide.hooks,
 };
 
 start();

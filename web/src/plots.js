@@ -14,10 +14,11 @@ const COLORS = ['#f2a541', '#5b8def', '#4cc38a', '#e5636b', '#a57ee0', '#47c1d1'
  * qd[i] per coordinate, each body's world x, y, z, the model's observation values (sim.observe(): each point of
  * interest's world position and velocity, each tsda's length and rate, each rsda's q and qd), with a ground its
  * total force (sim.groundReaction()), and per rod its tip position, its mean axial strain (centreline length
- * against its length at the start) and its kinetic energy. Each is {label, read(frame), energy} where frame is
- * the worker's snapshot; energy marks a value in J.
+ * against its length at the start) and its kinetic energy; side by side (side-by-side.js), the gap between the
+ * two runs and the XPBD run's residuals. Each is {label, read(frame), energy} where frame is the worker's
+ * snapshot; energy marks a value in J.
  */
-export function signalsFor(info) {
+export function signalsFor(info, { sideBySide = false } = {}) {
   const out = [];
   const add = (label, read, energy = false) => out.push({ label, read, energy });
   if (info.nb > 0) {
@@ -49,6 +50,11 @@ export function signalsFor(info) {
     add(`rod ${rod.name} strain`, (f) => (f.rods[i] ? centrelineLength(f.rods[i], n) / rest - 1 : NaN));
     add(`rod ${rod.name} kinetic energy`, (f) => f.rodKinetic?.[i] ?? NaN, true);
   });
+  if (sideBySide) {
+    add('gap (m)', (f) => f.ghost?.gap ?? NaN);
+    add('XPBD primal residual', (f) => f.ghost?.primal ?? NaN);
+    add('XPBD constraint residual', (f) => f.ghost?.constraint ?? NaN);
+  }
   return out;
 }
 

@@ -5,7 +5,9 @@
 export const SPAN = 20;             // s of simulated time kept at least
 const MAX_BYTES = 128 * 2 ** 20;    // unless the states would take more memory than this
 
-/** Saved states, oldest first: { time, steps, state } per displayed frame, and the one shown. */
+/** Saved states, oldest first: { time, steps, state, ghost } per displayed frame, and the one shown. */
+const bytes = (entry) => entry.state.byteLength + (entry.ghost?.byteLength ?? 0); // ghost: side by side's XPBD copy
+
 export class StateRing {
   #entries = [];
   #bytes = 0;
@@ -14,12 +16,12 @@ export class StateRing {
 
   /** Keeps `entry` as the state shown, after dropping the states ahead of the one shown before. */
   push(entry) {
-    while (this.#entries.length > this.index + 1) this.#bytes -= this.#entries.pop().state.byteLength;
+    while (this.#entries.length > this.index + 1) this.#bytes -= bytes(this.#entries.pop());
     this.#entries.push(entry);
-    this.#bytes += entry.state.byteLength;
+    this.#bytes += bytes(entry);
     const newest = entry.time;
     while (this.#entries.length > 1 && (newest - this.#entries[1].time >= SPAN || this.#bytes > MAX_BYTES)) {
-      this.#bytes -= this.#entries.shift().state.byteLength;
+      this.#bytes -= bytes(this.#entries.shift());
     }
     this.index = this.#entries.length - 1;
   }

@@ -8,6 +8,8 @@ import { isXpbdModel, xpbdTexts, xpbdModelList, sampleRods, samplesFor, badRod, 
 import { brakedTorque, checkBrake, driveRollers, terrainSamples } from './tracks.js';
 import { StateRing } from './timeline.js';
 import { GRAB_DT, applyGrab, grabbedPoint } from './grab.js';
+import * as xpbdCopy from './xpbd-copy.js';
+import { SCENE_CONTROLS } from './scene-controls.js';
 
 const SHIM = '../wasm/index.mjs'; // the repository layout is mirrored next to the page (see vite.config.js)
 const shim = import(/* @vite-ignore */ new URL(SHIM, import.meta.url).href);
@@ -32,6 +34,8 @@ let hasGround = false;   // the model has a ground: frames carry its reaction
 let ring = null;         // the time line: the states of the last frames (timeline.js)
 let grab = null;         // a Ctrl+drag: { body, point (body frame), target (world) } (grab.js)
 let masses = [];         // per body, for the pull
+let model = null;        // sim.describe() of the open model
+let push = null;         // a scene control's push (scene-controls.js) under way, with `done`: its steps so far
 
 function errorInfo(e) {
   const line = Number.isInteger(e?.line) ? e.line : 0;
@@ -55,9 +59,26 @@ function applyInputs() {
   }
 }
 
+// n steps of dt: those of a push under way one at a time, each with its forces on top of the inputs.
+function stepN(dt, n) {
+  for (; push && n > 0; n--) {
+    const tau = Float64Array.from(sim.tau);
+    const fext = Float64Array.from(sim.fext);
+    try {
+      push.apply(sim, push.done, dt);
+      stepInputs(dt, 1);
+    } finally {
+      sim.tau.set(tau);
+      sim.fext.set(fext);
+    }
+    if (++push.done === push.steps) push = null;
+  }
+  if (n > 0) stepInputs(dt, n);
+}
+
 // n steps of dt; with a brake on, one at a time, each with the brake torque of its starting velocity
 // (brakedTorque) on top of the drive torque the sliders set.
-function stepN(dt, n) {
+function stepInputs(dt, n) {
   if (rods.length) return stepRods(dt, n);
   if (!braking) return sim.step(dt, n);
   const { tau, qd } = sim;
@@ -114,6 +135,7 @@ function snapshot(extra = {}) {
     rodKinetic: rodBefore ? rodKinetic(sim, rods, rodBefore, rodDt) : rods.map(() => 0),
     ground: hasGround ? sim.groundReaction() : null,
     groundForces: hasGround ? sim.groundForces() : null,
+    ghost: xpbdCopy.report(sim), // side by side: the XPBD copy
     ...extra,
   };
 }
@@ -122,6 +144,7 @@ function snapshot(extra = {}) {
 // step, and leaves the state at the last good one.
 function advance(dt, n) {
   const start = sim.saveState();
+  const pushed = push && { push, done: push.done };
   let failure = null;
   try {
     stepN(dt, n);
@@ -130,11 +153,13 @@ function advance(dt, n) {
     failure = String(e?.message ?? e);
   }
   if (!failure) {
+    xpbdCopy.step(sim, dt, n);
     steps += n;
     time += n * dt;
     return null;
   }
   sim.restoreState(start);
+  push = pushed && Object.assign(pushed.push, { done: pushed.done });
   for (let k = 0; k < n; k++) {
     const before = sim.saveState();
     let why;
@@ -148,6 +173,7 @@ function advance(dt, n) {
       sim.restoreState(before);
       return { step: steps + 1, time: time + dt, reason: why };
     }
+    xpbdCopy.step(sim, dt, 1);
     steps += 1;
     time += dt;
   }
@@ -156,7 +182,7 @@ function advance(dt, n) {
 
 // Keeps the state shown on the time line.
 function record() {
-  ring.push({ time, steps, state: sim.saveState() });
+  ring.push({ time, steps, state: sim.saveState(), ghost: xpbdCopy.save() });
 }
 
 function frame({ wall, play, single, dt, timeScale, budget }) {
@@ -212,7 +238,8 @@ async function open({ source }) {
   braking = false;
   rods = sim.rods();
   rodBefore = null;
-  const model = sim.describe();
+  model = sim.describe();
+  push = null;
   masses = model.bodies.map((b) => b.mass);
   grab = null;
   ring = new StateRing();
@@ -220,6 +247,7 @@ async function open({ source }) {
   drives = driveRollers(model);
   driveTau = drives.map(() => 0);
   hasGround = Boolean(model.ground) && sim.engine === 'featherstone';
+  const sideBySide = { reason: await xpbdCopy.prepare(await shim, source, sim.engine) };
   const samples = hasGround ? terrainSamples(model.ground) : null;
   return {
     name: sim.name,
@@ -236,6 +264,7 @@ async function open({ source }) {
     model,
     terrain: samples && { ...samples, h: sim.terrainHeights(samples.xs, samples.ys) },
     gravity: [...sim.gravity],
+    sideBySide,
     ...snapshot(),
   };
 }
@@ -274,6 +303,8 @@ const ops = {
   frame,
   reset() {
     sim.reset();
+    xpbdCopy.reset();
+    push = null;
     rodBefore = null;
     time = 0;
     steps = 0;
@@ -282,10 +313,28 @@ const ops = {
     record();
     return snapshot();
   },
+  // A scene control's button (scene-controls.js): its push, from the next step on, at the page's dt; a push
+  // that starts the scene over resets it first (the frame says `reset`).
+  push({ action, values, dt }) {
+    const own = SCENE_CONTROLS[sim.name];
+    const control = own?.actions[action];
+    if (!control) throw new RangeError(`${sim.name} has no control '${action}'`);
+    for (const [key, { label, min, max }] of Object.entries(own.values)) {
+      const v = values?.[key];
+      if (!(Number.isFinite(v) && v >= min && v <= max)) throw new RangeError(`${label} must be from ${min} to ${max}, got ${v}`);
+    }
+    if (!(dt > 0)) throw new RangeError(`dt must be positive, got ${dt}`);
+    const next = control.push(model, values, dt);
+    const frame = next.reset ? { ...ops.reset(), reset: true } : snapshot({ reset: false });
+    push = { ...next, done: 0 };
+    return frame;
+  },
   // The time line: back to the kept state at `index`, bit for bit.
   seek({ index }) {
     const entry = ring.seek(index);
     sim.restoreState(entry.state);
+    xpbdCopy.restore(entry.ghost);
+    push = null;
     ({ time, steps } = entry);
     carry = 0;
     return snapshot();
@@ -293,12 +342,23 @@ const ops = {
   // A share link's state; refused (RangeError naming why) when it is not one of this model on this engine.
   restore({ time: t, steps: n, state }) {
     sim.restoreState(state);
+    xpbdCopy.close(); // its state is not in the link
+    push = null;
     time = t;
     steps = n;
     carry = 0;
     ring = new StateRing();
     record();
     return snapshot();
+  },
+  // Side by side (xpbd-copy.js): on opens the XPBD copy and starts both runs over from the initial state.
+  async sideBySide({ on }) {
+    if (!on) {
+      xpbdCopy.close();
+      return snapshot();
+    }
+    await xpbdCopy.open(await shim);
+    return ops.reset();
   },
   // A Ctrl+drag: pull `point` (body frame) of `body` toward `target` (world); null lets go.
   grab({ grab: next }) {
