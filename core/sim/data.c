@@ -178,9 +178,7 @@ static int pushed(const mech_data *d, int i)
 
 const double *mech_data_step_tau(mech_data *d)
 {
-    int any = 0;
-    for (int i = 0; i < d->nb && !any; i++) any = pushed(d, i);
-    if (!any) return d->tau;
+    if (!d->pushed) return d->tau;
     const mech_body_kin *k = mech_data_kinematics(d, NULL);
     if (!k) return NULL;
     memcpy(d->tstep, d->tau, sizeof(double) * (size_t)d->nv);
@@ -327,6 +325,8 @@ int mech_data_step(mech_data *d, double dt, int n)
                               MECH_STEP_WORK_MAX);
     if (check_inputs(d, "step")) return -1;
     d->fd = mech_data_fd(d);
+    d->pushed = 0;   /* fext is an input: it stays as it is for the whole call */
+    for (int i = 0; i < d->nb && !d->pushed; i++) d->pushed = pushed(d, i);
     if (d->engine->steps) return d->engine->steps(d, dt, n);
     return mech_data_run_steps(d, dt, n, d->engine->step);
 }

@@ -82,6 +82,7 @@ struct mech_data {
     contact_state *contact;    /* models with a band or a ground, else NULL */
     double *vmid;              /* Verlet's midpoint velocity (nv) */
     double *tstep;             /* nv: tau plus the fext of bodies that do not read it (mech_data_step_tau) */
+    int pushed;                /* such a body has fext in this step(dt, n): found once per call */
     mech_body_kin *kin;        /* nb, made on first use */
     dense_ws *dense;           /* dense kinematics for energy and observe, made on first use */
     int nproducer;
