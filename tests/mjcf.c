@@ -50,7 +50,8 @@ static void put_joint(text_buf *t, const mech_body *b, int i, int depth)
     switch (b->joint) {
     case MECH_JOINT_REVOLUTE:
     case MECH_JOINT_PRISMATIC:
-        put(t, "%*s<joint name=\"j%d\" type=\"%s\"", 2 * depth, "", i, type[b->joint]);
+        put(t, "%*s<joint name=\"j%d\" type=\"%s\" armature=\"%.17g\"", 2 * depth, "", i, type[b->joint],
+            b->armature);
         put_vec(t, "axis", b->axis, 3);
         put(t, "/>\n");
         break;

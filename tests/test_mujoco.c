@@ -110,7 +110,7 @@ static void pendulum_part(const mech_body *b, int welded, double h[3], double Io
 
 /* Body 0 on a hinge about the skew unit axis a (fixed base), every other body
  * welded to it.  With h and Io summed over the bodies (pendulum_part) and
- * Rw = R0 R(a, q):  qdd = (tau + (Rw a) . ((Rw h) x g)) / (a' Io a).
+ * Rw = R0 R(a, q):  qdd = (tau + (Rw a) . ((Rw h) x g)) / (a' Io a + armature).
  * Velocity does not enter for a single fixed axis. */
 static void pendulum_formula(const mech_model *m, const double *q, const double *tau, double *qdd)
 {
@@ -128,7 +128,7 @@ static void pendulum_formula(const mech_model *m, const double *q, const double 
     m3_mulv(Rw, h, hw);
     v3_cross(hw, m->gravity, hxg);
     m3_mulv(Io, b->axis, Ia);
-    qdd[0] = (tau[0] + v3_dot(aw, hxg)) / v3_dot(b->axis, Ia);
+    qdd[0] = (tau[0] + v3_dot(aw, hxg)) / (v3_dot(b->axis, Ia) + b->armature);
 }
 
 /* x = A^-1 y for a symmetric positive definite 3x3 A (adjugate rows). */
@@ -221,6 +221,7 @@ static int closed_form(void)
     memcpy(b[0].axis, skew, sizeof skew);
     b[0].mass = 1.3;
     b[0].com[0] = 0.2; b[0].com[1] = -0.1; b[0].com[2] = 0.4;
+    b[0].armature = 0.03;
     set_body(&b[1], MECH_JOINT_FIXED, inertia);
     b[1].parent = 0;
     b[1].pos[0] = 0.5;
@@ -233,6 +234,7 @@ static int closed_form(void)
     set_body(&b[0], MECH_JOINT_FLOATING, inertia);
     b[0].mass = 2.1;
     b[0].fext = 1;
+    b[0].armature = 0.0;
     model_of(&m, b, 1, "free_body");
     return closed_form_case(&m, free_body_formula) && ok;
 }

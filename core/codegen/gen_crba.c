@@ -1,6 +1,7 @@
 /* gen_crba.c — the joint-space inertia H by the composite-rigid-body
  * algorithm (RBDA Table 6.2), lower triangle only.  Composite inertias stay in
- * the symmetric rigid-body form (m, h, Ibar), ten numbers instead of 36. */
+ * the symmetric rigid-body form (m, h, Ibar), ten numbers instead of 36.  A
+ * joint's armature (rotor inertia) adds to its diagonal entries only. */
 #include "codegen/gen.h"
 
 #include <stdlib.h>
@@ -40,7 +41,10 @@ int gen_crba(gen *g)
         sv6 F[6];
         for (int k = 0; k < b->nv; k++) F[k] = si_apply(p, Ic[i], g->b[i].S[k]);
         for (int r = 0; r < b->nv; r++)
-            for (int c = 0; c <= r; c++) set_h(g, b->vidx + r, b->vidx + c, sv_dot(p, g->b[i].S[r], F[c]));
+            for (int c = 0; c <= r; c++) {
+                ex h = sv_dot(p, g->b[i].S[r], F[c]);
+                set_h(g, b->vidx + r, b->vidx + c, r == c ? ex_add(p, h, ex_const(p, b->armature)) : h);
+            }
         for (int j = i; b->nv > 0 && m->bodies[j].parent >= 0;) {
             for (int k = 0; k < b->nv; k++) F[k] = gen_up_transpose_force(g, j, F[k]);
             j = m->bodies[j].parent;

@@ -108,6 +108,8 @@ typedef struct {
     double mass;           /* kg, > 0                                       */
     double com[3];         /* centre of mass, body frame                    */
     double inertia[9];     /* rotational inertia about the CoM, body frame, symmetric PD */
+    double armature;       /* revolute/prismatic: rotor inertia added to H's diagonal
+                              (kg m^2 revolute, kg prismatic), >= 0; 0 by default */
     int fext;              /* 1 = reads its fext slots                      */
     int qidx, vidx;        /* first slot in q and in qd/tau                 */
     int nq, nv;            /* per joint type, see mech_joint_type           */

@@ -18,7 +18,7 @@
 #include <string.h>
 
 static const char *const body_keys[K_COUNT] = {
-    "parent", "joint", "pos", "rot", "mass", "com", "inertia", "fext", "q0", "qd0"
+    "parent", "joint", "pos", "rot", "mass", "com", "inertia", "armature", "fext", "q0", "qd0"
 };
 
 static const char *const loop_keys[L_COUNT] = {
@@ -276,6 +276,15 @@ static int key_mass(parser *p, raw_body *rb)
     return mp_end_of_line(p, "mass", "1");
 }
 
+static int key_armature(parser *p, raw_body *rb)
+{
+    lex_tok t;
+    if (mp_next_tok(p, &t, "armature", "1") || mp_to_number(p, &t, "armature", &rb->b.armature)) return -1;
+    if (!(rb->b.armature >= 0.0))
+        return mp_fail(p, p->ln.no, t.col, "armature must not be negative: got %g", rb->b.armature);
+    return mp_end_of_line(p, "armature", "1");
+}
+
 int mp_read_inertia(parser *p, double I[9])
 {
     double v[6];
@@ -495,6 +504,9 @@ static int finish_body(parser *p, raw_body *rb)
         if (!rb->key_line[required[i]])
             return mp_fail(p, rb->b.line, rb->name_col, "body '%s' has no '%s'", rb->b.name,
                         body_keys[required[i]]);
+    if (rb->key_line[K_ARMATURE] && (rb->b.joint == MECH_JOINT_FIXED || rb->b.joint == MECH_JOINT_FLOATING))
+        return mp_fail(p, rb->key_line[K_ARMATURE], rb->key_col[K_ARMATURE],
+                       "'armature' is for revolute and prismatic joints (body '%s')", rb->b.name);
     if (rb->b.joint == MECH_JOINT_FLOATING && strcmp(rb->parent, "base") != 0)
         return mp_fail(p, rb->key_line[K_PARENT], rb->parent_col,
                     "floating body '%s' must have parent 'base', not '%s'", rb->b.name, rb->parent);
@@ -518,6 +530,7 @@ static int body_key(parser *p, raw_body *rb, int k)
     case K_MASS: return key_mass(p, rb);
     case K_COM: return mp_number_line(p, "com", rb->b.com, 3);
     case K_INERTIA: return mp_read_inertia(p, rb->b.inertia);
+    case K_ARMATURE: return key_armature(p, rb);
     case K_FEXT: return key_fext(p, rb);
     default: return key_state(p, rb, k);
     }
@@ -542,7 +555,7 @@ static int body_line(parser *p, const lex_tok *kw)
         return mp_fail(p, p->ln.no, kw->col, "'%.*s' inside body '%s': missing 'end'", kw->n, kw->s,
                     rb->b.name);
     return mp_fail_at(p, kw, "unknown keyword ", " in body: expected one of: parent joint pos rot "
-                   "mass com inertia fext q0 qd0 shape limit drive target compliance end");
+                   "mass com inertia armature fext q0 qd0 shape limit drive target compliance end");
 }
 
 static int top_body(parser *p, int col)

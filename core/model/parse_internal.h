@@ -12,7 +12,7 @@
 #define QUOTE_MAX 40            /* characters of a token shown in a message */
 #define AXIS_EXPECT "an axis (x, y, z, -x, -y, -z or 3 numbers)"
 
-enum { K_PARENT, K_JOINT, K_POS, K_ROT, K_MASS, K_COM, K_INERTIA, K_FEXT, K_Q0, K_QD0, K_COUNT };
+enum { K_PARENT, K_JOINT, K_POS, K_ROT, K_MASS, K_COM, K_INERTIA, K_ARMATURE, K_FEXT, K_Q0, K_QD0, K_COUNT };
 enum { L_TYPE, L_PRED, L_SUCC, L_PPOS, L_PROT, L_PAXIS, L_SPOS, L_SROT, L_SAXIS, L_LENGTH, L_STAB, L_COUNT };
 enum { E_FROM, E_TO, E_JOINT, E_K, E_C, E_L0, E_Q0, E_INPUT, E_COUNT };
 

@@ -98,6 +98,7 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
         double D[36], UDinv[36], Ut[36], UDU[36], IaX[36], XtIaX[36];
         mat_mul(6, 6, nv, ws->IA[i], ws->S[i], ws->U[i]);                   /* U = IA S  */
         mat_tmul(nv, 6, nv, ws->S[i], ws->U[i], D);                         /* D = S^T U */
+        for (int k = 0; k < nv; k++) D[nv * k + k] += m->bodies[i].armature; /* + rotor inertia */
         spd_inverse(nv, D, ws->Dinv[i]);
         mat_mul(6, nv, nv, ws->U[i], ws->Dinv[i], UDinv);
         for (int r = 0; r < nv; r++)

@@ -20,7 +20,8 @@ static void put_block(const mech_model *m, const dense_ws *ws, double *H, int i,
 /* Table 6.2.  IC_i = I_i; backward, IC_lambda += lambdaX*_i IC_i iX_lambda
  * (lambdaX*_i = iX_lambda^T, eq. 2.25); then per body F = IC_i S_i,
  * H_ii = S_i^T F, and walking to the root F = lambdaX*_j F, j = lambda(j),
- * H_ij = F^T S_j.  Fixed joints (nv 0) add no rows but pass F on. */
+ * H_ij = F^T S_j.  Fixed joints (nv 0) add no rows but pass F on.  A joint's
+ * armature (rotor inertia) adds to its diagonal entries only. */
 void dense_crba(const mech_model *m, dense_ws *ws, const double *q, double *H)
 {
     memset(H, 0, (size_t)m->nv * (size_t)m->nv * sizeof(double));
@@ -45,6 +46,7 @@ void dense_crba(const mech_model *m, dense_ws *ws, const double *q, double *H)
         if (ni == 0) continue;
         mat_mul(6, 6, ni, ws->IC[i], ws->S[i], F);
         put_block(m, ws, H, i, i, F);
+        for (int k = 0; k < ni; k++) H[m->nv * (m->bodies[i].vidx + k) + m->bodies[i].vidx + k] += m->bodies[i].armature;
         while (m->bodies[j].parent >= 0) {
             mat_tmul(6, 6, ni, ws->Xup[j], F, XtF);
             memcpy(F, XtF, sizeof F);

@@ -53,15 +53,16 @@ async function crossCheck(mechText, name, model, { slide = 0.1 } = {}) {
   return worst;
 }
 
-test('Franka Panda (MJCF, MuJoCo Menagerie) matches MuJoCo, damping included, armature stripped from MuJoCo', async () => {
+test('Franka Panda (MJCF, MuJoCo Menagerie) matches MuJoCo, damping and armature included', async () => {
   const { text, warnings } = await importModel(panda, { format: 'mjcf', name: 'panda.xml' });
-  // armature has no .mech counterpart: the importer says so, and MuJoCo's side runs without it.
-  assert.ok(warnings.some((w) => /armature dropped on 9 joints/.test(w) && /no rotor inertia/.test(w)), warnings.join('\n'));
+  assert.equal((text.match(/^  armature 0\.1$/gm) ?? []).length, 9, 'armature 0.1 on all 9 joints');
+  assert.ok(!warnings.some((w) => /armature/.test(w)), warnings.join('\n'));
   for (const what of ['<actuator> dropped: 8 actuators', '<tendon> dropped', '<equality> dropped', '<contact> dropped', 'mesh geoms']) {
     assert.ok(warnings.some((w) => w.includes(what)), `warns about ${what}`);
   }
   const model = await mujocoModel(forMujoco(panda), 'xml');
   assert.ok(Array.from(model.dof_damping).every((c) => c === 1), 'MuJoCo keeps the joint damping');
+  assert.ok(Array.from(model.dof_armature).every((c) => c === 0.1), 'and the armature');
   const at0 = await initialPoses(text, 'panda', model);
   assert.ok(at0.anchor <= 1e-14 && at0.axis <= 1e-14, `initial joint anchors and axes as MuJoCo's: ${JSON.stringify(at0)}`);
   const worst = await crossCheck(text, 'panda', model, { slide: 0.04 });

@@ -44,12 +44,11 @@ export function exactFullInertia(xml) {
 const FLAGS = '<flag contact="disable" limit="disable" equality="disable" actuation="disable" frictionloss="disable"/>';
 const DISABLED = ['mjDSBL_CONTACT', 'mjDSBL_LIMIT', 'mjDSBL_EQUALITY', 'mjDSBL_ACTUATION', 'mjDSBL_FRICTIONLOSS'];
 
-/** The MJCF text MuJoCo gets: `<option>` with FLAGS, meshes (files not shipped) and armature removed. */
+/** The MJCF text MuJoCo gets: `<option>` with FLAGS and meshes (files not shipped) removed. */
 export function forMujoco(xml) {
   let out = exactFullInertia(xml)
     .replace(/<mesh [^>]*\/>/g, '')
-    .replace(/<geom [^>]*mesh="[^"]*"[^>]*\/>/g, '')
-    .replace(/ armature="[^"]*"/g, '');
+    .replace(/<geom [^>]*mesh="[^"]*"[^>]*\/>/g, '');
   if (/<option[^>]*\/>/.test(out)) out = out.replace(/<option([^>]*)\/>/, `<option$1>${FLAGS}</option>`);
   else out = out.replace(/(<mujoco[^>]*>)/, `$1<option>${FLAGS}</option>`);
   return out;

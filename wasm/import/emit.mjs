@@ -5,7 +5,7 @@
 // A source node is
 //   { name, el, parent (node or null for the world), X: { p, q } (its frame in its parent's frame),
 //     joint: null | { type: 'revolute' | 'prismatic' | 'floating', name, el, axis, anchor (in its
-//       own frame), damping, stiffness, springref (SI), from },
+//       own frame), damping, stiffness, springref, armature (SI), from },
 //     weld: 'merge' | 'fixed' (jointless nodes: merged into the parent's body, or a body of its own
 //       with a fixed joint),
 //     parts: [{ mass, com, inertia }] (own frame), shapes: [{ type, size, t: { p, q }, color }],
@@ -224,6 +224,7 @@ export function emit(m) {
     const I = b.inertia;
     const off = [I[1], I[2], I[5]];
     lines.push(`  inertia ${vec([I[0], I[4], I[8]], what)}${isZero(off) ? '' : ` ${vec(off, what)}`}`);
+    if (j.armature) lines.push(`  armature ${fmt(j.armature, what)}`);
     for (const s of b.shapes) lines.push(`  ${shapeText(s, what)}`);
     lines.push('end');
   }

@@ -354,13 +354,18 @@ export function readMjcf(text, { file }) {
     const label = `'${name ?? `(unnamed joint of body '${bodyName}')`}'`;
     if (type === 'ball') throw fail(el, `joint ${label}: type 'ball' is not supported yet (.mech has no spherical tree joint; see models/loops/quartercar.mech for a floating body pinned by a spherical loop)`);
     if (!['hinge', 'slide', 'free'].includes(type)) throw fail(el, `joint ${label}: unknown joint type '${type}' (MJCF: free, ball, slide, hinge)`);
-    const j = { name, el, from: `MJCF ${type}`, anchor: vec(el, 'pos', 3, [0, 0, 0], a) };
-    if (type === 'free') return { ...j, type: 'floating' };
+    const armature = num(el, 'armature', 0, a); // rotor inertia, on each of the joint's dofs
+    if (armature < 0) throw fail(el, `joint ${label}: negative armature ${armature}`);
+    const j = { name, el, from: `MJCF ${type}`, anchor: vec(el, 'pos', 3, [0, 0, 0], a), armature };
+    if (type === 'free') {
+      if (armature) warn(`joint ${label}: armature dropped (.mech takes it on hinge and slide joints)`);
+      return { ...j, type: 'floating', armature: 0 };
+    }
     j.type = type === 'hinge' ? 'revolute' : 'prismatic';
     j.axis = vec(el, 'axis', 3, [0, 0, 1], a);
     if (!(Math.hypot(...j.axis) > 0)) throw fail(el, `joint ${label}: zero axis`);
     const unit = type === 'hinge' ? toRad : 1;
-    for (const k of ['damping', 'stiffness', 'armature', 'frictionloss']) {
+    for (const k of ['damping', 'stiffness', 'frictionloss']) {
       const v = num(el, k, 0, a);
       if (v < 0) throw fail(el, `joint ${label}: negative ${k} ${v}`);
       j[k] = v;
@@ -371,14 +376,12 @@ export function readMjcf(text, { file }) {
       warn(`joint ${label}: ref dropped: the .mech coordinate is MuJoCo's qpos − ref (${a.ref})`);
       j.springref -= ref;
     }
-    if (j.armature) armature.push(`${label} ${j.armature}`);
     if (j.frictionloss) drop('joint frictionloss');
     if (a.range !== undefined && a.limited !== 'false') drop('joint ranges (limits)');
     return j;
   }
 
   const world0 = [];
-  const armature = [];
   let worldGeoms = 0;
   for (const w of world) walk(w, null, 'main');
   if (world0.length) {
@@ -386,9 +389,6 @@ export function readMjcf(text, { file }) {
     nodes.unshift({ name: 'world', el: world[0], parent: null, X: { p: [0, 0, 0], q: [1, 0, 0, 0] }, joint: null, weld: 'merge', parts: [], shapes: [], sites: world0 });
   }
   if (worldGeoms) warn(`${worldGeoms} geom${worldGeoms === 1 ? '' : 's'} of the world body dropped (.mech shapes belong to moving bodies)`);
-  if (armature.length) {
-    warn(`armature dropped on ${armature.length} joint${armature.length === 1 ? '' : 's'} (${armature.join(', ')}): .mech has no rotor inertia on a joint; MuJoCo adds it to the mass matrix diagonal`);
-  }
   for (const e of root.children) {
     if (DROPPED_SECTIONS[e.name]) {
       const n = e.children.length;
