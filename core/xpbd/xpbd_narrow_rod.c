@@ -243,11 +243,20 @@ static double sample_reach(const double (*x)[3], int n)
     return 0.75 * sqrt(c);
 }
 
+/* Keep list[0..*n) the (at most STARTS) grid points of least f, ascending,
+ * the earlier point first among equals, as point k arrives. */
+static void rank_insert(int *list, int *n, const double *f, int k)
+{
+    if (*n == STARTS && !(f[k] < f[list[STARTS - 1]])) return;
+    int i = *n < STARTS ? (*n)++ : STARTS - 1;
+    for (; i > 0 && f[k] < f[list[i - 1]]; i--) list[i] = list[i - 1];
+    list[i] = k;
+}
+
 int xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, double margin, xpbd_rod_hit *out)
 {
     enum { S = PAIR_SAMPLES + 1 };
     double xa[S][3], xb[S][3], f[S][S], xi[2] = { 0, 0 }, best = INFINITY;
-    int start[S * S][2], nl = 0;
     curve_poly qa, qb; /* both about a's first node */
     poly_of(a, a->p, &qa);
     poly_of(b, a->p, &qb);
@@ -267,28 +276,22 @@ int xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, doubl
         for (int j = 0; j < S; j++) fmin = fmin < f[i][j] ? fmin : f[i][j];
     if (sqrt(fmin) - sample_reach(xa, S) - sample_reach(xb, S) - a->r - b->r >= margin) return 0;
     /* the grid points ranked: those that no neighbour undercuts first, then by distance */
-    int low[S * S];
+    int low[STARTS], other[STARTS], nlow = 0, nother = 0;
     for (int i = 0; i < S; i++)
         for (int j = 0; j < S; j++) {
-            low[nl] = 1;
-            for (int di = -1; di <= 1; di++)
-                for (int dj = -1; dj <= 1; dj++)
-                    if (i + di >= 0 && i + di < S && j + dj >= 0 && j + dj < S && f[i + di][j + dj] < f[i][j])
-                        low[nl] = 0;
-            start[nl][0] = i, start[nl++][1] = j;
+            int is_low = 1;
+            for (int di = i > 0 ? -1 : 0; is_low && di <= (i < S - 1); di++)
+                for (int dj = j > 0 ? -1 : 0; dj <= (j < S - 1); dj++)
+                    if (f[i + di][j + dj] < f[i][j]) {
+                        is_low = 0;
+                        break;
+                    }
+            rank_insert(is_low ? low : other, is_low ? &nlow : &nother, &f[0][0], S * i + j);
         }
     /* LM from the first STARTS of them */
-    for (int q = 0; q < STARTS; q++) {
-        int m = q;
-        for (int k = q + 1; k < nl; k++) {
-            double fk = f[start[k][0]][start[k][1]], fm = f[start[m][0]][start[m][1]];
-            if (low[k] != low[m] ? low[k] > low[m] : fk < fm) m = k;
-        }
-        int tl = low[q];
-        low[q] = low[m], low[m] = tl;
-        int t0 = start[q][0], t1 = start[q][1];
-        start[q][0] = start[m][0], start[q][1] = start[m][1], start[m][0] = t0, start[m][1] = t1;
-        double x[2] = { (double)start[q][0] / PAIR_SAMPLES, (double)start[q][1] / PAIR_SAMPLES };
+    for (int q = 0; q < STARTS && q < nlow + nother; q++) {
+        int k = q < nlow ? low[q] : other[q - nlow];
+        double x[2] = { (double)(k / S) / PAIR_SAMPLES, (double)(k % S) / PAIR_SAMPLES };
         double fx = levenberg_marquardt(&qa, &qb, x);
         if (fx < best) best = fx, xi[0] = x[0], xi[1] = x[1];
     }
