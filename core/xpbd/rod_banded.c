@@ -11,19 +11,50 @@
 #include <math.h>
 #include <stddef.h>
 
+/* The first column of row i that is not an exact zero (i when all are):
+ * the rod's rows are zero far out in the band (a Gauss point couples only
+ * with the blocks of its own and the neighbouring elements). */
+static int row_start(const double *Li, int j0, int i)
+{
+    while (j0 < i && Li[j0] == 0) j0++;
+    return j0;
+}
+
+/* Σ x_k y_k, k < n, in four interleaved partial sums: independent chains of
+ * additions, where one running sum would wait on each addition in turn. */
+static inline double dot(const double *x, const double *y, int n)
+{
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    int k = 0;
+    for (; k + 4 <= n; k += 4) {
+        s0 += x[k] * y[k];
+        s1 += x[k + 1] * y[k + 1];
+        s2 += x[k + 2] * y[k + 2];
+        s3 += x[k + 3] * y[k + 3];
+    }
+    for (; k < n; k++) s0 += x[k] * y[k];
+    return (s0 + s1) + (s2 + s3);
+}
+
+/* Cholesky within each row's profile: L(i, k) = 0 for k before A's first
+ * nonzero of row i (no fill-in ahead of it), so the dot products start at
+ * the later of the two rows' first columns.  The terms left out are exact
+ * zeros.  The diagonal is kept as 1/L(i, i): one division per row. */
 int rod_band_cholesky(int n, int kd, double *band)
 {
     for (int i = 0; i < n; i++) {
         double *Li = band + (size_t)(i + 1) * kd;
-        int j0 = i - kd > 0 ? i - kd : 0;
-        for (int j = j0; j <= i; j++) {
+        int ji = row_start(Li, i - kd > 0 ? i - kd : 0, i);
+        for (int j = ji; j <= i; j++) {
             const double *Lj = band + (size_t)(j + 1) * kd;
             double s = Li[j];
-            for (int k = j0; k < j; k++) s -= Li[k] * Lj[k]; /* L(j,k) = 0 for k < j − kd ≤ i − kd */
-            if (j < i) Li[j] = s / Lj[j];
+            int k0 = ji;
+            while (k0 < j && Lj[k0] == 0) k0++;
+            s -= dot(Li + k0, Lj + k0, j - k0);
+            if (j < i) Li[j] = s * Lj[j]; /* Lj[j] holds 1/L(j, j) */
             else {
                 if (!(s > 0)) return -1;
-                Li[i] = sqrt(s);
+                Li[i] = 1 / sqrt(s);
             }
         }
     }
@@ -34,14 +65,12 @@ void rod_band_solve(int n, int kd, const double *band, double *b)
 {
     for (int i = 0; i < n; i++) { /* L y = b */
         const double *Li = band + (size_t)(i + 1) * kd;
-        double s = b[i];
-        for (int k = i - kd > 0 ? i - kd : 0; k < i; k++) s -= Li[k] * b[k];
-        b[i] = s / Li[i];
+        int k0 = row_start(Li, i - kd > 0 ? i - kd : 0, i);
+        b[i] = (b[i] - dot(Li + k0, b + k0, i - k0)) * Li[i];
     }
-    for (int i = n - 1; i >= 0; i--) { /* Lᵀ x = y */
-        double s = b[i];
-        int k1 = i + kd < n - 1 ? i + kd : n - 1;
-        for (int k = i + 1; k <= k1; k++) s -= band[(size_t)(k + 1) * kd + i] * b[k];
-        b[i] = s / band[(size_t)(i + 1) * kd + i];
+    for (int i = n - 1; i >= 0; i--) { /* Lᵀ x = y, by rows of L: x_i known, taken out of the rows above */
+        const double *Li = band + (size_t)(i + 1) * kd;
+        b[i] *= Li[i];
+        for (int k = row_start(Li, i - kd > 0 ? i - kd : 0, i); k < i; k++) b[k] -= Li[k] * b[i];
     }
 }
