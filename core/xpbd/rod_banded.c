@@ -36,30 +36,84 @@ static inline double dot(const double *x, const double *y, int n)
     return (s0 + s1) + (s2 + s3);
 }
 
-/* Cholesky within each row's profile: L(i, k) = 0 for k before A's first
+#define ROW(i) (band + (size_t)((i) + 1) * kd)
+
+/* Row i of L, within the row's profile: L(i, k) = 0 for k before A's first
  * nonzero of row i (no fill-in ahead of it), so the dot products start at
- * the later of the two rows' first columns.  The terms left out are exact
- * zeros.  The diagonal is kept as 1/L(i, i): one division per row. */
-int rod_band_cholesky(int n, int kd, double *band)
+ * the later of the two rows' first columns.  The diagonal is kept as
+ * 1/L(i, i): one division per row. */
+static int factor_row(int kd, double *band, int i)
 {
-    for (int i = 0; i < n; i++) {
-        double *Li = band + (size_t)(i + 1) * kd;
-        int ji = row_start(Li, i - kd > 0 ? i - kd : 0, i);
-        for (int j = ji; j <= i; j++) {
-            const double *Lj = band + (size_t)(j + 1) * kd;
-            double s = Li[j];
-            int k0 = ji;
-            while (k0 < j && Lj[k0] == 0) k0++;
-            s -= dot(Li + k0, Lj + k0, j - k0);
-            if (j < i) Li[j] = s * Lj[j]; /* Lj[j] holds 1/L(j, j) */
-            else {
-                if (!(s > 0)) return -1;
-                Li[i] = 1 / sqrt(s);
+    double *Li = ROW(i);
+    int ji = row_start(Li, i - kd > 0 ? i - kd : 0, i);
+    for (int j = ji; j <= i; j++) {
+        const double *Lj = ROW(j);
+        double s = Li[j];
+        int k0 = ji;
+        while (k0 < j && Lj[k0] == 0) k0++;
+        s -= dot(Li + k0, Lj + k0, j - k0);
+        if (j < i) Li[j] = s * Lj[j]; /* Lj[j] holds 1/L(j, j) */
+        else {
+            if (!(s > 0)) return -1;
+            Li[i] = 1 / sqrt(s);
+        }
+    }
+    return 0;
+}
+
+/* Rows 6D..6D+5 of L by 6 × 6 tiles, L_DC = (A_DC − Σ_K L_DK L_CKᵀ) L_CC⁻ᵀ
+ * for the tiles C, K from F on, the first tile column where the rows are
+ * not zero (the rod's systems: blocks of six rows, F within the band of all
+ * six); the thirty-six sums of a tile product are independent of one another. */
+static int factor_tiles(int kd, double *band, int D, int F)
+{
+    for (int C = F; C <= D; C++) {
+        double T[6][6] = { { 0 } };
+        for (int K = F; K < C; K++)
+            for (int a = 0; a < 6; a++) {
+                const double *x = ROW(6 * D + a) + 6 * K;
+                for (int b = 0; b < 6; b++) {
+                    const double *y = ROW(6 * C + b) + 6 * K;
+                    T[a][b] += ((x[0] * y[0] + x[1] * y[1]) + (x[2] * y[2] + x[3] * y[3])) + (x[4] * y[4] + x[5] * y[5]);
+                }
+            }
+        for (int a = 0; a < 6; a++)
+            for (int b = 0; b < 6; b++) T[a][b] = ROW(6 * D + a)[6 * C + b] - T[a][b];
+        for (int a = 0; a < 6; a++) {
+            double *Li = ROW(6 * D + a);
+            for (int b = 0; b <= (C < D ? 5 : a); b++) {
+                const double *Lj = ROW(6 * C + b);
+                double s = T[a][b];
+                for (int k = 0; k < b; k++) s -= Li[6 * C + k] * Lj[6 * C + k];
+                if (C < D || b < a) Li[6 * C + b] = s * Lj[6 * C + b];
+                else {
+                    if (!(s > 0)) return -1;
+                    Li[6 * C + b] = 1 / sqrt(s);
+                }
             }
         }
     }
     return 0;
 }
+
+int rod_band_cholesky(int n, int kd, double *band)
+{
+    for (int i = 0; i < n;) {
+        int F = i / 6;
+        for (int a = 0; a < 6 && i % 6 == 0 && i + 6 <= n; a++) {
+            int f = row_start(ROW(i + a), i + a - kd > 0 ? i + a - kd : 0, i + a) / 6;
+            F = f < F ? f : F;
+        }
+        if (i % 6 == 0 && i + 6 <= n && 6 * F >= i + 5 - kd) {
+            if (factor_tiles(kd, band, i / 6, F)) return -1;
+            i += 6;
+        } else if (factor_row(kd, band, i++))
+            return -1;
+    }
+    return 0;
+}
+
+#undef ROW
 
 void rod_band_solve(int n, int kd, const double *band, double *b)
 {
