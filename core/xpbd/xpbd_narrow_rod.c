@@ -264,17 +264,21 @@ int xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, doubl
         poly_x(&qa, (double)k / PAIR_SAMPLES, xa[k]);
         poly_x(&qb, (double)k / PAIR_SAMPLES, xb[k]);
     }
-    for (int i = 0; i < S; i++)
+    /* Farther apart than margin everywhere (the grid's closest pair less
+     * what lies between samples): no search. */
+    double ra = sample_reach(xa, S), rb = sample_reach(xb, S);
+    double fmin_row[S];
+    for (int i = 0; i < S; i++) {
+        fmin_row[i] = INFINITY;
         for (int j = 0; j < S; j++) {
             double r[3] = { xa[i][0] - xb[j][0], xa[i][1] - xb[j][1], xa[i][2] - xb[j][2] };
             f[i][j] = dot(r, r);
+            fmin_row[i] = fmin_row[i] < f[i][j] ? fmin_row[i] : f[i][j];
         }
-    /* Farther apart than margin everywhere (the grid's closest pair less
-     * what lies between samples): no search. */
+    }
     double fmin = INFINITY;
-    for (int i = 0; i < S; i++)
-        for (int j = 0; j < S; j++) fmin = fmin < f[i][j] ? fmin : f[i][j];
-    if (sqrt(fmin) - sample_reach(xa, S) - sample_reach(xb, S) - a->r - b->r >= margin) return 0;
+    for (int i = 0; i < S; i++) fmin = fmin < fmin_row[i] ? fmin : fmin_row[i];
+    if (sqrt(fmin) - ra - rb - a->r - b->r >= margin) return 0;
     /* the grid points ranked: those that no neighbour undercuts first, then by distance */
     int low[STARTS], other[STARTS], nlow = 0, nother = 0;
     for (int i = 0; i < S; i++)
