@@ -25,6 +25,7 @@
 
 enum { SAMPLES = 16,              /* intervals of the sample grid on [0, 1] (rigid–rod) */
        PAIR_SAMPLES = 16,         /* and of each side's (rod–rod) */
+       COARSE = 4,                /* rod–rod: every COARSE-th sample, for a first test */
        STARTS = 6 };              /* rod–rod: sample pairs refined */
 
 static double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
@@ -253,6 +254,20 @@ static void rank_insert(int *list, int *n, const double *f, int k)
     list[i] = k;
 }
 
+/* The farthest a sample lies from its nearer neighbour among every
+ * COARSE-th sample. */
+static double coarse_reach(const double (*x)[3], int n)
+{
+    double e = 0;
+    for (int k = 0; k < n; k++) {
+        const double *lo = x[k - k % COARSE], *hi = x[k % COARSE ? k - k % COARSE + COARSE : k];
+        double d0[3] = { x[k][0] - lo[0], x[k][1] - lo[1], x[k][2] - lo[2] };
+        double d1[3] = { x[k][0] - hi[0], x[k][1] - hi[1], x[k][2] - hi[2] };
+        e = fmax(e, fmin(dot(d0, d0), dot(d1, d1)));
+    }
+    return sqrt(e);
+}
+
 int xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, double margin, xpbd_rod_hit *out)
 {
     enum { S = PAIR_SAMPLES + 1 };
@@ -266,7 +281,15 @@ int xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, doubl
     }
     /* Farther apart than margin everywhere (the grid's closest pair less
      * what lies between samples): no search. */
-    double ra = sample_reach(xa, S), rb = sample_reach(xb, S);
+    double ra = sample_reach(xa, S), rb = sample_reach(xb, S), cmin = INFINITY;
+    /* First the coarse grid: the fine one's closest pair is no closer than
+     * the coarse one's less how far a sample lies from the coarse ones. */
+    for (int i = 0; i < S; i += COARSE)
+        for (int j = 0; j < S; j += COARSE) {
+            double r[3] = { xa[i][0] - xb[j][0], xa[i][1] - xb[j][1], xa[i][2] - xb[j][2] };
+            cmin = fmin(cmin, dot(r, r));
+        }
+    if (sqrt(cmin) - coarse_reach(xa, S) - coarse_reach(xb, S) - ra - rb - a->r - b->r >= margin) return 0;
     double fmin_row[S];
     for (int i = 0; i < S; i++) {
         fmin_row[i] = INFINITY;
