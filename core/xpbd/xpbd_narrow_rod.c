@@ -20,6 +20,7 @@
 #include "xpbd/rod_internal.h"
 #include "xpbd/xpbd_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -46,18 +47,22 @@ static const double basis_poly[4][4][4] = {
 typedef struct {
     int order;
     double c[4][3];
+    double size;                /* Σ_k |c_k|: a bound on |x(ξ) − o| */
 } curve_poly;
 
 static void poly_of(const xpbd_rod_curve *cv, const double o[3], curve_poly *q)
 {
     int m = cv->order;
     q->order = m;
-    for (int k = 0; k <= m; k++)
+    q->size = 0;
+    for (int k = 0; k <= m; k++) {
         for (int i = 0; i < 3; i++) {
             double s = 0;
             for (int a = 0; a <= m; a++) s += basis_poly[m][a][k] * (cv->p[3 * a + i] - o[i]);
             q->c[k][i] = s;
         }
+        q->size += sqrt(dot(q->c[k], q->c[k]));
+    }
 }
 
 static void poly_x(const curve_poly *q, double xi, double x[3])
@@ -184,8 +189,10 @@ static double clamp01(double v) { return v < 0 ? 0 : v > 1 ? 1 : v; }
 /* §7.1.2, with the bounds as an active set: a parameter at 0 or 1 whose
  * gradient points out of the box is held, and the step solves for the rest.
  * The gradient and Hessian change only when a step is taken; the search
- * ends when no step moves ξ (a larger λ would only shorten it).  Returns
- * the squared distance at ξ. */
+ * ends when no step moves ξ (a larger λ would only shorten it), or when a
+ * step fails whose predicted decrease −(g·s + ½sᵀHs) is below the rounding
+ * of f itself (2|r| times the rounding of the points): the minimum is
+ * found to the precision f can show.  Returns the squared distance at ξ. */
 static double levenberg_marquardt(const curve_poly *a, const curve_poly *b, double xi[2])
 {
     double r[3], d1[3], d2[3], lam = 1e-3, g[2] = { 0 }, G[3] = { 0 }, H[3] = { 0 };
@@ -227,7 +234,11 @@ static double levenberg_marquardt(const curve_poly *a, const curve_poly *b, doub
             lam *= 0.3;
             moved_to = 1;
             if (moved < 1e-15) break;
-        } else if ((lam *= 10) > 1e12) break;
+        } else {
+            double pred = -(g[0] * step[0] + g[1] * step[1]) -
+                          0.5 * (H[0] * step[0] * step[0] + 2 * H[1] * step[0] * step[1] + H[2] * step[1] * step[1]);
+            if (pred <= 8 * DBL_EPSILON * sqrt(f) * (a->size + b->size) || (lam *= 10) > 1e12) break;
+        }
     }
     return f;
 }
