@@ -161,8 +161,16 @@ int xpbd_collide_rod_shape(const xpbd_rod_curve *cv, const xpbd_placed *b, doubl
     for (int k = 0; k <= SAMPLES; k++) f[k] = depth(a, b, (double)k / SAMPLES);
     for (int k = 0; k <= SAMPLES; k++) {
         if ((k > 0 && f[k - 1] < f[k]) || (k < SAMPLES && f[k + 1] < f[k])) continue;
-        double x = golden(a, b, (double)(k > 0 ? k - 1 : 0) / SAMPLES, (double)(k < SAMPLES ? k + 1 : SAMPLES) / SAMPLES);
-        double fx = depth(a, b, x);
+        /* An end sample from which ψ rises over the search's own resolution
+         * is the minimum of its interval (ψ unimodal there, as the search
+         * assumes): the search would close in on it and return it. */
+        double x = (double)k / SAMPLES, fx = f[k];
+        if ((k == 0 || k == SAMPLES) && depth(a, b, k ? 1 - 1e-10 : 1e-10) > f[k]) {
+            if (fx < best) best = fx, xi = x;
+            continue;
+        }
+        x = golden(a, b, (double)(k > 0 ? k - 1 : 0) / SAMPLES, (double)(k < SAMPLES ? k + 1 : SAMPLES) / SAMPLES);
+        fx = depth(a, b, x);
         if (fx > f[k]) x = (double)k / SAMPLES, fx = f[k];
         if (fx < best) best = fx, xi = x;
     }
