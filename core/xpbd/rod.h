@@ -97,6 +97,7 @@ typedef struct xpbd_rod {
     double l;                   /* element (segment) length */
     double xi[4], wq[4];        /* Gauss points and weights on [0, 1] */
     double *mass, *inertia;     /* 1 and 3 (diagonal, body frame) per node */
+    double *inv_mass;           /* 6 per node: M_j⁻¹ = [1/m (3); 1/J (3)] */
     double *p0, *R0;            /* rest pose */
     double *rest;               /* 6 per Gauss point: [v*; u*] */
     double *alpha, *beta;       /* 6 per Gauss point: compliance, damping */

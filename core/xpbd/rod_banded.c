@@ -11,37 +11,120 @@
 #include <math.h>
 #include <stddef.h>
 
-int rod_band_cholesky(int n, int kd, double *band)
+/* The first column of row i that is not an exact zero (i when all are):
+ * the rod's rows are zero far out in the band (a Gauss point couples only
+ * with the blocks of its own and the neighbouring elements). */
+static int row_start(const double *Li, int j0, int i)
 {
-    for (int i = 0; i < n; i++) {
-        double *Li = band + (size_t)(i + 1) * kd;
-        int j0 = i - kd > 0 ? i - kd : 0;
-        for (int j = j0; j <= i; j++) {
-            const double *Lj = band + (size_t)(j + 1) * kd;
-            double s = Li[j];
-            for (int k = j0; k < j; k++) s -= Li[k] * Lj[k]; /* L(j,k) = 0 for k < j − kd ≤ i − kd */
-            if (j < i) Li[j] = s / Lj[j];
-            else {
-                if (!(s > 0)) return -1;
-                Li[i] = sqrt(s);
+    while (j0 < i && Li[j0] == 0) j0++;
+    return j0;
+}
+
+/* Σ x_k y_k, k < n, in four interleaved partial sums: independent chains of
+ * additions, where one running sum would wait on each addition in turn. */
+static inline double dot(const double *x, const double *y, int n)
+{
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    int k = 0;
+    for (; k + 4 <= n; k += 4) {
+        s0 += x[k] * y[k];
+        s1 += x[k + 1] * y[k + 1];
+        s2 += x[k + 2] * y[k + 2];
+        s3 += x[k + 3] * y[k + 3];
+    }
+    for (; k < n; k++) s0 += x[k] * y[k];
+    return (s0 + s1) + (s2 + s3);
+}
+
+#define ROW(i) (band + (size_t)((i) + 1) * kd)
+
+/* Row i of L, within the row's profile: L(i, k) = 0 for k before A's first
+ * nonzero of row i (no fill-in ahead of it), so the dot products start at
+ * the later of the two rows' first columns.  The diagonal is kept as
+ * 1/L(i, i): one division per row. */
+static int factor_row(int kd, double *band, int i)
+{
+    double *Li = ROW(i);
+    int ji = row_start(Li, i - kd > 0 ? i - kd : 0, i);
+    for (int j = ji; j <= i; j++) {
+        const double *Lj = ROW(j);
+        double s = Li[j];
+        int k0 = ji;
+        while (k0 < j && Lj[k0] == 0) k0++;
+        s -= dot(Li + k0, Lj + k0, j - k0);
+        if (j < i) Li[j] = s * Lj[j]; /* Lj[j] holds 1/L(j, j) */
+        else {
+            if (!(s > 0)) return -1;
+            Li[i] = 1 / sqrt(s);
+        }
+    }
+    return 0;
+}
+
+/* Rows 6D..6D+5 of L by 6 × 6 tiles, L_DC = (A_DC − Σ_K L_DK L_CKᵀ) L_CC⁻ᵀ
+ * for the tiles C, K from F on, the first tile column where the rows are
+ * not zero (the rod's systems: blocks of six rows, F within the band of all
+ * six); the thirty-six sums of a tile product are independent of one another. */
+static int factor_tiles(int kd, double *band, int D, int F)
+{
+    for (int C = F; C <= D; C++) {
+        double T[6][6] = { { 0 } };
+        for (int K = F; K < C; K++)
+            for (int a = 0; a < 6; a++) {
+                const double *x = ROW(6 * D + a) + 6 * K;
+                for (int b = 0; b < 6; b++) {
+                    const double *y = ROW(6 * C + b) + 6 * K;
+                    T[a][b] += ((x[0] * y[0] + x[1] * y[1]) + (x[2] * y[2] + x[3] * y[3])) + (x[4] * y[4] + x[5] * y[5]);
+                }
+            }
+        for (int a = 0; a < 6; a++)
+            for (int b = 0; b < 6; b++) T[a][b] = ROW(6 * D + a)[6 * C + b] - T[a][b];
+        for (int a = 0; a < 6; a++) {
+            double *Li = ROW(6 * D + a);
+            for (int b = 0; b <= (C < D ? 5 : a); b++) {
+                const double *Lj = ROW(6 * C + b);
+                double s = T[a][b];
+                for (int k = 0; k < b; k++) s -= Li[6 * C + k] * Lj[6 * C + k];
+                if (C < D || b < a) Li[6 * C + b] = s * Lj[6 * C + b];
+                else {
+                    if (!(s > 0)) return -1;
+                    Li[6 * C + b] = 1 / sqrt(s);
+                }
             }
         }
     }
     return 0;
 }
 
+int rod_band_cholesky(int n, int kd, double *band)
+{
+    for (int i = 0; i < n;) {
+        int F = i / 6;
+        for (int a = 0; a < 6 && i % 6 == 0 && i + 6 <= n; a++) {
+            int f = row_start(ROW(i + a), i + a - kd > 0 ? i + a - kd : 0, i + a) / 6;
+            F = f < F ? f : F;
+        }
+        if (i % 6 == 0 && i + 6 <= n && 6 * F >= i + 5 - kd) {
+            if (factor_tiles(kd, band, i / 6, F)) return -1;
+            i += 6;
+        } else if (factor_row(kd, band, i++))
+            return -1;
+    }
+    return 0;
+}
+
+#undef ROW
+
 void rod_band_solve(int n, int kd, const double *band, double *b)
 {
     for (int i = 0; i < n; i++) { /* L y = b */
         const double *Li = band + (size_t)(i + 1) * kd;
-        double s = b[i];
-        for (int k = i - kd > 0 ? i - kd : 0; k < i; k++) s -= Li[k] * b[k];
-        b[i] = s / Li[i];
+        int k0 = row_start(Li, i - kd > 0 ? i - kd : 0, i);
+        b[i] = (b[i] - dot(Li + k0, b + k0, i - k0)) * Li[i];
     }
-    for (int i = n - 1; i >= 0; i--) { /* Lᵀ x = y */
-        double s = b[i];
-        int k1 = i + kd < n - 1 ? i + kd : n - 1;
-        for (int k = i + 1; k <= k1; k++) s -= band[(size_t)(k + 1) * kd + i] * b[k];
-        b[i] = s / band[(size_t)(i + 1) * kd + i];
+    for (int i = n - 1; i >= 0; i--) { /* Lᵀ x = y, by rows of L: x_i known, taken out of the rows above */
+        const double *Li = band + (size_t)(i + 1) * kd;
+        b[i] *= Li[i];
+        for (int k = row_start(Li, i - kd > 0 ? i - kd : 0, i); k < i; k++) b[k] -= Li[k] * b[i];
     }
 }

@@ -16,7 +16,9 @@ void rod_gauss(int n, double xi[4], double w[4]);
 void rod_jr_apply_derivative(const double psi[3], const double a[3], double Q[9]);
 
 /* One constraint block (six rows) at the current state: value C and gradient
- * G[k][row][0..5] with respect to node node0 + k, columns [p (3); δθ (3)];
+ * G[k][row][0..5] with respect to node node0 + k, columns [p (3); δθ (3)]
+ * (rows 3–5, the bend/twist strains and a clamp's rotation, never depend on
+ * p: their first three columns are zero);
  * a clamp to a world body also has the gradient Gb by that body (else
  * body = −1). */
 typedef struct rod_block {
@@ -49,7 +51,8 @@ int rod_end_rows(const xpbd_rod *rod, int e);
 
 /* Banded SPD matrix of order n, lower half-bandwidth kd, stored by rows:
  * A(i, j) for i − kd ≤ j ≤ i at band[(i + 1) kd + j].  Cholesky A = L Lᵀ in
- * place (0, or −1 if not positive definite), then L Lᵀ x = b in place. */
+ * place, the diagonal stored as 1/L(i, i) (0, or −1 if not positive
+ * definite), then L Lᵀ x = b in place. */
 int rod_band_cholesky(int n, int kd, double *band);
 void rod_band_solve(int n, int kd, const double *band, double *b);
 

@@ -268,10 +268,10 @@ int xpbd_rod_init(xpbd_rod *rod, const xpbd_rod_desc *desc, char *err, int errle
     if (!(rod->l > 0)) return fail(err, errlen, "the rest shape has zero length");
     rod_gauss(rod->ngauss, rod->xi, rod->wq);
     size_t n = (size_t)rod->nnode, ng = (size_t)(rod->nel * rod->ngauss), nc = (size_t)rod->ncon;
-    double **arrays[] = { &rod->mass, &rod->inertia, &rod->p0, &rod->R0, &rod->rest, &rod->alpha, &rod->beta,
+    double **arrays[] = { &rod->mass, &rod->inertia, &rod->inv_mass, &rod->p0, &rod->R0, &rod->rest, &rod->alpha, &rod->beta,
                           &rod->p, &rod->R, &rod->v, &rod->w, &rod->fext, &rod->lambda, &rod->p_prev,
                           &rod->R_prev, &rod->rhs, &rod->diag, &rod->dx };
-    size_t sizes[] = { n, 3 * n, 3 * n, 9 * n, 6 * ng, 6 * ng, 6 * ng, 3 * n, 9 * n, 3 * n, 3 * n, 6 * n,
+    size_t sizes[] = { n, 3 * n, 6 * n, 3 * n, 9 * n, 6 * ng, 6 * ng, 6 * ng, 3 * n, 9 * n, 3 * n, 3 * n, 6 * n,
                        6 * nc, 3 * n, 9 * n, 6 * nc, 6 * nc, 6 * n };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         if (!(*arrays[i] = calloc(sizes[i], sizeof(double)))) {
@@ -285,6 +285,11 @@ int xpbd_rod_init(xpbd_rod *rod, const xpbd_rod_desc *desc, char *err, int errle
     }
     double r = 0.5 * desc->diameter, A = PI * r * r, I = 0.25 * PI * r * r * r * r;
     lump_masses(rod, A, I);
+    for (size_t j = 0; j < n; j++)
+        for (int k = 0; k < 3; k++) {
+            rod->inv_mass[6 * j + k] = 1.0 / rod->mass[j];
+            rod->inv_mass[6 * j + 3 + k] = 1.0 / rod->inertia[3 * j + k];
+        }
     compliances(rod, A, I);
     for (size_t g = 0; g < ng; g++) {
         rod_block b;
@@ -325,7 +330,7 @@ void xpbd_rod_reset(xpbd_rod *rod)
 
 void xpbd_rod_free(xpbd_rod *rod)
 {
-    double *all[] = { rod->mass, rod->inertia, rod->p0, rod->R0, rod->rest, rod->alpha, rod->beta, rod->p,
+    double *all[] = { rod->mass, rod->inertia, rod->inv_mass, rod->p0, rod->R0, rod->rest, rod->alpha, rod->beta, rod->p,
                       rod->R, rod->v, rod->w, rod->fext, rod->lambda, rod->p_prev, rod->R_prev, rod->band,
                       rod->rhs, rod->diag, rod->dx };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);

@@ -22,25 +22,28 @@ static void minv(const xpbd_rod *rod, int j, const double g[6], double out[6])
     }
 }
 
-/* A_cd = Σ_j G_c,j M_j⁻¹ G_d,jᵀ over the nodes j the two blocks share. */
-static void coupling(const xpbd_rod *rod, const rod_block *bc, const rod_block *bd, double A[6][6])
+/* A_cd = Σ_j G_c,j M_j⁻¹ G_d,jᵀ over the nodes j the two blocks share; with
+ * upper set, of a diagonal block (c = d) only the entries A[a][b], b ≥ a,
+ * that the band's lower half takes.  A row of 3–5 has no position columns,
+ * so its products start at column 3 (the same sums: the terms left out are
+ * exact zeros). */
+static void coupling(const xpbd_rod *rod, const rod_block *bc, const rod_block *bd, int upper, double A[6][6])
 {
     int j0 = bc->node0 > bd->node0 ? bc->node0 : bd->node0;
     int j1 = bc->node0 + bc->nn < bd->node0 + bd->nn ? bc->node0 + bc->nn : bd->node0 + bd->nn;
+    int half = upper && bc == bd;
     memset(A, 0, 36 * sizeof(double));
     for (int j = j0; j < j1; j++) {
-        const double (*Gc)[6] = bc->G[j - bc->node0], (*Gd)[6] = bd->G[j - bd->node0];
-        double im[6];
-        for (int k = 0; k < 3; k++) {
-            im[k] = 1.0 / rod->mass[j];
-            im[3 + k] = 1.0 / rod->inertia[3 * j + k];
+        const double (*Gc)[6] = bc->G[j - bc->node0], (*Gd)[6] = bd->G[j - bd->node0], *im = rod->inv_mass + 6 * j;
+        for (int a = 0; a < 6; a++) {
+            double gm[6];
+            for (int q = 0; q < 6; q++) gm[q] = Gc[a][q] * im[q];
+            int b = half ? a : 0;
+            for (; b < 3 && a < 3; b++)
+                A[a][b] += ((((gm[0] * Gd[b][0] + gm[1] * Gd[b][1]) + gm[2] * Gd[b][2]) + gm[3] * Gd[b][3]) +
+                            gm[4] * Gd[b][4]) + gm[5] * Gd[b][5];
+            for (; b < 6; b++) A[a][b] += (gm[3] * Gd[b][3] + gm[4] * Gd[b][4]) + gm[5] * Gd[b][5];
         }
-        for (int a = 0; a < 6; a++)
-            for (int b = 0; b < 6; b++) {
-                double s = 0;
-                for (int q = 0; q < 6; q++) s += Gc[a][q] * im[q] * Gd[b][q];
-                A[a][b] += s;
-            }
     }
     if (bc != bd || bc->body < 0) return; /* a body enters only its own clamp's block */
     for (int a = 0; a < 6; a++) {
@@ -68,7 +71,7 @@ static void assemble(xpbd_rod *rod, const double *diag)
     for (int c = 0; c < rod->ncon; c++)
         for (int d = c; d < rod->ncon && d <= c + rod->bandwidth; d++) {
             double A[6][6];
-            coupling(rod, &rod->blocks[c], &rod->blocks[d], A);
+            coupling(rod, &rod->blocks[c], &rod->blocks[d], 1, A);
             for (int a = 0; a < 6; a++)
                 for (int b = 0; b < 6; b++) {
                     int i = 6 * d + b, j = 6 * c + a; /* lower half: i ≥ j */
@@ -142,7 +145,7 @@ static void iterate_gauss_seidel(xpbd_rod *rod, double inv_h2)
         rod_block *b = &rod->blocks[c];
         double A[6][6], at[6], rhs[6];
         rod_block_eval(rod, c, b);
-        coupling(rod, b, b, A);
+        coupling(rod, b, b, 0, A);
         block_alpha(rod, c, inv_h2, at);
         for (int k = 0; k < 6; k++) {
             A[k][k] += at[k];
@@ -252,7 +255,7 @@ static void damp(xpbd_rod *rod, double h)
         }
         if (banded) continue;
         double A[6][6];
-        coupling(rod, b, b, A);
+        coupling(rod, b, b, 0, A);
         for (int a = 0; a < 6; a++) A[a][a] += diag[6 * c + a];
         xpbd_spd_solve(6, &A[0][0], rod->rhs + 6 * c);
         scatter(rod, c, c + 1, rod->rhs + 6 * c);

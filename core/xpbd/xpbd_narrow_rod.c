@@ -20,44 +20,79 @@
 #include "xpbd/rod_internal.h"
 #include "xpbd/xpbd_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
 enum { SAMPLES = 16,              /* intervals of the sample grid on [0, 1] (rigid–rod) */
        PAIR_SAMPLES = 16,         /* and of each side's (rod–rod) */
+       COARSE = 4,                /* rod–rod: every COARSE-th sample, for a first test */
        STARTS = 6 };              /* rod–rod: sample pairs refined */
 
 static double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
-/* d²N_a/dξ² of the Lagrange basis of order m on equispaced nodes: the
- * product rule twice, dropping two factors (ξ − ξ_k)(ξ − ξ_q) at a time. */
-static void lagrange_d2(int m, double xi, double d2[4])
+/* The Lagrange bases of order m on equispaced nodes as polynomials in ξ:
+ * N_a(ξ) = Σ_k basis_poly[m][a][k] ξ^k (§6.3.1; e.g. order 2: N_0 = (2ξ − 1)(ξ − 1),
+ * N_1 = 4ξ(1 − ξ), N_2 = ξ(2ξ − 1)). */
+static const double basis_poly[4][4][4] = {
+    { { 0 } },
+    { { 1, -1 }, { 0, 1 } },
+    { { 1, -3, 2 }, { 0, 4, -4 }, { 0, -1, 2 } },
+    { { 1, -5.5, 9, -4.5 }, { 0, 9, -22.5, 13.5 }, { 0, -4.5, 18, -13.5 }, { 0, 1, -4.5, 4.5 } },
+};
+
+/* A centreline in power form about an origin o: x(ξ) − o = Σ_k c_k ξ^k, so
+ * that x, x′ and x″ cost one Horner pass each (the narrow phase evaluates
+ * them thousands of times per pair). */
+typedef struct {
+    int order;
+    double c[4][3];
+    double size;                /* Σ_k |c_k|: a bound on |x(ξ) − o| */
+} curve_poly;
+
+static void poly_of(const xpbd_rod_curve *cv, const double o[3], curve_poly *q)
 {
-    for (int a = 0; a <= m; a++) {
-        double den = 1, sum = 0;
-        for (int k = 0; k <= m; k++) {
-            if (k == a) continue;
-            den *= (double)(a - k) / m;
-            for (int q = 0; q <= m; q++) {
-                if (q == a || q == k) continue;
-                double prod = 1;
-                for (int r = 0; r <= m; r++)
-                    if (r != a && r != k && r != q) prod *= xi - (double)r / m;
-                sum += prod;
-            }
+    int m = cv->order;
+    q->order = m;
+    q->size = 0;
+    for (int k = 0; k <= m; k++) {
+        for (int i = 0; i < 3; i++) {
+            double s = 0;
+            for (int a = 0; a <= m; a++) s += basis_poly[m][a][k] * (cv->p[3 * a + i] - o[i]);
+            q->c[k][i] = s;
         }
-        d2[a] = sum / den;
+        q->size += sqrt(dot(q->c[k], q->c[k]));
     }
 }
 
-static void curve_d2(const xpbd_rod_curve *c, double xi, double x2[3])
+static void poly_x(const curve_poly *q, double xi, double x[3])
 {
-    double d2[4];
-    lagrange_d2(c->order, xi, d2);
-    for (int k = 0; k < 3; k++) {
-        x2[k] = 0;
-        for (int a = 0; a <= c->order; a++) x2[k] += d2[a] * c->p[3 * a + k];
+    for (int i = 0; i < 3; i++) {
+        double s = q->c[q->order][i];
+        for (int k = q->order - 1; k >= 0; k--) s = s * xi + q->c[k][i];
+        x[i] = s;
     }
+}
+
+/* x and x′ */
+static void poly_xd(const curve_poly *q, double xi, double x[3], double dx[3])
+{
+    for (int i = 0; i < 3; i++) {
+        double s = q->c[q->order][i], d = 0;
+        for (int k = q->order - 1; k >= 0; k--) {
+            d = d * xi + s;
+            s = s * xi + q->c[k][i];
+        }
+        x[i] = s;
+        dx[i] = d;
+    }
+}
+
+/* x″ */
+static void poly_d2(const curve_poly *q, double xi, double x2[3])
+{
+    for (int i = 0; i < 3; i++)
+        x2[i] = q->order < 2 ? 0 : q->order == 2 ? 2 * q->c[2][i] : 2 * q->c[2][i] + 6 * q->c[3][i] * xi;
 }
 
 void xpbd_rod_curve_eval(const xpbd_rod_curve *c, double xi, double x[3], double dx[3])
@@ -74,30 +109,30 @@ void xpbd_rod_curve_eval(const xpbd_rod_curve *c, double xi, double x[3], double
     }
 }
 
-static double depth(const xpbd_rod_curve *a, const xpbd_placed *b, double xi)
+static double depth(const curve_poly *a, const xpbd_placed *b, double xi)
 {
     double x[3], n[3];
-    xpbd_rod_curve_eval(a, xi, x, NULL);
+    poly_x(a, xi, x);
     return xpbd_sdf(b, x, n);
 }
 
 /* The hit at ξ: n = ∇φ (outward of the shape), pa = x − r n, pb = x − φ n. */
-static void shape_hit(const xpbd_rod_curve *a, const xpbd_placed *b, double xi, xpbd_rod_hit *h)
+static void shape_hit(const curve_poly *a, double r, const xpbd_placed *b, double xi, xpbd_rod_hit *h)
 {
     double x[3];
-    xpbd_rod_curve_eval(a, xi, x, NULL);
+    poly_x(a, xi, x);
     double phi = xpbd_sdf(b, x, h->n);
     h->xi[0] = xi;
     h->xi[1] = 0;
     for (int k = 0; k < 3; k++) {
-        h->pa[k] = x[k] - a->r * h->n[k];
+        h->pa[k] = x[k] - r * h->n[k];
         h->pb[k] = x[k] - phi * h->n[k];
     }
-    h->s = phi - a->r;
+    h->s = phi - r;
 }
 
 /* §7.1.1: golden-section search of ψ on [lo, hi] to a width of 1e-10. */
-static double golden(const xpbd_rod_curve *a, const xpbd_placed *b, double lo, double hi)
+static double golden(const curve_poly *a, const xpbd_placed *b, double lo, double hi)
 {
     const double g = 0.5 * (sqrt(5.0) - 1.0);
     double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = depth(a, b, x1), f2 = depth(a, b, x2);
@@ -117,32 +152,42 @@ static double golden(const xpbd_rod_curve *a, const xpbd_placed *b, double lo, d
     return f1 <= f2 ? x1 : x2;
 }
 
-int xpbd_collide_rod_shape(const xpbd_rod_curve *a, const xpbd_placed *b, double margin, xpbd_rod_hit out[3])
+int xpbd_collide_rod_shape(const xpbd_rod_curve *cv, const xpbd_placed *b, double margin, xpbd_rod_hit out[3])
 {
-    double f[SAMPLES + 1], xi = 0, best = INFINITY;
+    static const double o[3] = { 0, 0, 0 };
+    curve_poly q, *a = &q;
+    poly_of(cv, o, a);
+    double f[SAMPLES + 1], xi = 0, best = INFINITY, r = cv->r;
     for (int k = 0; k <= SAMPLES; k++) f[k] = depth(a, b, (double)k / SAMPLES);
     for (int k = 0; k <= SAMPLES; k++) {
         if ((k > 0 && f[k - 1] < f[k]) || (k < SAMPLES && f[k + 1] < f[k])) continue;
-        double x = golden(a, b, (double)(k > 0 ? k - 1 : 0) / SAMPLES, (double)(k < SAMPLES ? k + 1 : SAMPLES) / SAMPLES);
-        double fx = depth(a, b, x);
+        /* An end sample from which ψ rises over the search's own resolution
+         * is the minimum of its interval (ψ unimodal there, as the search
+         * assumes): the search would close in on it and return it. */
+        double x = (double)k / SAMPLES, fx = f[k];
+        if ((k == 0 || k == SAMPLES) && depth(a, b, k ? 1 - 1e-10 : 1e-10) > f[k]) {
+            if (fx < best) best = fx, xi = x;
+            continue;
+        }
+        x = golden(a, b, (double)(k > 0 ? k - 1 : 0) / SAMPLES, (double)(k < SAMPLES ? k + 1 : SAMPLES) / SAMPLES);
+        fx = depth(a, b, x);
         if (fx > f[k]) x = (double)k / SAMPLES, fx = f[k];
         if (fx < best) best = fx, xi = x;
     }
     int n = 0;
-    shape_hit(a, b, xi, &out[n]);
+    shape_hit(a, r, b, xi, &out[n]);
     n += out[n].s < margin;
     for (int e = 0; e < 2; e++)
-        if (fabs(xi - e) > 0.25 && f[e * SAMPLES] - a->r < margin) shape_hit(a, b, e, &out[n++]);
+        if (fabs(xi - e) > 0.25 && f[e * SAMPLES] - r < margin) shape_hit(a, r, b, e, &out[n++]);
     return n;
 }
 
 /* x1(ξ1) − x2(ξ2) and the tangents. */
-static double gap(const xpbd_rod_curve *a, const xpbd_rod_curve *b, const double xi[2], double r[3], double d1[3],
-                  double d2[3])
+static double gap(const curve_poly *a, const curve_poly *b, const double xi[2], double r[3], double d1[3], double d2[3])
 {
     double x1[3], x2[3];
-    xpbd_rod_curve_eval(a, xi[0], x1, d1);
-    xpbd_rod_curve_eval(b, xi[1], x2, d2);
+    poly_xd(a, xi[0], x1, d1);
+    poly_xd(b, xi[1], x2, d2);
     for (int k = 0; k < 3; k++) r[k] = x1[k] - x2[k];
     return dot(r, r);
 }
@@ -150,24 +195,34 @@ static double gap(const xpbd_rod_curve *a, const xpbd_rod_curve *b, const double
 static double clamp01(double v) { return v < 0 ? 0 : v > 1 ? 1 : v; }
 
 /* §7.1.2, with the bounds as an active set: a parameter at 0 or 1 whose
- * gradient points out of the box is held, and the step solves for the rest. */
-static void levenberg_marquardt(const xpbd_rod_curve *a, const xpbd_rod_curve *b, double xi[2])
+ * gradient points out of the box is held, and the step solves for the rest.
+ * The gradient and Hessian change only when a step is taken; the search
+ * ends when no step moves ξ (a larger λ would only shorten it), or when a
+ * step fails whose predicted decrease −(g·s + ½sᵀHs) is below the rounding
+ * of f itself (2|r| times the rounding of the points): the minimum is
+ * found to the precision f can show.  Returns the squared distance at ξ. */
+static double levenberg_marquardt(const curve_poly *a, const curve_poly *b, double xi[2])
 {
-    double r[3], d1[3], d2[3], lam = 1e-3;
+    double r[3], d1[3], d2[3], lam = 1e-3, g[2] = { 0 }, G[3] = { 0 }, H[3] = { 0 };
     double f = gap(a, b, xi, r, d1, d2);
+    int free0 = 0, free1 = 0, moved_to = 1;
     for (int it = 0; it < 100 && f > 0; it++) {
-        double g[2] = { dot(d1, r), -dot(d2, r) };
-        double c1[3], c2[3];
-        curve_d2(a, xi[0], c1);
-        curve_d2(b, xi[1], c2);
-        /* H00, H01, H11 of JᵀJ, then with r·x″ where that is positive definite on the free parameters */
-        double G[3] = { dot(d1, d1), -dot(d1, d2), dot(d2, d2) }, H[3] = { G[0] + dot(r, c1), G[1], G[2] - dot(r, c2) };
-        int free0 = !((xi[0] <= 0 && g[0] > 0) || (xi[0] >= 1 && g[0] < 0));
-        int free1 = !((xi[1] <= 0 && g[1] > 0) || (xi[1] >= 1 && g[1] < 0));
+        if (moved_to) {
+            double c1[3], c2[3];
+            poly_d2(a, xi[0], c1);
+            poly_d2(b, xi[1], c2);
+            g[0] = dot(d1, r), g[1] = -dot(d2, r);
+            /* H00, H01, H11 of JᵀJ, then with r·x″ where that is positive definite on the free parameters */
+            G[0] = dot(d1, d1), G[1] = -dot(d1, d2), G[2] = dot(d2, d2);
+            H[0] = G[0] + dot(r, c1), H[1] = G[1], H[2] = G[2] - dot(r, c2);
+            free0 = !((xi[0] <= 0 && g[0] > 0) || (xi[0] >= 1 && g[0] < 0));
+            free1 = !((xi[1] <= 0 && g[1] > 0) || (xi[1] >= 1 && g[1] < 0));
+            if ((free0 && !(H[0] > 0)) || (free1 && !(H[2] > 0)) || (free0 && free1 && !(H[0] * H[2] > H[1] * H[1])))
+                memcpy(H, G, sizeof G);
+            moved_to = 0;
+        }
         double mu = lam * (G[0] + G[2]), step[2] = { 0, 0 };
         if (!(mu > 0) || !(free0 || free1)) break;
-        if ((free0 && !(H[0] > 0)) || (free1 && !(H[2] > 0)) || (free0 && free1 && !(H[0] * H[2] > H[1] * H[1])))
-            memcpy(H, G, sizeof G);
         double A = H[0] + mu, B = H[1], D = H[2] + mu, det = A * D - B * B;
         if (free0 && free1) {
             step[0] = (-g[0] * D + g[1] * B) / det;
@@ -175,6 +230,7 @@ static void levenberg_marquardt(const xpbd_rod_curve *a, const xpbd_rod_curve *b
         } else if (free0) step[0] = -g[0] / A;
         else step[1] = -g[1] / D;
         double cand[2] = { clamp01(xi[0] + step[0]), clamp01(xi[1] + step[1]) }, rc[3], e1[3], e2[3];
+        if (cand[0] == xi[0] && cand[1] == xi[1]) break;
         double fc = gap(a, b, cand, rc, e1, e2);
         if (fc < f) {
             double moved = fabs(cand[0] - xi[0]) + fabs(cand[1] - xi[1]);
@@ -184,9 +240,15 @@ static void levenberg_marquardt(const xpbd_rod_curve *a, const xpbd_rod_curve *b
             memcpy(d2, e2, sizeof e2);
             f = fc;
             lam *= 0.3;
+            moved_to = 1;
             if (moved < 1e-15) break;
-        } else if ((lam *= 10) > 1e12) break;
+        } else {
+            double pred = -(g[0] * step[0] + g[1] * step[1]) -
+                          0.5 * (H[0] * step[0] * step[0] + 2 * H[1] * step[0] * step[1] + H[2] * step[1] * step[1]);
+            if (pred <= 8 * DBL_EPSILON * sqrt(f) * (a->size + b->size) || (lam *= 10) > 1e12) break;
+        }
     }
+    return f;
 }
 
 /* Half the longest chord between neighbouring samples, with room for the
@@ -201,54 +263,85 @@ static double sample_reach(const double (*x)[3], int n)
     return 0.75 * sqrt(c);
 }
 
+/* Keep list[0..*n) the (at most STARTS) grid points of least f, ascending,
+ * the earlier point first among equals, as point k arrives. */
+static void rank_insert(int *list, int *n, const double *f, int k)
+{
+    if (*n == STARTS && !(f[k] < f[list[STARTS - 1]])) return;
+    int i = *n < STARTS ? (*n)++ : STARTS - 1;
+    for (; i > 0 && f[k] < f[list[i - 1]]; i--) list[i] = list[i - 1];
+    list[i] = k;
+}
+
+/* The farthest a sample lies from its nearer neighbour among every
+ * COARSE-th sample. */
+static double coarse_reach(const double (*x)[3], int n)
+{
+    double e = 0;
+    for (int k = 0; k < n; k++) {
+        const double *lo = x[k - k % COARSE], *hi = x[k % COARSE ? k - k % COARSE + COARSE : k];
+        double d0[3] = { x[k][0] - lo[0], x[k][1] - lo[1], x[k][2] - lo[2] };
+        double d1[3] = { x[k][0] - hi[0], x[k][1] - hi[1], x[k][2] - hi[2] };
+        e = fmax(e, fmin(dot(d0, d0), dot(d1, d1)));
+    }
+    return sqrt(e);
+}
+
 int xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, double margin, xpbd_rod_hit *out)
 {
     enum { S = PAIR_SAMPLES + 1 };
     double xa[S][3], xb[S][3], f[S][S], xi[2] = { 0, 0 }, best = INFINITY;
-    int start[S * S][2], nl = 0;
+    curve_poly qa, qb; /* both about a's first node */
+    poly_of(a, a->p, &qa);
+    poly_of(b, a->p, &qb);
     for (int k = 0; k < S; k++) {
-        xpbd_rod_curve_eval(a, (double)k / PAIR_SAMPLES, xa[k], NULL);
-        xpbd_rod_curve_eval(b, (double)k / PAIR_SAMPLES, xb[k], NULL);
+        poly_x(&qa, (double)k / PAIR_SAMPLES, xa[k]);
+        poly_x(&qb, (double)k / PAIR_SAMPLES, xb[k]);
     }
-    for (int i = 0; i < S; i++)
+    /* Farther apart than margin everywhere (the grid's closest pair less
+     * what lies between samples): no search. */
+    double ra = sample_reach(xa, S), rb = sample_reach(xb, S), cmin = INFINITY;
+    /* First the coarse grid: the fine one's closest pair is no closer than
+     * the coarse one's less how far a sample lies from the coarse ones. */
+    for (int i = 0; i < S; i += COARSE)
+        for (int j = 0; j < S; j += COARSE) {
+            double r[3] = { xa[i][0] - xb[j][0], xa[i][1] - xb[j][1], xa[i][2] - xb[j][2] };
+            cmin = fmin(cmin, dot(r, r));
+        }
+    if (sqrt(cmin) - coarse_reach(xa, S) - coarse_reach(xb, S) - ra - rb - a->r - b->r >= margin) return 0;
+    double fmin_row[S];
+    for (int i = 0; i < S; i++) {
+        fmin_row[i] = INFINITY;
         for (int j = 0; j < S; j++) {
             double r[3] = { xa[i][0] - xb[j][0], xa[i][1] - xb[j][1], xa[i][2] - xb[j][2] };
             f[i][j] = dot(r, r);
+            fmin_row[i] = fmin_row[i] < f[i][j] ? fmin_row[i] : f[i][j];
         }
-    /* Farther apart than margin everywhere (the grid's closest pair less
-     * what lies between samples): no search. */
+    }
     double fmin = INFINITY;
-    for (int i = 0; i < S; i++)
-        for (int j = 0; j < S; j++) fmin = fmin < f[i][j] ? fmin : f[i][j];
-    if (sqrt(fmin) - sample_reach(xa, S) - sample_reach(xb, S) - a->r - b->r >= margin) return 0;
+    for (int i = 0; i < S; i++) fmin = fmin < fmin_row[i] ? fmin : fmin_row[i];
+    if (sqrt(fmin) - ra - rb - a->r - b->r >= margin) return 0;
     /* the grid points ranked: those that no neighbour undercuts first, then by distance */
-    int low[S * S];
+    int low[STARTS], other[STARTS], nlow = 0, nother = 0;
     for (int i = 0; i < S; i++)
         for (int j = 0; j < S; j++) {
-            low[nl] = 1;
-            for (int di = -1; di <= 1; di++)
-                for (int dj = -1; dj <= 1; dj++)
-                    if (i + di >= 0 && i + di < S && j + dj >= 0 && j + dj < S && f[i + di][j + dj] < f[i][j])
-                        low[nl] = 0;
-            start[nl][0] = i, start[nl++][1] = j;
+            int is_low = 1;
+            for (int di = i > 0 ? -1 : 0; is_low && di <= (i < S - 1); di++)
+                for (int dj = j > 0 ? -1 : 0; dj <= (j < S - 1); dj++)
+                    if (f[i + di][j + dj] < f[i][j]) {
+                        is_low = 0;
+                        break;
+                    }
+            rank_insert(is_low ? low : other, is_low ? &nlow : &nother, &f[0][0], S * i + j);
         }
     /* LM from the first STARTS of them */
-    for (int q = 0; q < STARTS; q++) {
-        int m = q;
-        for (int k = q + 1; k < nl; k++) {
-            double fk = f[start[k][0]][start[k][1]], fm = f[start[m][0]][start[m][1]];
-            if (low[k] != low[m] ? low[k] > low[m] : fk < fm) m = k;
-        }
-        int tl = low[q];
-        low[q] = low[m], low[m] = tl;
-        int t0 = start[q][0], t1 = start[q][1];
-        start[q][0] = start[m][0], start[q][1] = start[m][1], start[m][0] = t0, start[m][1] = t1;
-        double x[2] = { (double)start[q][0] / PAIR_SAMPLES, (double)start[q][1] / PAIR_SAMPLES }, r[3], d1[3], d2[3];
-        levenberg_marquardt(a, b, x);
-        double fx = gap(a, b, x, r, d1, d2);
+    for (int q = 0; q < STARTS && q < nlow + nother; q++) {
+        int k = q < nlow ? low[q] : other[q - nlow];
+        double x[2] = { (double)(k / S) / PAIR_SAMPLES, (double)(k % S) / PAIR_SAMPLES };
+        double fx = levenberg_marquardt(&qa, &qb, x);
         if (fx < best) best = fx, xi[0] = x[0], xi[1] = x[1];
     }
-    double r[3], d1[3], d2[3], L = sqrt(gap(a, b, xi, r, d1, d2));
+    double r[3], d1[3], d2[3], L = sqrt(gap(&qa, &qb, xi, r, d1, d2));
     if (L > 0)
         for (int k = 0; k < 3; k++) out->n[k] = r[k] / L;
     else { /* the centrelines meet: across both tangents */
