@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "mech_sincos.h"
+
 void m3_identity(double m[9])
 {
     static const double I[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
@@ -304,4 +306,135 @@ void body_jcalc_normalized(const mech_body *b, const double *q, double XJ[36], d
     quat_normalize(q, qn);
     qn[4] = q[4]; qn[5] = q[5]; qn[6] = q[6];
     body_jcalc(b, qn, XJ, S);
+}
+
+/* ---- efficient forms ---- */
+
+void sxform_xtree(const mech_body *b, sxform *X)
+{
+    m3_transpose(b->rot, X->E);
+    memcpy(X->r, b->pos, sizeof X->r);
+}
+
+/* Table 4.1 with E = R^T; revolute by Rodrigues, R = c 1 + s ax + (1 - c) a a^T. */
+void sxform_jcalc(const mech_body *b, const double *q, sxform *XJ)
+{
+    static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    const double *a = b->axis;
+    switch (b->joint) {
+    case MECH_JOINT_REVOLUTE: {
+        double s, c;
+        mech_sincos(q[0], &s, &c);
+        double t = 1.0 - c, ta0 = t * a[0], ta1 = t * a[1], ta2 = t * a[2];
+        double *E = XJ->E;
+        E[0] = c + ta0 * a[0];        E[1] = ta0 * a[1] + s * a[2]; E[2] = ta0 * a[2] - s * a[1];
+        E[3] = ta0 * a[1] - s * a[2]; E[4] = c + ta1 * a[1];        E[5] = ta1 * a[2] + s * a[0];
+        E[6] = ta0 * a[2] + s * a[1]; E[7] = ta1 * a[2] - s * a[0]; E[8] = c + ta2 * a[2];
+        XJ->r[0] = XJ->r[1] = XJ->r[2] = 0.0;
+        break;
+    }
+    case MECH_JOINT_PRISMATIC:
+        memcpy(XJ->E, I3, sizeof I3);
+        XJ->r[0] = a[0] * q[0]; XJ->r[1] = a[1] * q[0]; XJ->r[2] = a[2] * q[0];
+        break;
+    case MECH_JOINT_FLOATING: {
+        double qn[4], R[9];
+        quat_normalize(q, qn);
+        quat_to_rot(qn, R);
+        m3_transpose(R, XJ->E);
+        memcpy(XJ->r, q + 4, sizeof XJ->r);
+        break;
+    }
+    case MECH_JOINT_FIXED:
+        memcpy(XJ->E, I3, sizeof I3);
+        XJ->r[0] = XJ->r[1] = XJ->r[2] = 0.0;
+        break;
+    }
+}
+
+void sxform_compose(const sxform *cb, const sxform *ba, sxform *out)
+{
+    double t[3];
+    m3_mul(cb->E, ba->E, out->E);
+    m3_tmulv(ba->E, cb->r, t);
+    out->r[0] = ba->r[0] + t[0]; out->r[1] = ba->r[1] + t[1]; out->r[2] = ba->r[2] + t[2];
+}
+
+/* Packed symmetric [xx xy xz yy yz zz] to and from full 3x3. */
+static void sym_unpack(const double p[6], double m[9])
+{
+    m[0] = p[0]; m[1] = p[1]; m[2] = p[2];
+    m[3] = p[1]; m[4] = p[3]; m[5] = p[4];
+    m[6] = p[2]; m[7] = p[4]; m[8] = p[5];
+}
+
+/* E^T M E into full 3x3; only the upper triangle when sym (the rest is not written). */
+static void rotate_tmt(const double E[9], const double M[9], double out[9], int sym)
+{
+    double ME[9];
+    m3_mul(M, E, ME);
+    for (int i = 0; i < 3; i++)
+        for (int j = sym ? i : 0; j < 3; j++)
+            out[3 * i + j] = E[i] * ME[j] + E[3 + i] * ME[3 + j] + E[6 + i] * ME[6 + j];
+}
+
+/* X = [E 0; -E rx E] = [E 0; 0 E] [1 0; -rx 1], so X^T I X is I rotated,
+ * A' = E^T A E, B' = E^T B E, C' = E^T C E, then moved by r:
+ *   [A' - B' rx + rx B'^T - rx C' rx,  B' + rx C';  sym,  C']
+ * with -rx C' rx folded in as A'' = A' + rx B'^T - (B' + rx C') rx. */
+void sinertia_tcongruence_add(const sxform *X, const sinertia *I, sinertia *acc)
+{
+    const double *E = X->E, *r = X->r;
+    double M[9], A[9], B[9], C[9];
+    sym_unpack(I->A, M);
+    rotate_tmt(E, M, A, 1);
+    rotate_tmt(E, I->B, B, 0);
+    sym_unpack(I->C, M);
+    rotate_tmt(E, M, C, 1);
+    C[3] = C[1]; C[6] = C[2]; C[7] = C[5];
+    double B2[9], P[9];                           /* B2 = B' + rx C', P = rx B'^T */
+    for (int j = 0; j < 3; j++) {
+        double cj[3] = { C[j], C[3 + j], C[6 + j] }, rc[3], rb[3];
+        v3_cross(r, cj, rc);
+        v3_cross(r, B + 3 * j, rb);               /* column j of rx B'^T: r x (row j of B') */
+        for (int k = 0; k < 3; k++) {
+            B2[3 * k + j] = B[3 * k + j] + rc[k];
+            P[3 * k + j] = rb[k];
+        }
+    }
+    double Q[9];                                  /* Q = B2 rx: row i is (row i of B2) x r */
+    for (int i = 0; i < 3; i++) v3_cross(B2 + 3 * i, r, Q + 3 * i);
+    static const int up[6][2] = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 1 }, { 1, 2 }, { 2, 2 } };
+    for (int k = 0; k < 6; k++) {
+        int ij = 3 * up[k][0] + up[k][1];
+        acc->A[k] += A[ij] + P[ij] - Q[ij];
+        acc->C[k] += C[ij];
+    }
+    for (int k = 0; k < 9; k++) acc->B[k] += B2[k];
+}
+
+/* eq. 2.63 with cx cx^T = (c.c) 1 - c c^T. */
+void sinertia_mcI(double m, const double c[3], const double Ic[9], sinertia *I)
+{
+    double cc = v3_dot(c, c);
+    I->A[0] = Ic[0] + m * (cc - c[0] * c[0]); I->A[1] = Ic[1] - m * c[0] * c[1]; I->A[2] = Ic[2] - m * c[0] * c[2];
+    I->A[3] = Ic[4] + m * (cc - c[1] * c[1]); I->A[4] = Ic[5] - m * c[1] * c[2]; I->A[5] = Ic[8] + m * (cc - c[2] * c[2]);
+    double mc[3] = { m * c[0], m * c[1], m * c[2] };
+    m3_skew(mc, I->B);
+    I->C[0] = I->C[3] = I->C[5] = m;
+    I->C[1] = I->C[2] = I->C[4] = 0.0;
+}
+
+void sinertia_full(const sinertia *I, double M[36])
+{
+    double A[9], C[9];
+    sym_unpack(I->A, A);
+    sym_unpack(I->C, C);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            M[6 * r + c] = A[3 * r + c];
+            M[6 * r + 3 + c] = I->B[3 * r + c];
+            M[6 * (3 + r) + c] = I->B[3 * c + r];
+            M[6 * (3 + r) + 3 + c] = C[3 * r + c];
+        }
 }

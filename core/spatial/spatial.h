@@ -114,4 +114,120 @@ void body_jcalc(const mech_body *b, const double *q, double XJ[36], double *S);
  * quaternion is normalized first.  Dynamics code calls this one. */
 void body_jcalc_normalized(const mech_body *b, const double *q, double XJ[36], double *S);
 
+/* ---- efficient forms (RBDA §2.8, Table 2.5) ----
+ * What the runtime ABA uses: the structure the dense forms above spell out
+ * as 6x6 matrices, kept in its parts. */
+
+/* A Plücker transform B_X_A = plux(E, r) kept as E and r (eq. 2.24). */
+typedef struct {
+    double E[9];
+    double r[3];
+} sxform;
+
+/* A symmetric spatial inertia (rigid-body or articulated) [A B; B^T C],
+ * acting on motion [w; v]: A and C symmetric 3x3 packed [xx xy xz yy yz zz],
+ * B full: 21 numbers. */
+typedef struct {
+    double A[6], B[9], C[6];
+} sinertia;
+
+/* X = plux(E, r) in parts, from the tree data of body b (E = rot^T, r = pos). */
+void sxform_xtree(const mech_body *b, sxform *X);
+/* The joint transform XJ of body b at its q slice (Table 4.1 as body_jcalc;
+ * a floating quaternion is normalized first). */
+void sxform_jcalc(const mech_body *b, const double *q, sxform *XJ);
+/* C_X_A = C_X_B B_X_A: E = E_cb E_ba, r = r_ba + E_ba^T r_cb.  out may alias neither. */
+void sxform_compose(const sxform *cb, const sxform *ba, sxform *out);
+
+/* X v for a motion vector: [E w; E (v - r x w)]. */
+static inline void sxform_motion(const sxform *X, const double m[6], double out[6])
+{
+    double t[3];
+    v3_cross(X->r, m, t);
+    t[0] = m[3] - t[0]; t[1] = m[4] - t[1]; t[2] = m[5] - t[2];
+    m3_mulv(X->E, m, out);
+    m3_mulv(X->E, t, out + 3);
+}
+
+/* X* f = X^-T f for a force vector (eq. 2.25): [E (n - r x f); E f]. */
+static inline void sxform_force(const sxform *X, const double f[6], double out[6])
+{
+    double t[3];
+    v3_cross(X->r, f + 3, t);
+    t[0] = f[0] - t[0]; t[1] = f[1] - t[1]; t[2] = f[2] - t[2];
+    m3_mulv(X->E, t, out);
+    m3_mulv(X->E, f + 3, out + 3);
+}
+
+/* X^T f, a force in B coordinates back to A (A_X*_B = B_X_A^T):
+ * [E^T n + r x E^T f; E^T f]. */
+static inline void sxform_tforce(const sxform *X, const double f[6], double out[6])
+{
+    double n[3], t[3];
+    m3_tmulv(X->E, f, n);
+    m3_tmulv(X->E, f + 3, out + 3);
+    v3_cross(X->r, out + 3, t);
+    out[0] = n[0] + t[0]; out[1] = n[1] + t[1]; out[2] = n[2] + t[2];
+}
+
+/* acc += X^T I X: I in B coordinates added to an inertia in A coordinates
+ * (the articulated-inertia update of Table 7.1, lambdaX*_i Ia_i iX_lambda). */
+void sinertia_tcongruence_add(const sxform *X, const sinertia *I, sinertia *acc);
+/* The rigid-body inertia of mass m, CoM c, rotational inertia Ic about the CoM (eq. 2.63, as mcI). */
+void sinertia_mcI(double m, const double c[3], const double Ic[9], sinertia *I);
+/* The dense 6x6 form. */
+void sinertia_full(const sinertia *I, double M[36]);
+
+/* I v: [A w + B v; B^T w + C v]. */
+static inline void sinertia_mulv(const sinertia *I, const double m[6], double out[6])
+{
+    const double *A = I->A, *B = I->B, *C = I->C;
+    double w0 = m[0], w1 = m[1], w2 = m[2], v0 = m[3], v1 = m[4], v2 = m[5];
+    out[0] = A[0] * w0 + A[1] * w1 + A[2] * w2 + B[0] * v0 + B[1] * v1 + B[2] * v2;
+    out[1] = A[1] * w0 + A[3] * w1 + A[4] * w2 + B[3] * v0 + B[4] * v1 + B[5] * v2;
+    out[2] = A[2] * w0 + A[4] * w1 + A[5] * w2 + B[6] * v0 + B[7] * v1 + B[8] * v2;
+    out[3] = B[0] * w0 + B[3] * w1 + B[6] * w2 + C[0] * v0 + C[1] * v1 + C[2] * v2;
+    out[4] = B[1] * w0 + B[4] * w1 + B[7] * w2 + C[1] * v0 + C[3] * v1 + C[4] * v2;
+    out[5] = B[2] * w0 + B[5] * w1 + B[8] * w2 + C[2] * v0 + C[4] * v1 + C[5] * v2;
+}
+
+/* I -= s u u^T (the rank-one step Ia = IA - U D^-1 U^T of Table 7.1). */
+static inline void sinertia_sub_outer(sinertia *I, const double u[6], double s)
+{
+    double su[6] = { s * u[0], s * u[1], s * u[2], s * u[3], s * u[4], s * u[5] };
+    I->A[0] -= su[0] * u[0]; I->A[1] -= su[0] * u[1]; I->A[2] -= su[0] * u[2];
+    I->A[3] -= su[1] * u[1]; I->A[4] -= su[1] * u[2]; I->A[5] -= su[2] * u[2];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) I->B[3 * r + c] -= su[r] * u[3 + c];
+    I->C[0] -= su[3] * u[3]; I->C[1] -= su[3] * u[4]; I->C[2] -= su[3] * u[5];
+    I->C[3] -= su[4] * u[4]; I->C[4] -= su[4] * u[5]; I->C[5] -= su[5] * u[5];
+}
+
+/* v x m (eq. 2.31): [w x mw; w x mv + vv x mw]. */
+static inline void crm_mulv(const double v[6], const double m[6], double out[6])
+{
+    double a[3], b[3], c[3];
+    v3_cross(v, m, a);
+    v3_cross(v, m + 3, b);
+    v3_cross(v + 3, m, c);
+    out[0] = a[0]; out[1] = a[1]; out[2] = a[2];
+    out[3] = b[0] + c[0]; out[4] = b[1] + c[1]; out[5] = b[2] + c[2];
+}
+
+/* v x* f (eq. 2.32): [w x n + vv x f; w x f]. */
+static inline void crf_mulv(const double v[6], const double f[6], double out[6])
+{
+    double a[3], b[3], c[3];
+    v3_cross(v, f, a);
+    v3_cross(v + 3, f + 3, b);
+    v3_cross(v, f + 3, c);
+    out[0] = a[0] + b[0]; out[1] = a[1] + b[1]; out[2] = a[2] + b[2];
+    out[3] = c[0]; out[4] = c[1]; out[5] = c[2];
+}
+
+static inline double v6_dot(const double a[6], const double b[6])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+
 #endif
