@@ -15,8 +15,10 @@
 typedef struct {
     /* constant */
     sxform XT;             /* tree transform                                   */
+    int xt_rot;            /* XT rotates (E != 1); else iX_lambda = (EJ, r + rJ) */
     sinertia I;            /* spatial inertia                                  */
-    double S[6];           /* revolute [axis; 0], prismatic [0; axis]          */
+    double s[3];           /* 1 DOF: S = [s; 0] (revolute) or [0; s] (prismatic) */
+    int off;               /* 0 revolute, 3 prismatic: where s sits in S       */
     int parent, nv, vidx;
     int x0;                /* iX0 wanted: this body or a descendant reads fext */
     /* at q (aba_factor) */
@@ -46,10 +48,12 @@ aba_ws *aba_ws_new(const mech_model *m)
     for (int i = 0; i < m->nb; i++) {
         const mech_body *mb = &m->bodies[i];
         aba_body *B = &ws->b[i];
+        static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
         sxform_xtree(mb, &B->XT);
+        B->xt_rot = memcmp(B->XT.E, I3, sizeof I3) != 0;
         sinertia_mcI(mb->mass, mb->com, mb->inertia, &B->I);
-        int off = mb->joint == MECH_JOINT_PRISMATIC ? 3 : 0;
-        memcpy(B->S + off, mb->axis, sizeof mb->axis);
+        B->off = mb->joint == MECH_JOINT_PRISMATIC ? 3 : 0;
+        memcpy(B->s, mb->axis, sizeof mb->axis);
         B->parent = mb->parent;
         B->nv = mb->nv;
         B->vidx = mb->vidx;
@@ -110,7 +114,11 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
         aba_body *B = &ws->b[i];
         sxform XJ;
         sxform_jcalc(mb, q + mb->qidx, &XJ);
-        sxform_compose(&XJ, &B->XT, &B->X);
+        if (B->xt_rot) sxform_compose(&XJ, &B->XT, &B->X);              /* iX_lambda = XJ XT */
+        else {
+            memcpy(B->X.E, XJ.E, sizeof XJ.E);
+            for (int k = 0; k < 3; k++) B->X.r[k] = B->XT.r[k] + XJ.r[k];
+        }
         if (B->x0) {
             if (B->parent < 0) B->X0 = B->X;
             else sxform_compose(&B->X, &ws->b[B->parent].X0, &B->X0);
@@ -126,8 +134,8 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
             continue;
         }
         if (B->nv == 1) {
-            sinertia_mulv(&B->IA, B->S, B->U);                          /* U = IA S  */
-            B->Dinv = 1.0 / v6_dot(B->S, B->U);                         /* D = S^T U */
+            sinertia_mul_axis(&B->IA, B->off, B->s, B->U);              /* U = IA S  */
+            B->Dinv = 1.0 / v3_dot(B->s, B->U + B->off);                /* D = S^T U */
             if (B->parent < 0) continue;
             sinertia_sub_outer(&B->IA, B->U, B->Dinv);                  /* Ia = IA - U D^-1 U^T */
         }
@@ -146,19 +154,20 @@ void aba_solve(const mech_model *m, aba_ws *ws, const double *qd, const double *
     const double a0[6] = { 0, 0, 0, -m->gravity[0], -m->gravity[1], -m->gravity[2] }; /* §5.3 */
     for (int i = 0; i < ws->nb; i++) {
         aba_body *B = &ws->b[i];
-        double vJ[6] = { 0 }, Iv[6];
-        if (B->nv == 1)
-            for (int k = 0; k < 6; k++) vJ[k] = B->S[k] * qd[B->vidx];
-        else if (B->nv == 6)
-            memcpy(vJ, qd + B->vidx, sizeof vJ);
-        if (B->parent < 0) memcpy(B->v, vJ, sizeof vJ);
-        else {
-            sxform_motion(&B->X, ws->b[B->parent].v, B->v);
-            for (int k = 0; k < 6; k++) B->v[k] += vJ[k];
+        double *v = B->v, *c = B->c, Iv[6];
+        if (B->parent < 0) memset(v, 0, sizeof B->v);
+        else sxform_motion(&B->X, ws->b[B->parent].v, v);
+        memset(c, 0, sizeof B->c);                                      /* c = v x vJ (cJ = 0) */
+        if (B->nv == 1) {
+            double x = qd[B->vidx], sq[3] = { B->s[0] * x, B->s[1] * x, B->s[2] * x };
+            for (int k = 0; k < 3; k++) v[B->off + k] += sq[k];         /* v += S qd */
+            v3_cross(v, sq, c + B->off);
+            if (!B->off) v3_cross(v + 3, sq, c + 3);
+        } else if (B->nv == 6) {
+            memcpy(v, qd + B->vidx, sizeof B->v);                       /* parent the base: c = 0 */
         }
-        crm_mulv(B->v, vJ, B->c);                                       /* c = v x vJ (cJ = 0) */
-        sinertia_mulv(&B->I, B->v, Iv);
-        crf_mulv(B->v, Iv, B->pA);                                      /* pA = v x* I v */
+        sinertia_mulv(&B->I, v, Iv);
+        crf_mulv(v, Iv, B->pA);                                      /* pA = v x* I v */
         if (fext && m->bodies[i].fext) {
             double fx[6];
             sxform_force(&B->X0, fext + 6 * i, fx);
@@ -172,7 +181,7 @@ void aba_solve(const mech_model *m, aba_ws *ws, const double *qd, const double *
             for (int k = 0; k < 6; k++) B->u[k] = tau[B->vidx + k] - B->pA[k];
             continue;
         }
-        if (B->nv == 1) B->u[0] = tau[B->vidx] - v6_dot(B->S, B->pA);   /* u = tau - S^T pA */
+        if (B->nv == 1) B->u[0] = tau[B->vidx] - v3_dot(B->s, B->pA + B->off); /* u = tau - S^T pA */
         if (B->parent < 0) continue;
         if (B->nv == 1) {
             double Iac[6], Du = B->Dinv * B->u[0];
@@ -193,7 +202,7 @@ void aba_solve(const mech_model *m, aba_ws *ws, const double *qd, const double *
         if (B->nv == 1) {
             double x = B->Dinv * (B->u[0] - v6_dot(B->U, a));           /* qdd = D^-1 (u - U^T a') */
             qdd[B->vidx] = x;
-            for (int k = 0; k < 6; k++) a[k] += B->S[k] * x;            /* a = a' + S qdd */
+            for (int k = 0; k < 3; k++) a[B->off + k] += B->s[k] * x;   /* a = a' + S qdd */
         } else if (B->nv == 6) {
             double x[6];
             cholesky6_solve(B->L, B->u, x);                             /* qdd = IA^-1 u - a' */

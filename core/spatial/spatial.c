@@ -360,7 +360,7 @@ void sxform_compose(const sxform *cb, const sxform *ba, sxform *out)
     out->r[0] = ba->r[0] + t[0]; out->r[1] = ba->r[1] + t[1]; out->r[2] = ba->r[2] + t[2];
 }
 
-/* Packed symmetric [xx xy xz yy yz zz] to and from full 3x3. */
+/* Packed symmetric [xx xy xz yy yz zz] to full 3x3. */
 static void sym_unpack(const double p[6], double m[9])
 {
     m[0] = p[0]; m[1] = p[1]; m[2] = p[2];
@@ -368,49 +368,59 @@ static void sym_unpack(const double p[6], double m[9])
     m[6] = p[2]; m[7] = p[4]; m[8] = p[5];
 }
 
-/* E^T M E into full 3x3; only the upper triangle when sym (the rest is not written). */
-static void rotate_tmt(const double E[9], const double M[9], double out[9], int sym)
+/* E^T S E for a packed symmetric S, packed: M = S E, then the upper
+ * triangle of E^T M (45 multiplications). */
+static inline void sym_rotate(const double E[9], const double s[6], double o[6])
 {
-    double ME[9];
-    m3_mul(M, E, ME);
-    for (int i = 0; i < 3; i++)
-        for (int j = sym ? i : 0; j < 3; j++)
-            out[3 * i + j] = E[i] * ME[j] + E[3 + i] * ME[3 + j] + E[6 + i] * ME[6 + j];
+    double m0 = s[0] * E[0] + s[1] * E[3] + s[2] * E[6], m1 = s[0] * E[1] + s[1] * E[4] + s[2] * E[7];
+    double m2 = s[0] * E[2] + s[1] * E[5] + s[2] * E[8], m3 = s[1] * E[0] + s[3] * E[3] + s[4] * E[6];
+    double m4 = s[1] * E[1] + s[3] * E[4] + s[4] * E[7], m5 = s[1] * E[2] + s[3] * E[5] + s[4] * E[8];
+    double m6 = s[2] * E[0] + s[4] * E[3] + s[5] * E[6], m7 = s[2] * E[1] + s[4] * E[4] + s[5] * E[7];
+    double m8 = s[2] * E[2] + s[4] * E[5] + s[5] * E[8];
+    o[0] = E[0] * m0 + E[3] * m3 + E[6] * m6;
+    o[1] = E[0] * m1 + E[3] * m4 + E[6] * m7;
+    o[2] = E[0] * m2 + E[3] * m5 + E[6] * m8;
+    o[3] = E[1] * m1 + E[4] * m4 + E[7] * m7;
+    o[4] = E[1] * m2 + E[4] * m5 + E[7] * m8;
+    o[5] = E[2] * m2 + E[5] * m5 + E[8] * m8;
 }
 
 /* X = [E 0; -E rx E] = [E 0; 0 E] [1 0; -rx 1], so X^T I X is I rotated,
  * A' = E^T A E, B' = E^T B E, C' = E^T C E, then moved by r:
  *   [A' - B' rx + rx B'^T - rx C' rx,  B' + rx C';  sym,  C']
- * with -rx C' rx folded in as A'' = A' + rx B'^T - (B' + rx C') rx. */
+ * with -rx C' rx folded in: A'' = A' + rx B'^T - (B' + rx C') rx. */
 void sinertia_tcongruence_add(const sxform *X, const sinertia *I, sinertia *acc)
 {
     const double *E = X->E, *r = X->r;
-    double M[9], A[9], B[9], C[9];
-    sym_unpack(I->A, M);
-    rotate_tmt(E, M, A, 1);
-    rotate_tmt(E, I->B, B, 0);
-    sym_unpack(I->C, M);
-    rotate_tmt(E, M, C, 1);
-    C[3] = C[1]; C[6] = C[2]; C[7] = C[5];
-    double B2[9], P[9];                           /* B2 = B' + rx C', P = rx B'^T */
-    for (int j = 0; j < 3; j++) {
-        double cj[3] = { C[j], C[3 + j], C[6 + j] }, rc[3], rb[3];
-        v3_cross(r, cj, rc);
-        v3_cross(r, B + 3 * j, rb);               /* column j of rx B'^T: r x (row j of B') */
-        for (int k = 0; k < 3; k++) {
-            B2[3 * k + j] = B[3 * k + j] + rc[k];
-            P[3 * k + j] = rb[k];
-        }
-    }
-    double Q[9];                                  /* Q = B2 rx: row i is (row i of B2) x r */
-    for (int i = 0; i < 3; i++) v3_cross(B2 + 3 * i, r, Q + 3 * i);
-    static const int up[6][2] = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 1 }, { 1, 2 }, { 2, 2 } };
-    for (int k = 0; k < 6; k++) {
-        int ij = 3 * up[k][0] + up[k][1];
-        acc->A[k] += A[ij] + P[ij] - Q[ij];
-        acc->C[k] += C[ij];
-    }
+    double A[6], C[6], BE[9], B[9];
+    sym_rotate(E, I->A, A);
+    sym_rotate(E, I->C, C);
+    m3_mul(I->B, E, BE);
+    m3_tmul(E, BE, B);
+    /* B2 = B' + rx C', column j of rx C' being r x (column j of C'). */
+    double c0[3] = { C[0], C[1], C[2] }, c1[3] = { C[1], C[3], C[4] }, c2[3] = { C[2], C[4], C[5] };
+    double n0[3], n1[3], n2[3];
+    v3_cross(r, c0, n0);
+    v3_cross(r, c1, n1);
+    v3_cross(r, c2, n2);
+    double B2[9] = { B[0] + n0[0], B[1] + n1[0], B[2] + n2[0], B[3] + n0[1], B[4] + n1[1],
+                     B[5] + n2[1], B[6] + n0[2], B[7] + n1[2], B[8] + n2[2] };
+    /* P = rx B'^T (column j: r x row j of B'), Q = B2 rx (row i: row i of B2 x r). */
+    double p0[3], p1[3], p2[3], q0[3], q1[3], q2[3];
+    v3_cross(r, B, p0);
+    v3_cross(r, B + 3, p1);
+    v3_cross(r, B + 6, p2);
+    v3_cross(B2, r, q0);
+    v3_cross(B2 + 3, r, q1);
+    v3_cross(B2 + 6, r, q2);
+    acc->A[0] += A[0] + p0[0] - q0[0];
+    acc->A[1] += A[1] + p1[0] - q0[1];
+    acc->A[2] += A[2] + p2[0] - q0[2];
+    acc->A[3] += A[3] + p1[1] - q1[1];
+    acc->A[4] += A[4] + p2[1] - q1[2];
+    acc->A[5] += A[5] + p2[2] - q2[2];
     for (int k = 0; k < 9; k++) acc->B[k] += B2[k];
+    for (int k = 0; k < 6; k++) acc->C[k] += C[k];
 }
 
 /* eq. 2.63 with cx cx^T = (c.c) 1 - c c^T. */

@@ -45,6 +45,20 @@ static inline void m3_mul(const double a[9], const double b[9], double out[9])
     out[6] = t[6]; out[7] = t[7]; out[8] = t[8];
 }
 
+static inline void m3_tmul(const double a[9], const double b[9], double out[9]) /* a^T b */
+{
+    double t[9] = {
+        a[0] * b[0] + a[3] * b[3] + a[6] * b[6], a[0] * b[1] + a[3] * b[4] + a[6] * b[7],
+        a[0] * b[2] + a[3] * b[5] + a[6] * b[8], a[1] * b[0] + a[4] * b[3] + a[7] * b[6],
+        a[1] * b[1] + a[4] * b[4] + a[7] * b[7], a[1] * b[2] + a[4] * b[5] + a[7] * b[8],
+        a[2] * b[0] + a[5] * b[3] + a[8] * b[6], a[2] * b[1] + a[5] * b[4] + a[8] * b[7],
+        a[2] * b[2] + a[5] * b[5] + a[8] * b[8],
+    };
+    out[0] = t[0]; out[1] = t[1]; out[2] = t[2];
+    out[3] = t[3]; out[4] = t[4]; out[5] = t[5];
+    out[6] = t[6]; out[7] = t[7]; out[8] = t[8];
+}
+
 static inline void m3_mulv(const double a[9], const double v[3], double out[3])
 {
     double x = a[0] * v[0] + a[1] * v[1] + a[2] * v[2];
@@ -189,6 +203,29 @@ static inline void sinertia_mulv(const sinertia *I, const double m[6], double ou
     out[3] = B[0] * w0 + B[3] * w1 + B[6] * w2 + C[0] * v0 + C[1] * v1 + C[2] * v2;
     out[4] = B[1] * w0 + B[4] * w1 + B[7] * w2 + C[1] * v0 + C[3] * v1 + C[4] * v2;
     out[5] = B[2] * w0 + B[5] * w1 + B[8] * w2 + C[2] * v0 + C[4] * v1 + C[5] * v2;
+}
+
+/* I S for a single-axis motion subspace S = [s; 0] (revolute) or [0; s]
+ * (prismatic): one column, [A s; B^T s] or [B s; C s]. */
+static inline void sinertia_mul_axis(const sinertia *I, int prismatic, const double s[3], double out[6])
+{
+    const double *A = I->A, *B = I->B, *C = I->C;
+    double x = s[0], y = s[1], z = s[2];
+    if (prismatic) {
+        out[0] = B[0] * x + B[1] * y + B[2] * z;
+        out[1] = B[3] * x + B[4] * y + B[5] * z;
+        out[2] = B[6] * x + B[7] * y + B[8] * z;
+        out[3] = C[0] * x + C[1] * y + C[2] * z;
+        out[4] = C[1] * x + C[3] * y + C[4] * z;
+        out[5] = C[2] * x + C[4] * y + C[5] * z;
+    } else {
+        out[0] = A[0] * x + A[1] * y + A[2] * z;
+        out[1] = A[1] * x + A[3] * y + A[4] * z;
+        out[2] = A[2] * x + A[4] * y + A[5] * z;
+        out[3] = B[0] * x + B[3] * y + B[6] * z;
+        out[4] = B[1] * x + B[4] * y + B[7] * z;
+        out[5] = B[2] * x + B[5] * y + B[8] * z;
+    }
 }
 
 /* I -= s u u^T (the rank-one step Ia = IA - U D^-1 U^T of Table 7.1). */
