@@ -16,6 +16,7 @@ typedef struct {
     /* constant */
     sxform XT;             /* tree transform                                   */
     int xt_rot;            /* XT rotates (E != 1); else iX_lambda = (EJ, r + rJ) */
+    int rot;               /* the structure of iX_lambda's E (sxform_rot_kind) */
     sinertia I;            /* spatial inertia                                  */
     double s[3];           /* 1 DOF: S = [s; 0] (revolute) or [0; s] (prismatic) */
     int off;               /* 0 revolute, 3 prismatic: where s sits in S       */
@@ -51,6 +52,7 @@ aba_ws *aba_ws_new(const mech_model *m)
         static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
         sxform_xtree(mb, &B->XT);
         B->xt_rot = memcmp(B->XT.E, I3, sizeof I3) != 0;
+        B->rot = sxform_rot_kind(mb);
         sinertia_mcI(mb->mass, mb->com, mb->inertia, &B->I);
         B->off = mb->joint == MECH_JOINT_PRISMATIC ? 3 : 0;
         memcpy(B->s, mb->axis, sizeof mb->axis);
@@ -139,7 +141,7 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
             if (B->parent < 0) continue;
             sinertia_sub_outer(&B->IA, B->U, B->Dinv);                  /* Ia = IA - U D^-1 U^T */
         }
-        if (B->parent >= 0) sinertia_tcongruence_add(&B->X, &B->IA, &ws->b[B->parent].IA);
+        if (B->parent >= 0) sinertia_tcongruence_add(&B->X, B->rot, &B->IA, &ws->b[B->parent].IA);
     }
 }
 

@@ -368,9 +368,20 @@ static void sym_unpack(const double p[6], double m[9])
     m[6] = p[2]; m[7] = p[4]; m[8] = p[5];
 }
 
-/* E^T S E for a packed symmetric S, packed: M = S E, then the upper
+int sxform_rot_kind(const mech_body *b)
+{
+    static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    if (memcmp(b->rot, I3, sizeof I3) != 0) return SXFORM_ROT_GENERAL;
+    if (b->joint == MECH_JOINT_PRISMATIC || b->joint == MECH_JOINT_FIXED) return SXFORM_ROT_NONE;
+    if (b->joint != MECH_JOINT_REVOLUTE) return SXFORM_ROT_GENERAL;
+    for (int k = 0; k < 3; k++)
+        if (b->axis[(k + 1) % 3] == 0.0 && b->axis[(k + 2) % 3] == 0.0) return k;
+    return SXFORM_ROT_GENERAL;
+}
+
+/* E^T S E for a packed symmetric S, into full 3x3: M = S E, then the upper
  * triangle of E^T M (45 multiplications). */
-static inline void sym_rotate(const double E[9], const double s[6], double o[6])
+static void sym_rotate(const double E[9], const double s[6], double o[9])
 {
     double m0 = s[0] * E[0] + s[1] * E[3] + s[2] * E[6], m1 = s[0] * E[1] + s[1] * E[4] + s[2] * E[7];
     double m2 = s[0] * E[2] + s[1] * E[5] + s[2] * E[8], m3 = s[1] * E[0] + s[3] * E[3] + s[4] * E[6];
@@ -378,27 +389,79 @@ static inline void sym_rotate(const double E[9], const double s[6], double o[6])
     double m6 = s[2] * E[0] + s[4] * E[3] + s[5] * E[6], m7 = s[2] * E[1] + s[4] * E[4] + s[5] * E[7];
     double m8 = s[2] * E[2] + s[4] * E[5] + s[5] * E[8];
     o[0] = E[0] * m0 + E[3] * m3 + E[6] * m6;
-    o[1] = E[0] * m1 + E[3] * m4 + E[6] * m7;
-    o[2] = E[0] * m2 + E[3] * m5 + E[6] * m8;
-    o[3] = E[1] * m1 + E[4] * m4 + E[7] * m7;
-    o[4] = E[1] * m2 + E[4] * m5 + E[7] * m8;
-    o[5] = E[2] * m2 + E[5] * m5 + E[8] * m8;
+    o[1] = o[3] = E[0] * m1 + E[3] * m4 + E[6] * m7;
+    o[2] = o[6] = E[0] * m2 + E[3] * m5 + E[6] * m8;
+    o[4] = E[1] * m1 + E[4] * m4 + E[7] * m7;
+    o[5] = o[7] = E[1] * m2 + E[4] * m5 + E[7] * m8;
+    o[8] = E[2] * m2 + E[5] * m5 + E[8] * m8;
+}
+
+/* Inlined into each constant k, where the index arithmetic folds away. */
+#if defined(__GNUC__) || defined(__clang__)
+#define AXIS_INLINE static inline __attribute__((always_inline))
+#else
+#define AXIS_INLINE static inline
+#endif
+
+/* E^T M E for E a rotation about coordinate axis k alone (E_kk = 1): row
+ * and column k keep, the other two mix (24 multiplications). */
+AXIS_INLINE void axis_rotate(int k, const double E[9], const double M[9], double out[9])
+{
+    const int i = (k + 1) % 3, j = (k + 2) % 3;
+    const double eii = E[3 * i + i], eij = E[3 * i + j], eji = E[3 * j + i], ejj = E[3 * j + j];
+    double N[9];
+#define MECH_AXIS_COLS(r) /* N = M E, row r: column k keeps, i and j mix */                  \
+    N[3 * r + k] = M[3 * r + k];                                                                \
+    N[3 * r + i] = M[3 * r + i] * eii + M[3 * r + j] * eji;                                     \
+    N[3 * r + j] = M[3 * r + i] * eij + M[3 * r + j] * ejj;
+#define MECH_AXIS_ROWS(c) /* out = E^T N, column c: row k keeps, i and j mix */              \
+    out[3 * k + c] = N[3 * k + c];                                                              \
+    out[3 * i + c] = eii * N[3 * i + c] + eji * N[3 * j + c];                                   \
+    out[3 * j + c] = eij * N[3 * i + c] + ejj * N[3 * j + c];
+    MECH_AXIS_COLS(0) MECH_AXIS_COLS(1) MECH_AXIS_COLS(2)
+    MECH_AXIS_ROWS(0) MECH_AXIS_ROWS(1) MECH_AXIS_ROWS(2)
+#undef MECH_AXIS_COLS
+#undef MECH_AXIS_ROWS
+}
+
+AXIS_INLINE void axis_rotate3(int k, const double E[9], const sinertia *I, double A[9], double B[9], double C[9])
+{
+    double M[9];
+    sym_unpack(I->A, M);
+    axis_rotate(k, E, M, A);
+    axis_rotate(k, E, I->B, B);
+    sym_unpack(I->C, M);
+    axis_rotate(k, E, M, C);
 }
 
 /* X = [E 0; -E rx E] = [E 0; 0 E] [1 0; -rx 1], so X^T I X is I rotated,
- * A' = E^T A E, B' = E^T B E, C' = E^T C E, then moved by r:
+ * A' = E^T A E, B' = E^T B E, C' = E^T C E (by the structure of E), then
+ * moved by r:
  *   [A' - B' rx + rx B'^T - rx C' rx,  B' + rx C';  sym,  C']
  * with -rx C' rx folded in: A'' = A' + rx B'^T - (B' + rx C') rx. */
-void sinertia_tcongruence_add(const sxform *X, const sinertia *I, sinertia *acc)
+void sinertia_tcongruence_add(const sxform *X, int rot, const sinertia *I, sinertia *acc)
 {
     const double *E = X->E, *r = X->r;
-    double A[6], C[6], BE[9], B[9];
-    sym_rotate(E, I->A, A);
-    sym_rotate(E, I->C, C);
-    m3_mul(I->B, E, BE);
-    m3_tmul(E, BE, B);
+    double A[9], B[9], C[9];
+    switch (rot) {
+    case SXFORM_ROT_NONE:
+        sym_unpack(I->A, A);
+        memcpy(B, I->B, sizeof B);
+        sym_unpack(I->C, C);
+        break;
+    case 0: axis_rotate3(0, E, I, A, B, C); break;
+    case 1: axis_rotate3(1, E, I, A, B, C); break;
+    case 2: axis_rotate3(2, E, I, A, B, C); break;
+    default: {
+        double BE[9];
+        sym_rotate(E, I->A, A);
+        sym_rotate(E, I->C, C);
+        m3_mul(I->B, E, BE);
+        m3_tmul(E, BE, B);
+    }
+    }
     /* B2 = B' + rx C', column j of rx C' being r x (column j of C'). */
-    double c0[3] = { C[0], C[1], C[2] }, c1[3] = { C[1], C[3], C[4] }, c2[3] = { C[2], C[4], C[5] };
+    double c0[3] = { C[0], C[3], C[6] }, c1[3] = { C[1], C[4], C[7] }, c2[3] = { C[2], C[5], C[8] };
     double n0[3], n1[3], n2[3];
     v3_cross(r, c0, n0);
     v3_cross(r, c1, n1);
@@ -416,11 +479,12 @@ void sinertia_tcongruence_add(const sxform *X, const sinertia *I, sinertia *acc)
     acc->A[0] += A[0] + p0[0] - q0[0];
     acc->A[1] += A[1] + p1[0] - q0[1];
     acc->A[2] += A[2] + p2[0] - q0[2];
-    acc->A[3] += A[3] + p1[1] - q1[1];
-    acc->A[4] += A[4] + p2[1] - q1[2];
-    acc->A[5] += A[5] + p2[2] - q2[2];
+    acc->A[3] += A[4] + p1[1] - q1[1];
+    acc->A[4] += A[5] + p2[1] - q1[2];
+    acc->A[5] += A[8] + p2[2] - q2[2];
+    acc->C[0] += C[0]; acc->C[1] += C[1]; acc->C[2] += C[2];
+    acc->C[3] += C[4]; acc->C[4] += C[5]; acc->C[5] += C[8];
     for (int k = 0; k < 9; k++) acc->B[k] += B2[k];
-    for (int k = 0; k < 6; k++) acc->C[k] += C[k];
 }
 
 /* eq. 2.63 with cx cx^T = (c.c) 1 - c c^T. */

@@ -184,9 +184,17 @@ static inline void sxform_tforce(const sxform *X, const double f[6], double out[
     out[0] = n[0] + t[0]; out[1] = n[1] + t[1]; out[2] = n[2] + t[2];
 }
 
+/* The structure of a body's iX_lambda = XJ XT rotation E at every q, a
+ * per-joint fact: SXFORM_ROT_NONE, E = 1 (prismatic or fixed, unrotated
+ * tree); 0, 1 or 2, a rotation about that coordinate axis alone (revolute
+ * about +-x, y or z, unrotated tree); else SXFORM_ROT_GENERAL. */
+enum { SXFORM_ROT_NONE = -1, SXFORM_ROT_GENERAL = 3 };
+int sxform_rot_kind(const mech_body *b);
+
 /* acc += X^T I X: I in B coordinates added to an inertia in A coordinates
- * (the articulated-inertia update of Table 7.1, lambdaX*_i Ia_i iX_lambda). */
-void sinertia_tcongruence_add(const sxform *X, const sinertia *I, sinertia *acc);
+ * (the articulated-inertia update of Table 7.1, lambdaX*_i Ia_i iX_lambda);
+ * rot is X's sxform_rot_kind. */
+void sinertia_tcongruence_add(const sxform *X, int rot, const sinertia *I, sinertia *acc);
 /* The rigid-body inertia of mass m, CoM c, rotational inertia Ic about the CoM (eq. 2.63, as mcI). */
 void sinertia_mcI(double m, const double c[3], const double Ic[9], sinertia *I);
 /* The dense 6x6 form. */
