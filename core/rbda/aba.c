@@ -15,8 +15,6 @@
 typedef struct {
     /* constant */
     sxform XT;             /* tree transform                                   */
-    int xt_rot;            /* XT rotates (E != 1); else iX_lambda = (EJ, r + rJ) */
-    int rot;               /* the structure of iX_lambda's E (sxform_rot_kind) */
     sinertia I;            /* spatial inertia                                  */
     double s[3];           /* 1 DOF: S = [s; 0] (revolute) or [0; s] (prismatic) */
     int off;               /* 0 revolute, 3 prismatic: where s sits in S       */
@@ -49,10 +47,7 @@ aba_ws *aba_ws_new(const mech_model *m)
     for (int i = 0; i < m->nb; i++) {
         const mech_body *mb = &m->bodies[i];
         aba_body *B = &ws->b[i];
-        static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
         sxform_xtree(mb, &B->XT);
-        B->xt_rot = memcmp(B->XT.E, I3, sizeof I3) != 0;
-        B->rot = sxform_rot_kind(mb);
         sinertia_mcI(mb->mass, mb->com, mb->inertia, &B->I);
         B->off = mb->joint == MECH_JOINT_PRISMATIC ? 3 : 0;
         memcpy(B->s, mb->axis, sizeof mb->axis);
@@ -116,11 +111,7 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
         aba_body *B = &ws->b[i];
         sxform XJ;
         sxform_jcalc(mb, q + mb->qidx, &XJ);
-        if (B->xt_rot) sxform_compose(&XJ, &B->XT, &B->X);              /* iX_lambda = XJ XT */
-        else {
-            memcpy(B->X.E, XJ.E, sizeof XJ.E);
-            for (int k = 0; k < 3; k++) B->X.r[k] = B->XT.r[k] + XJ.r[k];
-        }
+        sxform_compose(&XJ, &B->XT, &B->X);                             /* iX_lambda = XJ XT */
         if (B->x0) {
             if (B->parent < 0) B->X0 = B->X;
             else sxform_compose(&B->X, &ws->b[B->parent].X0, &B->X0);
@@ -141,7 +132,7 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
             if (B->parent < 0) continue;
             sinertia_sub_outer(&B->IA, B->U, B->Dinv);                  /* Ia = IA - U D^-1 U^T */
         }
-        if (B->parent >= 0) sinertia_tcongruence_add(&B->X, B->rot, &B->IA, &ws->b[B->parent].IA);
+        if (B->parent >= 0) sinertia_tcongruence_add(&B->X, &B->IA, &ws->b[B->parent].IA);
     }
 }
 
@@ -168,7 +159,7 @@ void aba_solve(const mech_model *m, aba_ws *ws, const double *qd, const double *
         } else if (B->nv == 6) {
             memcpy(v, qd + B->vidx, sizeof B->v);                       /* parent the base: c = 0 */
         }
-        sinertia_mulv(&B->I, v, Iv);
+        sinertia_rb_mulv(&B->I, v, Iv);
         crf_mulv(v, Iv, B->pA);                                      /* pA = v x* I v */
         if (fext && m->bodies[i].fext) {
             double fx[6];

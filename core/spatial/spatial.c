@@ -310,17 +310,20 @@ void body_jcalc_normalized(const mech_body *b, const double *q, double XJ[36], d
 
 /* ---- efficient forms ---- */
 
+static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+
 void sxform_xtree(const mech_body *b, sxform *X)
 {
     m3_transpose(b->rot, X->E);
     memcpy(X->r, b->pos, sizeof X->r);
+    X->rot = memcmp(X->E, I3, sizeof I3) ? SXFORM_ROT_GENERAL : SXFORM_ROT_NONE;
 }
 
 /* Table 4.1 with E = R^T; revolute by Rodrigues, R = c 1 + s ax + (1 - c) a a^T. */
 void sxform_jcalc(const mech_body *b, const double *q, sxform *XJ)
 {
-    static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
     const double *a = b->axis;
+    XJ->rot = SXFORM_ROT_NONE;
     switch (b->joint) {
     case MECH_JOINT_REVOLUTE: {
         double s, c;
@@ -331,6 +334,8 @@ void sxform_jcalc(const mech_body *b, const double *q, sxform *XJ)
         E[3] = ta0 * a[1] - s * a[2]; E[4] = c + ta1 * a[1];        E[5] = ta1 * a[2] + s * a[0];
         E[6] = ta0 * a[2] + s * a[1]; E[7] = ta1 * a[2] - s * a[0]; E[8] = c + ta2 * a[2];
         XJ->r[0] = XJ->r[1] = XJ->r[2] = 0.0;
+        XJ->rot = a[1] == 0.0 && a[2] == 0.0 ? 0 : a[2] == 0.0 && a[0] == 0.0 ? 1
+                : a[0] == 0.0 && a[1] == 0.0 ? 2 : SXFORM_ROT_GENERAL;
         break;
     }
     case MECH_JOINT_PRISMATIC:
@@ -343,6 +348,7 @@ void sxform_jcalc(const mech_body *b, const double *q, sxform *XJ)
         quat_to_rot(qn, R);
         m3_transpose(R, XJ->E);
         memcpy(XJ->r, q + 4, sizeof XJ->r);
+        XJ->rot = SXFORM_ROT_GENERAL;
         break;
     }
     case MECH_JOINT_FIXED:
@@ -355,8 +361,12 @@ void sxform_jcalc(const mech_body *b, const double *q, sxform *XJ)
 void sxform_compose(const sxform *cb, const sxform *ba, sxform *out)
 {
     double t[3];
-    m3_mul(cb->E, ba->E, out->E);
-    m3_tmulv(ba->E, cb->r, t);
+    if (ba->rot == SXFORM_ROT_NONE) memcpy(out->E, cb->E, sizeof out->E);
+    else if (cb->rot == SXFORM_ROT_NONE) memcpy(out->E, ba->E, sizeof out->E);
+    else m3_mul(cb->E, ba->E, out->E);
+    out->rot = ba->rot == SXFORM_ROT_NONE ? cb->rot
+             : cb->rot == SXFORM_ROT_NONE || cb->rot == ba->rot ? ba->rot : SXFORM_ROT_GENERAL;
+    sxform_rotate(ba, 1, cb->r, t);
     out->r[0] = ba->r[0] + t[0]; out->r[1] = ba->r[1] + t[1]; out->r[2] = ba->r[2] + t[2];
 }
 
@@ -366,17 +376,6 @@ static void sym_unpack(const double p[6], double m[9])
     m[0] = p[0]; m[1] = p[1]; m[2] = p[2];
     m[3] = p[1]; m[4] = p[3]; m[5] = p[4];
     m[6] = p[2]; m[7] = p[4]; m[8] = p[5];
-}
-
-int sxform_rot_kind(const mech_body *b)
-{
-    static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
-    if (memcmp(b->rot, I3, sizeof I3) != 0) return SXFORM_ROT_GENERAL;
-    if (b->joint == MECH_JOINT_PRISMATIC || b->joint == MECH_JOINT_FIXED) return SXFORM_ROT_NONE;
-    if (b->joint != MECH_JOINT_REVOLUTE) return SXFORM_ROT_GENERAL;
-    for (int k = 0; k < 3; k++)
-        if (b->axis[(k + 1) % 3] == 0.0 && b->axis[(k + 2) % 3] == 0.0) return k;
-    return SXFORM_ROT_GENERAL;
 }
 
 /* E^T S E for a packed symmetric S, into full 3x3: M = S E, then the upper
@@ -396,16 +395,9 @@ static void sym_rotate(const double E[9], const double s[6], double o[9])
     o[8] = E[2] * m2 + E[5] * m5 + E[8] * m8;
 }
 
-/* Inlined into each constant k, where the index arithmetic folds away. */
-#if defined(__GNUC__) || defined(__clang__)
-#define AXIS_INLINE static inline __attribute__((always_inline))
-#else
-#define AXIS_INLINE static inline
-#endif
-
 /* E^T M E for E a rotation about coordinate axis k alone (E_kk = 1): row
  * and column k keep, the other two mix (24 multiplications). */
-AXIS_INLINE void axis_rotate(int k, const double E[9], const double M[9], double out[9])
+SPATIAL_INLINE void axis_rotate(int k, const double E[9], const double M[9], double out[9])
 {
     const int i = (k + 1) % 3, j = (k + 2) % 3;
     const double eii = E[3 * i + i], eij = E[3 * i + j], eji = E[3 * j + i], ejj = E[3 * j + j];
@@ -424,7 +416,7 @@ AXIS_INLINE void axis_rotate(int k, const double E[9], const double M[9], double
 #undef MECH_AXIS_ROWS
 }
 
-AXIS_INLINE void axis_rotate3(int k, const double E[9], const sinertia *I, double A[9], double B[9], double C[9])
+SPATIAL_INLINE void axis_rotate3(int k, const double E[9], const sinertia *I, double A[9], double B[9], double C[9])
 {
     double M[9];
     sym_unpack(I->A, M);
@@ -439,11 +431,11 @@ AXIS_INLINE void axis_rotate3(int k, const double E[9], const sinertia *I, doubl
  * moved by r:
  *   [A' - B' rx + rx B'^T - rx C' rx,  B' + rx C';  sym,  C']
  * with -rx C' rx folded in: A'' = A' + rx B'^T - (B' + rx C') rx. */
-void sinertia_tcongruence_add(const sxform *X, int rot, const sinertia *I, sinertia *acc)
+void sinertia_tcongruence_add(const sxform *X, const sinertia *I, sinertia *acc)
 {
     const double *E = X->E, *r = X->r;
     double A[9], B[9], C[9];
-    switch (rot) {
+    switch (X->rot) {
     case SXFORM_ROT_NONE:
         sym_unpack(I->A, A);
         memcpy(B, I->B, sizeof B);

@@ -132,10 +132,23 @@ void body_jcalc_normalized(const mech_body *b, const double *q, double XJ[36], d
  * What the runtime ABA uses: the structure the dense forms above spell out
  * as 6x6 matrices, kept in its parts. */
 
-/* A Plücker transform B_X_A = plux(E, r) kept as E and r (eq. 2.24). */
+#if defined(__GNUC__) || defined(__clang__)
+#define SPATIAL_INLINE static inline __attribute__((always_inline))
+#else
+#define SPATIAL_INLINE static inline
+#endif
+
+/* The structure of a transform's rotation E, known from the joint types:
+ * SXFORM_ROT_NONE, E = 1; 0, 1 or 2, a rotation about that coordinate axis
+ * alone (E_kk = 1); SXFORM_ROT_GENERAL. */
+enum { SXFORM_ROT_NONE = -1, SXFORM_ROT_GENERAL = 3 };
+
+/* A Plücker transform B_X_A = plux(E, r) kept as E and r (eq. 2.24), with
+ * the structure of E. */
 typedef struct {
     double E[9];
     double r[3];
+    int rot;
 } sxform;
 
 /* A symmetric spatial inertia (rigid-body or articulated) [A B; B^T C],
@@ -153,14 +166,39 @@ void sxform_jcalc(const mech_body *b, const double *q, sxform *XJ);
 /* C_X_A = C_X_B B_X_A: E = E_cb E_ba, r = r_ba + E_ba^T r_cb.  out may alias neither. */
 void sxform_compose(const sxform *cb, const sxform *ba, sxform *out);
 
-/* X v for a motion vector: [E w; E (v - r x w)]. */
+/* E x (t = 0) or E^T x (t = 1) for E a rotation about coordinate axis k alone. */
+SPATIAL_INLINE void axis_rot_mulv(int k, int t, const double E[9], const double x[3], double out[3])
+{
+    const int i = (k + 1) % 3, j = (k + 2) % 3;
+    double eij = t ? E[3 * j + i] : E[3 * i + j], eji = t ? E[3 * i + j] : E[3 * j + i];
+    double xi = x[i], xj = x[j];
+    out[k] = x[k];
+    out[i] = E[4 * i] * xi + eij * xj;
+    out[j] = eji * xi + E[4 * j] * xj;
+}
+
+/* E x (t = 0) or E^T x (t = 1) by the structure of X's E.  out may alias x. */
+SPATIAL_INLINE void sxform_rotate(const sxform *X, int t, const double x[3], double out[3])
+{
+    switch (X->rot) {
+    case SXFORM_ROT_NONE: out[0] = x[0]; out[1] = x[1]; out[2] = x[2]; break;
+    case 0: axis_rot_mulv(0, t, X->E, x, out); break;
+    case 1: axis_rot_mulv(1, t, X->E, x, out); break;
+    case 2: axis_rot_mulv(2, t, X->E, x, out); break;
+    default:
+        if (t) m3_tmulv(X->E, x, out);
+        else m3_mulv(X->E, x, out);
+    }
+}
+
+/* X v for a motion vector: [E w; E (v - r x w)].  out may alias m. */
 static inline void sxform_motion(const sxform *X, const double m[6], double out[6])
 {
     double t[3];
     v3_cross(X->r, m, t);
     t[0] = m[3] - t[0]; t[1] = m[4] - t[1]; t[2] = m[5] - t[2];
-    m3_mulv(X->E, m, out);
-    m3_mulv(X->E, t, out + 3);
+    sxform_rotate(X, 0, m, out);
+    sxform_rotate(X, 0, t, out + 3);
 }
 
 /* X* f = X^-T f for a force vector (eq. 2.25): [E (n - r x f); E f]. */
@@ -169,8 +207,8 @@ static inline void sxform_force(const sxform *X, const double f[6], double out[6
     double t[3];
     v3_cross(X->r, f + 3, t);
     t[0] = f[0] - t[0]; t[1] = f[1] - t[1]; t[2] = f[2] - t[2];
-    m3_mulv(X->E, t, out);
-    m3_mulv(X->E, f + 3, out + 3);
+    sxform_rotate(X, 0, t, out);
+    sxform_rotate(X, 0, f + 3, out + 3);
 }
 
 /* X^T f, a force in B coordinates back to A (A_X*_B = B_X_A^T):
@@ -178,23 +216,15 @@ static inline void sxform_force(const sxform *X, const double f[6], double out[6
 static inline void sxform_tforce(const sxform *X, const double f[6], double out[6])
 {
     double n[3], t[3];
-    m3_tmulv(X->E, f, n);
-    m3_tmulv(X->E, f + 3, out + 3);
+    sxform_rotate(X, 1, f, n);
+    sxform_rotate(X, 1, f + 3, out + 3);
     v3_cross(X->r, out + 3, t);
     out[0] = n[0] + t[0]; out[1] = n[1] + t[1]; out[2] = n[2] + t[2];
 }
 
-/* The structure of a body's iX_lambda = XJ XT rotation E at every q, a
- * per-joint fact: SXFORM_ROT_NONE, E = 1 (prismatic or fixed, unrotated
- * tree); 0, 1 or 2, a rotation about that coordinate axis alone (revolute
- * about +-x, y or z, unrotated tree); else SXFORM_ROT_GENERAL. */
-enum { SXFORM_ROT_NONE = -1, SXFORM_ROT_GENERAL = 3 };
-int sxform_rot_kind(const mech_body *b);
-
 /* acc += X^T I X: I in B coordinates added to an inertia in A coordinates
- * (the articulated-inertia update of Table 7.1, lambdaX*_i Ia_i iX_lambda);
- * rot is X's sxform_rot_kind. */
-void sinertia_tcongruence_add(const sxform *X, int rot, const sinertia *I, sinertia *acc);
+ * (the articulated-inertia update of Table 7.1, lambdaX*_i Ia_i iX_lambda). */
+void sinertia_tcongruence_add(const sxform *X, const sinertia *I, sinertia *acc);
 /* The rigid-body inertia of mass m, CoM c, rotational inertia Ic about the CoM (eq. 2.63, as mcI). */
 void sinertia_mcI(double m, const double c[3], const double Ic[9], sinertia *I);
 /* The dense 6x6 form. */
@@ -211,6 +241,23 @@ static inline void sinertia_mulv(const sinertia *I, const double m[6], double ou
     out[3] = B[0] * w0 + B[3] * w1 + B[6] * w2 + C[0] * v0 + C[1] * v1 + C[2] * v2;
     out[4] = B[1] * w0 + B[4] * w1 + B[7] * w2 + C[1] * v0 + C[3] * v1 + C[4] * v2;
     out[5] = B[2] * w0 + B[5] * w1 + B[8] * w2 + C[2] * v0 + C[4] * v1 + C[5] * v2;
+}
+
+/* I v for a rigid-body inertia (B = hx with h = m c, C = m 1, eq. 2.63):
+ * [A w + h x v; m v - h x w]. */
+static inline void sinertia_rb_mulv(const sinertia *I, const double m[6], double out[6])
+{
+    const double *A = I->A, h[3] = { I->B[7], I->B[2], I->B[3] }, mass = I->C[0];
+    double hv[3], hw[3];
+    v3_cross(h, m + 3, hv);
+    v3_cross(h, m, hw);
+    double w0 = m[0], w1 = m[1], w2 = m[2];
+    out[0] = A[0] * w0 + A[1] * w1 + A[2] * w2 + hv[0];
+    out[1] = A[1] * w0 + A[3] * w1 + A[4] * w2 + hv[1];
+    out[2] = A[2] * w0 + A[4] * w1 + A[5] * w2 + hv[2];
+    out[3] = mass * m[3] - hw[0];
+    out[4] = mass * m[4] - hw[1];
+    out[5] = mass * m[5] - hw[2];
 }
 
 /* I S for a single-axis motion subspace S = [s; 0] (revolute) or [0; s]
@@ -242,8 +289,9 @@ static inline void sinertia_sub_outer(sinertia *I, const double u[6], double s)
     double su[6] = { s * u[0], s * u[1], s * u[2], s * u[3], s * u[4], s * u[5] };
     I->A[0] -= su[0] * u[0]; I->A[1] -= su[0] * u[1]; I->A[2] -= su[0] * u[2];
     I->A[3] -= su[1] * u[1]; I->A[4] -= su[1] * u[2]; I->A[5] -= su[2] * u[2];
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) I->B[3 * r + c] -= su[r] * u[3 + c];
+    I->B[0] -= su[0] * u[3]; I->B[1] -= su[0] * u[4]; I->B[2] -= su[0] * u[5];
+    I->B[3] -= su[1] * u[3]; I->B[4] -= su[1] * u[4]; I->B[5] -= su[1] * u[5];
+    I->B[6] -= su[2] * u[3]; I->B[7] -= su[2] * u[4]; I->B[8] -= su[2] * u[5];
     I->C[0] -= su[3] * u[3]; I->C[1] -= su[3] * u[4]; I->C[2] -= su[3] * u[5];
     I->C[3] -= su[4] * u[4]; I->C[4] -= su[4] * u[5]; I->C[5] -= su[5] * u[5];
 }
