@@ -113,10 +113,10 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
         sxform_jcalc(mb, q + mb->qidx, &XJ);
         sxform_compose(&XJ, &B->XT, &B->X);                             /* iX_lambda = XJ XT */
         if (B->x0) {
-            if (B->parent < 0) B->X0 = B->X;
+            if (B->parent < 0) sxform_copy(&B->X, &B->X0);
             else sxform_compose(&B->X, &ws->b[B->parent].X0, &B->X0);
         }
-        B->IA = B->I;
+        sinertia_copy(&B->I, &B->IA);
     }
     for (int i = ws->nb - 1; i >= 0; i--) {
         aba_body *B = &ws->b[i];

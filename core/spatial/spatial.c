@@ -339,7 +339,7 @@ void sxform_jcalc(const mech_body *b, const double *q, sxform *XJ)
         break;
     }
     case MECH_JOINT_PRISMATIC:
-        memcpy(XJ->E, I3, sizeof I3);
+        m3_copy(I3, XJ->E);
         XJ->r[0] = a[0] * q[0]; XJ->r[1] = a[1] * q[0]; XJ->r[2] = a[2] * q[0];
         break;
     case MECH_JOINT_FLOATING: {
@@ -352,7 +352,7 @@ void sxform_jcalc(const mech_body *b, const double *q, sxform *XJ)
         break;
     }
     case MECH_JOINT_FIXED:
-        memcpy(XJ->E, I3, sizeof I3);
+        m3_copy(I3, XJ->E);
         XJ->r[0] = XJ->r[1] = XJ->r[2] = 0.0;
         break;
     }
@@ -361,8 +361,8 @@ void sxform_jcalc(const mech_body *b, const double *q, sxform *XJ)
 void sxform_compose(const sxform *cb, const sxform *ba, sxform *out)
 {
     double t[3];
-    if (ba->rot == SXFORM_ROT_NONE) memcpy(out->E, cb->E, sizeof out->E);
-    else if (cb->rot == SXFORM_ROT_NONE) memcpy(out->E, ba->E, sizeof out->E);
+    if (ba->rot == SXFORM_ROT_NONE) m3_copy(cb->E, out->E);
+    else if (cb->rot == SXFORM_ROT_NONE) m3_copy(ba->E, out->E);
     else m3_mul(cb->E, ba->E, out->E);
     out->rot = ba->rot == SXFORM_ROT_NONE ? cb->rot
              : cb->rot == SXFORM_ROT_NONE || cb->rot == ba->rot ? ba->rot : SXFORM_ROT_GENERAL;
@@ -438,7 +438,7 @@ void sinertia_tcongruence_add(const sxform *X, const sinertia *I, sinertia *acc)
     switch (X->rot) {
     case SXFORM_ROT_NONE:
         sym_unpack(I->A, A);
-        memcpy(B, I->B, sizeof B);
+        m3_copy(I->B, B);
         sym_unpack(I->C, C);
         break;
     case 0: axis_rotate3(0, E, I, A, B, C); break;

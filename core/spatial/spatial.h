@@ -59,6 +59,15 @@ static inline void m3_tmul(const double a[9], const double b[9], double out[9]) 
     out[6] = t[6]; out[7] = t[7]; out[8] = t[8];
 }
 
+/* Copies element by element: a memcpy or struct copy of this size is a call
+ * of the C library's memcpy in WebAssembly, dearer than the copy. */
+static inline void m3_copy(const double a[9], double out[9])
+{
+    out[0] = a[0]; out[1] = a[1]; out[2] = a[2];
+    out[3] = a[3]; out[4] = a[4]; out[5] = a[5];
+    out[6] = a[6]; out[7] = a[7]; out[8] = a[8];
+}
+
 static inline void m3_mulv(const double a[9], const double v[3], double out[3])
 {
     double x = a[0] * v[0] + a[1] * v[1] + a[2] * v[2];
@@ -157,6 +166,22 @@ typedef struct {
 typedef struct {
     double A[6], B[9], C[6];
 } sinertia;
+
+static inline void sxform_copy(const sxform *a, sxform *out)
+{
+    m3_copy(a->E, out->E);
+    out->r[0] = a->r[0]; out->r[1] = a->r[1]; out->r[2] = a->r[2];
+    out->rot = a->rot;
+}
+
+static inline void sinertia_copy(const sinertia *a, sinertia *out)
+{
+    out->A[0] = a->A[0]; out->A[1] = a->A[1]; out->A[2] = a->A[2];
+    out->A[3] = a->A[3]; out->A[4] = a->A[4]; out->A[5] = a->A[5];
+    m3_copy(a->B, out->B);
+    out->C[0] = a->C[0]; out->C[1] = a->C[1]; out->C[2] = a->C[2];
+    out->C[3] = a->C[3]; out->C[4] = a->C[4]; out->C[5] = a->C[5];
+}
 
 /* X = plux(E, r) in parts, from the tree data of body b (E = rot^T, r = pos). */
 void sxform_xtree(const mech_body *b, sxform *X);
