@@ -7,7 +7,9 @@
  * pass 3) in O(n).  Conventions as dense.h: fext is 6*nb doubles in base
  * coordinates and may be NULL; gravity is the base acceleration -[0; g];
  * floating quaternions are normalized on use.  A fixed joint (nv 0) passes
- * its full articulated inertia and bias force to its parent.
+ * its full articulated inertia and bias force to its parent.  Written in the
+ * efficient spatial forms (sxform, sinertia in core/spatial/spatial.h): O(n)
+ * with no allocation per call, every per-joint fact set up in aba_ws_new.
  */
 #ifndef MECH_ABA_H
 #define MECH_ABA_H

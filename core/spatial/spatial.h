@@ -1,4 +1,5 @@
-/* spatial.h — the one spatial-algebra layer (RBDA ch. 2), dense 6x6 form.
+/* spatial.h — the one spatial-algebra layer (RBDA ch. 2): the dense 6x6 forms
+ * and, at the end, the efficient forms of §2.8 (what the runtime ABA uses).
  *
  * Spatial vectors are [angular; linear]: motion [w; v], force [n; f].
  * Matrices are row-major double arrays (3x3: m[3*r+c], 6x6: m[6*r+c]).
