@@ -160,7 +160,7 @@ void aba_solve(const mech_model *m, aba_ws *ws, const double *qd, const double *
             memcpy(v, qd + B->vidx, sizeof B->v);                       /* parent the base: c = 0 */
         }
         sinertia_rb_mulv(&B->I, v, Iv);
-        crf_mulv(v, Iv, B->pA);                                      /* pA = v x* I v */
+        crf_mulv(v, Iv, B->pA);                                         /* pA = v x* I v */
         if (fext && m->bodies[i].fext) {
             double fx[6];
             sxform_force(&B->X0, fext + 6 * i, fx);

@@ -322,17 +322,6 @@ static inline void sinertia_sub_outer(sinertia *I, const double u[6], double s)
     I->C[3] -= su[4] * u[4]; I->C[4] -= su[4] * u[5]; I->C[5] -= su[5] * u[5];
 }
 
-/* v x m (eq. 2.31): [w x mw; w x mv + vv x mw]. */
-static inline void crm_mulv(const double v[6], const double m[6], double out[6])
-{
-    double a[3], b[3], c[3];
-    v3_cross(v, m, a);
-    v3_cross(v, m + 3, b);
-    v3_cross(v + 3, m, c);
-    out[0] = a[0]; out[1] = a[1]; out[2] = a[2];
-    out[3] = b[0] + c[0]; out[4] = b[1] + c[1]; out[5] = b[2] + c[2];
-}
-
 /* v x* f (eq. 2.32): [w x n + vv x f; w x f]. */
 static inline void crf_mulv(const double v[6], const double f[6], double out[6])
 {
