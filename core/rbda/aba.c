@@ -141,10 +141,10 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
  * u_i = tau_i - S_i^T pA_i, pa = pA_i + Ia_i c_i + U_i D_i^-1 u_i,
  * pA_lambda += lambdaX*_i pa.  Pass 3: a' = iX_lambda a_lambda + c_i,
  * qdd_i = D_i^-1 (u_i - U_i^T a'), a_i = a' + S_i qdd_i, from a_0 = -[0; g]. */
-void aba_solve(const mech_model *m, aba_ws *ws, const double *qd, const double *tau,
+void aba_solve(const mech_model *m, aba_ws *ws, const double g[3], const double *qd, const double *tau,
                const double *fext, double *qdd)
 {
-    const double a0[6] = { 0, 0, 0, -m->gravity[0], -m->gravity[1], -m->gravity[2] }; /* §5.3 */
+    const double a0[6] = { 0, 0, 0, -g[0], -g[1], -g[2] };              /* §5.3 */
     for (int i = 0; i < ws->nb; i++) {
         aba_body *B = &ws->b[i];
         double *v = B->v, *c = B->c, Iv[6];
@@ -211,7 +211,7 @@ void aba_fd(const mech_model *m, aba_ws *ws, const double *q, const double *qd,
             const double *tau, const double *fext, double *qdd)
 {
     aba_factor(m, ws, q);
-    aba_solve(m, ws, qd, tau, fext, qdd);
+    aba_solve(m, ws, m->gravity, qd, tau, fext, qdd);
 }
 
 void aba_engine_fd(void *ctx, const double *q, const double *qd, const double *tau,

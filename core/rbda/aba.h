@@ -24,8 +24,9 @@ void aba_ws_free(aba_ws *ws);
 
 /* Configuration-only half: transforms, IA, U, D^-1 at q. */
 void aba_factor(const mech_model *m, aba_ws *ws, const double *q);
-/* Per right-hand side at the q of the last aba_factor. */
-void aba_solve(const mech_model *m, aba_ws *ws, const double *qd, const double *tau,
+/* Per right-hand side at the q of the last aba_factor, under gravity g
+ * (3 doubles: the model's, or zeros for the bias-free columns of method 2). */
+void aba_solve(const mech_model *m, aba_ws *ws, const double g[3], const double *qd, const double *tau,
                const double *fext, double *qdd);
 /* aba_factor + aba_solve. */
 void aba_fd(const mech_model *m, aba_ws *ws, const double *q, const double *qd,
