@@ -14,6 +14,9 @@
 //   net        (gen wasm - loop wasm) / (gen native - loop native): the
 //              generated code alone, call overhead excluded
 //   ABA wasm   the runtime engine, loop inside WebAssembly
+//   ABA fwd()  sim.forward() of the runtime engine (openModel(name,
+//              { backend: 'runtime' })) called from JS at the same fixed
+//              state as forward(), like mj_forward
 //   forward()  sim.forward() called from JS through the public API, at one
 //              fixed state (so it includes the JS->WASM call and the checks)
 //   at state   the generated code at that same state, looped inside
@@ -22,6 +25,8 @@
 //   mj_forward mujoco-js@0.0.7 (MuJoCo's official WebAssembly build), contacts
 //              disabled, on the same model converted to MJCF (tests/mjcf.c),
 //              called from JS at one fixed state like forward()
+//   mj/ABA     mj_forward / ABA fwd(); gate: >= 1.5 on elbow, bintree and
+//              satellite (the runtime engine, which runs edited models)
 // then, per robot of models/robots/ (imported at build time, docs/import.md),
 // forward() on its generated module against mj_forward on the ORIGINAL file
 // (MJCF or URDF) as tests/node/import.test.mjs loads it: contacts, limits,
@@ -152,6 +157,20 @@ async function fromJs(name, state) {
   return { forward, here };
 }
 
+/**
+ * sim.forward() of the runtime engine on a shipped model at `state`, from a
+ * fresh copy of the shim with its own timing loop (as fromJs).
+ */
+async function runtimeFromJs(name, state) {
+  const { openModel: open } = await import(new URL(`../wasm/index.mjs?bench=runtime-${name}`, import.meta.url).href);
+  const sim = await open(name, { backend: 'runtime' });
+  for (const k of ['q', 'qd', 'tau', 'fext']) sim[k].set(state[k]);
+  const loop = new Function('sim', 'return (calls) => { for (let i = 0; i < calls; i++) sim.forward(); };')(sim);
+  const ns = nsPerCall(loop);
+  sim.dispose();
+  return ns;
+}
+
 /** mujoco-js mj_forward on the model's MJCF at one random (q, qd) state. */
 async function mujocoForward(mujoco, name) {
   // The converter targets Debian's MuJoCo 2.2.2; MuJoCo 3 (mujoco-js) split
@@ -215,6 +234,9 @@ async function callCosts(states) {
 }
 
 const f = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+// The runtime engine's gate (mj/ABA column).
+const ABA_GATE = 1.5;
+const ABA_GATE_MODELS = ['elbow', 'bintree', 'satellite'];
 const ratio = (a, b) => `${(a / b).toFixed(a / b >= 10 ? 0 : 2)}×`;
 
 const mujoco = await loadMujoco(); // one mujoco-js instance, shared with mujoco-side.mjs's robot loader
@@ -241,6 +263,7 @@ for (const { name } of trees) {
       loopNative: native.overhead,
       abaWasm: await runtimeInside(name, text),
       abaNative: native.runtime,
+      abaForward: await runtimeFromJs(name, state),
       forward: api.forward,
       here: api.here,
       mujoco: await mujocoForward(mujoco, name),
@@ -260,13 +283,14 @@ console.log(`WebAssembly forward dynamics, ns/call (best of ${ROUNDS}×${RUNS} r
   `${cpus()[0].model}, Node ${process.version}`);
 if (!onlyRobots) {
   const header = ['model', 'gen wasm', 'gen native', 'wasm/native', 'loop wasm', 'loop native', 'net', 'ABA wasm',
-    'ABA native', 'forward() JS', 'at state', 'mj_forward', 'mj/forward()', 'mj/gen wasm'];
-  const w = (c, i) => (i ? c.padStart(i === 9 ? 13 : 12) : c.padEnd(10));
+    'ABA native', 'ABA fwd()', 'forward() JS', 'at state', 'mj_forward', 'mj/forward()', 'mj/gen wasm', 'mj/ABA'];
+  const w = (c, i) => (i ? c.padStart(i === 10 ? 13 : 12) : c.padEnd(10));
   console.log(header.map(w).join(''));
   for (const r of rows) {
     console.log([r.name, f(r.genWasm), f(r.genNative), ratio(r.genWasm, r.genNative), f(r.loopWasm), f(r.loopNative),
-      Number.isNaN(r.net) ? '—' : `${r.net.toFixed(2)}×`, f(r.abaWasm), f(r.abaNative), f(r.forward), f(r.here), f(r.mujoco),
-      ratio(r.mujoco, r.forward), ratio(r.mujoco, r.genWasm)].map(w).join(''));
+      Number.isNaN(r.net) ? '—' : `${r.net.toFixed(2)}×`, f(r.abaWasm), f(r.abaNative), f(r.abaForward), f(r.forward),
+      f(r.here), f(r.mujoco), ratio(r.mujoco, r.forward), ratio(r.mujoco, r.genWasm), ratio(r.mujoco, r.abaForward)]
+      .map(w).join(''));
   }
   console.log(`one empty JS->WASM call: ${f(calls.empty)} ns`);
   console.log(`threelink mw_forward export called from JS (no Sim method): ${f(calls.raw)} ns`);
@@ -280,6 +304,13 @@ if (!onlyRobots) {
   if (three) {
     const x = three.mujoco / three.forward;
     console.log(`gate, threelink forward() >= 20× faster than mj_forward: ${x >= 20 ? 'met' : 'not met'} (${x.toFixed(1)}×)`);
+  }
+  const abaGated = rows.filter((r) => ABA_GATE_MODELS.includes(r.name));
+  if (abaGated.length) {
+    const figures = abaGated.map((r) => `${r.name} ${(r.mujoco / r.abaForward).toFixed(2)}×`).join(', ');
+    const met = abaGated.every((r) => r.mujoco / r.abaForward >= ABA_GATE);
+    console.log(`gate, runtime ABA forward() >= ${ABA_GATE}× faster than mj_forward on ${ABA_GATE_MODELS.join(', ')}: ` +
+      `${met ? 'met' : 'not met'} (${figures})`);
   }
 }
 

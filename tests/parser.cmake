@@ -11,7 +11,7 @@ if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang" AND NOT EMSCRIPTEN)
   set(MECH_SANITIZE -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
   add_executable(test_parser_asan ${CMAKE_CURRENT_LIST_DIR}/test_parser.c ${MECH_PARSER_SOURCES}
                                   ${CMAKE_SOURCE_DIR}/core/spatial/spatial.c)
-  target_include_directories(test_parser_asan PRIVATE ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/core)
+  target_include_directories(test_parser_asan PRIVATE ${MECH_CORE_INCLUDES})
   target_compile_options(test_parser_asan PRIVATE ${MECH_SANITIZE} -g)
   target_link_options(test_parser_asan PRIVATE ${MECH_SANITIZE})
   target_link_libraries(test_parser_asan PRIVATE m)

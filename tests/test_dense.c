@@ -157,6 +157,117 @@ static void check_spatial(void)
     report("spatial", "jcalc dX/dq X^-1 = -(S x)", e_jcalc, -1, 1e-8);
 }
 
+/* The efficient forms (sxform, sinertia) against the dense 6x6 ones, on
+ * transforms iX_lambda = XJ XT of every joint type and rotation structure:
+ * revolute about a coordinate axis (either sign) or a general one, prismatic,
+ * fixed, floating; tree rotation identity or general. */
+static void random_body(mech_rng *rng, mech_body *b)
+{
+    memset(b, 0, sizeof *b);
+    int kind = (int)mech_rng_uniform(rng, 0, 5);
+    b->joint = kind < 2 ? MECH_JOINT_REVOLUTE : kind == 2 ? MECH_JOINT_PRISMATIC
+             : kind == 3 ? MECH_JOINT_FIXED : MECH_JOINT_FLOATING;
+    if (mech_rng_uniform(rng, 0, 1) < 0.5) {
+        int k = (int)mech_rng_uniform(rng, 0, 3);
+        b->axis[k] = mech_rng_uniform(rng, -1, 1) < 0 ? -1.0 : 1.0;
+    } else {
+        random_vec(rng, b->axis, 3);
+        double n = v3_norm(b->axis);
+        for (int k = 0; k < 3; k++) b->axis[k] /= n;
+    }
+    if (mech_rng_uniform(rng, 0, 1) < 0.5) m3_identity(b->rot);
+    else random_rotation(rng, b->rot);
+    random_vec(rng, b->pos, 3);
+}
+
+static void check_efficient_forms(void)
+{
+    mech_rng rng;
+    double e_x = 0, e_mv = 0, e_in = 0;
+    int kinds[5] = { 0 };
+    mech_rng_seed(&rng, 2);
+    for (int t = 0; t < 4000; t++) {
+        mech_body b;
+        random_body(&rng, &b);
+        double q[7], XJ[36], XT[36], X[36], S[36], Xs[36];
+        random_vec(&rng, q, 7);
+        sxform sJ, sT, sX;
+        body_xtree(&b, XT);
+        body_jcalc_normalized(&b, q, XJ, S);
+        m6_mul(XJ, XT, X);
+        sxform_xtree(&b, &sT);
+        sxform_jcalc(&b, q, &sJ);
+        sxform_compose(&sJ, &sT, &sX);
+        kinds[sX.rot + 1]++;
+        plux(sX.E, sX.r, Xs);
+        e_x = fmax(e_x, max_abs_diff(Xs, X, 36));                           /* (E, r) = XJ XT */
+
+        double v[6], o[6], d[6], Xf[36];
+        random_vec(&rng, v, 6);
+        sxform_motion(&sX, v, o);
+        m6_mulv(X, v, d);
+        e_mv = fmax(e_mv, max_abs_diff(o, d, 6));                           /* X v */
+        plux_force(X, Xf);
+        sxform_force(&sX, v, o);
+        m6_mulv(Xf, v, d);
+        e_mv = fmax(e_mv, max_abs_diff(o, d, 6));                           /* X* f */
+        sxform_tforce(&sX, v, o);
+        m6_tmulv(X, v, d);
+        e_mv = fmax(e_mv, max_abs_diff(o, d, 6));                           /* X^T f */
+        double w[6], cm[36];
+        random_vec(&rng, w, 6);
+        crf(v, cm);
+        crf_mulv(v, w, o);
+        m6_mulv(cm, w, d);
+        e_mv = fmax(e_mv, max_abs_diff(o, d, 6));                           /* v x* f */
+
+        /* inertias: a rigid body's (sinertia_mcI), then an articulated one
+         * (IA - U D^-1 U^T, U = IA S), through X^T I X into an accumulator */
+        double c[3], Ic[9] = { 0 }, I[36], Is[36], m = mech_rng_uniform(&rng, 0.5, 3);
+        random_vec(&rng, c, 3);
+        for (int k = 0; k < 3; k++) Ic[4 * k] = mech_rng_uniform(&rng, 0.5, 2);
+        Ic[1] = Ic[3] = 0.1;
+        mcI(m, c, Ic, I);
+        sinertia sI, sacc, sU;
+        sinertia_mcI(m, c, Ic, &sI);
+        sinertia_full(&sI, Is);
+        e_in = fmax(e_in, max_abs_diff(Is, I, 36));
+        sinertia_rb_mulv(&sI, v, o);
+        m6_mulv(I, v, d);
+        e_in = fmax(e_in, max_abs_diff(o, d, 6));
+        double U[6], Ud[6], s6[6] = { 0 };
+        int prismatic = b.joint == MECH_JOINT_PRISMATIC;
+        memcpy(s6 + 3 * prismatic, b.axis, sizeof b.axis);
+        sinertia_mul_axis(&sI, prismatic, b.axis, U);
+        m6_mulv(I, s6, Ud);
+        e_in = fmax(e_in, max_abs_diff(U, Ud, 6));                          /* U = I S */
+        double Dinv = 1.0 / v6_dot(s6, U);
+        sinertia_sub_outer(&sI, U, Dinv);
+        for (int r = 0; r < 6; r++)
+            for (int k = 0; k < 6; k++) I[6 * r + k] -= U[r] * Dinv * U[k];
+        sinertia_full(&sI, Is);
+        e_in = fmax(e_in, max_abs_diff(Is, I, 36));                         /* Ia */
+        sinertia_mulv(&sI, v, o);
+        m6_mulv(I, v, d);
+        e_in = fmax(e_in, max_abs_diff(o, d, 6));
+        sinertia_mcI(2.0, c, Ic, &sacc);
+        sU = sacc;
+        sinertia_tcongruence_add(&sX, &sI, &sacc);
+        double IX[36], XtIX[36], A[36];
+        m6_mul(I, X, IX);
+        mat_tmul(6, 6, 6, X, IX, XtIX);
+        sinertia_full(&sU, A);
+        for (int k = 0; k < 36; k++) A[k] += XtIX[k];
+        sinertia_full(&sacc, Is);
+        e_in = fmax(e_in, max_abs_diff(Is, A, 36) / fmax(1, v3_dot(b.pos, b.pos))); /* acc + X^T I X */
+    }
+    printf("spatial: iX_lambda rotations seen: none %d, x %d, y %d, z %d, general %d\n", kinds[0], kinds[1], kinds[2],
+           kinds[3], kinds[4]);
+    report("spatial", "sxform = XJ XT (plux)", e_x, -1, GATE);
+    report("spatial", "sxform X v, X* f, X^T f; crf_mulv", e_mv, -1, GATE);
+    report("spatial", "sinertia I, I v, I S, Ia, X^T I X", e_in, -1, GATE);
+}
+
 /* ------------------------------------------------------------ model checks */
 
 /* CRBA route (dense_fd) vs ABA route (aba_fd), and ID of each forward result
@@ -500,6 +611,7 @@ int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "spatial") == 0) {
         check_spatial();
+        check_efficient_forms();
     } else if (argc == 2 && strcmp(argv[1], "hand") == 0) {
         mech_model *m = hand_model(), sat = *m;
         check_model(m);

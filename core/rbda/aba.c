@@ -1,4 +1,9 @@
-/* aba.c — the articulated-body algorithm, RBDA Table 7.1.  See aba.h. */
+/* aba.c — the articulated-body algorithm, RBDA Table 7.1.  See aba.h.
+ *
+ * In the efficient forms of core/spatial (RBDA §2.8): transforms as (E, r),
+ * inertias as symmetric blocks, and per joint type the motion subspace's
+ * own shape: a revolute or prismatic S is one 6-vector (U one column, D a
+ * scalar), a floating S is the identity (U = D = IA), a fixed one is empty. */
 #include "rbda/aba.h"
 
 #include <math.h>
@@ -7,34 +12,53 @@
 
 #include "spatial/spatial.h"
 
+typedef struct {
+    /* constant */
+    sxform XT;             /* tree transform                                   */
+    sinertia I;            /* spatial inertia                                  */
+    double s[3];           /* 1 DOF: S = [s; 0] (revolute) or [0; s] (prismatic) */
+    int off;               /* 0 revolute, 3 prismatic: where s sits in S       */
+    int parent, nv, vidx;
+    int x0;                /* iX0 wanted: this body or a descendant reads fext */
+    /* at q (aba_factor) */
+    sxform X, X0;          /* iX_lambda, iX0                                   */
+    sinertia IA;           /* IA_i, then Ia_i = IA_i - U D^-1 U^T              */
+    double U[6], Dinv;     /* 1 DOF: U = IA S, 1 / D                           */
+    double L[36];          /* floating: D = IA = L L^T (lower triangle)        */
+    /* per right-hand side (aba_solve) */
+    double v[6], c[6], pA[6], a[6], u[6];
+} aba_body;
+
 struct aba_ws {
-    double (*XT)[36], (*I)[36];        /* tree transforms, spatial inertias (constant) */
-    double (*Xup)[36], (*X0)[36];      /* iX_lambda, iX0                               */
-    double (*X0f)[36];                 /* iX0* for the base-coordinate fext            */
-    double (*S)[36];                   /* 6 x nv                                       */
-    double (*IA)[36], (*Ia)[36];       /* IA_i and Ia_i = IA_i - U D^-1 U^T            */
-    double (*U)[36], (*Dinv)[36];      /* 6 x nv, nv x nv                              */
-    double (*v)[6], (*c)[6], (*pA)[6], (*a)[6], (*u)[6];
+    int nb;
+    aba_body *b;
 };
 
 aba_ws *aba_ws_new(const mech_model *m)
 {
     aba_ws *ws = calloc(1, sizeof *ws);
     if (!ws) return NULL;
-    size_t nb = (size_t)(m->nb ? m->nb : 1);
-    double (**m36[])[36] = { &ws->XT, &ws->I, &ws->Xup, &ws->X0, &ws->X0f, &ws->S, &ws->IA, &ws->Ia, &ws->U, &ws->Dinv };
-    double (**m6[])[6] = { &ws->v, &ws->c, &ws->pA, &ws->a, &ws->u };
-    int ok = 1;
-    for (size_t k = 0; k < sizeof m36 / sizeof m36[0]; k++) ok &= (*m36[k] = malloc(nb * sizeof(double[36]))) != NULL;
-    for (size_t k = 0; k < sizeof m6 / sizeof m6[0]; k++) ok &= (*m6[k] = malloc(nb * sizeof(double[6]))) != NULL;
-    if (!ok) {
+    ws->nb = m->nb;
+    ws->b = calloc((size_t)(m->nb ? m->nb : 1), sizeof *ws->b);
+    if (!ws->b) {
         aba_ws_free(ws);
         return NULL;
     }
     for (int i = 0; i < m->nb; i++) {
-        const mech_body *b = &m->bodies[i];
-        body_xtree(b, ws->XT[i]);
-        mcI(b->mass, b->com, b->inertia, ws->I[i]);
+        const mech_body *mb = &m->bodies[i];
+        aba_body *B = &ws->b[i];
+        sxform_xtree(mb, &B->XT);
+        sinertia_mcI(mb->mass, mb->com, mb->inertia, &B->I);
+        B->off = mb->joint == MECH_JOINT_PRISMATIC ? 3 : 0;
+        memcpy(B->s, mb->axis, sizeof mb->axis);
+        B->parent = mb->parent;
+        B->nv = mb->nv;
+        B->vidx = mb->vidx;
+    }
+    for (int i = m->nb - 1; i >= 0; i--) {
+        aba_body *B = &ws->b[i];
+        B->x0 |= m->bodies[i].fext;
+        if (B->parent >= 0) ws->b[B->parent].x0 |= B->x0;
     }
     return ws;
 }
@@ -42,73 +66,73 @@ aba_ws *aba_ws_new(const mech_model *m)
 void aba_ws_free(aba_ws *ws)
 {
     if (!ws) return;
-    free(ws->XT); free(ws->I); free(ws->Xup); free(ws->X0); free(ws->X0f); free(ws->S);
-    free(ws->IA); free(ws->Ia); free(ws->U); free(ws->Dinv);
-    free(ws->v); free(ws->c); free(ws->pA); free(ws->a); free(ws->u);
+    free(ws->b);
     free(ws);
 }
 
-/* Dinv = D^-1 for the symmetric positive definite n x n D (n <= 6), by
- * Cholesky D = L L^T and one forward/back substitution per column. */
-static void spd_inverse(int n, const double *D, double *Dinv)
+/* D = L L^T for the symmetric positive definite 6x6 D (lower triangle of L). */
+static void cholesky6(const double D[36], double L[36])
 {
-    double L[36] = { 0 };
-    for (int j = 0; j < n; j++) {
-        double s = D[n * j + j];
-        for (int k = 0; k < j; k++) s -= L[n * j + k] * L[n * j + k];
-        L[n * j + j] = sqrt(s);
-        for (int r = j + 1; r < n; r++) {
-            double t = D[n * r + j];
-            for (int k = 0; k < j; k++) t -= L[n * r + k] * L[n * j + k];
-            L[n * r + j] = t / L[n * j + j];
-        }
-    }
-    for (int c = 0; c < n; c++) {
-        double y[6];
-        for (int r = 0; r < n; r++) {                   /* L y = e_c */
-            double t = r == c ? 1.0 : 0.0;
-            for (int k = 0; k < r; k++) t -= L[n * r + k] * y[k];
-            y[r] = t / L[n * r + r];
-        }
-        for (int r = n - 1; r >= 0; r--) {              /* L^T x = y */
-            double t = y[r];
-            for (int k = r + 1; k < n; k++) t -= L[n * k + r] * Dinv[n * k + c];
-            Dinv[n * r + c] = t / L[n * r + r];
+    for (int j = 0; j < 6; j++) {
+        double s = D[7 * j];
+        for (int k = 0; k < j; k++) s -= L[6 * j + k] * L[6 * j + k];
+        L[7 * j] = sqrt(s);
+        for (int r = j + 1; r < 6; r++) {
+            double t = D[6 * r + j];
+            for (int k = 0; k < j; k++) t -= L[6 * r + k] * L[6 * j + k];
+            L[6 * r + j] = t / L[7 * j];
         }
     }
 }
 
-/* Table 7.1, the q-only parts of passes 1 and 2: iX_lambda = XJ XT, iX0*,
+/* x = D^-1 b = L^-T L^-1 b. */
+static void cholesky6_solve(const double L[36], const double b[6], double x[6])
+{
+    double y[6];
+    for (int r = 0; r < 6; r++) {
+        double t = b[r];
+        for (int k = 0; k < r; k++) t -= L[6 * r + k] * y[k];
+        y[r] = t / L[7 * r];
+    }
+    for (int r = 5; r >= 0; r--) {
+        double t = y[r];
+        for (int k = r + 1; k < 6; k++) t -= L[6 * k + r] * x[k];
+        x[r] = t / L[7 * r];
+    }
+}
+
+/* Table 7.1, the q-only parts of passes 1 and 2: iX_lambda = XJ XT, iX0,
  * and backward U_i = IA_i S_i, D_i = S_i^T U_i, Ia_i = IA_i - U_i D_i^-1 U_i^T,
  * IA_lambda += lambdaX*_i Ia_i iX_lambda (lambdaX*_i = iX_lambda^T, eq. 2.25). */
 void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
 {
-    for (int i = 0; i < m->nb; i++) {
-        const mech_body *b = &m->bodies[i];
-        double XJ[36];
-        body_jcalc_normalized(b, q + b->qidx, XJ, ws->S[i]);
-        m6_mul(XJ, ws->XT[i], ws->Xup[i]);
-        if (b->parent < 0) memcpy(ws->X0[i], ws->Xup[i], sizeof ws->X0[i]);
-        else m6_mul(ws->Xup[i], ws->X0[b->parent], ws->X0[i]);
-        plux_force(ws->X0[i], ws->X0f[i]);
-        memcpy(ws->IA[i], ws->I[i], sizeof ws->IA[i]);
+    for (int i = 0; i < ws->nb; i++) {
+        const mech_body *mb = &m->bodies[i];
+        aba_body *B = &ws->b[i];
+        sxform XJ;
+        sxform_jcalc(mb, q + mb->qidx, &XJ);
+        sxform_compose(&XJ, &B->XT, &B->X);                             /* iX_lambda = XJ XT */
+        if (B->x0) {
+            if (B->parent < 0) sxform_copy(&B->X, &B->X0);
+            else sxform_compose(&B->X, &ws->b[B->parent].X0, &B->X0);
+        }
+        sinertia_copy(&B->I, &B->IA);
     }
-    for (int i = m->nb - 1; i >= 0; i--) {
-        int nv = m->bodies[i].nv, p = m->bodies[i].parent;
-        double D[36], UDinv[36], Ut[36], UDU[36], IaX[36], XtIaX[36];
-        mat_mul(6, 6, nv, ws->IA[i], ws->S[i], ws->U[i]);                   /* U = IA S  */
-        mat_tmul(nv, 6, nv, ws->S[i], ws->U[i], D);                         /* D = S^T U */
-        for (int k = 0; k < nv; k++) D[nv * k + k] += m->bodies[i].armature; /* + rotor inertia */
-        spd_inverse(nv, D, ws->Dinv[i]);
-        mat_mul(6, nv, nv, ws->U[i], ws->Dinv[i], UDinv);
-        for (int r = 0; r < nv; r++)
-            for (int c = 0; c < 6; c++) Ut[6 * r + c] = ws->U[i][nv * c + r];
-        mat_mul(6, nv, 6, UDinv, Ut, UDU);
-        for (int k = 0; k < 36; k++) ws->Ia[i][k] = ws->IA[i][k] - UDU[k];  /* Ia = IA - U D^-1 U^T */
-        if (p < 0) continue;
-        m6_mul(ws->Ia[i], ws->Xup[i], IaX);
-        mat_tmul(6, 6, 6, ws->Xup[i], IaX, XtIaX);
-        for (int k = 0; k < 36; k++) ws->IA[p][k] += XtIaX[k];
+    for (int i = ws->nb - 1; i >= 0; i--) {
+        aba_body *B = &ws->b[i];
+        if (B->nv == 6) {                   /* floating, parent the base: U = D = IA */
+            double D[36];
+            sinertia_full(&B->IA, D);
+            cholesky6(D, B->L);
+            continue;
+        }
+        if (B->nv == 1) {
+            sinertia_mul_axis(&B->IA, B->off, B->s, B->U);              /* U = IA S  */
+            B->Dinv = 1.0 / (v3_dot(B->s, B->U + B->off) + m->bodies[i].armature); /* D = S^T U + rotor */
+            if (B->parent < 0) continue;
+            sinertia_sub_outer(&B->IA, B->U, B->Dinv);                  /* Ia = IA - U D^-1 U^T */
+        }
+        if (B->parent >= 0) sinertia_tcongruence_add(&B->X, &B->IA, &ws->b[B->parent].IA);
     }
 }
 
@@ -117,53 +141,69 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
  * u_i = tau_i - S_i^T pA_i, pa = pA_i + Ia_i c_i + U_i D_i^-1 u_i,
  * pA_lambda += lambdaX*_i pa.  Pass 3: a' = iX_lambda a_lambda + c_i,
  * qdd_i = D_i^-1 (u_i - U_i^T a'), a_i = a' + S_i qdd_i, from a_0 = -[0; g]. */
-void aba_solve(const mech_model *m, aba_ws *ws, const double *qd, const double *tau,
+void aba_solve(const mech_model *m, aba_ws *ws, const double g[3], const double *qd, const double *tau,
                const double *fext, double *qdd)
 {
-    static const double zero6[6];
-    const double a0[6] = { 0, 0, 0, -m->gravity[0], -m->gravity[1], -m->gravity[2] }; /* §5.3 */
-    for (int i = 0; i < m->nb; i++) {
-        const mech_body *b = &m->bodies[i];
-        double vJ[6], vp[6], cr[36], Iv[6];
-        mat_mul(6, b->nv, 1, ws->S[i], qd + b->vidx, vJ);
-        m6_mulv(ws->Xup[i], b->parent < 0 ? zero6 : ws->v[b->parent], vp);
-        for (int k = 0; k < 6; k++) ws->v[i][k] = vp[k] + vJ[k];
-        crm(ws->v[i], cr);
-        m6_mulv(cr, vJ, ws->c[i]);                                          /* c = v x vJ (cJ = 0) */
-        m6_mulv(ws->I[i], ws->v[i], Iv);
-        crf(ws->v[i], cr);
-        m6_mulv(cr, Iv, ws->pA[i]);                                         /* pA = v x* I v */
-        if (fext && b->fext) {
+    const double a0[6] = { 0, 0, 0, -g[0], -g[1], -g[2] };              /* §5.3 */
+    for (int i = 0; i < ws->nb; i++) {
+        aba_body *B = &ws->b[i];
+        double *v = B->v, *c = B->c, Iv[6];
+        if (B->parent < 0) memset(v, 0, sizeof B->v);
+        else sxform_motion(&B->X, ws->b[B->parent].v, v);
+        memset(c, 0, sizeof B->c);                                      /* c = v x vJ (cJ = 0) */
+        if (B->nv == 1) {
+            double x = qd[B->vidx], sq[3] = { B->s[0] * x, B->s[1] * x, B->s[2] * x };
+            for (int k = 0; k < 3; k++) v[B->off + k] += sq[k];         /* v += S qd */
+            v3_cross(v, sq, c + B->off);
+            if (!B->off) v3_cross(v + 3, sq, c + 3);
+        } else if (B->nv == 6) {
+            memcpy(v, qd + B->vidx, sizeof B->v);                       /* parent the base: c = 0 */
+        }
+        sinertia_rb_mulv(&B->I, v, Iv);
+        crf_mulv(v, Iv, B->pA);                                         /* pA = v x* I v */
+        if (fext && m->bodies[i].fext) {
             double fx[6];
-            m6_mulv(ws->X0f[i], fext + 6 * i, fx);
-            for (int k = 0; k < 6; k++) ws->pA[i][k] -= fx[k];              /* - iX0* f^x */
+            sxform_force(&B->X0, fext + 6 * i, fx);
+            for (int k = 0; k < 6; k++) B->pA[k] -= fx[k];              /* - iX0* f^x */
         }
     }
-    for (int i = m->nb - 1; i >= 0; i--) {
-        const mech_body *b = &m->bodies[i];
-        int nv = b->nv;
-        double StpA[6], Dinvu[6], UDinvu[6], Iac[6], pa[6], Xtpa[6];
-        mat_tmul(nv, 6, 1, ws->S[i], ws->pA[i], StpA);
-        for (int k = 0; k < nv; k++) ws->u[i][k] = tau[b->vidx + k] - StpA[k];    /* u = tau - S^T pA */
-        if (b->parent < 0) continue;
-        mat_mul(nv, nv, 1, ws->Dinv[i], ws->u[i], Dinvu);
-        mat_mul(6, nv, 1, ws->U[i], Dinvu, UDinvu);
-        m6_mulv(ws->Ia[i], ws->c[i], Iac);
-        for (int k = 0; k < 6; k++) pa[k] = ws->pA[i][k] + Iac[k] + UDinvu[k];
-        m6_tmulv(ws->Xup[i], pa, Xtpa);
-        for (int k = 0; k < 6; k++) ws->pA[b->parent][k] += Xtpa[k];
+    for (int i = ws->nb - 1; i >= 0; i--) {
+        aba_body *B = &ws->b[i];
+        double pa[6], Xtpa[6];
+        if (B->nv == 6) {                                               /* root: u = tau - pA */
+            for (int k = 0; k < 6; k++) B->u[k] = tau[B->vidx + k] - B->pA[k];
+            continue;
+        }
+        if (B->nv == 1) B->u[0] = tau[B->vidx] - v3_dot(B->s, B->pA + B->off); /* u = tau - S^T pA */
+        if (B->parent < 0) continue;
+        if (B->nv == 1) {
+            double Iac[6], Du = B->Dinv * B->u[0];
+            sinertia_mulv(&B->IA, B->c, Iac);
+            for (int k = 0; k < 6; k++) pa[k] = B->pA[k] + Iac[k] + B->U[k] * Du;
+        } else {
+            memcpy(pa, B->pA, sizeof pa);                               /* fixed: c = 0, no U */
+        }
+        sxform_tforce(&B->X, pa, Xtpa);
+        double *pp = ws->b[B->parent].pA;
+        for (int k = 0; k < 6; k++) pp[k] += Xtpa[k];
     }
-    for (int i = 0; i < m->nb; i++) {
-        const mech_body *b = &m->bodies[i];
-        int nv = b->nv;
-        double ap[6], Uta[6], r[6], Sqdd[6];
-        m6_mulv(ws->Xup[i], b->parent < 0 ? a0 : ws->a[b->parent], ap);
-        for (int k = 0; k < 6; k++) ap[k] += ws->c[i][k];                   /* a' = X a_lambda + c */
-        mat_tmul(nv, 6, 1, ws->U[i], ap, Uta);
-        for (int k = 0; k < nv; k++) r[k] = ws->u[i][k] - Uta[k];
-        mat_mul(nv, nv, 1, ws->Dinv[i], r, qdd + b->vidx);                 /* qdd = D^-1 (u - U^T a') */
-        mat_mul(6, nv, 1, ws->S[i], qdd + b->vidx, Sqdd);
-        for (int k = 0; k < 6; k++) ws->a[i][k] = ap[k] + Sqdd[k];
+    for (int i = 0; i < ws->nb; i++) {
+        aba_body *B = &ws->b[i];
+        double *a = B->a;
+        sxform_motion(&B->X, B->parent < 0 ? a0 : ws->b[B->parent].a, a);
+        for (int k = 0; k < 6; k++) a[k] += B->c[k];                    /* a' = X a_lambda + c */
+        if (B->nv == 1) {
+            double x = B->Dinv * (B->u[0] - v6_dot(B->U, a));           /* qdd = D^-1 (u - U^T a') */
+            qdd[B->vidx] = x;
+            for (int k = 0; k < 3; k++) a[B->off + k] += B->s[k] * x;   /* a = a' + S qdd */
+        } else if (B->nv == 6) {
+            double x[6];
+            cholesky6_solve(B->L, B->u, x);                             /* qdd = IA^-1 u - a' */
+            for (int k = 0; k < 6; k++) {
+                qdd[B->vidx + k] = x[k] - a[k];
+                a[k] = x[k];
+            }
+        }
     }
 }
 
@@ -171,7 +211,7 @@ void aba_fd(const mech_model *m, aba_ws *ws, const double *q, const double *qd,
             const double *tau, const double *fext, double *qdd)
 {
     aba_factor(m, ws, q);
-    aba_solve(m, ws, qd, tau, fext, qdd);
+    aba_solve(m, ws, m->gravity, qd, tau, fext, qdd);
 }
 
 void aba_engine_fd(void *ctx, const double *q, const double *qd, const double *tau,

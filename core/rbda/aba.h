@@ -7,7 +7,9 @@
  * pass 3) in O(n).  Conventions as dense.h: fext is 6*nb doubles in base
  * coordinates and may be NULL; gravity is the base acceleration -[0; g];
  * floating quaternions are normalized on use.  A fixed joint (nv 0) passes
- * its full articulated inertia and bias force to its parent.
+ * its full articulated inertia and bias force to its parent.  Written in the
+ * efficient spatial forms (sxform, sinertia in core/spatial/spatial.h): O(n)
+ * with no allocation per call, every per-joint fact set up in aba_ws_new.
  */
 #ifndef MECH_ABA_H
 #define MECH_ABA_H
@@ -22,8 +24,9 @@ void aba_ws_free(aba_ws *ws);
 
 /* Configuration-only half: transforms, IA, U, D^-1 at q. */
 void aba_factor(const mech_model *m, aba_ws *ws, const double *q);
-/* Per right-hand side at the q of the last aba_factor. */
-void aba_solve(const mech_model *m, aba_ws *ws, const double *qd, const double *tau,
+/* Per right-hand side at the q of the last aba_factor, under gravity g
+ * (3 doubles: the model's, or zeros for the bias-free columns of method 2). */
+void aba_solve(const mech_model *m, aba_ws *ws, const double g[3], const double *qd, const double *tau,
                const double *fext, double *qdd);
 /* aba_factor + aba_solve. */
 void aba_fd(const mech_model *m, aba_ws *ws, const double *q, const double *qd,

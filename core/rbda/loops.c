@@ -241,17 +241,16 @@ void aba_fd_full(const mech_model *m, aba_ws *aws, dense_ws *dws, const double *
                  const double *tau, const double *fext, const double *act, double *qdd)
 {
     int nv = m->nv, nc = m->nc;
-    mech_model m0 = *m;                                                     /* gravity-free: bias 0 at qd = 0 */
-    m0.gravity[0] = m0.gravity[1] = m0.gravity[2] = 0;
+    static const double no_gravity[3];                                      /* bias 0 at qd = 0 */
     mech_element_forces(m, dws, q, qd, act, dws->tau_e);
     for (int j = 0; j < nv; j++) dws->tau_e[j] += tau[j];
     aba_factor(m, aws, q);                                                  /* the one factorization */
-    aba_solve(m, aws, qd, dws->tau_e, fext, qdd);                           /* qdd0 */
+    aba_solve(m, aws, m->gravity, qd, dws->tau_e, fext, qdd);               /* qdd0 */
     if (nc == 0) return;
     mech_loop_terms(m, dws, q, qd, NULL, NULL, dws->K, dws->lam);
     for (int r = 0; r < nc; r++) {
         const double *Kr = dws->K + (size_t)r * nv;
-        aba_solve(&m0, aws, dws->zero, Kr, NULL, dws->Y + (size_t)r * nv);  /* H^-1 K_r^T */
+        aba_solve(m, aws, no_gravity, dws->zero, Kr, NULL, dws->Y + (size_t)r * nv); /* H^-1 K_r^T */
         for (int j = 0; j < nv; j++) dws->lam[r] -= Kr[j] * qdd[j];
     }
     for (int r = 0; r < nc; r++)

@@ -52,7 +52,7 @@ void dense_fd_full(const mech_model *m, dense_ws *ws, const double *q, const dou
 
 /* The same method 2 by an independent route: one aba_factor (RBDA Table
  * 7.1) serves qdd0 = aba_solve(qd, tau + tau_e) and the nc columns
- * H^-1 K_r^T = aba_solve on the gravity-free model at qd = 0 (bias zero).
+ * H^-1 K_r^T = aba_solve without gravity at qd = 0 (bias zero).
  * dws supplies K, k + kstab, tau_e and scratch. */
 void aba_fd_full(const mech_model *m, aba_ws *aws, dense_ws *dws, const double *q, const double *qd,
                  const double *tau, const double *fext, const double *act, double *qdd);

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "mech_sincos.h"
+
 void m3_identity(double m[9])
 {
     static const double I[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
@@ -304,4 +306,201 @@ void body_jcalc_normalized(const mech_body *b, const double *q, double XJ[36], d
     quat_normalize(q, qn);
     qn[4] = q[4]; qn[5] = q[5]; qn[6] = q[6];
     body_jcalc(b, qn, XJ, S);
+}
+
+/* ---- efficient forms ---- */
+
+static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+
+void sxform_xtree(const mech_body *b, sxform *X)
+{
+    m3_transpose(b->rot, X->E);
+    memcpy(X->r, b->pos, sizeof X->r);
+    X->rot = memcmp(X->E, I3, sizeof I3) ? SXFORM_ROT_GENERAL : SXFORM_ROT_NONE;
+}
+
+/* Table 4.1 with E = R^T; revolute by Rodrigues, R = c 1 + s ax + (1 - c) a a^T. */
+void sxform_jcalc(const mech_body *b, const double *q, sxform *XJ)
+{
+    const double *a = b->axis;
+    XJ->rot = SXFORM_ROT_NONE;
+    switch (b->joint) {
+    case MECH_JOINT_REVOLUTE: {
+        double s, c;
+        mech_sincos(q[0], &s, &c);
+        double t = 1.0 - c, ta0 = t * a[0], ta1 = t * a[1], ta2 = t * a[2];
+        double *E = XJ->E;
+        E[0] = c + ta0 * a[0];        E[1] = ta0 * a[1] + s * a[2]; E[2] = ta0 * a[2] - s * a[1];
+        E[3] = ta0 * a[1] - s * a[2]; E[4] = c + ta1 * a[1];        E[5] = ta1 * a[2] + s * a[0];
+        E[6] = ta0 * a[2] + s * a[1]; E[7] = ta1 * a[2] - s * a[0]; E[8] = c + ta2 * a[2];
+        XJ->r[0] = XJ->r[1] = XJ->r[2] = 0.0;
+        XJ->rot = a[1] == 0.0 && a[2] == 0.0 ? 0 : a[2] == 0.0 && a[0] == 0.0 ? 1
+                : a[0] == 0.0 && a[1] == 0.0 ? 2 : SXFORM_ROT_GENERAL;
+        break;
+    }
+    case MECH_JOINT_PRISMATIC:
+        m3_copy(I3, XJ->E);
+        XJ->r[0] = a[0] * q[0]; XJ->r[1] = a[1] * q[0]; XJ->r[2] = a[2] * q[0];
+        break;
+    case MECH_JOINT_FLOATING: {
+        double qn[4], R[9];
+        quat_normalize(q, qn);
+        quat_to_rot(qn, R);
+        m3_transpose(R, XJ->E);
+        memcpy(XJ->r, q + 4, sizeof XJ->r);
+        XJ->rot = SXFORM_ROT_GENERAL;
+        break;
+    }
+    case MECH_JOINT_FIXED:
+        m3_copy(I3, XJ->E);
+        XJ->r[0] = XJ->r[1] = XJ->r[2] = 0.0;
+        break;
+    }
+}
+
+void sxform_compose(const sxform *cb, const sxform *ba, sxform *out)
+{
+    double t[3];
+    if (ba->rot == SXFORM_ROT_NONE) m3_copy(cb->E, out->E);
+    else if (cb->rot == SXFORM_ROT_NONE) m3_copy(ba->E, out->E);
+    else m3_mul(cb->E, ba->E, out->E);
+    out->rot = ba->rot == SXFORM_ROT_NONE ? cb->rot
+             : cb->rot == SXFORM_ROT_NONE || cb->rot == ba->rot ? ba->rot : SXFORM_ROT_GENERAL;
+    sxform_rotate(ba, 1, cb->r, t);
+    out->r[0] = ba->r[0] + t[0]; out->r[1] = ba->r[1] + t[1]; out->r[2] = ba->r[2] + t[2];
+}
+
+/* Packed symmetric [xx xy xz yy yz zz] to full 3x3. */
+static void sym_unpack(const double p[6], double m[9])
+{
+    m[0] = p[0]; m[1] = p[1]; m[2] = p[2];
+    m[3] = p[1]; m[4] = p[3]; m[5] = p[4];
+    m[6] = p[2]; m[7] = p[4]; m[8] = p[5];
+}
+
+/* E^T S E for a packed symmetric S, into full 3x3: M = S E, then the upper
+ * triangle of E^T M (45 multiplications). */
+static void sym_rotate(const double E[9], const double s[6], double o[9])
+{
+    double m0 = s[0] * E[0] + s[1] * E[3] + s[2] * E[6], m1 = s[0] * E[1] + s[1] * E[4] + s[2] * E[7];
+    double m2 = s[0] * E[2] + s[1] * E[5] + s[2] * E[8], m3 = s[1] * E[0] + s[3] * E[3] + s[4] * E[6];
+    double m4 = s[1] * E[1] + s[3] * E[4] + s[4] * E[7], m5 = s[1] * E[2] + s[3] * E[5] + s[4] * E[8];
+    double m6 = s[2] * E[0] + s[4] * E[3] + s[5] * E[6], m7 = s[2] * E[1] + s[4] * E[4] + s[5] * E[7];
+    double m8 = s[2] * E[2] + s[4] * E[5] + s[5] * E[8];
+    o[0] = E[0] * m0 + E[3] * m3 + E[6] * m6;
+    o[1] = o[3] = E[0] * m1 + E[3] * m4 + E[6] * m7;
+    o[2] = o[6] = E[0] * m2 + E[3] * m5 + E[6] * m8;
+    o[4] = E[1] * m1 + E[4] * m4 + E[7] * m7;
+    o[5] = o[7] = E[1] * m2 + E[4] * m5 + E[7] * m8;
+    o[8] = E[2] * m2 + E[5] * m5 + E[8] * m8;
+}
+
+/* E^T M E for E a rotation about coordinate axis k alone (E_kk = 1): row
+ * and column k keep, the other two mix (24 multiplications). */
+SPATIAL_INLINE void axis_rotate(int k, const double E[9], const double M[9], double out[9])
+{
+    const int i = (k + 1) % 3, j = (k + 2) % 3;
+    const double eii = E[3 * i + i], eij = E[3 * i + j], eji = E[3 * j + i], ejj = E[3 * j + j];
+    double N[9];
+#define MECH_AXIS_COLS(r) /* N = M E, row r: column k keeps, i and j mix */                  \
+    N[3 * r + k] = M[3 * r + k];                                                                \
+    N[3 * r + i] = M[3 * r + i] * eii + M[3 * r + j] * eji;                                     \
+    N[3 * r + j] = M[3 * r + i] * eij + M[3 * r + j] * ejj;
+#define MECH_AXIS_ROWS(c) /* out = E^T N, column c: row k keeps, i and j mix */              \
+    out[3 * k + c] = N[3 * k + c];                                                              \
+    out[3 * i + c] = eii * N[3 * i + c] + eji * N[3 * j + c];                                   \
+    out[3 * j + c] = eij * N[3 * i + c] + ejj * N[3 * j + c];
+    MECH_AXIS_COLS(0) MECH_AXIS_COLS(1) MECH_AXIS_COLS(2)
+    MECH_AXIS_ROWS(0) MECH_AXIS_ROWS(1) MECH_AXIS_ROWS(2)
+#undef MECH_AXIS_COLS
+#undef MECH_AXIS_ROWS
+}
+
+SPATIAL_INLINE void axis_rotate3(int k, const double E[9], const sinertia *I, double A[9], double B[9], double C[9])
+{
+    double M[9];
+    sym_unpack(I->A, M);
+    axis_rotate(k, E, M, A);
+    axis_rotate(k, E, I->B, B);
+    sym_unpack(I->C, M);
+    axis_rotate(k, E, M, C);
+}
+
+/* X = [E 0; -E rx E] = [E 0; 0 E] [1 0; -rx 1], so X^T I X is I rotated,
+ * A' = E^T A E, B' = E^T B E, C' = E^T C E (by the structure of E), then
+ * moved by r:
+ *   [A' - B' rx + rx B'^T - rx C' rx,  B' + rx C';  sym,  C']
+ * with -rx C' rx folded in: A'' = A' + rx B'^T - (B' + rx C') rx. */
+void sinertia_tcongruence_add(const sxform *X, const sinertia *I, sinertia *acc)
+{
+    const double *E = X->E, *r = X->r;
+    double A[9], B[9], C[9];
+    switch (X->rot) {
+    case SXFORM_ROT_NONE:
+        sym_unpack(I->A, A);
+        m3_copy(I->B, B);
+        sym_unpack(I->C, C);
+        break;
+    case 0: axis_rotate3(0, E, I, A, B, C); break;
+    case 1: axis_rotate3(1, E, I, A, B, C); break;
+    case 2: axis_rotate3(2, E, I, A, B, C); break;
+    default: {
+        double BE[9];
+        sym_rotate(E, I->A, A);
+        sym_rotate(E, I->C, C);
+        m3_mul(I->B, E, BE);
+        m3_tmul(E, BE, B);
+    }
+    }
+    /* B2 = B' + rx C', column j of rx C' being r x (column j of C'). */
+    double c0[3] = { C[0], C[3], C[6] }, c1[3] = { C[1], C[4], C[7] }, c2[3] = { C[2], C[5], C[8] };
+    double n0[3], n1[3], n2[3];
+    v3_cross(r, c0, n0);
+    v3_cross(r, c1, n1);
+    v3_cross(r, c2, n2);
+    double B2[9] = { B[0] + n0[0], B[1] + n1[0], B[2] + n2[0], B[3] + n0[1], B[4] + n1[1],
+                     B[5] + n2[1], B[6] + n0[2], B[7] + n1[2], B[8] + n2[2] };
+    /* P = rx B'^T (column j: r x row j of B'), Q = B2 rx (row i: row i of B2 x r). */
+    double p0[3], p1[3], p2[3], q0[3], q1[3], q2[3];
+    v3_cross(r, B, p0);
+    v3_cross(r, B + 3, p1);
+    v3_cross(r, B + 6, p2);
+    v3_cross(B2, r, q0);
+    v3_cross(B2 + 3, r, q1);
+    v3_cross(B2 + 6, r, q2);
+    acc->A[0] += A[0] + p0[0] - q0[0];
+    acc->A[1] += A[1] + p1[0] - q0[1];
+    acc->A[2] += A[2] + p2[0] - q0[2];
+    acc->A[3] += A[4] + p1[1] - q1[1];
+    acc->A[4] += A[5] + p2[1] - q1[2];
+    acc->A[5] += A[8] + p2[2] - q2[2];
+    acc->C[0] += C[0]; acc->C[1] += C[1]; acc->C[2] += C[2];
+    acc->C[3] += C[4]; acc->C[4] += C[5]; acc->C[5] += C[8];
+    for (int k = 0; k < 9; k++) acc->B[k] += B2[k];
+}
+
+/* eq. 2.63 with cx cx^T = (c.c) 1 - c c^T. */
+void sinertia_mcI(double m, const double c[3], const double Ic[9], sinertia *I)
+{
+    double cc = v3_dot(c, c);
+    I->A[0] = Ic[0] + m * (cc - c[0] * c[0]); I->A[1] = Ic[1] - m * c[0] * c[1]; I->A[2] = Ic[2] - m * c[0] * c[2];
+    I->A[3] = Ic[4] + m * (cc - c[1] * c[1]); I->A[4] = Ic[5] - m * c[1] * c[2]; I->A[5] = Ic[8] + m * (cc - c[2] * c[2]);
+    double mc[3] = { m * c[0], m * c[1], m * c[2] };
+    m3_skew(mc, I->B);
+    I->C[0] = I->C[3] = I->C[5] = m;
+    I->C[1] = I->C[2] = I->C[4] = 0.0;
+}
+
+void sinertia_full(const sinertia *I, double M[36])
+{
+    double A[9], C[9];
+    sym_unpack(I->A, A);
+    sym_unpack(I->C, C);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            M[6 * r + c] = A[3 * r + c];
+            M[6 * r + 3 + c] = I->B[3 * r + c];
+            M[6 * (3 + r) + c] = I->B[3 * c + r];
+            M[6 * (3 + r) + 3 + c] = C[3 * r + c];
+        }
 }
