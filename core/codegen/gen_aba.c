@@ -5,7 +5,7 @@
  * adds.  gen_aba_factor is the first: pass 2's articulated inertias
  *
  *   U_i = I^A_i S_i,  D_i = S_i^T U_i,  I^a_i = I^A_i - U_i D_i^-1 U_i^T,
- *   I^A_lambda(i) += lambda_X_i^* I^a_i i_X_lambda                (eqs. 7.34-7.38)
+ *   I^A_lambda(i) += lambda_X_i^* I^a_i i_X_lambda       (Table 7.1, second loop)
  *
  * from I^A_i = I_i (the inertias gen_kinematics regrouped: H is unchanged).
  * A right-hand side b (a generalized force) then takes pass 2's force half and
@@ -13,7 +13,7 @@
  *
  *   backward  u_i = b_i - S_i^T p_i,  p_lambda(i) += lambda_X_i^* (p_i + U_i D_i^-1 u_i)
  *   forward   qdd_i = D_i^-1 (u_i - U_i^T a'_i),  a'_i = i_X_lambda a_lambda(i),
- *             a_i = a'_i + S_i qdd_i                              (eqs. 7.39-7.45)
+ *             a_i = a'_i + S_i qdd_i                     (Table 7.1, second and third loops)
  *
  * which is H^-1 b.  The velocity, gravity and fext terms that Table 7.1
  * carries in c_i and p^A_i reach it instead through b = tau + tau_e - C, C by
