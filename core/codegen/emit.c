@@ -445,8 +445,9 @@ static void write_description(FILE *f, const emitters *em, const char *h_name)
     int aba = g->algorithm == GEN_ABA;
     const char *name[2] = { "CRBA + L^T D L", "the articulated-body algorithm" };
     if (g->other_ops >= 0)
-        fprintf(f, " * By %s; by %s %d operations at the model's gravity (mechgen keeps\n"
-                   " * the fewer unless --algorithm names one)\n", name[aba], name[!aba], g->other_ops);
+        fprintf(f, " * By %s; by %s %d operations at the model's gravity (mechgen\n"
+                   " * keeps the articulated-body algorithm below 0.9 of the CRBA's operations, unless\n"
+                   " * --algorithm names one)\n", name[aba], name[!aba], g->other_ops);
     else
         fprintf(f, " * By %s, as mechgen --algorithm asked\n", name[aba]);
     if (aba) {

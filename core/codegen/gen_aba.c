@@ -155,6 +155,7 @@ int gen_aba_factor(gen *g)
         } else if (n == 6) {
             for (int k = 0; k < 36; k++) Ia.M[k] = p->zero;
         } else if (n != 0) {
+            free(IA);
             return gen_fail(g, b->line, "body '%s': a joint of %d freedoms has no articulated-body form here", b->name, n);
         }
         IA[b->parent] = sa_add(p, IA[b->parent], up_articulated(g, i, Ia));
