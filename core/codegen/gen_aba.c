@@ -20,7 +20,7 @@
  * the RNEA (gen_rnea), so every right-hand side — this one and the loop
  * columns K_r^T of method 2 — goes through the same two passes on the one
  * factorization.  The backward pass is the first half of a solve,
- * H^-1 = B^T D^-1 B with B unit upper triangular (a multi-dof joint's block
+ * H^-1 = B^T D^-1 B with B unit upper triangular (a floating joint's block
  * D_i split by its own L^T D L into scalar pivots): by the uniqueness of that
  * factorization B = L^-T and the pivots are those of gen_ltdl, so method 2
  * (gen_method2.c) runs on it unchanged. */
@@ -28,9 +28,9 @@
 
 #include <stdlib.h>
 
-/* Per body: U_i's columns and, for a multi-dof joint, the unit lower factor
- * of its D_i block (row-major nv x nv; a floating joint's 6 coordinates chain
- * as in gen_ltdl's expanded parent array). */
+/* Per body: U_i's columns and, for a floating joint (always a root), the
+ * unit lower factor of its D_i block (row-major nv x nv; its 6 coordinates
+ * chain as in gen_ltdl's expanded parent array). */
 typedef struct gen_aba {
     sv6 (*U)[6];
     ex (*L)[36];
@@ -141,9 +141,14 @@ int gen_aba_factor(gen *g)
             }
         }
         if (b->parent < 0) continue;
-        /* I^a = I^A - U D^-1 U^T.  A single-dof joint: U (U / D)^T, with the row
-         * and column of an axis e_k zero outright (I^a S = U - U D^-1 D = 0).
-         * A floating joint (S = 1): U = D = I^A, so I^a = 0. */
+        if (n > 1) {                    /* the parser keeps floating joints at the root */
+            free(IA);
+            return gen_fail(g, b->line, "body '%s': a joint of %d freedoms below another body has no "
+                                        "articulated-body form here", b->name, n);
+        }
+        /* I^a = I^A - U D^-1 U^T = I^A - U (U / D)^T, with the row and column of
+         * an axis e_k zero outright (I^a S = U - U D^-1 D = 0); a fixed joint
+         * passes I^A on whole. */
         if (n == 1) {
             sv6 U = f->U[i][0], w = sv_scale(p, U, f->dinv[b->vidx]);
             int k = unit_axis(p, gb->S[0]);
@@ -152,11 +157,6 @@ int gen_aba_factor(gen *g)
                     ex e = r == k || c == k ? p->zero : ex_fms(p, IA[i].M[6 * r + c], w.e[r], U.e[c]);
                     Ia.M[6 * r + c] = Ia.M[6 * c + r] = e;
                 }
-        } else if (n == 6) {
-            for (int k = 0; k < 36; k++) Ia.M[k] = p->zero;
-        } else if (n != 0) {
-            free(IA);
-            return gen_fail(g, b->line, "body '%s': a joint of %d freedoms has no articulated-body form here", b->name, n);
         }
         IA[b->parent] = sa_add(p, IA[b->parent], up_articulated(g, i, Ia));
     }
@@ -165,7 +165,7 @@ int gen_aba_factor(gen *g)
 }
 
 /* x <- B x: pass 2's force half at qd = 0 without gravity (RBDA Table 7.1),
- * from the leaves; a multi-dof joint's u_i leaves through L_i^-T. */
+ * from the leaves; a floating joint's u_i leaves through L_i^-T. */
 static void aba_backward(gen *g, ex *x)
 {
     const mech_model *m = g->m;
@@ -176,16 +176,12 @@ static void aba_backward(gen *g, ex *x)
         const mech_body *b = &m->bodies[i];
         const gen_body *gb = &g->b[i];
         ex *u = x + b->vidx;
-        sv6 pa = f->p[i];
-        if (b->nv == 6) {
-            /* U D^-1 = S when S is square: p + S u = S b, the joint's own force. */
-            pa = sv_zero(p);
-            for (int k = 0; k < 6; k++) pa = sv_add(p, pa, sv_scale(p, gb->S[k], u[k]));
-        }
         for (int k = 0; k < b->nv; k++) u[k] = ex_sub(p, u[k], sv_dot(p, gb->S[k], f->p[i]));    /* u = b - S^T p */
-        if (b->nv == 1) pa = sv_add(p, pa, sv_scale(p, f->U[i][0], ex_mul(p, u[0], f->dinv[b->vidx])));  /* + U D^-1 u */
-        if (b->nv == 6) block_half(p, f->L[i], 6, u);
-        if (b->parent >= 0) f->p[b->parent] = sv_add(p, f->p[b->parent], gen_up_transpose_force(g, i, pa));
+        if (b->nv > 1) block_half(p, f->L[i], b->nv, u);          /* a floating root's u through L^-T */
+        if (b->parent < 0) continue;
+        sv6 pa = f->p[i];                                           /* p^a = p + U D^-1 u */
+        if (b->nv == 1) pa = sv_add(p, pa, sv_scale(p, f->U[i][0], ex_mul(p, u[0], f->dinv[b->vidx])));
+        f->p[b->parent] = sv_add(p, f->p[b->parent], gen_up_transpose_force(g, i, pa));
     }
 }
 
