@@ -16,22 +16,28 @@ foreach(model ${MECH_VALIDATE_MODELS} ${MECH_ROBOT_MODELS})
 endforeach()
 
 # A band's shoes without the band: a 32-link chain curled like a track on its
-# rollers (tests/polygon_chain.mech), generated here for this test only and
+# rollers (tests/polygon_chain.mech), generated here for this test only by
+# each algorithm (mechgen keeps the articulated-body algorithm for it, and the
+# L^T D L's stability on such a chain is what the test was written for) and
 # compared with the dense reference at its design pose and near it, where an
-# unstable L^T D L shows at once (tests/test_polygon_chain.c).
-set(polygon_chain ${CMAKE_CURRENT_BINARY_DIR}/polygon_chain)
-add_custom_command(
-  OUTPUT ${polygon_chain}.c ${polygon_chain}.h
-  COMMAND mechgen tests/polygon_chain.mech ${polygon_chain}.c ${polygon_chain}.h
-  DEPENDS mechgen ${CMAKE_CURRENT_LIST_DIR}/polygon_chain.mech
-  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
-  COMMENT "Generating dynamics for tests/polygon_chain.mech"
-  VERBATIM)
-add_executable(test_polygon_chain ${CMAKE_CURRENT_LIST_DIR}/test_polygon_chain.c ${polygon_chain}.c)
-target_include_directories(test_polygon_chain PRIVATE ${CMAKE_SOURCE_DIR}/core/codegen ${CMAKE_CURRENT_BINARY_DIR})
-target_compile_options(test_polygon_chain PRIVATE -O2)
-target_link_libraries(test_polygon_chain PRIVATE mech_internal m)
-add_test(NAME test_polygon_chain COMMAND test_polygon_chain ${CMAKE_CURRENT_LIST_DIR}/polygon_chain.mech)
+# unstable factorization shows at once (tests/test_polygon_chain.c).
+foreach(algorithm crba aba)
+  set(polygon_chain ${CMAKE_CURRENT_BINARY_DIR}/polygon_chain_${algorithm})
+  add_custom_command(
+    OUTPUT ${polygon_chain}.c ${polygon_chain}.h
+    COMMAND mechgen --algorithm ${algorithm} tests/polygon_chain.mech ${polygon_chain}.c ${polygon_chain}.h
+    DEPENDS mechgen ${CMAKE_CURRENT_LIST_DIR}/polygon_chain.mech
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+    COMMENT "Generating dynamics for tests/polygon_chain.mech by ${algorithm}"
+    VERBATIM)
+  add_executable(test_polygon_chain_${algorithm} ${CMAKE_CURRENT_LIST_DIR}/test_polygon_chain.c ${polygon_chain}.c)
+  target_include_directories(test_polygon_chain_${algorithm} PRIVATE ${CMAKE_SOURCE_DIR}/core/codegen
+                             ${CMAKE_CURRENT_BINARY_DIR})
+  target_compile_options(test_polygon_chain_${algorithm} PRIVATE -O2)
+  target_link_libraries(test_polygon_chain_${algorithm} PRIVATE mech_internal m)
+  add_test(NAME test_polygon_chain_${algorithm}
+           COMMAND test_polygon_chain_${algorithm} ${CMAKE_CURRENT_LIST_DIR}/polygon_chain.mech)
+endforeach()
 
 # The inline sincos every generated file uses, against libm over ~10^6 arguments.
 add_executable(test_sincos ${CMAKE_CURRENT_LIST_DIR}/test_sincos.c)
