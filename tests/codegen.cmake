@@ -16,22 +16,28 @@ foreach(model ${MECH_VALIDATE_MODELS} ${MECH_ROBOT_MODELS})
 endforeach()
 
 # A band's shoes without the band: a 32-link chain curled like a track on its
-# rollers (tests/polygon_chain.mech), generated here for this test only and
+# rollers (tests/polygon_chain.mech), generated here for this test only by
+# each algorithm (mechgen keeps the articulated-body algorithm for it, and the
+# L^T D L's stability on such a chain is what the test was written for) and
 # compared with the dense reference at its design pose and near it, where an
-# unstable L^T D L shows at once (tests/test_polygon_chain.c).
-set(polygon_chain ${CMAKE_CURRENT_BINARY_DIR}/polygon_chain)
-add_custom_command(
-  OUTPUT ${polygon_chain}.c ${polygon_chain}.h
-  COMMAND mechgen tests/polygon_chain.mech ${polygon_chain}.c ${polygon_chain}.h
-  DEPENDS mechgen ${CMAKE_CURRENT_LIST_DIR}/polygon_chain.mech
-  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
-  COMMENT "Generating dynamics for tests/polygon_chain.mech"
-  VERBATIM)
-add_executable(test_polygon_chain ${CMAKE_CURRENT_LIST_DIR}/test_polygon_chain.c ${polygon_chain}.c)
-target_include_directories(test_polygon_chain PRIVATE ${CMAKE_SOURCE_DIR}/core/codegen ${CMAKE_CURRENT_BINARY_DIR})
-target_compile_options(test_polygon_chain PRIVATE -O2)
-target_link_libraries(test_polygon_chain PRIVATE mech_internal m)
-add_test(NAME test_polygon_chain COMMAND test_polygon_chain ${CMAKE_CURRENT_LIST_DIR}/polygon_chain.mech)
+# unstable factorization shows at once (tests/test_polygon_chain.c).
+foreach(algorithm crba aba)
+  set(polygon_chain ${CMAKE_CURRENT_BINARY_DIR}/polygon_chain_${algorithm})
+  add_custom_command(
+    OUTPUT ${polygon_chain}.c ${polygon_chain}.h
+    COMMAND mechgen --algorithm ${algorithm} tests/polygon_chain.mech ${polygon_chain}.c ${polygon_chain}.h
+    DEPENDS mechgen ${CMAKE_CURRENT_LIST_DIR}/polygon_chain.mech
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+    COMMENT "Generating dynamics for tests/polygon_chain.mech by ${algorithm}"
+    VERBATIM)
+  add_executable(test_polygon_chain_${algorithm} ${CMAKE_CURRENT_LIST_DIR}/test_polygon_chain.c ${polygon_chain}.c)
+  target_include_directories(test_polygon_chain_${algorithm} PRIVATE ${CMAKE_SOURCE_DIR}/core/codegen
+                             ${CMAKE_CURRENT_BINARY_DIR})
+  target_compile_options(test_polygon_chain_${algorithm} PRIVATE -O2)
+  target_link_libraries(test_polygon_chain_${algorithm} PRIVATE mech_internal m)
+  add_test(NAME test_polygon_chain_${algorithm}
+           COMMAND test_polygon_chain_${algorithm} ${CMAKE_CURRENT_LIST_DIR}/polygon_chain.mech)
+endforeach()
 
 # The inline sincos every generated file uses, against libm over ~10^6 arguments.
 add_executable(test_sincos ${CMAKE_CURRENT_LIST_DIR}/test_sincos.c)
@@ -45,3 +51,48 @@ add_test(NAME mechgen_rejects_overconstrained
                  ${CMAKE_BINARY_DIR}/overconstrained.c ${CMAKE_BINARY_DIR}/overconstrained.h)
 set_tests_properties(mechgen_rejects_overconstrained PROPERTIES
                      PASS_REGULAR_EXPRESSION "over-constrained: rank\\(K\\) = 2 < nc = 5.*point-on-line")
+
+# Both algorithms on every model, whatever mechgen keeps: validate_generated_<m>
+# checks the one it keeps (CRBA + L^T D L or the articulated-body algorithm,
+# the fewer operations), validate_other_<m> the other, generated with
+# `mechgen --algorithm other` into a registry of its own and checked by the
+# same program at the same gates.
+set(other_dir ${CMAKE_BINARY_DIR}/generated_other)
+file(MAKE_DIRECTORY ${other_dir})
+set(other_sources "")
+set(other_includes "")
+set(other_entries "")
+set(other_models ${MECH_VALIDATE_MODELS} ${MECH_ROBOT_MODELS})
+foreach(model ${other_models})
+  get_filename_component(stem ${model} NAME_WLE)
+  file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR} ${model})
+  string(MAKE_C_IDENTIFIER "mechgen_${stem}" symbol)
+  add_custom_command(
+    OUTPUT ${other_dir}/${stem}.c ${other_dir}/${stem}.h
+    COMMAND mechgen --algorithm other ${rel} ${other_dir}/${stem}.c ${other_dir}/${stem}.h
+    DEPENDS mechgen ${model}
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+    COMMENT "Generating the other algorithm's dynamics for ${rel}"
+    VERBATIM)
+  list(APPEND other_sources ${other_dir}/${stem}.c)
+  string(APPEND other_includes "#include \"${stem}.h\"\n")
+  string(APPEND other_entries "    &${symbol},\n")
+  add_test(NAME validate_other_${stem} COMMAND validate_generated_other ${stem} ${model})
+endforeach()
+list(LENGTH other_models other_count)
+file(CONFIGURE OUTPUT ${other_dir}/registry.c @ONLY CONTENT
+"/* registry.c — every model by the algorithm mechgen does not keep, written by tests/codegen.cmake. */
+#include <stddef.h>
+
+#include \"generated.h\"
+${other_includes}
+const mech_generated *const mechgen_all[] = {
+${other_entries}    NULL
+};
+const int mechgen_count = ${other_count};
+")
+add_executable(validate_generated_other ${CMAKE_CURRENT_LIST_DIR}/validate_generated.c ${other_sources}
+               ${other_dir}/registry.c ${CMAKE_SOURCE_DIR}/core/codegen/lookup.c)
+target_include_directories(validate_generated_other PRIVATE ${CMAKE_SOURCE_DIR}/core/codegen ${other_dir})
+target_compile_options(validate_generated_other PRIVATE -O2)
+target_link_libraries(validate_generated_other PRIVATE mech_internal m)

@@ -41,6 +41,19 @@ static const char *const section_title[SEC_COUNT] = {
     "observation values",
 };
 
+/* The sections the articulated-body algorithm writes in place of the CRBA and the solve. */
+static const char *section_heading(const gen *g, int s)
+{
+    if (g->algorithm != GEN_ABA) return section_title[s];
+    switch (s) {
+    case SEC_CRBA: return "articulated inertias I^A, U = I^A S, D = S^T U (RBDA Table 7.1 pass 2, q only)";
+    case SEC_SOLVE: return "backward pass: u = tau + tau_e - C - S^T p, p += X^T (p + U D^-1 u) (Table 7.1 pass 2)";
+    case SEC_CONSTRAINT: return "method 2 (RBDA sec. 8.5): z = backward pass of K^T, A = K H^-1 K^T = L D L^T, u += z lambda";
+    case SEC_BACKSUB: return "forward pass: qdd = D^-1 (u - U^T X a), a = X a + S qdd (Table 7.1 pass 3)";
+    default: return section_title[s];
+    }
+}
+
 /* Forward dynamics of more operations than this is written in stages
  * (docs/codegen.md, "Stages"); below it one function is faster. */
 #define STAGED_OPS 300
@@ -387,7 +400,7 @@ static void write_body(FILE *f, emitter *em, int k)
         int s = sec < 0 ? 0 : sec;
         while (s + 1 < SEC_COUNT && g->section[s + 1] <= id) s++;
         if (s != sec) {
-            fprintf(f, "\n    /* ---- %s ---- */\n", section_title[s]);
+            fprintf(f, "\n    /* ---- %s ---- */\n", section_heading(g, s));
             sec = s;
         }
         gen_stages_uses(st, &g->p, i, load, &l);
@@ -423,17 +436,31 @@ static void write_description(FILE *f, const emitters *em, const char *h_name)
             " * %d loop%s (nc = %d), %d tsda, %d rsda, nact = %d, %d POI%s\n"
             " * %d operations at the model's own gravity: %d mul, %d add/sub, %d div, %d neg, %d sin/cos, %d sqrt\n"
             " * %d %s: %d mul, %d add/sub, %d div, %d neg, %d sin/cos, %d sqrt\n"
-            " *\n"
-            " * qdd = H(q)^-1 (tau + tau_e - C(q, qd, fext, gravity)): C by RNEA, H by CRBA, solved by\n"
-            " * sparse L^T D L over the expanded parent array (RBDA sec 6.5)\n"
-            " *   lambda = {",
+            " *\n",
             g->name, g->path, MECHGEN_VERSION, m->nq, m->nv, m->nb, nfext, nfext == 1 ? "y" : "ies", m->nloop,
             m->nloop == 1 ? "" : "s", m->nc, m->ntsda, m->nrsda, m->nact, m->npoi, m->npoi == 1 ? "" : "s",
             o->total, o->mul, o->add, o->div, o->neg, o->trig, o->sqrt, og->total,
             general_in_full(em) ? "with gravity an input" : "more for another gravity, tau - G(q) (g - g0)", og->mul, og->add, og->div, og->neg,
             og->trig, og->sqrt);
-    for (int i = 0; i < m->nv; i++) fprintf(f, "%s%s%d", i ? "," : "", i && i % 20 == 0 ? "\n *     " : " ", g->lambda[i]);
-    fputs(" }\n", f);
+    int aba = g->algorithm == GEN_ABA;
+    const char *name[2] = { "CRBA + L^T D L", "the articulated-body algorithm" };
+    if (g->other_ops >= 0)
+        fprintf(f, " * By %s; by %s %d operations at the model's gravity (mechgen\n"
+                   " * keeps the articulated-body algorithm below 0.9 of the CRBA's operations, unless\n"
+                   " * --algorithm names one)\n", name[aba], name[!aba], g->other_ops);
+    else
+        fprintf(f, " * By %s, as mechgen --algorithm asked\n", name[aba]);
+    if (aba) {
+        fputs(" * qdd = H(q)^-1 (tau + tau_e - C(q, qd, fext, gravity)): C by RNEA, H^-1 by the\n"
+              " * articulated-body algorithm (RBDA Table 7.1): articulated inertias, U and D from q alone,\n"
+              " * then each right-hand side by a backward and a forward pass\n", f);
+    } else {
+        fputs(" * qdd = H(q)^-1 (tau + tau_e - C(q, qd, fext, gravity)): C by RNEA, H by CRBA, solved by\n"
+              " * sparse L^T D L over the expanded parent array (RBDA sec 6.5)\n"
+              " *   lambda = {", f);
+        for (int i = 0; i < m->nv; i++) fprintf(f, "%s%s%d", i ? "," : "", i && i % 20 == 0 ? "\n *     " : " ", g->lambda[i]);
+        fputs(" }\n", f);
+    }
     if (m->nc > 0)
         fputs(" * with the loop constraints K qdd = k + kstab by method 2 (RBDA sec 8.5): the one\n"
               " * factorization serves qdd0 and all nc columns of H^-1 K^T; only A = K H^-1 K^T\n"

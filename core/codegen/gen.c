@@ -44,6 +44,7 @@ int gen_init(gen *g, const mech_model *m, const char *path, const char *name)
     g->m = m;
     g->path = path;
     g->name = name;
+    g->other_ops = -1;
     if (m->nb < 1) return gen_fail(g, 0, "the model has no bodies");
     size_t nb = (size_t)m->nb, nv = (size_t)(m->nv ? m->nv : 1), nc = (size_t)(m->nc ? m->nc : 1);
     size_t nobs = (size_t)mech_observe_len(m) + 1;
@@ -66,6 +67,7 @@ int gen_init(gen *g, const mech_model *m, const char *path, const char *name)
 
 void gen_free(gen *g)
 {
+    gen_aba_free(g);
     free(g->labels);
     ex_pool_free(&g->p);
     free(g->b);
@@ -83,13 +85,32 @@ void gen_free(gen *g)
 
 int gen_fwd_dyn(gen *g)
 {
-    if (gen_kinematics(g) || gen_rnea(g) || gen_crba(g) || gen_world_kinematics(g) || gen_elements(g) || gen_loops(g) ||
-        gen_ltdl(g) || gen_observe(g))
+    int aba = g->algorithm == GEN_ABA;
+    if (gen_kinematics(g) || gen_rnea(g) || (aba ? gen_aba_factor(g) : gen_crba(g)) || gen_world_kinematics(g) ||
+        gen_elements(g) || gen_loops(g) || (aba ? gen_aba_solve(g) : gen_ltdl(g)) || gen_observe(g))
         return -1;
     if (g->p.failed)
         return gen_fail(g, 0, "out of memory building expressions (at most %d nodes): the model is too large "
                               "for straight-line code", EX_MAX_NODES);
     return 0;
+}
+
+int gen_count_ops(const gen *g)
+{
+    const ex_pool *p = &g->p;
+    unsigned char *keep = calloc((size_t)p->n + 1, 1);
+    if (!keep) return -1;
+    for (int i = 0; i < g->m->nv; i++) keep[g->qdd[i]] = 1;
+    int ops = 0;
+    for (int id = p->n - 1; id >= 0; id--) {
+        const ex_node *n = &p->nodes[id];
+        if (!keep[id]) continue;
+        if (n->a >= 0) keep[n->a] = 1;
+        if (n->b >= 0) keep[n->b] = 1;
+        ops += n->op != EX_CONST && n->op != EX_INPUT;
+    }
+    free(keep);
+    return ops;
 }
 
 int gen_gravity_tau(gen *g)

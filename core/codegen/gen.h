@@ -14,6 +14,12 @@
  *   gen_ltdl        sparse L^T D L factor and solve, method 2 for loops
  *                                                                (RBDA Tables 6.3-6.5, sec 8.5)
  *
+ * or, with algorithm GEN_ABA, the articulated-body algorithm in place of the
+ * CRBA and the L^T D L:
+ *
+ *   gen_aba_factor  articulated inertias, U, D: configuration only  (RBDA Table 7.1, pass 2)
+ *   gen_aba_solve   the right-hand sides through passes 2 and 3, method 2 for loops
+ *
  * Every stage returns 0, or -1 with g->err filled in ("file:line: message").
  */
 #ifndef MECHGEN_GEN_H
@@ -61,6 +67,10 @@ typedef struct {
 #define GEN_LABEL_LEN 24
 typedef struct { ex id; char name[GEN_LABEL_LEN]; } gen_label;
 
+/* The two ways to H^-1: composite inertias and a sparse factorization of H,
+ * or articulated inertias (O(n), never forming H). */
+typedef enum { GEN_CRBA, GEN_ABA } gen_algorithm;
+
 /* Operations in the emitted function (one per temporary). */
 typedef struct { int mul, add, div, neg, trig, sqrt, total; } gen_ops;
 
@@ -84,6 +94,10 @@ typedef struct gen {
     int nlabel, labelcap;
     int fold_gravity;      /* the model's gravity as constants, not the input  */
     int gravity_only;      /* qd and fext read as zero (gen_gravity_tau)       */
+    gen_algorithm algorithm;
+    int other_ops;         /* the other algorithm's operations at the model's
+                            * gravity when both were built, else -1           */
+    struct gen_aba *aba;   /* gen_aba_factor's factor, for the solves          */
     gen_ops ops;           /* filled by gen_emit                               */
     char err[512];
 } gen;
@@ -91,9 +105,13 @@ typedef struct gen {
 int gen_init(gen *g, const mech_model *m, const char *path, const char *name);
 void gen_free(gen *g);
 
-/* The whole pipeline: kinematics, RNEA, CRBA, world kinematics, force
- * elements, loops, L^T D L, then the observation values. */
+/* The whole pipeline: kinematics, RNEA, CRBA (or the articulated inertias),
+ * world kinematics, force elements, loops, L^T D L (or the articulated-body
+ * solve), then the observation values. */
 int gen_fwd_dyn(gen *g);
+
+/* Operations reachable from qdd: what gen_emit will count.  -1 when out of memory. */
+int gen_count_ops(const gen *g);
 
 /* tau_g = tau - G(q) gravity into qdd, G(q) gravity = RNEA(q, 0, 0, no fext): the
  * generalized gravity force alone, linear in the gravity argument; sets
@@ -108,14 +126,19 @@ int gen_world_kinematics(gen *g);
 int gen_elements(gen *g);
 int gen_loops(gen *g);
 int gen_ltdl(gen *g);
+int gen_aba_factor(gen *g);
+int gen_aba_solve(gen *g);
+void gen_aba_free(gen *g);
 int gen_observe(gen *g);
 
 /* x <- L^-T x on the factor gen_ltdl left in H (RBDA Table 6.5's first half). */
 void gen_half_solve(gen *g, ex *x);
 
-/* Method 2 (RBDA sec 8.5) between the halves of the solve: u = L^-T b in,
- * L^-T (b + K^T lambda) out; dinv the inverted pivots of D. */
-int gen_method2(gen *g, const ex *dinv, ex *u);
+/* Method 2 (RBDA sec 8.5) between the halves of a solve H^-1 = B^T D^-1 B
+ * with B unit upper triangular: half_solve(g, x) sets x <- B x (L^-T of the
+ * L^T D L, or the articulated-body backward pass); d the pivots of D and dinv
+ * their inverses; u = B b in, B (b + K^T lambda) out. */
+int gen_method2(gen *g, void (*half_solve)(gen *g, ex *x), const ex *d, const ex *dinv, ex *u);
 
 /* Runtime input array[k], e.g. q[3]. */
 ex gen_input(gen *g, ex_input_array array, int k);

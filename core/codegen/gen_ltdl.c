@@ -133,10 +133,16 @@ int gen_ltdl(gen *g)
     }
     for (int i = 0; i < n; i++) gen_name(g, x[i], "u_%d", i);
     g->section[SEC_CONSTRAINT] = p->n;                  /* empty without loops */
-    if (g->m->nc > 0 && gen_method2(g, dinv, x) != 0) {
-        free(body_of);
-        free(dinv);
-        return -1;
+    if (g->m->nc > 0) {
+        ex *d = malloc((size_t)n * sizeof *d);
+        for (int i = 0; d && i < n; i++) d[i] = H[i * n + i];
+        int rc = d ? gen_method2(g, gen_half_solve, d, dinv, x) : gen_fail(g, 0, "out of memory");
+        free(d);
+        if (rc != 0) {
+            free(body_of);
+            free(dinv);
+            return -1;
+        }
     }
     g->section[SEC_BACKSUB] = p->n;
     for (int i = 0; i < n; i++) x[i] = ex_mul(p, x[i], dinv[i]);

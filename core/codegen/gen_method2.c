@@ -1,5 +1,8 @@
 /* gen_method2.c — closed loops by method 2 (RBDA sec 8.5) on the one
- * L^T D L factor of H, with u = L^-T b from the first half of the solve:
+ * factorization of H, H^-1 = B^T D^-1 B with B unit upper triangular: the
+ * L^T D L's B = L^-T, or the articulated-body algorithm's backward pass
+ * (gen_aba.c).  With u = B b from the first half of the solve, written here
+ * for the L^T D L:
  *
  *   z_r = L^-T K_r^T                        (as sparse as K_r's ancestors)
  *   A   = K H^-1 K^T,  A_rs = sum_i z_ri z_si / D_i
@@ -30,7 +33,7 @@
 
 typedef struct {
     gen *g;
-    const ex *dinv;
+    const ex *d, *dinv;
     int n, nc;
     ex *z;              /* nc x n: L^-T K_r^T                       */
     ex *rhs;            /* nc: k + kstab - K H^-1 b                 */
@@ -172,7 +175,7 @@ static int solve_candidate(method2 *s, int t, ex *lambda)
             } else if (c < s->nc) {                 /* Z_R */
                 e = s->z[(size_t)order[c] * s->n + order[a]];
             } else if (c == a) {                    /* -D_R */
-                e = ex_neg(p, g->H[order[a] * s->n + order[a]]);
+                e = ex_neg(p, s->d[order[a]]);
             }
             M[a * N + c] = e;
         }
@@ -183,12 +186,12 @@ static int solve_candidate(method2 *s, int t, ex *lambda)
     return 0;
 }
 
-int gen_method2(gen *g, const ex *dinv, ex *u)
+int gen_method2(gen *g, void (*half_solve)(gen *g, ex *x), const ex *d, const ex *dinv, ex *u)
 {
     ex_pool *p = &g->p;
     const mech_model *m = g->m;
     int n = m->nv, nc = m->nc, rc = 0;
-    method2 s = { .g = g, .dinv = dinv, .n = n, .nc = nc };
+    method2 s = { .g = g, .d = d, .dinv = dinv, .n = n, .nc = nc };
     s.z = malloc((size_t)nc * (size_t)n * sizeof *s.z);
     s.rhs = malloc((size_t)nc * sizeof *s.rhs);
     s.count = calloc((size_t)n, sizeof *s.count);
@@ -199,7 +202,7 @@ int gen_method2(gen *g, const ex *dinv, ex *u)
     for (int r = 0; r < nc; r++) {
         ex *zr = s.z + (size_t)r * n;
         memcpy(zr, g->K + (size_t)r * n, (size_t)n * sizeof *zr);
-        gen_half_solve(g, zr);
+        half_solve(g, zr);
         s.rhs[r] = g->kc[r];
         for (int i = 0; i < n; i++) s.rhs[r] = ex_fms(p, s.rhs[r], ex_mul(p, zr[i], dinv[i]), u[i]);
         for (int i = 0; i < n; i++) gen_name(g, zr[i], "z_%d_%d", r, i);

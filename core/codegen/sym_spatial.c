@@ -362,3 +362,99 @@ sv6 si_body_force_const(ex_pool *p, sinertia I, sv3 wd, sv3 w, sv3 ao)
     sv3 n = v3_add(p, v3_add(p, m3_mulv(p, E, wd), gyroscopic(p, Ib, w)), v3_cross(p, hh, ao));
     return sv_join(n, F);
 }
+
+/* ---- Articulated-body inertias ---- */
+
+/* eq. 2.63: [Ibar hx; hx^T m1], hx the cross-product matrix of h. */
+sartic sa_from_inertia(ex_pool *p, sinertia I)
+{
+    sartic A;
+    for (int k = 0; k < 36; k++) A.M[k] = p->zero;
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) A.M[6 * i + j] = I.I[sym(i, j)];
+        A.M[6 * (3 + i) + 3 + i] = I.m;
+    }
+    /* hx = [0 -hz hy; hz 0 -hx; -hy hx 0] in the upper right, its transpose below */
+    for (int i = 0; i < 3; i++) {
+        int j = (i + 1) % 3, k = (i + 2) % 3;
+        A.M[6 * j + 3 + i] = A.M[6 * (3 + i) + j] = I.h[k];
+        A.M[6 * k + 3 + i] = A.M[6 * (3 + i) + k] = ex_neg(p, I.h[j]);
+    }
+    return A;
+}
+
+sartic sa_add(ex_pool *p, sartic a, sartic b)
+{
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j <= i; j++) a.M[6 * i + j] = a.M[6 * j + i] = ex_add(p, a.M[6 * i + j], b.M[6 * i + j]);
+    return a;
+}
+
+sv6 sa_apply(ex_pool *p, const sartic *A, sv6 v)
+{
+    sv6 o;
+    for (int i = 0; i < 6; i++) {
+        o.e[i] = p->zero;
+        for (int k = 0; k < 6; k++) o.e[i] = ex_fma(p, o.e[i], A->M[6 * i + k], v.e[k]);
+    }
+    return o;
+}
+
+/* The 3x3 block (bi, bj) of a 6x6 matrix. */
+static void block_get(const ex *M, int bi, int bj, ex out[9])
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) out[3 * i + j] = M[6 * (3 * bi + i) + 3 * bj + j];
+}
+
+/* out = E^T S E; only j <= i computed and mirrored when S is symmetric. */
+static void m3_congruence(ex_pool *p, const ex E[9], const ex S[9], int symmetric, ex out[9])
+{
+    ex T[9];                                                   /* S E */
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            T[3 * i + j] = ex_fma(p, ex_fma(p, ex_mul(p, S[3 * i], E[j]), S[3 * i + 1], E[3 + j]), S[3 * i + 2], E[6 + j]);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            if (symmetric && j > i) continue;
+            out[3 * i + j] = ex_fma(p, ex_fma(p, ex_mul(p, E[i], T[j]), E[3 + i], T[3 + j]), E[6 + i], T[6 + j]);
+            if (symmetric) out[3 * j + i] = out[3 * i + j];
+        }
+}
+
+/* With A = [P B; B^T C] and X = [E 0; -E rx E] = [E 0; 0 E] [1 0; -rx 1]:
+ * rotate each block, P1 = E^T P E, B1 = E^T B E, C1 = E^T C E, then
+ * translate, [1 rx; 0 1] [P1 B1; B1^T C1] [1 0; -rx 1]:
+ *   C2 = C1,   B2 = B1 + rx C1,   P2 = P1 + rx B1^T - B2 rx.
+ * A joint rotation has r = 0 and a tree offset E = 1, so each factor of
+ * i_X_parent does only its half (the zeros fold away). */
+sartic sa_transform(ex_pool *p, const sartic *A, sxform X)
+{
+    ex P[9], B[9], C[9], P1[9], B1[9], C1[9];
+    block_get(A->M, 0, 0, P);
+    block_get(A->M, 0, 1, B);
+    block_get(A->M, 1, 1, C);
+    m3_congruence(p, X.E, P, 1, P1);
+    m3_congruence(p, X.E, B, 0, B1);
+    m3_congruence(p, X.E, C, 1, C1);
+    ex z = p->zero;
+    ex R[9] = { z, ex_neg(p, X.r[2]), X.r[1], X.r[2], z, ex_neg(p, X.r[0]), ex_neg(p, X.r[1]), X.r[0], z };
+    sartic o;
+    ex B2[9];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            ex e = B1[3 * i + j];
+            for (int k = 0; k < 3; k++) e = ex_fma(p, e, R[3 * i + k], C1[3 * k + j]);
+            B2[3 * i + j] = e;
+            o.M[6 * i + 3 + j] = o.M[6 * (3 + j) + i] = e;
+            o.M[6 * (3 + i) + 3 + j] = C1[3 * i + j];
+        }
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j <= i; j++) {
+            ex e = P1[3 * i + j];
+            for (int k = 0; k < 3; k++) e = ex_fma(p, e, R[3 * i + k], B1[3 * j + k]);
+            for (int k = 0; k < 3; k++) e = ex_fms(p, e, B2[3 * i + k], R[3 * k + j]);
+            o.M[6 * i + j] = o.M[6 * j + i] = e;
+        }
+    return o;
+}

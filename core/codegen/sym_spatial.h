@@ -71,4 +71,16 @@ sinertia si_transform(ex_pool *p, sinertia I, sxform ba);
  * sign * e_k: the X^T I X of a revolute joint about a coordinate axis. */
 sinertia si_rotate_axis(ex_pool *p, sinertia I, int k, int sign, ex s, ex c);
 
+/* Articulated-body inertia (RBDA sec 7.2): a symmetric 6x6 matrix, stored
+ * whole (row-major, M[6i+j] and M[6j+i] the same node) so products read
+ * plainly; built from a rigid-body inertia by eq. 2.63. */
+typedef struct { ex M[36]; } sartic;
+
+sartic sa_from_inertia(ex_pool *p, sinertia I);
+sartic sa_add(ex_pool *p, sartic a, sartic b);
+sv6 sa_apply(ex_pool *p, const sartic *A, sv6 v);            /* A v        */
+/* X^T A X for X = B_X_A: an articulated inertia in B coordinates re-expressed
+ * in A (the congruence of eq. 2.66, for any symmetric 6x6). */
+sartic sa_transform(ex_pool *p, const sartic *A, sxform X);
+
 #endif
