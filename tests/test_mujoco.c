@@ -234,7 +234,6 @@ static int closed_form(void)
     set_body(&b[0], MECH_JOINT_FLOATING, inertia);
     b[0].mass = 2.1;
     b[0].fext = 1;
-    b[0].armature = 0.0;
     model_of(&m, b, 1, "free_body");
     return closed_form_case(&m, free_body_formula) && ok;
 }
