@@ -47,9 +47,10 @@ typedef struct {
     wasm_buf code;
     int param[NPARAM_PART];   /* the local of each input array and of out, -1: none */
     int nparam;
-    int nf64;                 /* f64 locals, after the one i32 local            */
+    int nf64;                 /* f64 locals, after the two i32 locals           */
     int *freel, nfree, freecap;
     int *local;               /* per node defined here: its local               */
+    int *cache;               /* per input or earlier stage's temporary read here: its local once loaded */
     int *last;                /* per node defined here: its last reading statement here */
     int stage;
     int at;                   /* the statement being written                    */
@@ -63,7 +64,11 @@ static void f64_const(body *b, double v) { op(b, WASM_F64_CONST); wasm_f64(&b->c
 static void i32_const(body *b, int32_t v) { op(b, WASM_I32_CONST); wasm_s32(&b->code, v); }
 static void f64_load(body *b, uint32_t offset) { op(b, WASM_F64_LOAD); wasm_memarg(&b->code, 3, offset); }
 static void f64_store(body *b, uint32_t offset) { op(b, WASM_F64_STORE); wasm_memarg(&b->code, 3, offset); }
-static void scratch(body *b) { op(b, WASM_GLOBAL_GET); wasm_u32(&b->code, G_SCRATCH); }
+/* The i32 locals: a table entry's address, and the scratch area's, read
+ * from the imported global once at the function's start. */
+static int i32_local(const body *b) { return b->nparam; }
+static int scratch_local(const body *b) { return b->nparam + 1; }
+static void scratch(body *b) { local_op(b, WASM_LOCAL_GET, scratch_local(b)); }
 /* The address scratch + offset. */
 static void scratch_at(body *b, uint32_t offset)
 {
@@ -72,12 +77,10 @@ static void scratch_at(body *b, uint32_t offset)
     op(b, WASM_I32_ADD);
 }
 
-static int i32_local(const body *b) { return b->nparam; }
-
 static int local_new(body *b)
 {
     if (b->nfree) return b->freel[--b->nfree];
-    return b->nparam + 1 + b->nf64++;
+    return b->nparam + 2 + b->nf64++;
 }
 
 static void local_free(body *b, int l)
@@ -101,24 +104,32 @@ static int defined_here(const body *b, ex id)
     return d >= 0 && gen_stages_stage_of(&b->em->st, d) == b->stage;
 }
 
-/* Pushes the value of node id: a constant, an input, a local, or a slot of w. */
+/* Pushes the value of node id: a constant, a temporary's local, or an input
+ * or a slot of w, loaded into a local at its first read here (a store to w
+ * or out would otherwise make V8 load it again at every read). */
 static void push(body *b, ex id)
 {
     const ex_node *n = &b->em->g->p.nodes[id];
     if (n->op == EX_CONST) {
         f64_const(b, n->c);
-    } else if (n->op == EX_INPUT) {
-        if (b->param[n->array] < 0) {
+    } else if (defined_here(b, id)) {
+        local_op(b, WASM_LOCAL_GET, b->local[id]);
+    } else if (b->cache[id] >= 0) {
+        local_op(b, WASM_LOCAL_GET, b->cache[id]);
+    } else {
+        if (n->op == EX_INPUT && b->param[n->array] < 0) {
             b->failed = 1;   /* a function reading an input its signature lacks */
             return;
         }
-        local_op(b, WASM_LOCAL_GET, b->param[n->array]);
-        f64_load(b, 8u * (uint32_t)n->index);
-    } else if (defined_here(b, id)) {
-        local_op(b, WASM_LOCAL_GET, b->local[id]);
-    } else {
-        scratch(b);
-        f64_load(b, b->sl->w + 8u * (uint32_t)b->em->st.slot[id]);
+        if (n->op == EX_INPUT) {
+            local_op(b, WASM_LOCAL_GET, b->param[n->array]);
+            f64_load(b, 8u * (uint32_t)n->index);
+        } else {
+            scratch(b);
+            f64_load(b, b->sl->w + 8u * (uint32_t)b->em->st.slot[id]);
+        }
+        b->cache[id] = local_new(b);
+        local_op(b, WASM_LOCAL_TEE, b->cache[id]);
     }
 }
 
@@ -149,6 +160,7 @@ static void note_use(void *ctx, ex id)
 {
     body *b = ctx;
     if (defined_here(b, id)) b->last[id] = b->at;
+    else b->cache[id] = -1;   /* an input or an earlier stage's temporary (or a constant: unused) */
 }
 
 static int is_trig(const ex_node *n) { return n->op == EX_SIN || n->op == EX_COS; }
@@ -375,8 +387,10 @@ static void liveness(body *b, const ex *out, int nout)
             if (st->stmt_of[id] == i) b->last[id] = -1, b->local[id] = -1;
     }
     for (b->at = st->start[b->stage]; b->at < st->start[b->stage + 1]; b->at++) gen_stages_uses(st, p, b->at, note_use, b);
-    for (int k = 0; k < nout; k++)
-        if (defined_here(b, out[k])) b->last[out[k]] = INT_MAX;
+    for (int k = 0; k < nout; k++) {
+        b->at = INT_MAX;
+        note_use(b, out[k]);
+    }
 }
 
 /* The statements of stage k of em, then, from the last stage, its outputs out[0..nout) to the out parameter. */
@@ -403,13 +417,18 @@ static int body_init(body *b, const emitter *em, const scratch_layout *sl, int n
     size_t n = em ? (size_t)em->g->p.n : 1;
     b->local = malloc(n * sizeof *b->local);
     b->last = malloc(n * sizeof *b->last);
-    return b->local && b->last ? 0 : -1;
+    b->cache = malloc(n * sizeof *b->cache);
+    op(b, WASM_GLOBAL_GET);
+    wasm_u32(&b->code, G_SCRATCH);
+    local_op(b, WASM_LOCAL_SET, scratch_local(b));
+    return b->local && b->last && b->cache ? 0 : -1;
 }
 
 static void body_free(body *b)
 {
     free(b->local);
     free(b->last);
+    free(b->cache);
     free(b->freel);
     wasm_buf_free(&b->code);
 }
@@ -441,8 +460,8 @@ static int add_function(module *mo, body *b, int type)
     int index = -1;
     if (b->failed || b->code.failed) {
         gen_fail(g, 0, b->failed ? "the WebAssembly back end could not lower the plan" : "out of memory");
-    } else if (b->nf64 + 1 > WASM_MAX_LOCALS) {
-        gen_fail(g, 0, "a WebAssembly function would need %d locals (at most %d)", b->nf64 + 1, WASM_MAX_LOCALS);
+    } else if (b->nf64 + 2 > WASM_MAX_LOCALS) {
+        gen_fail(g, 0, "a WebAssembly function would need %d locals (at most %d)", b->nf64 + 2, WASM_MAX_LOCALS);
     } else if (b->code.n > WASM_MAX_BODY_BYTES) {
         gen_fail(g, 0, "a WebAssembly function would be %zu bytes (at most %d)", b->code.n, WASM_MAX_BODY_BYTES);
     } else if (mo->nf == mo->cap) {
@@ -455,7 +474,7 @@ static int add_function(module *mo, body *b, int type)
         wfunc *f = &mo->f[mo->nf];
         *f = (wfunc){ .type = type };
         wasm_u32(&f->bytes, b->nf64 ? 2 : 1);
-        wasm_u32(&f->bytes, 1);
+        wasm_u32(&f->bytes, 2);
         wasm_byte(&f->bytes, WASM_I32);
         if (b->nf64) {
             wasm_u32(&f->bytes, (uint32_t)b->nf64);
