@@ -64,6 +64,7 @@ const char cli_sim_help[] =
 typedef struct {
     int vidx, qidx;
     double k, c, lock;       /* brake: spring-damper on the drive joint, locked at q = lock */
+    double radius;           /* the sprocket's pitch radius */
 } brake;
 
 typedef struct {
@@ -175,6 +176,7 @@ static void engage_brakes(sim_run *r)
             br->qidx = b->qidx;
             contact_brake_gains(m, tr, ro, &br->k, &br->c);
             br->lock = q[b->qidx];
+            br->radius = ro->radius;
         }
     }
 }
@@ -236,6 +238,7 @@ typedef struct {
     double load[3], period2;          /* settled window: mean ground force, |mean of (-1)^s Fz| */
     int shoes_on_ground;
     double slip;                      /* hold: patch slip, m/s */
+    double brake_force;               /* settled window: mean of sum over brakes of tau / radius, N */
 } run_figures;
 
 /* Mean world position of the given shoes. */
@@ -305,6 +308,8 @@ static int simulate(sim_run *r, double T, int hold, const char *phase, run_figur
         }
         if (s >= settled_from) {
             for (int k = 0; k < 3; k++) f->load[k] += F[k];
+            for (int i = 0; i < r->nbrake; i++)
+                f->brake_force += mech_data_tau(d)[r->brakes[i].vidx] / r->brakes[i].radius;
             f->period2 += (s % 2 ? -1 : 1) * F[2];
         }
         if (hold && s == patch_from) npatch = f->shoes_on_ground = shoes_on_ground(r, patch);
@@ -320,6 +325,7 @@ static int simulate(sim_run *r, double T, int hold, const char *phase, run_figur
     long nsettled = f->steps - (settled_from > 0 ? settled_from : 0);
     for (int k = 0; k < 3; k++) f->load[k] /= (double)(nsettled ? nsettled : 1);
     f->period2 = fabs(f->period2) / (double)(nsettled ? nsettled : 1);
+    f->brake_force /= (double)(nsettled ? nsettled : 1);
     f->E1 = E;
     momentum(r, f->P1);
     if (hold && patch_count[0] && patch_count[1]) {
@@ -484,6 +490,12 @@ int cli_sim(int argc, char **argv)
         failed += check(anchored ? f.slip <= SLIP_GATE : f.slip > SLIP_GATE,
                         anchored ? "anchored friction holds" : "regularized friction slides");
         printf("hold: patch slip %.3g m/s\n", f.slip);
+        /* Not a gate: what the brakes hold against the ground's pull along the slope (docs/contact.md). */
+        double band = 0;
+        for (int t = 0; t < m.ntrack; t++) band += m.tracks[t].nshoe * m.tracks[t].shoe_mass;
+        printf("hold: brake torques / pitch radius %.6g N; ground force along the slope %.6g N (ratio %.4f); "
+               "(M - bands) g sin %.6g N\n", f.brake_force, f.load[0], f.brake_force / f.load[0],
+               (r.mass - band) * gn * sin(th));
     }
     rc = failed ? 1 : 0;
 done:

@@ -32,15 +32,15 @@ set(MECH_CORE_INCLUDES ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/core ${CM
 # contact stage run by every engine's step, docs/contact.md).
 file(GLOB MECH_TREE_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/*.mech)
 file(GLOB MECH_LOOP_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/loops/*.mech)
-# Not models/tracks/large/*.mech (no recursion): vehicles whose generated code
-# is too large for every build tree.  m113 (nv 169) by CRBA + L^T D L was 2.9e5
-# operations, 25.5 MB of C, gcc -O2 115 s and 1.0 GB, the WebAssembly link 725 s
-# and 3.25 GB; by the articulated-body algorithm, which mechgen now keeps for
-# it, 4.9e4 operations and 3.5 MB of C, gcc -O2 9 s and 0.36 GB, emcc 5 s, the
-# link 15 s and 0.35 GB (docs/codegen.md, "Two algorithms"): still above the
-# 2 MB of C this set takes.  They run on the runtime engines (ABA, dense) and
-# in `mech sim`; tests/parser.cmake and tests/contact.cmake check them by their
-# own glob.
+# The M113 (models/tracks/m113.mech, nv 169) is among them: by CRBA + L^T D L
+# it was 2.9e5 operations, 25.5 MB of C, gcc -O2 115 s and 1.0 GB, the
+# WebAssembly link 725 s and 3.25 GB, which kept it out of this set; by the
+# articulated-body algorithm, which mechgen keeps for it, 4.9e4 operations,
+# 3.5 MB of C, gcc -O2 9 s and 0.36 GB, the link 15 s and 0.35 GB
+# (docs/codegen.md, "Two algorithms"; docs/contact.md, "The M113").
+# models/tracks/large/*.mech (no recursion) is for vehicles whose generated
+# code would still be too large for every build tree; none is there now.
+# tests/parser.cmake and tests/contact.cmake check any by their own glob.
 file(GLOB MECH_TRACK_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/tracks/*.mech)
 # The robots of models/robots/ (MJCF, URDF) imported into .mech when the tree
 # is configured, by the importer every other path uses (scripts/import.mjs,

@@ -19,8 +19,9 @@ if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang" AND NOT EMSCRIPTEN)
 endif()
 
 # Track bands and the ground (tests/test_track_parse.c): belt lengths against
-# closed forms, the design pose of models/tracks/*.mech and of the vehicles kept
-# out of the generated set (models/tracks/large/*.mech), warnings, terrain.
+# closed forms, the design pose of models/tracks/*.mech (track_min, track_demo,
+# m113) and of any vehicle kept out of the generated set
+# (models/tracks/large/*.mech), warnings, terrain.
 add_executable(test_track_parse ${CMAKE_CURRENT_LIST_DIR}/test_track_parse.c)
 target_link_libraries(test_track_parse PRIVATE mech_internal m)
 file(GLOB MECH_LARGE_TRACK_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/tracks/large/*.mech)

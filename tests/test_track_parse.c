@@ -208,16 +208,16 @@ static void design_pose(const mech_model *m)
     for (int i = 0; i < m->ntrack; i++) design_pose_band(m, &m->tracks[i]);
 }
 
-/* The shipped vehicles: track_min and track_demo in the directory, then any
- * further files named on the command line (models kept out of the generated
- * set, such as models/tracks/large/m113.mech). */
+/* The shipped vehicles: track_min, track_demo and m113 in the directory, then
+ * any further files named on the command line (models kept out of the
+ * generated set, models/tracks/large/). */
 static void shipped(const char *dir, int nextra, char **extra)
 {
-    static const char *const names[] = { "track_min", "track_demo" };
-    for (int i = 0; i < 2 + nextra; i++) {
+    static const char *const names[] = { "track_min", "track_demo", "m113" };
+    for (int i = 0; i < 3 + nextra; i++) {
         char path[1024];
-        if (i < 2) snprintf(path, sizeof path, "%s/%s.mech", dir, names[i]);
-        else snprintf(path, sizeof path, "%s", extra[i - 2]);
+        if (i < 3) snprintf(path, sizeof path, "%s/%s.mech", dir, names[i]);
+        else snprintf(path, sizeof path, "%s", extra[i - 3]);
         mech_error err;
         mech_model *m = mech_model_load(path, &err);
         if (!m) {
