@@ -216,6 +216,7 @@ async function shippedText(name) {
 }
 
 function setPlaying(on) {
+  if (!on && state.playing && state.info) stopRun();
   state.playing = on;
   $('play').textContent = on ? '❚❚ Pause' : '▶ Play';
   if (!on) scene.adapt(null); // a still picture: full quality at once
@@ -339,8 +340,6 @@ $('csv').addEventListener('click', () => {
 
 const meter = { draws: 0, since: performance.now(), simSince: 0, fps: 0, rtf: 0 };
 let inFlight = false;
-let owedWall = 0;
-let lastTick = performance.now();
 let lastPlot = 0;
 
 function showFrame(f) {
@@ -372,11 +371,9 @@ function requestFrame() {
   const single = state.pendingStep;
   state.pendingStep = false;
   inFlight = true;
-  const wall = owedWall;
-  owedWall = 0;
   const { dt, timeScale } = controls.settings;
   engine
-    .frame({ wall, play: state.playing, single, dt, timeScale, budget: FRAME_BUDGET_MS })
+    .frame({ play: state.playing, single, dt, timeScale, budget: FRAME_BUDGET_MS })
     .then((f) => gen === state.generation && onFrame(f))
     .catch((e) => {
       if (e.name === 'StepTimeout') return gen === state.generation && stepTimedOut(name);
@@ -384,6 +381,16 @@ function requestFrame() {
       banner(`The simulation stopped: ${describeError(e)}`);
     })
     .finally(() => (inFlight = false));
+}
+
+// Pausing stops the worker's run (it steps on its own while playing); the page then shows where it stopped.
+function stopRun() {
+  const gen = state.generation;
+  const { dt, timeScale } = controls.settings;
+  engine
+    .frame({ play: false, single: false, dt, timeScale, budget: FRAME_BUDGET_MS })
+    .then((f) => gen === state.generation && onFrame(f))
+    .catch(() => {}); // a closed model (StepTimeout): requestFrame says why
 }
 
 // The engine stopped a step of the model shown that ran past STEP_LIMIT_MS, and restarted its worker
@@ -415,8 +422,6 @@ function updateMeters(now, drew) {
 
 function tick(now) {
   requestAnimationFrame(tick);
-  if (state.playing) owedWall += (now - lastTick) / 1000;
-  lastTick = now;
   requestFrame();
   if (now - lastPlot > PLOT_INTERVAL_MS) {
     plot.redraw();
