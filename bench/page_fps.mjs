@@ -23,7 +23,7 @@ try {
     const r = await page.evaluate(() => window.playground.renderStats());
     fps.push(s.fps);
     console.log(`${String(i).padStart(3)} s  ${s.fps.toFixed(1).padStart(5)} fps  real-time factor ${s.rtf.toFixed(2)}  ` +
-      `rendering level ${r.level} (pixel ratio ${r.pixelRatio})`);
+      `rendering level ${r.level} (pixel ratio ${r.pixelRatio})` + (s.load ? `  worker busy ${(100 * s.load.busy).toFixed(0)} %, ${s.load.stepMs.toFixed(3)} ms/step, snapshot ${s.load.snapshotMs.toFixed(2)} ms` : ''));
   }
   const settled = fps.slice(2);
   console.log(`after the first 2 s: min ${Math.min(...settled).toFixed(1)} fps, mean ` +

@@ -147,6 +147,11 @@ export class Engine {
     return this.#call('push', { action, values, dt });
   }
 
+  /** A live slider of the scene (scene-controls.js): `key` set to `value` in the run. */
+  sceneValue(key, value) {
+    return this.#call('sceneValue', { key, value });
+  }
+
   /** Back to the time line's state at `index` (timeline.js); the frame there. */
   seek(index) {
     return this.#call('seek', { index });

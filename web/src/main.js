@@ -155,6 +155,14 @@ const controls = createControls($('controls'), {
     }
   },
   onAction: sceneAction,
+  onClamped: toast,
+  async onSceneValue(key, value) {
+    try {
+      await engine.sceneValue(key, value);
+    } catch (e) {
+      if (e.name !== 'StepTimeout') banner(`That value was not applied: ${describeError(e)}`);
+    }
+  },
 });
 
 scene.setQuality(controls.view.quality);
@@ -417,6 +425,9 @@ function updateMeters(now, drew) {
   $('fps').textContent = state.playing ? `${meter.fps.toFixed(0)} fps` : '– fps';
   $('fps').title = level ? 'rendering at reduced resolution to hold the frame rate' : '';
   $('rtf').textContent = state.playing ? `RTF ${meter.rtf.toFixed(2)}×` : 'RTF –';
+  const load = state.playing && state.lastFrame?.load;
+  $('rtf').title = load ? `the simulation worker stepped ${(100 * load.busy).toFixed(0)} % of the last second, ` +
+    `${(1000 * load.stepMs).toFixed(0)} µs per step; a frame's copy of the state took ${load.snapshotMs.toFixed(2)} ms` : '';
   $('time').textContent = `t ${simTime.toFixed(3)} s · step ${state.lastFrame?.steps ?? 0}`;
 }
 
@@ -679,6 +690,7 @@ window.playground = {
     ground: state.lastFrame?.ground ? [...state.lastFrame.ground] : null,
     fps: meter.fps,
     rtf: meter.rtf,
+    load: state.lastFrame?.load ?? null,
     banner: $('banner').hidden ? null : $('banner-text').textContent,
     lastToast: $('toast').textContent, // the last toast's text, kept after it fades
     drops,

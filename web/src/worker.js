@@ -28,6 +28,8 @@ let run = null;          // while playing: { dt, timeScale, budget, owed (s of w
 let halted = null;       // a blow-up the run stopped at, for the next frame to report
 let recorded = 0;        // steps at the last state kept on the time line
 let paceQueued = false;  // a slice is scheduled
+let meter = null;        // the run's work (ms) and frames since `since` (ms)
+let load = null;         // over the last second played: { busy (fraction of wall time stepping), stepMs, snapshotMs }
 let stepCost = Infinity; // ms per step, measured per model; unknown (one step at a time) until measured
 let inputs = { tau: [], act: [], gravity: null, brake: [] };
 let rods = [];           // sim.rods() of an XPBD model with rods
@@ -229,6 +231,8 @@ function pace() {
   run.owed = Math.min(run.owed + ((now - run.last) / 1000) * timeScale, MAX_OWED * timeScale);
   run.last = now;
   const { done, blowup } = work(dt, Math.min(Math.floor(run.owed / dt), MAX_STEPS), budget);
+  meter.work += performance.now() - now;
+  meter.steps += done;
   run.owed = Math.max(run.owed - done * dt, 0);
   run.behind = run.owed > BEHIND * timeScale;
   if (blowup) {
@@ -272,12 +276,30 @@ function frame({ play, single, dt, timeScale, budget }) {
     return snapshot({ behind: false, blowup });
   }
   if (play) {
-    run ??= { owed: 0, last: performance.now(), behind: false };
+    if (!run) {
+      run = { owed: 0, last: performance.now(), behind: false };
+      meter = { since: performance.now(), work: 0, steps: 0, snap: 0, frames: 0 };
+      load = null;
+    }
     Object.assign(run, { dt, timeScale, budget, seen: performance.now() });
     schedule(0);
   }
+  const t0 = performance.now();
   if (steps !== recorded) record();
-  return snapshot({ behind: run?.behind ?? false, blowup: null });
+  const f = snapshot({ behind: run?.behind ?? false, blowup: null, load: run ? load : null });
+  if (run) measure(performance.now() - t0);
+  return f;
+}
+
+// The run's load over each second: how much of it went to stepping, per step, and per frame's copy (snapshotMs).
+function measure(snapshotMs) {
+  const now = performance.now();
+  meter.snap += snapshotMs;
+  meter.frames++;
+  if (now - meter.since < 1000) return;
+  load = { busy: meter.work / (now - meter.since), stepMs: meter.work / Math.max(meter.steps, 1),
+    snapshotMs: meter.snap / meter.frames };
+  meter = { since: now, work: 0, steps: 0, snap: 0, frames: 0 };
 }
 
 // Opens a model, from its initial state at time 0.
@@ -325,9 +347,25 @@ async function open({ source }) {
     model,
     terrain: samples && { ...samples, h: sim.terrainHeights(samples.xs, samples.ys) },
     gravity: [...sim.gravity],
+    sceneValues: liveValues(),
     sideBySide,
     ...snapshot(),
   };
+}
+
+// The open scene's live sliders (scene-controls.js) as the run has them: key → value, or null when this run
+// has nothing for it to move (an edited scene without a motor, say).
+function liveValues() {
+  const out = {};
+  for (const [key, v] of Object.entries(SCENE_CONTROLS[sim.name]?.values ?? {})) {
+    if (!v.apply) continue;
+    try {
+      out[key] = v.read(sim, model);
+    } catch {
+      out[key] = null;
+    }
+  }
+  return out;
 }
 
 // Parses text in the runtime engine only to report its first error (null when it loads).
@@ -390,6 +428,14 @@ const ops = {
     const frame = next.reset ? { ...ops.reset(), reset: true } : snapshot({ reset: false });
     push = { ...next, done: 0 };
     return frame;
+  },
+  // A live slider of the scene (scene-controls.js) moved: its value applies from the next step on.
+  sceneValue({ key, value }) {
+    const v = SCENE_CONTROLS[sim.name]?.values[key];
+    if (!v?.apply) throw new RangeError(`${sim.name} has no live control '${key}'`);
+    if (!(Number.isFinite(value) && value >= v.min && value <= v.max)) throw new RangeError(`${v.label} must be from ${v.min} to ${v.max}, got ${value}`);
+    v.apply(sim, model, value);
+    return null;
   },
   // The time line: back to the kept state at `index`, bit for bit.
   seek({ index }) {
