@@ -1,5 +1,5 @@
 // main.js — wires the page: gallery, scene, editor, settings, plots, share links, and the frame loop that
-// asks the worker for one bounded slice of simulation per displayed frame.
+// draws the latest state of the simulation, which the worker steps on its own while playing.
 import './style.css';
 import { Engine, FRAME_BUDGET_MS, STEP_LIMIT_MS } from './engine.js';
 import { createScene } from './scene.js';
