@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 
-import { openPage, pick, shots, usePlayground, status } from './harness.mjs';
+import { control, openPage, pick, shots, tilt, usePlayground, status } from './harness.mjs';
 
 const SPEED = 5;        // m/s: the slider's value thrown
 const SPEED_TOL = 0.3;  // m/s
@@ -23,18 +23,6 @@ async function until(page, t) {
   const s = await status(page);
   assert.equal(s.blown, false, s.banner ?? '');
   return s;
-}
-
-/** The control named `name` in the settings folder titled `folder`. */
-function control(page, folder, name) {
-  return page.locator('.lil-gui:not(.lil-root)').filter({ has: page.locator(':scope > .lil-title', { hasText: folder }) })
-    .locator('.lil-controller').filter({ has: page.locator('.lil-name', { hasText: name }) });
-}
-
-/** A body's tilt: the angle of its z axis from vertical, in degrees, from poses (7 per body: x y z, w x y z). */
-function tilt(poses, body) {
-  const [qx, qy] = poses.slice(7 * body + 4, 7 * body + 6);
-  return (Math.acos(Math.min(1, 1 - 2 * (qx * qx + qy * qy))) * 180) / Math.PI;
 }
 
 test('bowling: Throw rolls the ball at the slider\'s speed; Reset pins lifts the carriages and stands the pins up', async (t) => {

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { openPage, pick, usePlayground, status } from './harness.mjs';
+import { control, openPage, pick, tilt, usePlayground, status } from './harness.mjs';
 
 const WALL = 10_000;      // ms of wall time each scene plays
 const WALKED = 0.008;     // m the bristlebot walks along +x in its first second at least (11.7 mm in Node)
@@ -14,18 +14,6 @@ const UPRIGHT = 20;       // degrees: a pin's axis within this of vertical stand
 const LONG = { timeout: 600_000 };
 
 const pg = usePlayground(6173);
-
-/** The control named `name` in the settings folder titled `folder`. */
-function control(page, folder, name) {
-  return page.locator('.lil-gui:not(.lil-root)').filter({ has: page.locator(':scope > .lil-title', { hasText: folder }) })
-    .locator('.lil-controller').filter({ has: page.locator('.lil-name', { hasText: name }) });
-}
-
-/** A body's tilt: the angle of its z axis from vertical, in degrees, from poses (7 per body: x y z, w x y z). */
-function tilt(poses, body) {
-  const [qx, qy] = poses.slice(7 * body + 4, 7 * body + 6);
-  return (Math.acos(Math.min(1, 1 - 2 * (qx * qx + qy * qy))) * 180) / Math.PI;
-}
 
 /**
  * Plays the open scene for WALL ms of the page's clock and at least `minTime` s of simulated time; prints the
