@@ -1,6 +1,7 @@
 // page_fps.mjs — the playground's frame rate, second by second, in headless
 // chromium (software WebGL), for one model (docs/playground.md, "Frame rate").
-// Not a test: it prints what the page's own meter shows.
+// Not a test: it prints what the page's own meter shows, and the worker's load (share of each second spent
+// stepping, time per step and per frame's copy of the state).
 //
 //   node bench/page_fps.mjs [model] [seconds]      (default hmmwv_pitman, 12; after `npm run build`)
 import { pick, startPlayground, status, VIEWPORT } from '../tests/browser/harness.mjs';
