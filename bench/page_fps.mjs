@@ -1,6 +1,7 @@
 // page_fps.mjs — the playground's frame rate, second by second, in headless
 // chromium (software WebGL), for one model (docs/playground.md, "Frame rate").
-// Not a test: it prints what the page's own meter shows.
+// Not a test: it prints what the page's own meter shows, and the worker's load (share of each second spent
+// stepping, time per step and per frame's copy of the state).
 //
 //   node bench/page_fps.mjs [model] [seconds]      (default hmmwv_pitman, 12; after `npm run build`)
 import { pick, startPlayground, status, VIEWPORT } from '../tests/browser/harness.mjs';
@@ -23,7 +24,7 @@ try {
     const r = await page.evaluate(() => window.playground.renderStats());
     fps.push(s.fps);
     console.log(`${String(i).padStart(3)} s  ${s.fps.toFixed(1).padStart(5)} fps  real-time factor ${s.rtf.toFixed(2)}  ` +
-      `rendering level ${r.level} (pixel ratio ${r.pixelRatio})`);
+      `rendering level ${r.level} (pixel ratio ${r.pixelRatio})` + (s.load ? `  worker busy ${(100 * s.load.busy).toFixed(0)} %, ${s.load.stepMs.toFixed(3)} ms/step, snapshot ${s.load.snapshotMs.toFixed(2)} ms` : ''));
   }
   const settled = fps.slice(2);
   console.log(`after the first 2 s: min ${Math.min(...settled).toFixed(1)} fps, mean ` +

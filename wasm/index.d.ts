@@ -259,6 +259,13 @@ export class Sim {
   /** XPBD only (else throws): primal and constraint residuals (Tobin & Rucker eqs. 51, 52) of the last substep. */
   residuals(): { primal: number; constraint: number };
   /**
+   * XPBD: the rate of `body`'s motor, its joint's `ramp` drive target (rad/s revolute, m/s prismatic). Setting it
+   * is an input: the target keeps its value now and turns on at the new rate (no jump). Both throw when the body
+   * has no ramp drive or the Sim is not on XPBD; setRampRate when the rate is not finite.
+   */
+  rampRate(body: number): number;
+  setRampRate(body: number, rate: number): void;
+  /**
    * XPBD: the contacts that pressed in the last substep, 6 per contact: the point on the first collider
    * (world x y z) and the unit normal towards it (nx ny nz); a view overwritten by the next call.
    * Empty on Featherstone, which has no colliders.

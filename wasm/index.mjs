@@ -376,6 +376,22 @@ export class Sim {
   }
 
   /**
+   * XPBD: the rate of `body`'s motor, its joint's `ramp` drive target (rad/s revolute, m/s prismatic).
+   * Setting it is an input: the target keeps its value now and turns on at the new rate.
+   * Throws when the body has no ramp drive (or the Sim is not on XPBD), or the rate is not finite.
+   */
+  rampRate(body) {
+    const rate = this.#mod.exports.mw_xpbd_ramp_rate?.(this.#handle(), body) ?? NaN;
+    if (Number.isNaN(rate)) throw new RangeError(this.#mod.exports.mw_xpbd_ramp_rate ? this.#mod.lastError().message : `rampRate: Sim '${this.name}' runs engine '${this.engine}', not 'xpbd'`);
+    return rate;
+  }
+
+  setRampRate(body, rate) {
+    if (!this.#mod.exports.mw_xpbd_set_ramp_rate) throw new RangeError(`setRampRate: Sim '${this.name}' runs engine '${this.engine}', not 'xpbd'`);
+    this.#check(this.#mod.exports.mw_xpbd_set_ramp_rate(this.#handle(), body, rate));
+  }
+
+  /**
    * The contacts that pressed in the last substep of an XPBD Sim
    * (docs/xpbd.md, "Contact"): a Float64Array of 6 per contact, the point on
    * the first collider (world x y z) and the unit normal towards it

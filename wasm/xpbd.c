@@ -4,6 +4,7 @@
  * rods' node positions and frames in place and sample the interpolated
  * centreline for drawing. */
 #include <emscripten.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,23 @@ EMSCRIPTEN_KEEPALIVE mw_sim *mw_open_text_xpbd(const char *text, size_t len, con
 /* [primal, constraint] residuals (eqs. 51, 52) of the last substep, or NULL
  * when the handle does not run XPBD. */
 EMSCRIPTEN_KEEPALIVE const double *mw_xpbd_residuals(const mw_sim *s) { return mech_data_xpbd_residuals(s); }
+
+/* Body `body`'s motor rate (mech_data_xpbd_ramp_rate): read (NaN with the
+ * error set when it has no ramp drive) and set (0, or -1 with the error). */
+EMSCRIPTEN_KEEPALIVE double mw_xpbd_ramp_rate(mw_sim *s, int body)
+{
+    double rate;
+    if (mech_data_xpbd_ramp_rate(s, body, &rate) == 0) return rate;
+    mw_fail("%s", mech_data_error(s)->message);
+    return NAN;
+}
+
+EMSCRIPTEN_KEEPALIVE int mw_xpbd_set_ramp_rate(mw_sim *s, int body, double rate)
+{
+    if (mech_data_xpbd_set_ramp_rate(s, body, rate) == 0) return 0;
+    mw_fail("%s", mech_data_error(s)->message);
+    return -1;
+}
 
 /* ---- contacts ---- */
 

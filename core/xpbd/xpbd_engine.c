@@ -7,6 +7,7 @@
  * (fext on every body) are applied as body wrenches; q and qd are then read back from the bodies
  * (xpbd_mech_joint_state).  poses(), observe() and energy() are the XPBD
  * bodies' own.  XPBD has no accelerations: it has no forward(). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,7 @@ static int state_copy(mech_data *d, double *buf, int save)
         at = mech_state_copy(buf, at, r->w, 3 * r->nnode, save);
         at = mech_state_copy(buf, at, r->lambda, 6 * r->ncon, save);
     }
+    if (!save) xpbd_mech_ramps_follow(&e->x, x);
     return at;
 }
 
@@ -243,6 +245,32 @@ const double *mech_data_xpbd_residuals(const mech_data *d)
 {
     const xpbd_state *e = xpbd_of(d);
     return e ? e->residuals : NULL;
+}
+
+/* Body `body`'s ramp drive, or NULL with d's error set. */
+static xpbd_signal_row *ramp_of(mech_data *d, int body, const char *what)
+{
+    xpbd_state *e = d->engine == &xpbd_engine ? d->state : NULL;
+    xpbd_signal_row *s = e ? xpbd_mech_ramp(&e->x, d->model, body) : NULL;
+    if (!s) mech_data_fail(d, "%s: body %d of '%s' on %s has no ramp drive", what, body, d->model->name, d->engine->name);
+    return s;
+}
+
+int mech_data_xpbd_ramp_rate(mech_data *d, int body, double *rate)
+{
+    const xpbd_signal_row *s = ramp_of(d, body, "ramp_rate");
+    if (!s) return -1;
+    *rate = s->s.a[0];
+    return 0;
+}
+
+int mech_data_xpbd_set_ramp_rate(mech_data *d, int body, double rate)
+{
+    xpbd_signal_row *s = ramp_of(d, body, "set_ramp_rate");
+    if (!s) return -1;
+    if (!isfinite(rate)) return mech_data_fail(d, "set_ramp_rate: the rate must be finite, got %g", rate);
+    xpbd_mech_ramp_rate(s, &((xpbd_state *)d->state)->d, rate);
+    return 0;
 }
 
 int mech_data_rod_count(const mech_data *d)

@@ -404,10 +404,40 @@ int xpbd_mech_data(const xpbd_mech *x, xpbd_mode mode, xpbd_data *d)
     return 0;
 }
 
-void xpbd_mech_reset(const xpbd_mech *x, xpbd_data *d)
+void xpbd_mech_reset(xpbd_mech *x, xpbd_data *d)
 {
     xpbd_data_reset(d, &x->m);
     for (int i = 0; i < x->nrod; i++) xpbd_rod_reset(&x->rods[i]);
+    xpbd_mech_ramps_follow(x, d);
+}
+
+xpbd_signal_row *xpbd_mech_ramp(xpbd_mech *x, const mech_model *mm, int b)
+{
+    if (b < 0 || b >= mm->nb) return NULL;
+    for (int i = 0; i < x->nsignal; i++) {
+        xpbd_signal_row *s = &x->signals[i];
+        const xpbd_joint *jt = &x->m.joints[s->joint];
+        if (s->s.type == MECH_SIGNAL_RAMP && jt->body2 == b && jt->body1 == mm->bodies[b].parent &&
+            jt->type != XPBD_TARGET)
+            return s;
+    }
+    return NULL;
+}
+
+void xpbd_mech_ramp_rate(xpbd_signal_row *s, const xpbd_data *d, double rate)
+{
+    s->s.a[3] += (s->s.a[0] - rate) * d->t;
+    s->s.a[0] = rate;
+}
+
+void xpbd_mech_ramps_follow(xpbd_mech *x, const xpbd_data *d)
+{
+    for (int i = 0; i < x->nsignal; i++) {
+        xpbd_signal_row *s = &x->signals[i];
+        double target = d->target[6 * s->joint + s->row];
+        if (s->s.type == MECH_SIGNAL_RAMP && s->sign * xpbd_signal_eval(&s->s, d->t) != target)
+            s->s.a[3] = s->sign * target - s->s.a[0] * d->t;
+    }
 }
 
 void xpbd_mech_poses(const mech_model *mm, const xpbd_data *d, double *out)

@@ -57,8 +57,21 @@ void xpbd_mech_free(xpbd_mech *x);
  * targets wired in.  0 or −1. */
 int xpbd_mech_data(const xpbd_mech *x, xpbd_mode mode, xpbd_data *d);
 
-/* Back to the initial state: xpbd_data_reset and every rod's rest shape. */
-void xpbd_mech_reset(const xpbd_mech *x, xpbd_data *d);
+/* Back to the initial state: xpbd_data_reset, every rod's rest shape, and
+ * the ramps following the initial targets (xpbd_mech_ramps_follow). */
+void xpbd_mech_reset(xpbd_mech *x, xpbd_data *d);
+
+/* A `ramp` target's rate is an input of the run: xpbd_mech_ramp finds the
+ * ramp of body b's tree-joint drive (NULL: none); xpbd_mech_ramp_rate sets
+ * its rate (per second, the joint's units), its offset moved so that the
+ * target at d->t stays where it is — the motor changes speed, it does not
+ * jump.  xpbd_mech_ramps_follow, after a state is restored or reset, moves
+ * the offset of every ramp that disagrees with its restored target at d->t
+ * to agree (a ramp that agrees — the rate never changed — is left bit for
+ * bit as it is). */
+xpbd_signal_row *xpbd_mech_ramp(xpbd_mech *x, const mech_model *mm, int b);
+void xpbd_mech_ramp_rate(xpbd_signal_row *s, const xpbd_data *d, double rate);
+void xpbd_mech_ramps_follow(xpbd_mech *x, const xpbd_data *d);
 
 /* The rod description of a `rod` block (step settings and gravity from the
  * model's `xpbd` block and gravity).  Body indices are the model's, which

@@ -16,6 +16,16 @@ MECH_API mech_data *mech_data_new_xpbd(const mech_model *m, mech_error *err);
  * substep; NULL when d does not run XPBD. */
 MECH_API const double *mech_data_xpbd_residuals(const mech_data *d);
 
+/* The rate of body `body`'s motor: its tree joint's drive target when that
+ * is a `ramp` signal (rad/s revolute, m/s prismatic; docs/xpbd.md).  A run
+ * reads it and sets it as an input: the target keeps its value at the
+ * current time and turns on at the new rate, so the motor changes speed
+ * without a jump; a restored state or a reset carries the target on from
+ * where that state has it.  0, or -1 (d's error set) when d does not run
+ * XPBD, the body has no ramp drive, or the rate is not finite. */
+MECH_API int mech_data_xpbd_ramp_rate(mech_data *d, int body, double *rate);
+MECH_API int mech_data_xpbd_set_ramp_rate(mech_data *d, int body, double rate);
+
 /* Rod i's discretization: order (0 = the rigid chain, else the Lagrange
  * order 1-3), elements, nodes, Gauss points per element, rest length (m),
  * diameter (m), Young's modulus (Pa), damping (Pa s). */

@@ -81,3 +81,15 @@ export async function pick(page, name) {
     return s.loaded && s.model === n;
   }, name, WAIT);
 }
+
+/** The control named `name` in the Settings folder titled `folder` (lil-gui). */
+export function control(page, folder, name) {
+  return page.locator('.lil-gui:not(.lil-root)').filter({ has: page.locator(':scope > .lil-title', { hasText: folder }) })
+    .locator('.lil-controller').filter({ has: page.locator('.lil-name', { hasText: name }) });
+}
+
+/** A body's tilt: the angle of its z axis from vertical, in degrees, from poses (7 per body: x y z, w x y z). */
+export function tilt(poses, body) {
+  const [qx, qy] = poses.slice(7 * body + 4, 7 * body + 6);
+  return (Math.acos(Math.min(1, 1 - 2 * (qx * qx + qy * qy))) * 180) / Math.PI;
+}

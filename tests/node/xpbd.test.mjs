@@ -1,7 +1,7 @@
 // The XPBD engine behind the same Sim surface (docs/wasm.md, "XPBD engine"):
 // threelink opened with engine 'xpbd' steps, its poses are finite and hold
 // the joints, the joint coordinates read back reproduce them, residuals are
-// reported, bad engine names are rejected and two runs are bitwise equal.
+// reported, bad engine names are rejected and two runs are bitwise equal; a motor's ramp rate is an input.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -142,4 +142,28 @@ test('XPBD contacts: the contact scene steps at 1 ms, where one box covers cells
     for (let j = i + 6; j < c.length; j += 6)
       assert.ok(c.slice(i, i + 6).some((x, k) => x !== c[j + k]), 'no contact listed twice');
   sim.dispose();
+});
+
+test('XPBD motor rate: read from the file, set as an input without a jump, refused where there is no ramp', async () => {
+  const text = 'xpbd\n  dt 1e-4\nend\nbody rotor\n  parent base\n  joint revolute x\n  mass 0.01\n' +
+    '  inertia 1e-8 1e-8 1e-8\n  drive 0\n  target ramp 36000 0\nend\nbody free\n  parent base\n  joint floating\n  mass 1\n  inertia 1 1 1\nend\n';
+  const sim = await openModel({ text, name: 'motor' }, { engine: 'xpbd' });
+  const fk = await openModel('threelink');
+  try {
+    const turn = 2 * Math.PI;
+    assert.ok(Math.abs(sim.rampRate(0) - 100 * turn) < 1e-9, `the file's rate: ${sim.rampRate(0)}`);
+    sim.step(1e-4, 500);
+    sim.setRampRate(0, 50 * turn);
+    assert.equal(sim.rampRate(0), 50 * turn);
+    const q0 = sim.q[0];
+    sim.step(1e-4, 1);
+    const turned = (((sim.q[0] - q0) % turn) + 1.5 * turn) % turn - turn / 2;
+    assert.ok(Math.abs(turned - 50 * turn * 1e-4) < 1e-9, `the step after the change turned ${turned} rad`);
+    assert.throws(() => sim.rampRate(1), /no ramp drive/);
+    assert.throws(() => sim.setRampRate(0, NaN), /finite/);
+    assert.throws(() => fk.rampRate(0), /not 'xpbd'|no ramp drive/);
+  } finally {
+    sim.dispose();
+    fk.dispose();
+  }
 });

@@ -2,7 +2,7 @@
 // from the model for gravity, each joint's tau and each actuator input; a scene's own controls (scene-controls.js).
 import GUI from 'lil-gui';
 import { driveRollers } from './tracks.js';
-import { SCENE_CONTROLS } from './scene-controls.js';
+import { SCENE_CONTROLS, clampValue } from './scene-controls.js';
 import { QUALITIES } from './quality.js';
 import { loadSetting, saveSetting } from './storage.js';
 
@@ -37,8 +37,10 @@ const ms = (s) => `${Number((s * 1e3).toPrecision(2))} ms`;
  * @param onQuality  (mode) => void      the quality setting changed: 'auto', 'high' or 'low'
  * @param onInputs   () => void          a gravity/tau/act slider moved
  * @param onAction   (action) => void    a scene control's button was pressed (its key in SCENE_CONTROLS)
+ * @param onSceneValue (key, value) => void  a live scene slider moved
+ * @param onClamped  (why) => void      a typed scene value was outside its slider's range and clamped (a sentence)
  */
-export function createControls(container, { onView, onQuality, onInputs, onAction }) {
+export function createControls(container, { onView, onQuality, onInputs, onAction, onSceneValue, onClamped }) {
   const gui = new GUI({ container, title: 'Settings' });
   const settings = { ...DEFAULTS };
   const quality = loadSetting('quality');
@@ -151,8 +153,16 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
         const f = gui.addFolder(own.title);
         modelFolders.push(f);
         for (const [key, v] of Object.entries(own.values)) {
-          sceneValues[key] = v.value;
-          f.add(sceneValues, key, v.min, v.max, v.step).name(v.label);
+          const live = v.apply ? info.sceneValues?.[key] : undefined;
+          sceneValues[key] = live ?? v.value;
+          const c = f.add(sceneValues, key, v.min, v.max, v.step).name(v.label);
+          if (live === null) c.disable().domElement.title = `This ${info.name} has nothing for it to move`;
+          if (live != null) c.onChange((x) => onSceneValue(key, x));
+          // lil-gui clamps a typed value to the range; the page says so.
+          c.domElement.querySelector('input').addEventListener('change', (e) => {
+            const { why } = clampValue(v, Number(e.target.value));
+            if (why) onClamped(why);
+          });
         }
         for (const [key, a] of Object.entries(own.actions)) f.add({ [key]: () => onAction(key) }, key).name(a.label);
       }

@@ -11,9 +11,9 @@ class EngineError extends Error {
 }
 
 /**
- * How long one 'frame' request may take before the worker is stopped, in ms. A frame works for about its
- * budget (10 ms, in chunks of steps sized from the measured cost of a step; one step while that is unknown),
- * so only a single step that alone takes seconds (an XPBD scene with many substeps × iterations × rod
+ * How long one 'frame' request may take before the worker is stopped, in ms. The worker answers between
+ * slices of stepping of about the budget (10 ms, in chunks of steps sized from the measured cost of a step;
+ * one step while that is unknown), so only a single step that alone takes seconds (an XPBD scene with many substeps × iterations × rod
  * elements, say) reaches it. A model that slow cannot be played anyway, and a worker stuck in it would
  * block every later request (open, check) for as long as the step runs: minutes, for a big enough one.
  * The time counts from sending the request, so a request queued before it in the worker counts too.
@@ -24,9 +24,9 @@ class EngineError extends Error {
 export const STEP_LIMIT_MS = urlMilliseconds('watchdog', 50, 60000, 2000);
 
 /**
- * How long the worker may work per displayed frame, in ms: 10, or `?budget=<ms>` (1 ms to 1 s) in the page's
- * URL — for a model too slow for real time (a tracked vehicle on the runtime engine) when a run should
- * reach its time sooner at fewer frames per second, as the tracked-vehicle browser test does.
+ * How long the worker steps in one slice, between looks at the page's requests, in ms: 10, or `?budget=<ms>`
+ * (1 ms to 1 s) in the page's URL. Longer slices answer frames less often (fewer frames per second) and cost
+ * a little less overhead per step.
  */
 export const FRAME_BUDGET_MS = urlMilliseconds('budget', 1, 1000, 10);
 
@@ -128,8 +128,9 @@ export class Engine {
   }
 
   /**
-   * Advances by `wall` seconds of real time scaled by timeScale, within `budget` ms of work. Rejects with
-   * name 'StepTimeout' when it takes longer than STEP_LIMIT_MS: the model is then closed (see #stuck).
+   * The latest state: `play` keeps the worker's run stepping toward wall-clock time × timeScale in slices of
+   * `budget` ms (false stops it), `single` steps once. Rejects with name 'StepTimeout' when it takes longer
+   * than STEP_LIMIT_MS: the model is then closed (see #stuck).
    */
   frame(args) {
     return this.#call('frame', args, STEP_LIMIT_MS);
@@ -145,6 +146,11 @@ export class Engine {
    */
   push(action, values, dt) {
     return this.#call('push', { action, values, dt });
+  }
+
+  /** A live slider of the scene (scene-controls.js): `key` set to `value` in the run. */
+  sceneValue(key, value) {
+    return this.#call('sceneValue', { key, value });
   }
 
   /** Back to the time line's state at `index` (timeline.js); the frame there. */

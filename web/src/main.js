@@ -1,5 +1,5 @@
 // main.js — wires the page: gallery, scene, editor, settings, plots, share links, and the frame loop that
-// asks the worker for one bounded slice of simulation per displayed frame.
+// draws the latest state of the simulation, which the worker steps on its own while playing.
 import './style.css';
 import { Engine, FRAME_BUDGET_MS, STEP_LIMIT_MS } from './engine.js';
 import { createScene } from './scene.js';
@@ -155,6 +155,14 @@ const controls = createControls($('controls'), {
     }
   },
   onAction: sceneAction,
+  onClamped: toast,
+  async onSceneValue(key, value) {
+    try {
+      await engine.sceneValue(key, value);
+    } catch (e) {
+      if (e.name !== 'StepTimeout') banner(`That value was not applied: ${describeError(e)}`);
+    }
+  },
 });
 
 scene.setQuality(controls.view.quality);
@@ -216,6 +224,7 @@ async function shippedText(name) {
 }
 
 function setPlaying(on) {
+  if (!on && state.playing && state.info) stopRun();
   state.playing = on;
   $('play').textContent = on ? '❚❚ Pause' : '▶ Play';
   if (!on) scene.adapt(null); // a still picture: full quality at once
@@ -339,8 +348,6 @@ $('csv').addEventListener('click', () => {
 
 const meter = { draws: 0, since: performance.now(), simSince: 0, fps: 0, rtf: 0 };
 let inFlight = false;
-let owedWall = 0;
-let lastTick = performance.now();
 let lastPlot = 0;
 
 function showFrame(f) {
@@ -372,11 +379,9 @@ function requestFrame() {
   const single = state.pendingStep;
   state.pendingStep = false;
   inFlight = true;
-  const wall = owedWall;
-  owedWall = 0;
   const { dt, timeScale } = controls.settings;
   engine
-    .frame({ wall, play: state.playing, single, dt, timeScale, budget: FRAME_BUDGET_MS })
+    .frame({ play: state.playing, single, dt, timeScale, budget: FRAME_BUDGET_MS })
     .then((f) => gen === state.generation && onFrame(f))
     .catch((e) => {
       if (e.name === 'StepTimeout') return gen === state.generation && stepTimedOut(name);
@@ -384,6 +389,16 @@ function requestFrame() {
       banner(`The simulation stopped: ${describeError(e)}`);
     })
     .finally(() => (inFlight = false));
+}
+
+// Pausing stops the worker's run (it steps on its own while playing); the page then shows where it stopped.
+function stopRun() {
+  const gen = state.generation;
+  const { dt, timeScale } = controls.settings;
+  engine
+    .frame({ play: false, single: false, dt, timeScale, budget: FRAME_BUDGET_MS })
+    .then((f) => gen === state.generation && onFrame(f))
+    .catch(() => {}); // a closed model (StepTimeout): requestFrame says why
 }
 
 // The engine stopped a step of the model shown that ran past STEP_LIMIT_MS, and restarted its worker
@@ -410,13 +425,14 @@ function updateMeters(now, drew) {
   $('fps').textContent = state.playing ? `${meter.fps.toFixed(0)} fps` : '– fps';
   $('fps').title = level ? 'rendering at reduced resolution to hold the frame rate' : '';
   $('rtf').textContent = state.playing ? `RTF ${meter.rtf.toFixed(2)}×` : 'RTF –';
+  const load = state.playing && state.lastFrame?.load;
+  $('rtf').title = load ? `the simulation worker stepped ${(100 * load.busy).toFixed(0)} % of the last second, ` +
+    `${(1000 * load.stepMs).toFixed(0)} µs per step; a frame's copy of the state took ${load.snapshotMs.toFixed(2)} ms` : '';
   $('time').textContent = `t ${simTime.toFixed(3)} s · step ${state.lastFrame?.steps ?? 0}`;
 }
 
 function tick(now) {
   requestAnimationFrame(tick);
-  if (state.playing) owedWall += (now - lastTick) / 1000;
-  lastTick = now;
   requestFrame();
   if (now - lastPlot > PLOT_INTERVAL_MS) {
     plot.redraw();
@@ -674,6 +690,7 @@ window.playground = {
     ground: state.lastFrame?.ground ? [...state.lastFrame.ground] : null,
     fps: meter.fps,
     rtf: meter.rtf,
+    load: state.lastFrame?.load ?? null,
     banner: $('banner').hidden ? null : $('banner-text').textContent,
     lastToast: $('toast').textContent, // the last toast's text, kept after it fades
     drops,

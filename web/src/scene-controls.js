@@ -1,7 +1,8 @@
 // scene-controls.js — controls of particular scenes, keyed by scene name: sliders and buttons in the Settings
 // panel (controls.js), and the pushes their buttons start. A push sets forces before each of its steps in the
 // worker (which imports this module: no three.js or lil-gui here), on top of the inputs, for a whole number of
-// steps: the same at any frame rate.
+// steps: the same at any frame rate. A live slider (one with `apply`) is an input of the run: the worker
+// applies each value as it moves.
 
 const LIFT = 25;       // N on each carriage: lifts pin, rope and carriage (1.8 kg, a 30 N/m spring) ~0.4 m
 const HOLD = 1.5;      // s the pins hang from the raised carriages
@@ -9,6 +10,8 @@ const LOWER = 1.5;     // s over which the lift fades to nothing, setting the pi
 const STEADY = 0.5;    // s the pins are still steadied after the lift is gone
 const STEADY_RATE = 4; // 1/s: how fast the steadying damps a pin's horizontal velocity
 const STEADY_TURN = 0.4; // N·m·s: and its turning (STEADY_RATE × 0.1 kg·m², a pin's inertia about its head)
+
+const TURN = 2 * Math.PI;
 
 const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 const bodiesNamed = (model, prefix) =>
@@ -63,8 +66,29 @@ function resetPins(model, values, dt) {
   };
 }
 
+/** The bodies named `…motor` (a bristlebot's eccentric mass on its ramp drive). */
+const motors = (model) => model.bodies.flatMap((b, i) => (/motor$/.test(b.name) ? [i] : []));
+
 /**
- * Scene name → { title (of the settings folder), values: { key: { label, min, max, step, value } } (sliders),
+ * Motor (turns/s): the rate of every motor's `ramp` drive (Sim.setRampRate, which keeps the target where it is
+ * now: the motor changes speed without a jump); the slider starts at the first motor's rate in the file.
+ */
+const MOTOR = {
+  label: 'Motor (turns/s)', min: 0, max: 1000, step: 10, value: 550,
+  read: (sim, model) => sim.rampRate(motors(model)[0]) / TURN,
+  apply: (sim, model, turns) => motors(model).forEach((b) => sim.setRampRate(b, TURN * turns)),
+};
+
+/** `value` clamped to the slider `v`'s range: { value, why } (why: null, or the sentence saying it was clamped). */
+export function clampValue(v, value) {
+  if (Number.isFinite(value) && value >= v.min && value <= v.max) return { value, why: null };
+  const to = Number.isFinite(value) ? Math.min(Math.max(value, v.min), v.max) : v.value;
+  return { value: to, why: `${v.label} goes from ${v.min} to ${v.max}: ${value} was set to ${to}` };
+}
+
+/**
+ * Scene name → { title (of the settings folder), values: { key: { label, min, max, step, value } } (sliders; a live
+ * one also has read(sim, model), its value in the run as opened, and apply(sim, model, value)),
  * actions: { key: { label, push(model, values, dt) } } (buttons; push returns { reset, steps, apply(sim, k, dt) }:
  * whether the scene starts over first, how many steps of dt, and the forces of its k-th step) }.
  */
@@ -77,4 +101,7 @@ export const SCENE_CONTROLS = {
       resetPins: { label: 'Reset pins', push: resetPins },
     },
   },
+  bristlebot: { title: 'Bristlebot', values: { motor: MOTOR }, actions: {} },
+  bristlebot_enclosure: { title: 'Bristlebot', values: { motor: MOTOR }, actions: {} },
+  bristlebots: { title: 'Bristlebots', values: { motor: MOTOR }, actions: {} },
 };

@@ -1,7 +1,8 @@
 // worker.js — owns the simulation. The page sends requests ({id, op, ...}) and gets one reply per request
-// ({id, ok, value} or {id, ok: false, error}). Stepping happens only inside a 'frame' request, within a
-// time budget, so the page never waits on the simulation and the worker never runs ahead of the display.
-// One step cannot be interrupted here: when a single step alone takes seconds, the page's watchdog
+// ({id, ok, value} or {id, ok: false, error}). While the page plays, the worker steps on its own toward
+// wall-clock time × time scale (pace), in slices of at most the page's budget of work, answering requests
+// between slices: a 'frame' request is answered with the latest state, so drawing and stepping never wait on
+// each other. One step cannot be interrupted here: when a single step alone takes seconds, the page's watchdog
 // (STEP_LIMIT_MS in engine.js) terminates this worker and starts a fresh one.
 
 import { isXpbdModel, xpbdTexts, xpbdModelList, sampleRods, samplesFor, badRod, rodKinetic } from './xpbd-models.js';
@@ -15,13 +16,20 @@ const SHIM = '../wasm/index.mjs'; // the repository layout is mirrored next to t
 const shim = import(/* @vite-ignore */ new URL(SHIM, import.meta.url).href);
 
 const RUNAWAY = 1e6;     // |qd| beyond this (rad/s, m/s) is a blow-up, not a motion
-const MAX_WALL = 0.1;    // s of wall time a single frame may ask for (a hidden tab must not queue minutes)
-const MAX_STEPS = 2e6;   // steps a single frame may ask for
+const MAX_OWED = 0.1;    // s of wall time the run may owe: beyond it the debt is dropped (slower than real time)
+const MAX_STEPS = 2e6;   // steps a slice may take
+const BEHIND = 0.05;     // s of wall time owed after a slice: the run is behind real time
+const UNWATCHED = 1000;  // ms without a frame request after which a run stops (a hidden tab queues nothing)
 
 let sim = null;
 let time = 0;
 let steps = 0;
-let carry = 0;           // simulated time owed from earlier frames, below one step
+let run = null;          // while playing: { dt, timeScale, budget, owed (s of wall time), last (ms), seen (ms), behind }
+let halted = null;       // a blow-up the run stopped at, for the next frame to report
+let recorded = 0;        // steps at the last state kept on the time line
+let paceQueued = false;  // a slice is scheduled
+let meter = null;        // the run's work (ms) and frames since `since` (ms)
+let load = null;         // over the last second played: { busy (fraction of wall time stepping), stepMs, snapshotMs }
 let stepCost = Infinity; // ms per step, measured per model; unknown (one step at a time) until measured
 let inputs = { tau: [], act: [], gravity: null, brake: [] };
 let rods = [];           // sim.rods() of an XPBD model with rods
@@ -183,26 +191,16 @@ function advance(dt, n) {
 // Keeps the state shown on the time line.
 function record() {
   ring.push({ time, steps, state: sim.saveState(), ghost: xpbdCopy.save() });
+  recorded = steps;
 }
 
-function frame({ wall, play, single, dt, timeScale, budget }) {
-  applyInputs();
-  const before = steps;
-  if (single) {
-    pull();
-    const blowup = advance(dt, 1);
-    if (steps !== before) record();
-    return snapshot({ behind: false, blowup });
-  }
-  if (!play) return snapshot({ behind: false, blowup: null });
-  const wanted = Math.min(Math.max(wall, 0), MAX_WALL) * timeScale + carry;
-  const target = Math.min(Math.floor(wanted / dt), MAX_STEPS);
-  carry = wanted - target * dt;
+// Up to `target` steps of dt within `budget` ms of work; { done, blowup }.
+function work(dt, target, budget) {
   const start = performance.now();
   let done = 0;
   let blowup = null;
   while (done < target && !blowup) {
-    // Chunks sized from the measured cost of a step (kept across frames), so even the first chunk of a
+    // Chunks sized from the measured cost of a step (kept across slices), so even the first chunk of a
     // slow model stays inside the budget; half the remaining budget at a time never overshoots by much.
     const spent = performance.now() - start;
     const n = Math.min(Math.max(1, Math.floor((budget - spent) / stepCost / 2)), target - done,
@@ -214,10 +212,94 @@ function frame({ wall, play, single, dt, timeScale, budget }) {
     stepCost = Math.max((performance.now() - t0) / n, 1e-6);
     if (performance.now() - start >= budget) break;
   }
-  const behind = done < target;
-  if (behind) carry = 0; // drop the debt: slower than real time, never a spiral
-  if (steps !== before) record();
-  return snapshot({ behind, blowup });
+  return { done, blowup };
+}
+
+// One slice of the run: the steps owed to wall-clock time × time scale, within the budget; then the next
+// slice at once while behind, or when the next step falls due. A blow-up stops the run, and so does a page
+// that stopped asking for frames.
+function pace() {
+  paceQueued = false;
+  if (!run) return;
+  const now = performance.now();
+  if (now - run.seen > UNWATCHED) {
+    run = null; // the page stopped asking (a hidden tab): the next frame starts a fresh run
+    return;
+  }
+  const { dt, timeScale, budget } = run;
+  applyInputs();
+  run.owed = Math.min(run.owed + ((now - run.last) / 1000) * timeScale, MAX_OWED * timeScale);
+  run.last = now;
+  const { done, blowup } = work(dt, Math.min(Math.floor(run.owed / dt), MAX_STEPS), budget);
+  meter.work += performance.now() - now;
+  meter.steps += done;
+  run.owed = Math.max(run.owed - done * dt, 0);
+  run.behind = run.owed > BEHIND * timeScale;
+  if (blowup) {
+    halted = blowup;
+    run = null;
+    return;
+  }
+  schedule(run.owed >= dt ? 0 : ((dt - run.owed) / timeScale) * 1000);
+}
+
+// The next slice after `ms`: at once (0) through a message to itself, which queues behind the page's requests.
+const slices = new MessageChannel();
+slices.port1.onmessage = pace;
+function schedule(ms) {
+  if (paceQueued) return;
+  paceQueued = true;
+  if (ms > 0) setTimeout(pace, ms);
+  else slices.port2.postMessage(null);
+}
+
+// The run starts over from the state as it is now: nothing owed.
+function restartPace() {
+  if (run) Object.assign(run, { owed: 0, last: performance.now(), behind: false });
+}
+
+// The page's frame: play (the run goes on with these settings, the latest state back), pause (the run
+// stops), or a single step. A run stopped by a blow-up reports it once, and stays stopped.
+function frame({ play, single, dt, timeScale, budget }) {
+  applyInputs();
+  if (single || !play) run = null;
+  if (halted) {
+    const blowup = halted;
+    halted = null;
+    if (steps !== recorded) record();
+    return snapshot({ behind: false, blowup });
+  }
+  if (single) {
+    pull();
+    const blowup = advance(dt, 1);
+    if (steps !== recorded) record();
+    return snapshot({ behind: false, blowup });
+  }
+  if (play) {
+    if (!run) {
+      run = { owed: 0, last: performance.now(), behind: false };
+      meter = { since: performance.now(), work: 0, steps: 0, snap: 0, frames: 0 };
+      load = null;
+    }
+    Object.assign(run, { dt, timeScale, budget, seen: performance.now() });
+    schedule(0);
+  }
+  const t0 = performance.now();
+  if (steps !== recorded) record();
+  const f = snapshot({ behind: run?.behind ?? false, blowup: null, load: run ? load : null });
+  if (run) measure(performance.now() - t0);
+  return f;
+}
+
+// The run's load over each second: how much of it went to stepping, per step, and per frame's copy (snapshotMs).
+function measure(snapshotMs) {
+  const now = performance.now();
+  meter.snap += snapshotMs;
+  meter.frames++;
+  if (now - meter.since < 1000) return;
+  load = { busy: meter.work / (now - meter.since), stepMs: meter.work / Math.max(meter.steps, 1),
+    snapshotMs: meter.snap / meter.frames };
+  meter = { since: now, work: 0, steps: 0, snap: 0, frames: 0 };
 }
 
 // Opens a model, from its initial state at time 0.
@@ -230,7 +312,8 @@ async function open({ source }) {
   const next = await openModel(source, xpbd ? { engine: 'xpbd' } : {});
   time = 0;
   steps = 0;
-  carry = 0;
+  run = null;
+  halted = null;
   sim?.dispose();
   sim = next;
   stepCost = Infinity;
@@ -264,9 +347,25 @@ async function open({ source }) {
     model,
     terrain: samples && { ...samples, h: sim.terrainHeights(samples.xs, samples.ys) },
     gravity: [...sim.gravity],
+    sceneValues: liveValues(),
     sideBySide,
     ...snapshot(),
   };
+}
+
+// The open scene's live sliders (scene-controls.js) as the run has them: key → value, or null when this run
+// has nothing for it to move (an edited scene without a motor, say).
+function liveValues() {
+  const out = {};
+  for (const [key, v] of Object.entries(SCENE_CONTROLS[sim.name]?.values ?? {})) {
+    if (!v.apply) continue;
+    try {
+      out[key] = v.read(sim, model);
+    } catch {
+      out[key] = null;
+    }
+  }
+  return out;
 }
 
 // Parses text in the runtime engine only to report its first error (null when it loads).
@@ -308,7 +407,8 @@ const ops = {
     rodBefore = null;
     time = 0;
     steps = 0;
-    carry = 0;
+    halted = null;
+    restartPace();
     ring = new StateRing();
     record();
     return snapshot();
@@ -329,6 +429,14 @@ const ops = {
     push = { ...next, done: 0 };
     return frame;
   },
+  // A live slider of the scene (scene-controls.js) moved: its value applies from the next step on.
+  sceneValue({ key, value }) {
+    const v = SCENE_CONTROLS[sim.name]?.values[key];
+    if (!v?.apply) throw new RangeError(`${sim.name} has no live control '${key}'`);
+    if (!(Number.isFinite(value) && value >= v.min && value <= v.max)) throw new RangeError(`${v.label} must be from ${v.min} to ${v.max}, got ${value}`);
+    v.apply(sim, model, value);
+    return null;
+  },
   // The time line: back to the kept state at `index`, bit for bit.
   seek({ index }) {
     const entry = ring.seek(index);
@@ -336,7 +444,9 @@ const ops = {
     xpbdCopy.restore(entry.ghost);
     push = null;
     ({ time, steps } = entry);
-    carry = 0;
+    recorded = steps;
+    halted = null;
+    restartPace();
     return snapshot();
   },
   // A share link's state; refused (RangeError naming why) when it is not one of this model on this engine.
@@ -346,7 +456,8 @@ const ops = {
     push = null;
     time = t;
     steps = n;
-    carry = 0;
+    halted = null;
+    restartPace();
     ring = new StateRing();
     record();
     return snapshot();

@@ -1,0 +1,89 @@
+// xpbd-realtime.test.mjs — the XPBD contact scenes played in the page for 10 s of wall time each: the bristlebot
+// walks forward and its Motor slider sets the motor's speed at once (a typed value outside the slider's range is
+// clamped with a message); the bowling ball knocks pins over. The real-time factor, frame rate and the worker's
+// load are printed (console.log), not asserted: they depend on the machine and on what else runs on it. Every
+// wait is on the page's state (its simulated time, and its own clock for the 10 s).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { control, openPage, pick, tilt, usePlayground, status } from './harness.mjs';
+
+const WALL = 10_000;      // ms of wall time each scene plays
+const WALKED = 0.008;     // m the bristlebot walks along +x in its first second at least (11.7 mm in Node)
+const UPRIGHT = 20;       // degrees: a pin's axis within this of vertical stands
+const LONG = { timeout: 600_000 };
+
+const pg = usePlayground(6173);
+
+/**
+ * Plays the open scene for WALL ms of the page's clock and at least `minTime` s of simulated time; prints the
+ * real-time factor over the run, the page's last frame rate and the worker's load. The state then.
+ */
+async function play(page, model, minTime) {
+  await page.click('#play');
+  const start = await page.evaluate(() => ({ wall: performance.now(), time: window.playground.status().time }));
+  await page.waitForFunction(({ wall, wait, minTime: t }) => {
+    const s = window.playground.status();
+    return s.blown || (performance.now() - wall >= wait && s.time >= t);
+  }, { wall: start.wall, wait: WALL, minTime }, LONG);
+  const end = await page.evaluate(() => ({ wall: performance.now(), s: window.playground.status(), r: window.playground.renderStats() }));
+  const { s, r } = end;
+  assert.equal(s.blown, false, s.banner ?? '');
+  const load = s.load ? `; the worker stepped ${(100 * s.load.busy).toFixed(0)} % of the last second at ` +
+    `${(1000 * s.load.stepMs).toFixed(0)} µs per step, ${s.load.snapshotMs.toFixed(2)} ms per frame's copy` : '';
+  console.log(`${model}: ${(s.time - start.time).toFixed(3)} s simulated in ${((end.wall - start.wall) / 1000).toFixed(1)} s ` +
+    `of wall time, real-time factor ${((s.time - start.time) / ((end.wall - start.wall) / 1000)).toFixed(2)} ` +
+    `(last half second ${s.rtf.toFixed(2)}), ${s.fps.toFixed(1)} fps at rendering level ${r.level}${load}`);
+  return s;
+}
+
+test('bristlebot: plays, walks forward, and its Motor slider sets the motor\'s speed', async () => {
+  const { page, context, errors } = await openPage(pg.browser, pg.base);
+  await pick(page, 'bristlebot');
+  const model = await page.evaluate(() => window.playground.describe());
+  const bot = model.bodies.findIndex((b) => b.name === 'bot');
+  const motor = model.bodies[model.bodies.findIndex((b) => b.name === 'bot_motor')].vidx;
+  const motorSlider = control(page, 'Bristlebot', 'Motor').locator('input');
+  assert.equal(Number(await motorSlider.inputValue()), 550, 'the slider starts at the file\'s 550 turns/s');
+
+  const x0 = (await status(page)).poses[7 * bot];
+  const s = await play(page, 'bristlebot', 1);
+  assert.ok(s.time > 0 && s.steps > 0, 'the simulation advanced');
+  const walked = s.poses[7 * bot] - x0;
+  console.log(`bristlebot: walked ${(1000 * walked).toFixed(1)} mm along +x in ${s.time.toFixed(3)} s`);
+  assert.ok(walked > WALKED, `walked ${walked} m`);
+
+  // The slider, typed: the motor turns at its rate from the next step on (a rigid drive: to rounding).
+  const atRate = async (turns) => {
+    const from = (await status(page)).time;
+    await page.waitForFunction(({ t, i, w }) => {
+      const st = window.playground.status();
+      return st.blown || (st.time > t + 0.01 && Math.abs(st.qd[i] - w) < 1e-6 * w);
+    }, { t: from, i: motor, w: 2 * Math.PI * turns }, LONG);
+  };
+  await motorSlider.fill('300');
+  await motorSlider.press('Enter');
+  await atRate(300);
+  // Out of range: clamped to 1000 turns/s, and the page says so.
+  await motorSlider.fill('5000');
+  await motorSlider.press('Enter');
+  await page.waitForFunction(() => window.playground.status().lastToast.includes('5000 was set to 1000'), null, LONG);
+  await atRate(1000);
+  assert.equal((await status(page)).blown, false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('bowling: plays in real time as far as the machine allows, and the ball knocks pins over', async () => {
+  const { page, context, errors } = await openPage(pg.browser, pg.base);
+  await pick(page, 'bowling');
+  const names = (await page.evaluate(() => window.playground.describe())).bodies.map((b) => b.name);
+  const pins = names.flatMap((n, i) => (/^pin\d+$/.test(n) ? [i] : []));
+  const s = await play(page, 'bowling', 2);
+  assert.ok(s.time >= 2 && s.steps > 0, 'the simulation advanced');
+  const down = pins.filter((p) => tilt(s.poses, p) > UPRIGHT).length;
+  console.log(`bowling: ${down} of ${pins.length} pins down at t = ${s.time.toFixed(3)} s`);
+  assert.ok(down > 0, 'the ball knocked pins down');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
