@@ -15,10 +15,11 @@ import TEMPLATE from './template.mech?raw';
 import { createGallery } from './gallery.js';
 import { encodeShare, decodeShare, MAX_HASH, MAX_TEXT } from './share.js';
 import { loadEdit, saveEdit, dropEdit } from './storage.js';
-import { banner, clearBanner, toast, describeError, parseStatus, showBackend } from './status.js';
+import { banner, clearBanner, toast, describeError, parseStatus } from './status.js';
 import { createInspector } from './inspect.js';
 import { createTimeline } from './timeline.js';
 import { createSideBySide } from './side-by-side.js';
+import { createJitSwitch } from './jit-switch.js';
 
 const PLOT_INTERVAL_MS = 100; // the live plot redraws at 10 Hz: on a software renderer every redraw costs frames
 const DEFAULT_MODEL = 'threelink';
@@ -30,6 +31,8 @@ const engine = new Engine();
 const scene = createScene($('viewport'));
 const plot = createPlot($('plot'));
 const inspector = createInspector(scene, engine);
+const codegen = engine.features().then((f) => f.codegen, () => false); // generateCode and the jit
+const jitSwitch = createJitSwitch(engine, codegen);
 const timeline = createTimeline($('viewport'), {
   async seek(index) {
     const gen = state.generation;
@@ -236,9 +239,10 @@ function clearModel() {
 /**
  * Opens `text`, or the shipped module when the text is the shipped one or null. Keeps the camera when
  * `keepCamera`, applies `inputs` (tau/act/gravity) where they fit. Returns false on a parse error, which
- * is then shown in the editor.
+ * is then shown in the editor. A text that runs on the runtime engine then switches to the jit when that is
+ * ready (jit-switch.js); `since` is when the user asked (performance.now()), for the time that took.
  */
-async function openText(text, { keepCamera = false, camera = null, inputs = {} } = {}) {
+async function openText(text, { keepCamera = false, camera = null, inputs = {}, since = performance.now() } = {}) {
   const name = state.model;
   const edited = text !== null && text !== state.shipped;
   let info;
@@ -256,6 +260,8 @@ async function openText(text, { keepCamera = false, camera = null, inputs = {} }
   state.info = info;
   state.lastFrame = info; // with info, so that status() never pairs the new model with an old frame
   state.blown = false;
+  const gen = state.generation;
+  jitSwitch.start(info, { current: () => gen === state.generation, since });
   state.view = attachTracks(attachRods(createModelView(info, trackBodies(info.model)), info), info);
   state.view.update(info.poses, info);
   const moved = scene.setModel(state.view); // true: another extent, which a kept camera may not show
@@ -273,7 +279,7 @@ async function openText(text, { keepCamera = false, camera = null, inputs = {} }
   showFrame(info);
 
   $('model-name').textContent = info.name;
-  showBackend(info.backend);
+  jitSwitch.badge(info);
   clearBanner();
   return true;
 }
@@ -299,6 +305,7 @@ async function pickModel(name, { text, camera, inputs } = {}) {
 
 async function reload() {
   if (!state.model) return;
+  const since = performance.now();
   let text;
   try {
     text = await imported(editor.text);
@@ -310,7 +317,7 @@ async function reload() {
   }
   saveEdit(state.model, text, state.shipped);
   showEdited();
-  await openText(text, { keepCamera: true, ...carriedInputs() });
+  await openText(text, { keepCamera: true, since, ...carriedInputs() });
 }
 
 async function revert() {
@@ -709,6 +716,7 @@ window.playground = {
   ...inspector.hooks,
   ...timeline.hooks,
   ...sideBySide.hooks,
+  ...jitSwitch.hooks,
 };
 
 start();
