@@ -1,10 +1,12 @@
-// jit.test.mjs — the page and the jit (web/src/jit-switch.js): an edited model starts on the runtime engine and
-// the jit takes over in place, continuing the run; a bad edit leaves the model running; the time from Ctrl+Enter
-// to the jit running is printed. In Debian's chromium (headless, software WebGL) driven by playwright-core; every wait is on the
+// jit.test.mjs — the page and the jit (web/src/jit-switch.js, web/src/download.js): an edited model starts on the
+// runtime engine and the jit takes over in place, continuing the run; a bad edit leaves the model running; the
+// Download menu gives the .mech text, the generated C and the .wasm; the time from Ctrl+Enter to the jit running
+// is printed. In Debian's chromium (headless, software WebGL) driven by playwright-core; every wait is on the
 // page's state. Needs wasm/dist/ (scripts/build-wasm.sh) from a build with the code generator for all but the
-// bad-edit test.
+// bad-edit and .mech tests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 
 import { WAIT, openPage, pick, status, usePlayground } from './harness.mjs';
 
@@ -139,6 +141,45 @@ test('a bad edit keeps the model running, with the error shown', async () => {
   assert.equal(after.backend, s.backend);
   assert.ok(['runtime', 'jit'].includes(backend), backend);
   assert.equal(after.blown, false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** Clicks the Download menu's `kind` item; resolves to { name, bytes } of the file the page handed over. */
+async function downloadFile(page, kind) {
+  const item = (await hooks(page, 'downloads')).items.find((i) => i.kind === kind);
+  assert.ok(item.enabled, `${item.name} is disabled: ${item.title}`);
+  await page.click('#download');
+  const [file] = await Promise.all([page.waitForEvent('download', WAIT), page.click(`.download-item[data-kind="${kind}"]`)]);
+  return { name: file.suggestedFilename(), bytes: await readFile(await file.path()) };
+}
+
+test('Download gives the editor text as .mech, and is disabled for an XPBD scene', async () => {
+  const { page, context, errors } = await openPage(pg.browser, pg.base);
+  await editThreelink(page);
+  const text = await page.evaluate(() => window.playground.editorText());
+  const mech = await downloadFile(page, 'mech');
+  assert.equal(mech.name, 'threelink.mech');
+  assert.equal(mech.bytes.toString('utf8'), text);
+
+  await pick(page, 'spring');
+  const d = await hooks(page, 'downloads');
+  assert.equal(d.enabled, false);
+  assert.match(d.title, /XPBD/);
+  assert.equal(await page.isDisabled('#download'), true);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("Download gives the model's generated C and .wasm", async () => {
+  const { page, context, errors } = await openPage(pg.browser, pg.base);
+  await editThreelink(page);
+  const c = await downloadFile(page, 'c');
+  assert.equal(c.name, 'threelink.c');
+  assert.ok(c.bytes.toString('utf8').includes('mechgen_threelink_fwd_dyn('), 'the C holds the forward dynamics');
+  const wasm = await downloadFile(page, 'wasm');
+  assert.equal(wasm.name, 'threelink.wasm');
+  assert.deepEqual([...wasm.bytes.subarray(0, 4)], [0, 0x61, 0x73, 0x6d], 'a WebAssembly module (\\0asm)');
   assert.deepEqual(errors, []);
   await context.close();
 });

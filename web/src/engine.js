@@ -37,7 +37,7 @@ function urlMilliseconds(name, min, max, fallback) {
 }
 
 /** Requests that do not use the open model: a fresh worker answers them the same. */
-const MODEL_FREE = new Set(['models', 'text', 'open', 'check', 'features']);
+const MODEL_FREE = new Set(['models', 'text', 'open', 'check', 'features', 'generate']);
 
 export class Engine {
   #worker = null;
@@ -153,6 +153,11 @@ export class Engine {
       if (this.#compiling === compiling) this.#compiling = null;
     });
     return done;
+  }
+
+  /** `text` as generated code: C source (target 'c', a string) or a module (target 'wasm', a Uint8Array). */
+  generate(text, name, target) {
+    return this.#call('generate', { text, name, target });
   }
 
   /** Slider values: tau, act, gravity, and brake (one level per drive roller of a tracked model). */

@@ -10,7 +10,8 @@ import { createEditor } from './editor.js';
 import { createControls } from './controls.js';
 import { createPlot, createSignalPicker, defaultSignals, signalsFor } from './plots.js';
 import { installKeys } from './keys.js';
-import { download, toCsv } from './csv.js';
+import { toCsv } from './csv.js';
+import { createDownloads, download } from './download.js';
 import TEMPLATE from './template.mech?raw';
 import { createGallery } from './gallery.js';
 import { encodeShare, decodeShare, MAX_HASH, MAX_TEXT } from './share.js';
@@ -144,6 +145,15 @@ function showEdited() {
   gallery?.markEdited(state.model, edited);
 }
 
+// The Download menu: the editor's text as .mech, and as generated C and WebAssembly (disabled for XPBD scenes).
+const downloads = createDownloads($('revert'), {
+  current: () => state.info && { name: state.model, text: editor.text, engine: state.info.engine },
+  generate: (text, name, target) => engine.generate(text, name, target),
+  describe: describeError,
+  report: banner,
+});
+codegen.then((on) => downloads.setAvailable(on));
+
 // ——— settings ———
 
 const controls = createControls($('controls'), {
@@ -234,6 +244,7 @@ function clearModel() {
   sideBySide.setModel(null);
   $('backend').textContent = '';
   $('behind').hidden = true;
+  downloads.update();
 }
 
 /**
@@ -280,6 +291,7 @@ async function openText(text, { keepCamera = false, camera = null, inputs = {}, 
 
   $('model-name').textContent = info.name;
   jitSwitch.badge(info);
+  downloads.update();
   clearBanner();
   return true;
 }
@@ -339,7 +351,7 @@ function setupSignals(info, add = []) {
 
 $('csv').addEventListener('click', () => {
   const { header, data } = plot.columns();
-  download(`${state.model ?? 'plot'}.csv`, toCsv(header, data));
+  download(`${state.model ?? 'plot'}.csv`, toCsv(header, data), 'text/csv');
 });
 
 // ——— frame loop ———
@@ -717,6 +729,7 @@ window.playground = {
   ...timeline.hooks,
   ...sideBySide.hooks,
   ...jitSwitch.hooks,
+  ...downloads.hooks,
 };
 
 start();

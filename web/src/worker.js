@@ -337,6 +337,11 @@ const ops = {
   async features() {
     return { codegen: typeof (await shim).generateCode === 'function' };
   },
+  // The model's text as generated C (a string) or WebAssembly (a Uint8Array): the Download menu (download.js).
+  async generate({ text, name, target }) {
+    const { generateCode } = await shim;
+    return generateCode(text, { target, name });
+  },
   jit,
   inputs(msg) {
     const brake = msg.brake ?? [];
@@ -421,7 +426,7 @@ const ops = {
 self.onmessage = async ({ data }) => {
   const { id, op } = data;
   try {
-    if (!['models', 'text', 'open', 'check', 'features'].includes(op) && !sim) throw new Error('no model is open');
+    if (!['models', 'text', 'open', 'check', 'features', 'generate'].includes(op) && !sim) throw new Error('no model is open');
     const value = await ops[op](data);
     const transfer = value?.poses
       ? [value.poses.buffer, value.q.buffer, value.qd.buffer, value.velocities.buffer, value.state.buffer, ...value.rods.map((r) => r.buffer), ...(value.ground ? [value.ground.buffer, value.groundForces.buffer] : [])]
