@@ -12,6 +12,16 @@ file(GLOB MECH_CORE_SOURCES CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/core/xpbd/*.c
   ${CMAKE_SOURCE_DIR}/core/contact/*.c)
 
+# The code generator (core/codegen/) without mechgen's main.c and the
+# registry lookup (lookup.c, in mech_generated): the library mechgen_lib
+# natively, and compiled into the runtime WebAssembly module, whose jit
+# generates any .mech text's dynamics (docs/wasm.md, "Jit").
+set(MECHGEN_SOURCES)
+foreach(file expr sym_spatial gen gen_kinematics gen_rnea gen_crba gen_world gen_elements gen_loops gen_ltdl gen_aba
+             gen_method2 stages plan emit wasm_writer emit_wasm mechgen)
+  list(APPEND MECHGEN_SOURCES ${CMAKE_SOURCE_DIR}/core/codegen/${file}.c)
+endforeach()
+
 # Where the core's headers are: the public API (include/mech/), the internal
 # headers beside their sources, the generated-code interface.
 set(MECH_CORE_INCLUDES ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/core ${CMAKE_SOURCE_DIR}/core/codegen)

@@ -52,10 +52,15 @@ function(mech_wasm_executable target name)
   set_target_properties(${target} PROPERTIES OUTPUT_NAME ${name} SUFFIX .wasm RUNTIME_OUTPUT_DIRECTORY ${dist})
 endfunction()
 
-add_executable(runtime ${CMAKE_SOURCE_DIR}/wasm/runtime.c
-  ${CMAKE_SOURCE_DIR}/wasm/describe.c ${CMAKE_SOURCE_DIR}/wasm/observe.c ${CMAKE_SOURCE_DIR}/wasm/xpbd.c)
+# The runtime module carries the code generator (wasm/jit.c): its function
+# table is exported (as __indirect_function_table, which STANDALONE_WASM
+# exports) and may grow, for the jitted modules' functions.
+add_executable(runtime ${CMAKE_SOURCE_DIR}/wasm/runtime.c ${CMAKE_SOURCE_DIR}/wasm/jit.c
+  ${CMAKE_SOURCE_DIR}/wasm/describe.c ${CMAKE_SOURCE_DIR}/wasm/observe.c ${CMAKE_SOURCE_DIR}/wasm/xpbd.c
+  ${MECHGEN_SOURCES})
 target_include_directories(runtime PRIVATE ${MECH_WASM_INCLUDES})
 mech_wasm_executable(runtime runtime)
+target_link_options(runtime PRIVATE -sALLOW_TABLE_GROWTH)
 
 # mech_wasm_module(<stem> <mech file> <generated symbol> <generated .c> <generated .h>):
 # called by mech_add_model (cmake/mech_add_model.cmake) in this tree.

@@ -26,6 +26,9 @@ echo "bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(lscpu | sed -n '
 # WebAssembly (Node): generated module vs runtime engine vs native vs mujoco-js (docs/wasm.md).
 node bench/wasm_bench.mjs
 
+# The jit: its generated WebAssembly against the build-time modules, emit time, size, text to a running Sim.
+node bench/jit_wasm.mjs
+
 # Calls from JavaScript into the generated modules, this tree against another tree's build, interleaved in one
 # Node process (docs/benchmarks.md); skipped with a message unless MECH_OLD_TREE names that tree.
 node bench/js_calls_ab.mjs

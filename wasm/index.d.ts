@@ -146,7 +146,7 @@ export interface InputDescription {
 }
 
 /** Which forward dynamics runs a Sim. */
-export type Backend = 'generated' | 'runtime';
+export type Backend = 'generated' | 'runtime' | 'jit';
 
 /** What steps a Sim: the Featherstone engines (ABA / generated code) or XPBD bodies and joints. */
 export type Engine = 'featherstone' | 'xpbd';
@@ -157,6 +157,9 @@ export interface OpenOptions {
    * Default: 'generated' for a shipped model name with its own module, 'runtime' for text and for a shipped
    * model without a module (ModelInfo.backend 'runtime', which refuses 'generated'); engine 'xpbd' needs
    * 'runtime'.  'runtime' on a shipped name runs its text on the runtime engine (ABA, loops by RBDA §8.5).
+   * 'jit' (a shipped name or text) generates the model's dynamics as WebAssembly in the runtime module and
+   * runs them on the generated engine, as fast as a build-time module (docs/wasm.md, "Jit"); a model the
+   * generator refuses rejects with a MechError naming why.
    */
   backend?: Backend;
   /** Default 'featherstone'.  'xpbd' runs the same file on XPBD in the runtime module (docs/wasm.md). */
@@ -286,12 +289,28 @@ export class Sim {
   /** The model's initial q and qd; tau, act, fext and qdd zeroed; gravity kept. */
   reset(): void;
   /** Bytes in use on this Sim's module heap and that module's linear-memory size. */
-  memoryUsage(): { heap: number; linear: number };
+  memoryUsage(): { heap: number; linear: number; table: number };
   /** Free everything; idempotent. */
   dispose(): void;
 }
 
-/** Open a shipped model by name, or run .mech text on the runtime engine. */
+/** generateCode's options. */
+export interface GenerateOptions {
+  /** 'c': the C source the build's mechgen writes; 'wasm': the module mechgen --wasm writes. */
+  target: 'c' | 'wasm';
+  /** The file's path or name, for error messages; its stem names the functions.  Default 'model'. */
+  name?: string;
+}
+
+/**
+ * The generated dynamics of .mech text (docs/codegen.md): a string of C for target 'c', the bytes of a
+ * WebAssembly module for 'wasm'.  Rejects with a MechError on bad text or a model the generator refuses.
+ */
+export function generateCode(text: string | Uint8Array, options: GenerateOptions & { target: 'c' }): Promise<string>;
+export function generateCode(text: string | Uint8Array, options: GenerateOptions & { target: 'wasm' }): Promise<Uint8Array>;
+export function generateCode(text: string | Uint8Array, options: GenerateOptions): Promise<string | Uint8Array>;
+
+/** Open a shipped model by name, or run .mech text on the runtime engine (or the jit). */
 export function openModel(source: string | ModelText, options?: OpenOptions | null): Promise<Sim>;
 
 /** The shipped models. */

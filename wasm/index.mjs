@@ -9,10 +9,12 @@
 //   console.log(sim.q);
 //   sim.dispose();
 
+import { generate, jitHandle } from './jit.mjs';
 import { HEADER, WasmModule, load } from './module.mjs';
 
 const DIST = new URL('./dist/', import.meta.url);
-const OPTIONS = { backend: ['generated', 'runtime'], engine: ['featherstone', 'xpbd'] };
+const OPTIONS = { backend: ['generated', 'runtime', 'jit'], engine: ['featherstone', 'xpbd'] };
+const TARGETS = ['c', 'wasm'];
 
 /** Bad model text: `message` is `name:line:col: what was expected`. */
 export class MechError extends Error {
@@ -145,14 +147,15 @@ function openOptions(options) {
  */
 export async function openModel(source, options) {
   const { backend, engine = 'featherstone' } = openOptions(options);
-  if (engine === 'xpbd' && backend === 'generated') {
-    throw new RangeError("openModel: engine 'xpbd' runs in the runtime module; backend 'generated' is Featherstone only");
+  if (engine === 'xpbd' && (backend === 'generated' || backend === 'jit')) {
+    throw new RangeError(`openModel: engine 'xpbd' runs in the runtime module; backend '${backend}' is Featherstone only`);
   }
   if (typeof source === 'string') {
     const shipped = await shippedModel(source);
     if (backend === 'generated' && shipped.backend !== 'generated') {
       throw new RangeError(`openModel: '${source}' has no generated module (it is shipped as text); open it without a backend, or with backend 'runtime'`);
     }
+    if (backend === 'jit') return openJit(await loadModelText(source), source);
     if (backend === 'runtime' || engine === 'xpbd' || shipped.backend !== 'generated') {
       return openText(await loadModelText(source), source, engine);
     }
@@ -168,7 +171,37 @@ export async function openModel(source, options) {
   }
   const name = source.name ?? 'model';
   if (typeof name !== 'string') throw new TypeError('openModel: source.name must be a string');
-  return openText(text, name, engine);
+  return backend === 'jit' ? openJit(text, name) : openText(text, name, engine);
+}
+
+/**
+ * The generated dynamics of .mech text: exactly the C source the build's mechgen writes for the file (a
+ * string), or the WebAssembly module mechgen --wasm writes (a Uint8Array; docs/codegen.md, "WebAssembly back
+ * end"), generated in the runtime module.
+ * @param {string | Uint8Array} text .mech text
+ * @param {{ target: 'c' | 'wasm', name?: string }} options name: the file's path or name, for error messages;
+ *   its stem names the functions (mechgen_<stem>_fwd_dyn), default 'model'
+ * @returns {Promise<string | Uint8Array>}
+ * @throws {MechError} (rejects) on bad text, or naming why the generator refused the model
+ */
+export async function generateCode(text, options) {
+  if (typeof text !== 'string' && !(text instanceof Uint8Array)) {
+    throw new TypeError('generateCode: text must be .mech text, a string or a Uint8Array');
+  }
+  const target = options?.target;
+  if (!TARGETS.includes(target)) throw new RangeError(`generateCode: target must be 'c' or 'wasm', got ${shown(target)}`);
+  const name = options.name ?? 'model';
+  if (typeof name !== 'string') throw new TypeError('generateCode: name must be a string');
+  const mod = await instance('runtime.wasm');
+  const { bytes } = generate(mod, text, name, target === 'wasm' ? 1 : 0, opened);
+  return target === 'c' ? new TextDecoder().decode(bytes) : bytes;
+}
+
+/** A Sim of `text` on its generated dynamics, jitted (wasm/jit.mjs; docs/wasm.md, "Jit"). */
+async function openJit(text, name) {
+  const mod = await instance('runtime.wasm');
+  const { ptr, close } = await jitHandle(mod, text, name, opened);
+  return new Sim(mod, ptr, 'jit', 'featherstone', close);
 }
 
 async function openText(text, name, engine) {
@@ -201,17 +234,20 @@ export class Sim {
   #views = null;
   #generation = -1;
   #forward; // the module's mw_forward export, looked up once (0.5-1 ns per forward())
+  #close;
 
   /**
-   * @param {WasmModule} mod @param {number} ptr @param {'generated' | 'runtime'} backend
+   * @param {WasmModule} mod @param {number} ptr @param {'generated' | 'runtime' | 'jit'} backend
    * @param {'featherstone' | 'xpbd'} [engine]
+   * @param {(ptr: number) => void} [close] what dispose() does with the handle (default mw_close)
    */
-  constructor(mod, ptr, backend, engine = 'featherstone') {
+  constructor(mod, ptr, backend, engine = 'featherstone', close = (handle) => mod.exports.mw_close(handle)) {
     this.#mod = mod;
     this.#ptr = ptr;
+    this.#close = close;
     this.#forward = mod.exports.mw_forward;
     const h = mod.i32(ptr, 4);
-    /** @type {'generated' | 'runtime'} */
+    /** @type {'generated' | 'runtime' | 'jit'} */
     this.backend = backend;
     /** @type {'featherstone' | 'xpbd'} what step() and poses() run */
     this.engine = engine;
@@ -572,15 +608,19 @@ export class Sim {
     this.#mod.exports.mw_reset(this.#handle());
   }
 
-  /** Heap bytes in use and linear-memory size of this Sim's module (shared by its Sims). */
+  /**
+   * Heap bytes in use, linear-memory size and function-table length (slots; the jit's Sims take some) of this
+   * Sim's module (shared by its Sims).
+   */
   memoryUsage() {
     this.#handle();
-    return { heap: this.#mod.exports.mw_heap_in_use(), linear: this.#mod.exports.memory.buffer.byteLength };
+    const x = this.#mod.exports;
+    return { heap: x.mw_heap_in_use(), linear: x.memory.buffer.byteLength, table: this.#mod.tableLength() };
   }
 
   /** Free everything this Sim holds; any later use throws.  Idempotent. */
   dispose() {
-    if (this.#ptr) this.#mod.exports.mw_close(this.#ptr);
+    if (this.#ptr) this.#close(this.#ptr);
     this.#ptr = 0;
     this.#views = null;
   }

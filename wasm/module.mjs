@@ -60,6 +60,39 @@ export class WasmModule {
     return self;
   }
 
+  /** Table slots freed by releaseSlots, reused before the table grows. */
+  #freeSlots = [];
+
+  /**
+   * Put functions (exports of another module sharing this memory) into this
+   * module's function table, where its C code calls them through function
+   * pointers: their slots, reusing freed ones before growing the table.
+   * @param {Function[]} fns
+   * @returns {number[]}
+   */
+  tableSlots(fns) {
+    const table = this.exports.__indirect_function_table;
+    return fns.map((fn) => {
+      const slot = this.#freeSlots.pop() ?? table.grow(1);
+      table.set(slot, fn);
+      return slot;
+    });
+  }
+
+  /** Empty the slots tableSlots gave, for reuse. @param {number[]} slots */
+  releaseSlots(slots) {
+    const table = this.exports.__indirect_function_table;
+    for (const slot of slots) {
+      table.set(slot, null);
+      this.#freeSlots.push(slot);
+    }
+  }
+
+  /** The length of the function table (the jit's slots included). */
+  tableLength() {
+    return this.exports.__indirect_function_table.length;
+  }
+
   /** @param {number} ptr @param {number} n */
   f64(ptr, n) {
     return new Float64Array(this.exports.memory.buffer, ptr, n);
@@ -68,6 +101,11 @@ export class WasmModule {
   /** @param {number} ptr a handle (or any int32-aligned address) @param {number} n words */
   i32(ptr, n) {
     return new Int32Array(this.exports.memory.buffer, ptr, n);
+  }
+
+  /** A copy of the n bytes at `ptr`. */
+  bytes(ptr, n) {
+    return new Uint8Array(this.exports.memory.buffer, ptr, n).slice();
   }
 
   /** The NUL-terminated UTF-8 string at `ptr`. */

@@ -14,8 +14,7 @@
  * dispatches on the gravity argument.  A large copy is cut into
  * stages (stages.c); a small one with joint angles comes as two copies, with
  * checked and unchecked sin/cos (docs/codegen.md). */
-#include "codegen/gen.h"
-#include "codegen/stages.h"
+#include "codegen/plan.h"
 
 #include "rbda/loops.h"
 
@@ -54,23 +53,7 @@ static const char *section_heading(const gen *g, int s)
     }
 }
 
-/* Forward dynamics of more operations than this is written in stages
- * (docs/codegen.md, "Stages"); below it one function is faster. */
-#define STAGED_OPS 300
 
-typedef struct {
-    gen *g;
-    const char *variant;  /* "_own" or "_g": the copy's part of its function names */
-    int *tnum;            /* temporary number of a kept operation node, or -1 */
-    gen_ops ops;          /* operation counts, one per temporary           */
-    char (*name)[GEN_LABEL_LEN]; /* per kept operation node: its C name */
-    unsigned char *gmask; /* per trig node: bit k when it multiplies gravity[k], */
-                          /* GM_OTHER when anything else reads it           */
-    int uses[EX_IN_COUNT];  /* which input arrays the function reads        */
-    gen_stages st;        /* statements and stages                         */
-    int near;             /* writing the copy with unchecked sin/cos       */
-    int *loaded;          /* per node: 1 + the stage that last read it from w */
-} emitter;
 
 /* Shortest %g form that reads back exactly, always with a '.' or exponent. */
 static void format_double(char *buf, size_t cap, double v)
@@ -97,74 +80,24 @@ static void atom(FILE *f, const emitter *em, ex id, int leading)
     }
 }
 
-/* The kept sin or cos node of the same argument as trig node `id`, or -1. */
-static int trig_partner(const emitter *em, ex id)
-{
-    const ex_pool *p = &em->g->p;
-    ex_node probe = p->nodes[id];
-    probe.op = probe.op == EX_SIN ? EX_COS : EX_SIN;
-    for (int k = 0; k < p->n; k++)    /* generation-time only; trig nodes are few */
-        if (p->nodes[k].op == probe.op && p->nodes[k].a == probe.a) return em->tnum[k] >= 0 ? k : -1;
-    return -1;
-}
 
-/* The name of the sine (op EX_SIN) or cosine of trig node id's angle: s3 and
- * c3 for q[3], else after id's number. */
-static void trig_name(const emitter *em, ex id, ex_op op, char *buf, size_t cap)
-{
-    const ex_pool *p = &em->g->p;
-    const ex_node *x = &p->nodes[p->nodes[id].a];
-    const char *sc = op == EX_SIN ? "s" : "c";
-    if (x->op == EX_INPUT && x->array == EX_IN_Q) snprintf(buf, cap, "%s%d", sc, x->index);
-    else if (x->op == EX_INPUT) snprintf(buf, cap, "%s_%s%d", sc, ex_input_name(x->array), x->index);
-    else snprintf(buf, cap, "t%d_%s", em->tnum[id], op == EX_SIN ? "sin" : "cos");
-}
 
 /* The output names of trig node `id`'s angle: its sin and cos temporaries,
  * or a scratch name for a half nothing reads (the compiler drops it). */
 static void trig_names(const emitter *em, ex id, char *sname, char *cname, size_t cap)
 {
     const ex_node *n = &em->g->p.nodes[id];
-    int other = trig_partner(em, id);
+    int other = plan_trig_partner(em, id);
     ex s = n->op == EX_SIN ? id : other, c = n->op == EX_COS ? id : other;
     char base[GEN_LABEL_LEN];
     if (s >= 0) snprintf(sname, cap, "%s", em->name[s]);
-    else trig_name(em, id, EX_SIN, base, sizeof base), snprintf(sname, cap, "%s_unused", base);
+    else plan_trig_name(em, id, EX_SIN, base, sizeof base), snprintf(sname, cap, "%s_unused", base);
     if (c >= 0) snprintf(cname, cap, "%s", em->name[c]);
-    else trig_name(em, id, EX_COS, base, sizeof base), snprintf(cname, cap, "%s_unused", base);
+    else plan_trig_name(em, id, EX_COS, base, sizeof base), snprintf(cname, cap, "%s_unused", base);
 }
 
-#define GM_OTHER 0x80
 
-/* The gravity components trig node id's angle (its sin and cos) multiplies,
- * when they are all zero in the model's own gravity; 0 when something else
- * reads the angle, or a component the model has. */
-static int gravity_only(const emitter *em, ex id)
-{
-    int other = trig_partner(em, id), mask = em->gmask[id] | (other >= 0 ? em->gmask[other] : 0);
-    for (int k = 0; k < 3; k++)
-        if (mask & 1 << k && em->g->m->gravity[k] != 0.0) return 0;
-    return mask & GM_OTHER ? 0 : mask;
-}
 
-/* Marks, for every kept sin and cos, what reads it (gmask). */
-static void find_gravity_angles(emitter *em, const ex *out, int nout)
-{
-    const ex_pool *p = &em->g->p;
-    memset(em->gmask, 0, (size_t)p->n);
-    for (int i = 0; i < nout; i++) em->gmask[out[i]] |= GM_OTHER;
-    for (ex id = 0; id < p->n; id++) {
-        const ex_node *n = &p->nodes[id];
-        if (em->tnum[id] < 0) continue;
-        for (int k = 0; k < 2; k++) {
-            ex x = k ? n->b : n->a, y = k ? n->a : n->b;
-            if (x < 0 || (p->nodes[x].op != EX_SIN && p->nodes[x].op != EX_COS)) continue;
-            const ex_node *ny = y >= 0 ? &p->nodes[y] : NULL;
-            if (n->op == EX_MUL && ny->op == EX_INPUT && ny->array == EX_IN_GRAVITY) em->gmask[x] |= 1 << ny->index;
-            else em->gmask[x] |= GM_OTHER;
-        }
-    }
-}
 
 /* Every angle's sin and cos are emitted together, where the first trig node
  * would be (they depend on inputs only): two angles per inline mech_sincos2,
@@ -183,9 +116,9 @@ static void trig_statements(FILE *f, const emitter *em)
     for (ex id = 0; id < p->n; id++) {
         const ex_node *n = &p->nodes[id];
         if ((n->op != EX_SIN && n->op != EX_COS) || em->tnum[id] < 0) continue;
-        int other = trig_partner(em, id);
+        int other = plan_trig_partner(em, id);
         if (other >= 0 && other < id) continue;            /* same angle as an earlier node */
-        if (gravity_only(em, id)) continue;
+        if (plan_gravity_only(em, id)) continue;
         if (pending < 0) { pending = id; continue; }
         trig_names(em, pending, s0, c0, sizeof s0);
         trig_names(em, id, s1, c1, sizeof s1);
@@ -205,7 +138,7 @@ static void trig_statements(FILE *f, const emitter *em)
     for (ex id = 0; id < p->n; id++) {
         const ex_node *n = &p->nodes[id];
         if ((n->op != EX_SIN && n->op != EX_COS) || em->tnum[id] < 0) continue;
-        int other = trig_partner(em, id), mask = gravity_only(em, id);
+        int other = plan_trig_partner(em, id), mask = plan_gravity_only(em, id);
         if ((other >= 0 && other < id) || !mask) continue;
         trig_names(em, id, s0, c0, sizeof s0);
         fputs("    double ", f);
@@ -245,98 +178,11 @@ static void statement(FILE *f, const emitter *em, ex id)
     fputs(";\n", f);
 }
 
-typedef struct {
-    const char *name;
-    ex id;
-} named;
 
-static int by_name_then_id(const void *x, const void *y)
-{
-    const named *a = x, *b = y;
-    int c = strcmp(a->name, b->name);
-    return c ? c : (a->id > b->id) - (a->id < b->id);
-}
 
-/* Each kept operation node's C name: s<k>/c<k> for a trig node of q[k], the
- * first name the generator gave it (gen_name), or t<number>.  A name two nodes
- * would share stays with the earlier one; the other falls back to its number
- * (a given name is never t<digits>, so the fallback is unique too). */
-static int name_temporaries(emitter *em)
-{
-    gen *g = em->g;
-    const ex_pool *p = &g->p;
-    int *first = malloc((size_t)p->n * sizeof *first);
-    named *list = malloc((size_t)(em->ops.total ? em->ops.total : 1) * sizeof *list);
-    if (!first || !list) { free(first); free(list); return gen_fail(g, 0, "out of memory"); }
-    for (ex id = 0; id < p->n; id++) first[id] = -1;
-    for (int k = g->nlabel - 1; k >= 0; k--) first[g->labels[k].id] = k;
-    int n = 0;
-    for (ex id = 0; id < p->n; id++) {
-        if (em->tnum[id] < 0) continue;
-        ex_op op = p->nodes[id].op;
-        if (op == EX_SIN || op == EX_COS) trig_name(em, id, op, em->name[id], sizeof em->name[id]);
-        else if (first[id] >= 0) snprintf(em->name[id], sizeof em->name[id], "%s", g->labels[first[id]].name);
-        else snprintf(em->name[id], sizeof em->name[id], "t%d", em->tnum[id]);
-        list[n++] = (named){ em->name[id], id };
-    }
-    qsort(list, (size_t)n, sizeof *list, by_name_then_id);
-    for (int k = 1; k < n; k++)
-        if (strcmp(list[k].name, list[k - 1].name) == 0) first[list[k].id] = -2;   /* a duplicate */
-    for (ex id = 0; id < p->n; id++)
-        if (em->tnum[id] >= 0 && first[id] == -2) snprintf(em->name[id], sizeof em->name[id], "t%d", em->tnum[id]);
-    free(first);
-    free(list);
-    return 0;
-}
 
-/* Marks what the outputs need, numbers the temporaries and counts the operations. */
-static int analyse(emitter *em, unsigned char *keep, const ex *out, int nout)
-{
-    gen *g = em->g;
-    const ex_pool *p = &g->p;
-    memset(keep, 0, (size_t)p->n);
-    for (int i = 0; i < nout; i++) keep[out[i]] = 1;
-    for (int id = p->n - 1; id >= 0; id--) {
-        const ex_node *n = &p->nodes[id];
-        if (!keep[id]) continue;
-        if (n->a >= 0) keep[n->a] = 1;
-        if (n->b >= 0) keep[n->b] = 1;
-    }
-    for (int id = 0; id < p->n; id++) {
-        const ex_node *n = &p->nodes[id];
-        em->tnum[id] = -1;
-        if (!keep[id]) continue;
-        switch (n->op) {
-        case EX_CONST:
-            if (!isfinite(n->c)) return gen_fail(g, 0, "a constant evaluates to %g (degenerate model data?)", n->c);
-            continue;
-        case EX_INPUT: em->uses[n->array] = 1; continue;
-        case EX_SIN: case EX_COS: em->ops.trig++; break;
-        case EX_NEG: em->ops.neg++; break;
-        case EX_ADD: case EX_SUB: em->ops.add++; break;
-        case EX_MUL: em->ops.mul++; break;
-        case EX_DIV: case EX_RECIP0: em->ops.div++; break;
-        case EX_SQRT: em->ops.sqrt++; break;
-        }
-        em->tnum[id] = em->ops.total++;
-    }
-    find_gravity_angles(em, out, nout);
-    return name_temporaries(em);
-}
 
-/* The functions of one generated file: forward dynamics at the model's own
- * gravity and at any gravity, the gravity shift, and observe. */
-typedef struct {
-    emitter own, general, shift, obs;
-} emitters;
 
-/* Whether another gravity takes the general copy, else the shift into the
- * own copy: the copy in full only where it is one function, so that the
- * large models are not written twice (docs/codegen.md, "Gravity, an input"). */
-static int general_in_full(const emitters *em)
-{
-    return em->own.st.nstage == 1;
-}
 
 static void write_header(FILE *f, const gen *g, const char *cname)
 {
@@ -425,7 +271,7 @@ static void write_description(FILE *f, const emitters *em, const char *h_name)
 {
     const gen *g = em->own.g;
     const mech_model *m = g->m;
-    const gen_ops *o = &em->own.ops, *og = general_in_full(em) ? &em->general.ops : &em->shift.ops;
+    const gen_ops *o = &em->own.ops, *og = plan_general_in_full(em) ? &em->general.ops : &em->shift.ops;
     int nfext = 0;
     for (int i = 0; i < m->nb; i++) nfext += m->bodies[i].fext;
     fprintf(f,
@@ -440,7 +286,7 @@ static void write_description(FILE *f, const emitters *em, const char *h_name)
             g->name, g->path, MECHGEN_VERSION, m->nq, m->nv, m->nb, nfext, nfext == 1 ? "y" : "ies", m->nloop,
             m->nloop == 1 ? "" : "s", m->nc, m->ntsda, m->nrsda, m->nact, m->npoi, m->npoi == 1 ? "" : "s",
             o->total, o->mul, o->add, o->div, o->neg, o->trig, o->sqrt, og->total,
-            general_in_full(em) ? "with gravity an input" : "more for another gravity, tau - G(q) (g - g0)", og->mul, og->add, og->div, og->neg,
+            plan_general_in_full(em) ? "with gravity an input" : "more for another gravity, tau - G(q) (g - g0)", og->mul, og->add, og->div, og->neg,
             og->trig, og->sqrt);
     int aba = g->algorithm == GEN_ABA;
     const char *name[2] = { "CRBA + L^T D L", "the articulated-body algorithm" };
@@ -469,7 +315,7 @@ static void write_description(FILE *f, const emitters *em, const char *h_name)
                " * computed once.  fwd_dyn runs the _own copy when the gravity argument is the\n"
                " * model's, bit-identical to gravity folded in; for another gravity\n"
                " * %s (docs/codegen.md, \"Gravity, an input\").\n */\n#include \"%s\"\n\n#include <math.h>\n#include <stddef.h>\n\n#include \"mech_sincos.h\"\n\n",
-            general_in_full(em) ? "the _g copy" : "the _own copy after gravity_tau", h_name);
+            plan_general_in_full(em) ? "the _g copy" : "the _own copy after gravity_tau", h_name);
 }
 
 /* One of a copy's parts (MECHGEN_PART: the whole copy, or its near or far
@@ -520,17 +366,6 @@ static void write_whole(FILE *f, emitter *em, const char *cname, const char *hal
     fputs("}\n", f);
 }
 
-/* Whether every angle of a sine or cosine is an input (a joint coordinate),
- * so that fwd_dyn can check them all before choosing the unchecked copy. */
-static int angles_are_inputs(const emitter *em)
-{
-    const ex_pool *p = &em->g->p;
-    for (ex id = 0; id < p->n; id++) {
-        const ex_node *n = &p->nodes[id];
-        if (em->tnum[id] >= 0 && (n->op == EX_SIN || n->op == EX_COS) && p->nodes[n->a].op != EX_INPUT) return 0;
-    }
-    return em->ops.trig > 0;
-}
 
 /* `fabs(a) <= MECH_SINCOS_MAX && ...` over the distinct angles, indented by `in`. */
 static void write_angle_check(FILE *f, const emitter *em, const char *in)
@@ -541,7 +376,7 @@ static void write_angle_check(FILE *f, const emitter *em, const char *in)
     for (ex id = 0; id < p->n; id++) {
         const ex_node *n = &p->nodes[id];
         if (em->tnum[id] < 0 || (n->op != EX_SIN && n->op != EX_COS)) continue;
-        int other = trig_partner(em, id);
+        int other = plan_trig_partner(em, id);
         if (other >= 0 && other < id) continue;   /* the same angle as an earlier node */
         if (!first) fprintf(f, " &&\n%s    ", in);
         fputs("fabs(", f);
@@ -573,11 +408,6 @@ static void write_part_macro(FILE *f, const char *wasm, const char *native)
           "#else\n#define MECHGEN_OTHER static __attribute__((noinline, cold))\n#endif\n", f);
 }
 
-/* A copy small enough for one function, with the near and far halves. */
-static int has_halves(const emitter *em)
-{
-    return em->st.nstage == 1 && angles_are_inputs(em);
-}
 
 /* One copy of the forward dynamics: its stages and their driver, its near
  * and far halves, or one function. */
@@ -597,7 +427,7 @@ static void write_copy(FILE *f, emitter *em, const char *cname)
         return;
     }
     fputc('\n', f);
-    if (!has_halves(em)) {
+    if (!plan_has_halves(em)) {
         write_whole(f, em, cname, "");
         return;
     }
@@ -617,7 +447,7 @@ static const char own_copy_args[] = "(q, qd, tau, fext, act, NULL, qdd);\n";
  * or far half when it has them. */
 static void write_copy_call(FILE *f, const emitter *em, const char *cname, const char *in, const char *args)
 {
-    if (!has_halves(em)) {
+    if (!plan_has_halves(em)) {
         fprintf(f, "%smechgen_%s_fwd_dyn%s%s", in, cname, em->variant, args);
         return;
     }
@@ -677,18 +507,18 @@ static void write_fwd_dyn(FILE *f, emitters *ems, const char *cname)
 {
     emitter *own = &ems->own, *gen = &ems->general;
     const mech_model *m = own->g->m;
-    int full = general_in_full(ems);
+    int full = plan_general_in_full(ems);
     int fext = own->uses[EX_IN_FEXT] || (full && gen->uses[EX_IN_FEXT]);
     int act = own->uses[EX_IN_ACT] || (full && gen->uses[EX_IN_ACT]);
-    int staged = own->st.nstage > 1 || (full && gen->st.nstage > 1), halves = has_halves(own) && full && has_halves(gen);
+    int staged = own->st.nstage > 1 || (full && gen->st.nstage > 1), halves = plan_has_halves(own) && full && plan_has_halves(gen);
     if (fext) fprintf(f, "static const double no_fext[%d];\n", 6 * m->nb);
     if (act) fprintf(f, "static const double no_act[%d];\n", m->nact);
-    if (has_halves(own) || (full && has_halves(gen)))
+    if (plan_has_halves(own) || (full && plan_has_halves(gen)))
         fputs("\n/* Copies with halves (docs/codegen.md, \"Trigonometry\"): _near with the unchecked sin/cos,\n"
               " * taken when every angle is within +-MECH_SINCOS_MAX, and _far, which falls back to libm.\n"
               " * In WebAssembly a function that may call libm spills even when it never does. */\n", f);
     static const char always[] = "static inline __attribute__((always_inline))";
-    int whole = !staged && !has_halves(own) && !(full && has_halves(gen));
+    int whole = !staged && !plan_has_halves(own) && !(full && plan_has_halves(gen));
     write_part_macro(f, whole ? always : "static __attribute__((noinline))", staged ? "static inline" : always);
     write_copy(f, own, cname);
     if (full) {
@@ -782,7 +612,7 @@ static void write_tables(FILE *f, const emitters *em, const char *cname)
                "    .npoi = %d, .ntsda = %d, .nrsda = %d, .observe_len = %d,\n",
             cname, g->name, MECHGEN_VERSION, m->nq, m->nv, m->nb, m->nact, m->nc, gx[0], gx[1], gx[2], cname, cname,
             m->npoi, m->ntsda, m->nrsda, nobs);
-    if (has_halves(&em->own) && general_in_full(em) && has_halves(&em->general))
+    if (plan_has_halves(&em->own) && plan_general_in_full(em) && plan_has_halves(&em->general))
         fprintf(f, "    .fwd_dyn_own_gravity_near = mechgen_%s_fwd_dyn_own_gravity_near,\n", cname);
     if (m->npoi + nel > 0) fputs("    .names = names,\n", f);
     if (nel > 0) fputs("    .act_slot = act_slot,\n", f);
@@ -813,67 +643,19 @@ static int write_file(gen *g, const char *path, emitters *em, const char *cname,
     return 0;
 }
 
-static int emitter_init(emitter *em, gen *g, const char *variant)
+
+
+
+void gen_write_source(FILE *f, emitters *em, const char *cname, const char *h_name)
 {
-    size_t n = (size_t)g->p.n;
-    *em = (emitter){ .g = g, .variant = variant };
-    em->tnum = malloc(n * sizeof *em->tnum);
-    em->name = malloc(n * sizeof *em->name);
-    em->gmask = malloc(n);
-    em->loaded = calloc(n, sizeof *em->loaded);
-    return em->tnum && em->name && em->gmask && em->loaded ? 0 : gen_fail(g, 0, "out of memory");
+    write_source(f, em, cname, h_name);
 }
 
-static void emitter_free(emitter *em)
+int gen_emit(emitters *em, const char *cname, const char *c_path, const char *h_path)
 {
-    gen_stages_free(&em->st);
-    free(em->tnum);
-    free(em->name);
-    free(em->gmask);
-    free(em->loaded);
-}
-
-/* Analyses the outputs qdd of g into em, staged when it is large and `stages`. */
-static int plan_fwd_dyn(emitter *em, unsigned char *keep, int stages)
-{
-    gen *g = em->g;
-    if (analyse(em, keep, g->qdd, g->m->nv)) return -1;
-    if (gen_stages_plan(&em->st, &g->p, em->tnum, g->section, g->qdd, g->m->nv, stages && em->ops.total > STAGED_OPS))
-        return gen_fail(g, 0, "out of memory");
-    g->ops = em->ops;
-    return 0;
-}
-
-int gen_emit(gen *own, gen *general, gen *shift, const char *cname, const char *c_path, const char *h_path)
-{
-    emitters em;
-    size_t n = (size_t)own->p.n;
-    if ((size_t)general->p.n > n) n = (size_t)general->p.n;
-    if ((size_t)shift->p.n > n) n = (size_t)shift->p.n;
-    unsigned char *keep = malloc(n);
-    int rc = keep ? 0 : gen_fail(own, 0, "out of memory");
-    if (rc == 0) rc = emitter_init(&em.own, own, "_own");
-    else em.own = (emitter){ 0 };
-    if (rc == 0) rc = emitter_init(&em.general, general, "_g");
-    else em.general = (emitter){ 0 };
-    if (rc == 0) rc = emitter_init(&em.shift, shift, "");
-    else em.shift = (emitter){ 0 };
-    if (rc == 0) rc = emitter_init(&em.obs, own, "");
-    else em.obs = (emitter){ 0 };
+    gen *own = em->own.g;
     const char *slash = strrchr(h_path, '/');
-    int nobs = mech_observe_len(own->m);
-    if (rc == 0) rc = plan_fwd_dyn(&em.own, keep, 1);
-    if (rc == 0 && (rc = plan_fwd_dyn(&em.general, keep, 1)) != 0) snprintf(own->err, sizeof own->err, "%s", general->err);
-    if (rc == 0 && (rc = plan_fwd_dyn(&em.shift, keep, 0)) != 0) snprintf(own->err, sizeof own->err, "%s", shift->err);
-    if (rc == 0) rc = analyse(&em.obs, keep, own->obs, nobs);
-    if (rc == 0 && gen_stages_plan(&em.obs.st, &own->p, em.obs.tnum, own->section, own->obs, nobs, 0))
-        rc = gen_fail(own, 0, "out of memory");
-    if (rc == 0) rc = write_file(own, h_path, &em, cname, NULL);
-    if (rc == 0 && (rc = write_file(own, c_path, &em, cname, slash ? slash + 1 : h_path)) != 0) remove(h_path);
-    emitter_free(&em.own);
-    emitter_free(&em.general);
-    emitter_free(&em.shift);
-    emitter_free(&em.obs);
-    free(keep);
+    int rc = write_file(own, h_path, em, cname, NULL);
+    if (rc == 0 && (rc = write_file(own, c_path, em, cname, slash ? slash + 1 : h_path)) != 0) remove(h_path);
     return rc;
 }

@@ -173,12 +173,4 @@ void gen_name_sv6(gen *g, sv6 v, int force, const char *fmt, int i);
 /* Formats "path:line: message" into g->err; returns -1. */
 int gen_fail(gen *g, int line, const char *fmt, ...);
 
-/* Writes the generated source and header for model `cname` (a C identifier
- * fragment) from three runs of the pipeline over the same model: `own` with
- * fold_gravity set, `general` with gravity an input and `shift` by
- * gen_gravity_tau; a small model takes the general copy for any other
- * gravity, a staged one the own copy after the shift (docs/codegen.md,
- * "Gravity, an input").  Returns 0, or -1 with own->err set. */
-int gen_emit(gen *own, gen *general, gen *shift, const char *cname, const char *c_path, const char *h_path);
-
 #endif

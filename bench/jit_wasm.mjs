@@ -1,0 +1,104 @@
+// jit_wasm.mjs — the jit against the build-time modules (docs/wasm.md, "Jit"; docs/benchmarks.md).  Not a
+// test: it prints a table.
+//
+//   node bench/jit_wasm.mjs [model ...]      (after `npm run build`; default: every shipped model)
+//
+// Per model:
+//   build ns   ns per forward-dynamics call of the build-time module (the generated C through emcc -O2),
+//              the loop inside WebAssembly (wasm/bench.c, mw_bench_forward: 256 sampled states, the
+//              engine's forward dynamics at the model's gravity)
+//   jit ns     the same loop in the runtime module over a jit handle: the engine calls the jitted
+//              module's fwd_dyn_own_gravity through the function table (call_indirect, no JS)
+//   ratio      jit / build; gate: <= 1.3 on every model
+//   emit ms    the runtime module's generator, text to .wasm bytes (median of 5)
+//   bytes      the .wasm's size
+// then the time from text to a running jit Sim (openModel({ text }, { backend: 'jit' }) and one forward()),
+// median of 10, for threelink and hmmwv_pitman (the browser targets: 50 and 300 ms).
+import { cpus } from 'node:os';
+
+import { listModels, loadModelText, openModel } from '../wasm/index.mjs';
+import { generate, jitHandle } from '../wasm/jit.mjs';
+import { WasmModule } from '../wasm/module.mjs';
+
+const dist = new URL('../wasm/dist/', import.meta.url);
+const GATE = 1.3;
+
+/** CPU time of this process in ns (time descheduled on a shared machine is not charged). */
+function cpuNs() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) * 1e3;
+}
+
+/**
+ * Best of 10 runs of fn(calls), in ns per call, calls grown until a run takes 5 ms, after 0.3 s of untimed
+ * runs: V8 runs WebAssembly first as Liftoff code and swaps in TurboFan code once it is hot.
+ */
+function nsPerCall(fn) {
+  let calls = 256;
+  for (;;) {
+    const t0 = cpuNs();
+    fn(calls);
+    if (cpuNs() - t0 >= 5e6 || calls >= 1 << 26) break;
+    calls *= 2;
+  }
+  for (const t0 = cpuNs(); cpuNs() - t0 < 3e8;) fn(calls);
+  let best = Infinity;
+  for (let r = 0; r < 10; r++) {
+    const t0 = cpuNs();
+    fn(calls);
+    best = Math.min(best, (cpuNs() - t0) / calls);
+  }
+  return best;
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+
+function fail(mod, ptr) {
+  if (!ptr) throw new Error(mod.lastError().message);
+}
+
+const models = (await listModels()).filter((m) => m.backend === 'generated').map((m) => m.name);
+const chosen = process.argv.length > 2 ? process.argv.slice(2) : models;
+console.log(`jit_wasm: ${new Date().toISOString().slice(0, 16)} UTC, ${cpus()[0].model}, Node ${process.version}`);
+console.log('model            build ns     jit ns   ratio   emit ms      bytes');
+const runtime = await WasmModule.instantiate(new URL('runtime.wasm', dist));
+let worst = 0;
+for (const name of chosen) {
+  const text = await loadModelText(name);
+  const built = await WasmModule.instantiate(new URL(`${name}.wasm`, dist));
+  const builtPtr = built.exports.mw_open();
+  fail(built, builtPtr);
+  const jit = await jitHandle(runtime, text, name, fail);
+  const emit = [];
+  let bytes = 0;
+  for (let k = 0; k < 5; k++) {
+    const t0 = performance.now();
+    bytes = generate(runtime, text, name, 1, fail).bytes.length;
+    emit.push(performance.now() - t0);
+  }
+  const b = nsPerCall((calls) => built.exports.mw_bench_forward(builtPtr, calls));
+  const j = nsPerCall((calls) => runtime.exports.mw_bench_forward(jit.ptr, calls));
+  worst = Math.max(worst, j / b);
+  console.log(`${name.padEnd(14)} ${b.toFixed(1).padStart(10)} ${j.toFixed(1).padStart(10)} ${(j / b).toFixed(2).padStart(7)}` +
+    ` ${median(emit).toFixed(1).padStart(9)} ${String(bytes).padStart(10)}`);
+  jit.close(jit.ptr);
+  built.exports.mw_close(builtPtr);
+}
+console.log(`worst ratio ${worst.toFixed(2)} (gate <= ${GATE}): ${worst <= GATE ? 'met' : 'NOT met'}`);
+
+for (const name of ['threelink', 'hmmwv_pitman'].filter((n) => chosen.includes(n))) {
+  const text = await loadModelText(name);
+  const times = [];
+  for (let k = 0; k < 10; k++) {
+    const t0 = performance.now();
+    const sim = await openModel({ text, name }, { backend: 'jit' });
+    sim.forward();
+    times.push(performance.now() - t0);
+    sim.dispose();
+  }
+  console.log(`text to a running jit Sim, ${name}: median ${median(times).toFixed(1)} ms of 10 ` +
+    `(min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)})`);
+}
