@@ -118,7 +118,7 @@ static uint32_t check_code(reader *r, const char *model)
         for (uint32_t g = 0; g < groups && !body.bad; g++) {
             locals += u32(&body);
             int t = byte(&body);
-            CHECK(t == 0x7f || t == 0x7c, "%s: body %u: local type %#x", model, k, t);
+            CHECK(t == 0x7f || t == 0x7c || t == 0x7b, "%s: body %u: local type %#x", model, k, t);
         }
         CHECK(!body.bad && locals <= WASM_MAX_LOCALS, "%s: body %u: %u locals", model, k, locals);
         CHECK(r->p[size - 1] == 0x0b, "%s: body %u does not end in end", model, k);

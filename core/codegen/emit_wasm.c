@@ -37,7 +37,7 @@ typedef struct {
 } scratch_layout;
 
 /* sin/cos work locals: the argument, the reduction and polynomials, the
- * table entries, and where an unread half goes. */
+ * table entries, the results; as f64 for one angle, as v128 (f64x2) for two. */
 enum { W_X, W_T, W_KD, W_Y, W_Z, W_Z2, W_SY, W_CM1, W_SK, W_CK, W_S, W_C, NWORK };
 
 /* One function body being written. */
@@ -47,9 +47,11 @@ typedef struct {
     wasm_buf code;
     int param[NPARAM_PART];   /* the local of each input array and of out, -1: none */
     int nparam;
-    int nf64;                 /* f64 locals, after the one i32 local            */
+    int nv128;                /* v128 locals (the paired sin/cos), after the three i32 locals */
+    int nf64;                 /* f64 locals, after those                        */
     int *freel, nfree, freecap;
     int *local;               /* per node defined here: its local               */
+    int *cache;               /* per input or earlier stage's temporary read here: its local once loaded */
     int *last;                /* per node defined here: its last reading statement here */
     int stage;
     int at;                   /* the statement being written                    */
@@ -63,7 +65,15 @@ static void f64_const(body *b, double v) { op(b, WASM_F64_CONST); wasm_f64(&b->c
 static void i32_const(body *b, int32_t v) { op(b, WASM_I32_CONST); wasm_s32(&b->code, v); }
 static void f64_load(body *b, uint32_t offset) { op(b, WASM_F64_LOAD); wasm_memarg(&b->code, 3, offset); }
 static void f64_store(body *b, uint32_t offset) { op(b, WASM_F64_STORE); wasm_memarg(&b->code, 3, offset); }
-static void scratch(body *b) { op(b, WASM_GLOBAL_GET); wasm_u32(&b->code, G_SCRATCH); }
+/* The i32 locals: two table entries' addresses, and the scratch area's,
+ * read from the imported global once at the function's start; then the
+ * v128 work locals of the paired sin/cos. */
+enum { NI32 = 3 };
+static int i32_local(const body *b) { return b->nparam; }
+static int i32_local2(const body *b) { return b->nparam + 2; }
+static int scratch_local(const body *b) { return b->nparam + 1; }
+static int v128_local(const body *b, int k) { return b->nparam + NI32 + k; }
+static void scratch(body *b) { local_op(b, WASM_LOCAL_GET, scratch_local(b)); }
 /* The address scratch + offset. */
 static void scratch_at(body *b, uint32_t offset)
 {
@@ -72,12 +82,10 @@ static void scratch_at(body *b, uint32_t offset)
     op(b, WASM_I32_ADD);
 }
 
-static int i32_local(const body *b) { return b->nparam; }
-
 static int local_new(body *b)
 {
     if (b->nfree) return b->freel[--b->nfree];
-    return b->nparam + 1 + b->nf64++;
+    return b->nparam + NI32 + b->nv128 + b->nf64++;
 }
 
 static void local_free(body *b, int l)
@@ -101,24 +109,32 @@ static int defined_here(const body *b, ex id)
     return d >= 0 && gen_stages_stage_of(&b->em->st, d) == b->stage;
 }
 
-/* Pushes the value of node id: a constant, an input, a local, or a slot of w. */
+/* Pushes the value of node id: a constant, a temporary's local, or an input
+ * or a slot of w, loaded into a local at its first read here (a store to w
+ * or out would otherwise make V8 load it again at every read). */
 static void push(body *b, ex id)
 {
     const ex_node *n = &b->em->g->p.nodes[id];
     if (n->op == EX_CONST) {
         f64_const(b, n->c);
-    } else if (n->op == EX_INPUT) {
-        if (b->param[n->array] < 0) {
+    } else if (defined_here(b, id)) {
+        local_op(b, WASM_LOCAL_GET, b->local[id]);
+    } else if (b->cache[id] >= 0) {
+        local_op(b, WASM_LOCAL_GET, b->cache[id]);
+    } else {
+        if (n->op == EX_INPUT && b->param[n->array] < 0) {
             b->failed = 1;   /* a function reading an input its signature lacks */
             return;
         }
-        local_op(b, WASM_LOCAL_GET, b->param[n->array]);
-        f64_load(b, 8u * (uint32_t)n->index);
-    } else if (defined_here(b, id)) {
-        local_op(b, WASM_LOCAL_GET, b->local[id]);
-    } else {
-        scratch(b);
-        f64_load(b, b->sl->w + 8u * (uint32_t)b->em->st.slot[id]);
+        if (n->op == EX_INPUT) {
+            local_op(b, WASM_LOCAL_GET, b->param[n->array]);
+            f64_load(b, 8u * (uint32_t)n->index);
+        } else {
+            scratch(b);
+            f64_load(b, b->sl->w + 8u * (uint32_t)b->em->st.slot[id]);
+        }
+        b->cache[id] = local_new(b);
+        local_op(b, WASM_LOCAL_TEE, b->cache[id]);
     }
 }
 
@@ -149,6 +165,7 @@ static void note_use(void *ctx, ex id)
 {
     body *b = ctx;
     if (defined_here(b, id)) b->last[id] = b->at;
+    else b->cache[id] = -1;   /* an input or an earlier stage's temporary (or a constant: unused) */
 }
 
 static int is_trig(const ex_node *n) { return n->op == EX_SIN || n->op == EX_COS; }
@@ -160,7 +177,6 @@ static int is_trig(const ex_node *n) { return n->op == EX_SIN || n->op == EX_COS
 static void sincos(body *b, const int *wk, int ls, int lc)
 {
     int ka = i32_local(b);
-    local_op(b, WASM_LOCAL_SET, wk[W_X]);
     if (!b->near) {
         local_op(b, WASM_LOCAL_GET, wk[W_X]);
         op(b, WASM_F64_ABS);
@@ -275,51 +291,239 @@ static void sincos(body *b, const int *wk, int ls, int lc)
     op(b, WASM_END);
 }
 
-/* Statement i when it is the trig group: every angle's sin and cos, an angle
- * that only multiplies gravity components the model lacks only when one of
- * them is nonzero (else sin 0, cos 1), as emit.c's trig_statements. */
+static void simd(body *b, unsigned code)
+{
+    op(b, WASM_PREFIX_FD);
+    wasm_u32(&b->code, code);
+}
+
+static void simd_lane(body *b, unsigned code, unsigned lane)
+{
+    simd(b, code);
+    wasm_byte(&b->code, lane);
+}
+
+static void splat(body *b, double c)
+{
+    f64_const(b, c);
+    simd(b, WASM_F64X2_SPLAT);
+}
+
+/* vector local x  op  splat(c) */
+static void v_op_const(body *b, int x, unsigned code, double c)
+{
+    local_op(b, WASM_LOCAL_GET, x);
+    splat(b, c);
+    simd(b, code);
+}
+
+/* The table entry's address of lane `lane` of the v128 t (k in its low bits) into i32 local ka. */
+static void table_address(body *b, int t, unsigned lane, int ka)
+{
+    local_op(b, WASM_LOCAL_GET, t);
+    simd_lane(b, WASM_I64X2_EXTRACT_LANE, lane);
+    op(b, WASM_I32_WRAP_I64);
+    i32_const(b, 127);
+    op(b, WASM_I32_AND);
+    i32_const(b, 4);
+    op(b, WASM_I32_SHL);
+    scratch(b);
+    op(b, WASM_I32_ADD);
+    local_op(b, WASM_LOCAL_SET, ka);
+}
+
+/* The sines and cosines of two angles at once, in f64x2 lanes, as
+ * mech_sincos2_near (mech_sincos.h): the same operations in the same order
+ * as two mech_sincos_near, so bit-identical to them.  The angles are in the
+ * f64 locals x0 and x1, the results go to ls[0..1] and lc[0..1]. */
+static void sincos2(body *b, int x0, int x1, const int *ls, const int *lc)
+{
+    int v[NWORK], ka = i32_local(b), ka2 = i32_local2(b);
+    for (int k = 0; k < NWORK; k++) v[k] = v128_local(b, k);
+    local_op(b, WASM_LOCAL_GET, x0);
+    simd(b, WASM_F64X2_SPLAT);
+    local_op(b, WASM_LOCAL_GET, x1);
+    simd_lane(b, WASM_F64X2_REPLACE_LANE, 1);
+    local_op(b, WASM_LOCAL_SET, v[W_X]);
+    /* 1. t, kd, k, y = ((x - kd Q1) - kd Q2) - (kd Q3 + kd Q4) */
+    v_op_const(b, v[W_X], WASM_F64X2_MUL, mech_sincos_k_scale);
+    splat(b, mech_sincos_magic);
+    simd(b, WASM_F64X2_ADD);
+    local_op(b, WASM_LOCAL_TEE, v[W_T]);
+    splat(b, mech_sincos_magic);
+    simd(b, WASM_F64X2_SUB);
+    local_op(b, WASM_LOCAL_SET, v[W_KD]);
+    table_address(b, v[W_T], 0, ka);
+    table_address(b, v[W_T], 1, ka2);
+    local_op(b, WASM_LOCAL_GET, v[W_X]);
+    v_op_const(b, v[W_KD], WASM_F64X2_MUL, mech_sincos_Q1);
+    simd(b, WASM_F64X2_SUB);
+    v_op_const(b, v[W_KD], WASM_F64X2_MUL, mech_sincos_Q2);
+    simd(b, WASM_F64X2_SUB);
+    v_op_const(b, v[W_KD], WASM_F64X2_MUL, mech_sincos_Q3);
+    v_op_const(b, v[W_KD], WASM_F64X2_MUL, mech_sincos_Q4);
+    simd(b, WASM_F64X2_ADD);
+    simd(b, WASM_F64X2_SUB);
+    local_op(b, WASM_LOCAL_SET, v[W_Y]);
+    /* 2. z, z2, sy = y + (y z)((-1/6 + z/120) - z2/5040), cm1 = z((-1/2 + z/24) - z2/720) */
+    local_op(b, WASM_LOCAL_GET, v[W_Y]);
+    local_op(b, WASM_LOCAL_GET, v[W_Y]);
+    simd(b, WASM_F64X2_MUL);
+    local_op(b, WASM_LOCAL_TEE, v[W_Z]);
+    local_op(b, WASM_LOCAL_GET, v[W_Z]);
+    simd(b, WASM_F64X2_MUL);
+    local_op(b, WASM_LOCAL_SET, v[W_Z2]);
+    local_op(b, WASM_LOCAL_GET, v[W_Y]);
+    local_op(b, WASM_LOCAL_GET, v[W_Y]);
+    local_op(b, WASM_LOCAL_GET, v[W_Z]);
+    simd(b, WASM_F64X2_MUL);
+    splat(b, -1.0 / 6.0);
+    v_op_const(b, v[W_Z], WASM_F64X2_MUL, 1.0 / 120.0);
+    simd(b, WASM_F64X2_ADD);
+    v_op_const(b, v[W_Z2], WASM_F64X2_MUL, 1.0 / 5040.0);
+    simd(b, WASM_F64X2_SUB);
+    simd(b, WASM_F64X2_MUL);
+    simd(b, WASM_F64X2_ADD);
+    local_op(b, WASM_LOCAL_SET, v[W_SY]);
+    local_op(b, WASM_LOCAL_GET, v[W_Z]);
+    splat(b, -0.5);
+    v_op_const(b, v[W_Z], WASM_F64X2_MUL, 1.0 / 24.0);
+    simd(b, WASM_F64X2_ADD);
+    v_op_const(b, v[W_Z2], WASM_F64X2_MUL, 1.0 / 720.0);
+    simd(b, WASM_F64X2_SUB);
+    simd(b, WASM_F64X2_MUL);
+    local_op(b, WASM_LOCAL_SET, v[W_CM1]);
+    /* 3. { S_k } and { C_k } of both lanes, s = S + (S cm1 + C sy), c = C + (C cm1 - S sy) */
+    for (int k = 0; k < 2; k++) {
+        local_op(b, WASM_LOCAL_GET, ka);
+        f64_load(b, b->sl->table + 8u * (uint32_t)k);
+        simd(b, WASM_F64X2_SPLAT);
+        local_op(b, WASM_LOCAL_GET, ka2);
+        f64_load(b, b->sl->table + 8u * (uint32_t)k);
+        simd_lane(b, WASM_F64X2_REPLACE_LANE, 1);
+        local_op(b, WASM_LOCAL_SET, v[k ? W_CK : W_SK]);
+    }
+    for (int k = 0; k < 2; k++) {
+        int big = k ? v[W_CK] : v[W_SK], other = k ? v[W_SK] : v[W_CK];
+        local_op(b, WASM_LOCAL_GET, big);
+        local_op(b, WASM_LOCAL_GET, big);
+        local_op(b, WASM_LOCAL_GET, v[W_CM1]);
+        simd(b, WASM_F64X2_MUL);
+        local_op(b, WASM_LOCAL_GET, other);
+        local_op(b, WASM_LOCAL_GET, v[W_SY]);
+        simd(b, WASM_F64X2_MUL);
+        simd(b, k ? WASM_F64X2_SUB : WASM_F64X2_ADD);
+        simd(b, WASM_F64X2_ADD);
+        local_op(b, WASM_LOCAL_SET, v[k ? W_C : W_S]);
+    }
+    for (int lane = 0; lane < 2; lane++)
+        for (int k = 0; k < 2; k++) {
+            local_op(b, WASM_LOCAL_GET, v[k ? W_C : W_S]);
+            simd_lane(b, WASM_F64X2_EXTRACT_LANE, (unsigned)lane);
+            local_op(b, WASM_LOCAL_SET, k ? lc[lane] : ls[lane]);
+        }
+}
+
+/* One angle of the trig group: its kept sin and cos nodes (-1: a half
+ * nothing reads), their locals, the gravity components it only multiplies
+ * (plan_gravity_only), and the local holding it while it waits for a pair. */
+typedef struct {
+    ex angle, s, c;
+    int ls, lc, mask, x;
+} trig_angle;
+
+/* `gravity[k] != 0.0 || ...` over the components in mask. */
+static void gravity_nonzero(body *b, int mask)
+{
+    int first = 1;
+    for (int k = 0; k < 3; k++) {
+        if (!(mask & 1 << k)) continue;
+        if (b->param[P_GRAVITY] < 0) b->failed = 1;
+        local_op(b, WASM_LOCAL_GET, b->param[P_GRAVITY]);
+        f64_load(b, 8u * (uint32_t)k);
+        f64_const(b, 0.0);
+        op(b, WASM_F64_NE);
+        if (!first) op(b, WASM_I32_OR);
+        first = 0;
+    }
+}
+
+/* Statement i when it is the trig group: every angle's sin and cos, as
+ * emit.c's trig_statements — in a near half two angles at a time (sincos2),
+ * else one by one with the range check; an angle that only multiplies
+ * gravity components the model lacks only when one of them is nonzero (else
+ * sin 0, cos 1).  Each angle is read before any branch (its first read
+ * loads it into a local the rest of the function reuses). */
 static void trig_statement(body *b, int i)
 {
     const emitter *em = b->em;
     const ex_pool *p = &em->g->p;
-    int wk[NWORK];
+    int wk[NWORK], na = 0, pending = -1;
     for (int k = 0; k < NWORK; k++) wk[k] = local_new(b);
+    trig_angle *a = malloc((size_t)(p->n - em->st.stmt[i]) * sizeof *a);
+    if (!a) {
+        b->failed = 1;
+        return;
+    }
     for (ex id = em->st.stmt[i]; id < p->n; id++) {
         const ex_node *n = &p->nodes[id];
         if (em->st.stmt_of[id] != i || !is_trig(n)) continue;
         int other = plan_trig_partner(em, id);
         if (other >= 0 && other < id) continue;
-        ex s = n->op == EX_SIN ? id : other, c = n->op == EX_COS ? id : other;
-        int ls = s >= 0 ? local_new(b) : wk[W_S], lc = c >= 0 ? local_new(b) : wk[W_C];
-        int mask = plan_gravity_only(em, id);
-        if (mask) {
-            int first = 1;
-            for (int k = 0; k < 3; k++) {
-                if (!(mask & 1 << k)) continue;
-                if (b->param[P_GRAVITY] < 0) b->failed = 1;
-                local_op(b, WASM_LOCAL_GET, b->param[P_GRAVITY]);
-                f64_load(b, 8u * (uint32_t)k);
-                f64_const(b, 0.0);
-                op(b, WASM_F64_NE);
-                if (!first) op(b, WASM_I32_OR);
-                first = 0;
+        trig_angle *t = &a[na++];
+        t->angle = n->a;
+        t->s = n->op == EX_SIN ? id : other;
+        t->c = n->op == EX_COS ? id : other;
+        t->ls = local_new(b);
+        t->lc = local_new(b);
+        t->mask = plan_gravity_only(em, id);
+    }
+    for (int k = 0; k < na; k++) {
+        trig_angle *t = &a[k];
+        push(b, t->angle);
+        if (b->near && !t->mask) {   /* paired with the previous such angle, or waiting for the next */
+            t->x = local_new(b);
+            local_op(b, WASM_LOCAL_SET, t->x);
+            if (pending < 0) {
+                pending = k;
+                continue;
             }
+            int ls[2] = { a[pending].ls, t->ls }, lc[2] = { a[pending].lc, t->lc };
+            sincos2(b, a[pending].x, t->x, ls, lc);
+            local_free(b, a[pending].x);
+            local_free(b, t->x);
+            pending = -1;
+            continue;
+        }
+        local_op(b, WASM_LOCAL_SET, wk[W_X]);
+        if (t->mask) {
+            gravity_nonzero(b, t->mask);
             op(b, WASM_IF);
             op(b, WASM_VOID);
         }
-        push(b, n->a);
-        sincos(b, wk, ls, lc);
-        if (mask) {
+        sincos(b, wk, t->ls, t->lc);
+        if (t->mask) {
             op(b, WASM_ELSE);
             f64_const(b, 0.0);
-            local_op(b, WASM_LOCAL_SET, ls);
+            local_op(b, WASM_LOCAL_SET, t->ls);
             f64_const(b, 1.0);
-            local_op(b, WASM_LOCAL_SET, lc);
+            local_op(b, WASM_LOCAL_SET, t->lc);
             op(b, WASM_END);
         }
-        if (s >= 0) define(b, s, ls, i);
-        if (c >= 0) define(b, c, lc, i);
     }
+    if (pending >= 0) {   /* a last odd angle */
+        local_op(b, WASM_LOCAL_GET, a[pending].x);
+        local_op(b, WASM_LOCAL_SET, wk[W_X]);
+        sincos(b, wk, a[pending].ls, a[pending].lc);
+        local_free(b, a[pending].x);
+    }
+    for (int k = 0; k < na; k++) {
+        if (a[k].s >= 0) define(b, a[k].s, a[k].ls, i);
+        else local_free(b, a[k].ls);
+        if (a[k].c >= 0) define(b, a[k].c, a[k].lc, i);
+        else local_free(b, a[k].lc);
+    }
+    free(a);
     for (int k = 0; k < NWORK; k++) local_free(b, wk[k]);
 }
 
@@ -375,8 +579,10 @@ static void liveness(body *b, const ex *out, int nout)
             if (st->stmt_of[id] == i) b->last[id] = -1, b->local[id] = -1;
     }
     for (b->at = st->start[b->stage]; b->at < st->start[b->stage + 1]; b->at++) gen_stages_uses(st, p, b->at, note_use, b);
-    for (int k = 0; k < nout; k++)
-        if (defined_here(b, out[k])) b->last[out[k]] = INT_MAX;
+    for (int k = 0; k < nout; k++) {
+        b->at = INT_MAX;
+        note_use(b, out[k]);
+    }
 }
 
 /* The statements of stage k of em, then, from the last stage, its outputs out[0..nout) to the out parameter. */
@@ -403,13 +609,18 @@ static int body_init(body *b, const emitter *em, const scratch_layout *sl, int n
     size_t n = em ? (size_t)em->g->p.n : 1;
     b->local = malloc(n * sizeof *b->local);
     b->last = malloc(n * sizeof *b->last);
-    return b->local && b->last ? 0 : -1;
+    b->cache = malloc(n * sizeof *b->cache);
+    op(b, WASM_GLOBAL_GET);
+    wasm_u32(&b->code, G_SCRATCH);
+    local_op(b, WASM_LOCAL_SET, scratch_local(b));
+    return b->local && b->last && b->cache ? 0 : -1;
 }
 
 static void body_free(body *b)
 {
     free(b->local);
     free(b->last);
+    free(b->cache);
     free(b->freel);
     wasm_buf_free(&b->code);
 }
@@ -441,8 +652,9 @@ static int add_function(module *mo, body *b, int type)
     int index = -1;
     if (b->failed || b->code.failed) {
         gen_fail(g, 0, b->failed ? "the WebAssembly back end could not lower the plan" : "out of memory");
-    } else if (b->nf64 + 1 > WASM_MAX_LOCALS) {
-        gen_fail(g, 0, "a WebAssembly function would need %d locals (at most %d)", b->nf64 + 1, WASM_MAX_LOCALS);
+    } else if (NI32 + b->nv128 + b->nf64 > WASM_MAX_LOCALS) {
+        gen_fail(g, 0, "a WebAssembly function would need %d locals (at most %d)", NI32 + b->nv128 + b->nf64,
+                 WASM_MAX_LOCALS);
     } else if (b->code.n > WASM_MAX_BODY_BYTES) {
         gen_fail(g, 0, "a WebAssembly function would be %zu bytes (at most %d)", b->code.n, WASM_MAX_BODY_BYTES);
     } else if (mo->nf == mo->cap) {
@@ -454,9 +666,13 @@ static int add_function(module *mo, body *b, int type)
     if (mo->nf < mo->cap && !g->err[0]) {
         wfunc *f = &mo->f[mo->nf];
         *f = (wfunc){ .type = type };
-        wasm_u32(&f->bytes, b->nf64 ? 2 : 1);
-        wasm_u32(&f->bytes, 1);
+        wasm_u32(&f->bytes, 1 + (b->nv128 > 0) + (b->nf64 > 0));
+        wasm_u32(&f->bytes, NI32);
         wasm_byte(&f->bytes, WASM_I32);
+        if (b->nv128) {
+            wasm_u32(&f->bytes, (uint32_t)b->nv128);
+            wasm_byte(&f->bytes, WASM_V128);
+        }
         if (b->nf64) {
             wasm_u32(&f->bytes, (uint32_t)b->nf64);
             wasm_byte(&f->bytes, WASM_F64);
@@ -479,6 +695,7 @@ static int add_parts(module *mo, const emitter *em, const ex *out, int nout, int
         body b;
         if (body_init(&b, em, &mo->sl, NPARAM_PART, part_params)) b.failed = 1;
         b.near = near;
+        b.nv128 = near ? NWORK : 0;
         if (!b.failed) write_stage(&b, k, out, nout);
         int index = add_function(mo, &b, T_PART);
         if (k == 0) first = index;

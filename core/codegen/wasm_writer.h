@@ -31,6 +31,10 @@ enum {
     WASM_F64_ADD = 0xa0, WASM_F64_SUB = 0xa1, WASM_F64_MUL = 0xa2, WASM_F64_DIV = 0xa3,
     WASM_I32_WRAP_I64 = 0xa7, WASM_I64_REINTERPRET_F64 = 0xbd,
     WASM_PREFIX_FC = 0xfc, WASM_MEMORY_INIT = 8, WASM_DATA_DROP = 9, WASM_MEMORY_FILL = 11,
+    /* fixed-width SIMD: prefix 0xfd, then the opcode as LEB128 */
+    WASM_V128 = 0x7b, WASM_PREFIX_FD = 0xfd, WASM_F64X2_SPLAT = 0x14, WASM_I64X2_EXTRACT_LANE = 0x1d,
+    WASM_F64X2_EXTRACT_LANE = 0x21, WASM_F64X2_REPLACE_LANE = 0x22,
+    WASM_F64X2_ADD = 0xf0, WASM_F64X2_SUB = 0xf1, WASM_F64X2_MUL = 0xf2,
 };
 
 void wasm_byte(wasm_buf *w, unsigned v);
