@@ -13,6 +13,8 @@ const COMPILING = 'The jit is compiling this model; it takes over in place when 
  * `badge(info)` shows the badge for the open model as the switch left it.
  */
 export function createJitSwitch(engine, codegen) {
+  let available = null; // what `codegen` resolved to, once it has: the request then goes out before start() returns
+  codegen.then((on) => (available = on));
   let note = '';  // the badge's tooltip note for the open model
   let opens = 0;  // models opened so far
   let last = { n: 0, state: 'none' }; // what the switch did for the last open, for the tests
@@ -25,7 +27,8 @@ export function createJitSwitch(engine, codegen) {
       last = { n, state: 'none' };
       return;
     }
-    if (!(await codegen)) {
+    // Asked at once when known (the common case), so the worker compiles while the page builds the model's view.
+    if (!(available ?? (await codegen))) {
       last = { n, state: 'unavailable', reason: 'this build has no code generator in the page' };
       return;
     }
