@@ -124,7 +124,7 @@ function openOptions(options) {
   const checked = {};
   for (const [key, values] of Object.entries(OPTIONS)) {
     const value = options[key];
-    const use = values.map(shown).join(' or ');
+    const use = values.map(shown).join(', ').replace(/, ([^,]*)$/, ' or $1');
     if (value !== undefined && typeof value !== 'string') throw new TypeError(`openModel: ${key} must be ${use}, got ${shown(value)}`);
     if (value !== undefined && !values.includes(value)) throw new RangeError(`openModel: unknown ${key} ${shown(value)}; use ${use}`);
     checked[key] = value;
@@ -137,10 +137,13 @@ function openOptions(options) {
  * @param {string | { text: string | Uint8Array, name?: string }} source a
  *   shipped model's name, or .mech text (a string or its UTF-8 bytes) with a
  *   name for error messages and `sim.name`
- * @param {{ backend?: 'generated' | 'runtime', engine?: 'featherstone' | 'xpbd' } | null} [options]
+ * @param {{ backend?: 'generated' | 'runtime' | 'jit', engine?: 'featherstone' | 'xpbd' } | null} [options]
  *   backend default: the model's generated module for a shipped model that
  *   has one, the runtime engine (ABA, loops by RBDA §8.5) for text and for a
- *   shipped model without a module.  engine 'xpbd' runs
+ *   shipped model without a module; 'jit' generates the dynamics of any text
+ *   (or shipped model) in the runtime module and runs them like a build-time
+ *   module (docs/wasm.md, "Jit"), rejecting with a MechError a model the
+ *   generator refuses.  engine 'xpbd' runs
  *   the same file as XPBD bodies and joints in the runtime module
  *   (docs/wasm.md, "XPBD engine").  Any other key or value is an error.
  * @returns {Promise<Sim>}

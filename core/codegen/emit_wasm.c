@@ -170,127 +170,6 @@ static void note_use(void *ctx, ex id)
 
 static int is_trig(const ex_node *n) { return n->op == EX_SIN || n->op == EX_COS; }
 
-/* sin and cos of the angle on top of the stack into locals ls and lc:
- * mech_sincos_near's steps in its order (mech_sincos.h), and, unless this
- * is a near half, beyond +-MECH_SINCOS_MAX or for a non-finite angle the
- * imported sin and cos, as mech_sincos falls back to libm. */
-static void sincos(body *b, const int *wk, int ls, int lc)
-{
-    int ka = i32_local(b);
-    if (!b->near) {
-        local_op(b, WASM_LOCAL_GET, wk[W_X]);
-        op(b, WASM_F64_ABS);
-        f64_const(b, MECH_SINCOS_MAX);
-        op(b, WASM_F64_LE);
-        op(b, WASM_IF);
-        op(b, WASM_VOID);
-    }
-    /* 1. t = x 64/pi + 1.5 2^52, kd = t - 1.5 2^52, k the low bits of t */
-    local_op(b, WASM_LOCAL_GET, wk[W_X]);
-    f64_const(b, mech_sincos_k_scale);
-    op(b, WASM_F64_MUL);
-    f64_const(b, mech_sincos_magic);
-    op(b, WASM_F64_ADD);
-    local_op(b, WASM_LOCAL_TEE, wk[W_T]);
-    f64_const(b, mech_sincos_magic);
-    op(b, WASM_F64_SUB);
-    local_op(b, WASM_LOCAL_SET, wk[W_KD]);
-    local_op(b, WASM_LOCAL_GET, wk[W_T]);
-    op(b, WASM_I64_REINTERPRET_F64);
-    op(b, WASM_I32_WRAP_I64);
-    i32_const(b, 127);
-    op(b, WASM_I32_AND);
-    i32_const(b, 4);
-    op(b, WASM_I32_SHL);
-    scratch(b);
-    op(b, WASM_I32_ADD);
-    local_op(b, WASM_LOCAL_SET, ka);
-    /* y = ((x - kd Q1) - kd Q2) - (kd Q3 + kd Q4) */
-    local_op(b, WASM_LOCAL_GET, wk[W_X]);
-    local_op(b, WASM_LOCAL_GET, wk[W_KD]);
-    f64_const(b, mech_sincos_Q1);
-    op(b, WASM_F64_MUL);
-    op(b, WASM_F64_SUB);
-    local_op(b, WASM_LOCAL_GET, wk[W_KD]);
-    f64_const(b, mech_sincos_Q2);
-    op(b, WASM_F64_MUL);
-    op(b, WASM_F64_SUB);
-    local_op(b, WASM_LOCAL_GET, wk[W_KD]);
-    f64_const(b, mech_sincos_Q3);
-    op(b, WASM_F64_MUL);
-    local_op(b, WASM_LOCAL_GET, wk[W_KD]);
-    f64_const(b, mech_sincos_Q4);
-    op(b, WASM_F64_MUL);
-    op(b, WASM_F64_ADD);
-    op(b, WASM_F64_SUB);
-    local_op(b, WASM_LOCAL_SET, wk[W_Y]);
-    /* 2. z = y^2, z2 = z^2, sy = y + (y z)((-1/6 + z/120) - z2/5040), cm1 = z((-1/2 + z/24) - z2/720) */
-    local_op(b, WASM_LOCAL_GET, wk[W_Y]);
-    local_op(b, WASM_LOCAL_GET, wk[W_Y]);
-    op(b, WASM_F64_MUL);
-    local_op(b, WASM_LOCAL_TEE, wk[W_Z]);
-    local_op(b, WASM_LOCAL_GET, wk[W_Z]);
-    op(b, WASM_F64_MUL);
-    local_op(b, WASM_LOCAL_SET, wk[W_Z2]);
-    local_op(b, WASM_LOCAL_GET, wk[W_Y]);
-    local_op(b, WASM_LOCAL_GET, wk[W_Y]);
-    local_op(b, WASM_LOCAL_GET, wk[W_Z]);
-    op(b, WASM_F64_MUL);
-    f64_const(b, -1.0 / 6.0);
-    local_op(b, WASM_LOCAL_GET, wk[W_Z]);
-    f64_const(b, 1.0 / 120.0);
-    op(b, WASM_F64_MUL);
-    op(b, WASM_F64_ADD);
-    local_op(b, WASM_LOCAL_GET, wk[W_Z2]);
-    f64_const(b, 1.0 / 5040.0);
-    op(b, WASM_F64_MUL);
-    op(b, WASM_F64_SUB);
-    op(b, WASM_F64_MUL);
-    op(b, WASM_F64_ADD);
-    local_op(b, WASM_LOCAL_SET, wk[W_SY]);
-    local_op(b, WASM_LOCAL_GET, wk[W_Z]);
-    f64_const(b, -0.5);
-    local_op(b, WASM_LOCAL_GET, wk[W_Z]);
-    f64_const(b, 1.0 / 24.0);
-    op(b, WASM_F64_MUL);
-    op(b, WASM_F64_ADD);
-    local_op(b, WASM_LOCAL_GET, wk[W_Z2]);
-    f64_const(b, 1.0 / 720.0);
-    op(b, WASM_F64_MUL);
-    op(b, WASM_F64_SUB);
-    op(b, WASM_F64_MUL);
-    local_op(b, WASM_LOCAL_SET, wk[W_CM1]);
-    /* 3. s = S_k + (S_k cm1 + C_k sy), c = C_k + (C_k cm1 - S_k sy) */
-    local_op(b, WASM_LOCAL_GET, ka);
-    f64_load(b, b->sl->table);
-    local_op(b, WASM_LOCAL_SET, wk[W_SK]);
-    local_op(b, WASM_LOCAL_GET, ka);
-    f64_load(b, b->sl->table + 8);
-    local_op(b, WASM_LOCAL_SET, wk[W_CK]);
-    for (int k = 0; k < 2; k++) {
-        int big = k ? wk[W_CK] : wk[W_SK], other = k ? wk[W_SK] : wk[W_CK];
-        local_op(b, WASM_LOCAL_GET, big);
-        local_op(b, WASM_LOCAL_GET, big);
-        local_op(b, WASM_LOCAL_GET, wk[W_CM1]);
-        op(b, WASM_F64_MUL);
-        local_op(b, WASM_LOCAL_GET, other);
-        local_op(b, WASM_LOCAL_GET, wk[W_SY]);
-        op(b, WASM_F64_MUL);
-        op(b, k ? WASM_F64_SUB : WASM_F64_ADD);
-        op(b, WASM_F64_ADD);
-        local_op(b, WASM_LOCAL_SET, k ? lc : ls);
-    }
-    if (b->near) return;
-    op(b, WASM_ELSE);
-    for (int k = 0; k < 2; k++) {
-        local_op(b, WASM_LOCAL_GET, wk[W_X]);
-        op(b, WASM_CALL);
-        wasm_u32(&b->code, k ? F_COS : F_SIN);
-        local_op(b, WASM_LOCAL_SET, k ? lc : ls);
-    }
-    op(b, WASM_END);
-}
-
 static void simd(body *b, unsigned code)
 {
     op(b, WASM_PREFIX_FD);
@@ -303,25 +182,37 @@ static void simd_lane(body *b, unsigned code, unsigned lane)
     wasm_byte(&b->code, lane);
 }
 
-static void splat(body *b, double c)
+/* The sin/cos arithmetic on one angle (f64) or two (f64x2 lanes, vec): the
+ * same operations either way, as mech_sincos_near and mech_sincos2_near. */
+static void arith(body *b, int vec, unsigned scalar)
+{
+    if (!vec) {
+        op(b, scalar);
+        return;
+    }
+    simd(b, scalar == WASM_F64_ADD ? WASM_F64X2_ADD : scalar == WASM_F64_SUB ? WASM_F64X2_SUB : WASM_F64X2_MUL);
+}
+
+static void arith_const(body *b, int vec, double c)
 {
     f64_const(b, c);
-    simd(b, WASM_F64X2_SPLAT);
+    if (vec) simd(b, WASM_F64X2_SPLAT);
 }
 
-/* vector local x  op  splat(c) */
-static void v_op_const(body *b, int x, unsigned code, double c)
+/* local x  op  c */
+static void local_op_const(body *b, int vec, int x, unsigned scalar, double c)
 {
     local_op(b, WASM_LOCAL_GET, x);
-    splat(b, c);
-    simd(b, code);
+    arith_const(b, vec, c);
+    arith(b, vec, scalar);
 }
 
-/* The table entry's address of lane `lane` of the v128 t (k in its low bits) into i32 local ka. */
-static void table_address(body *b, int t, unsigned lane, int ka)
+/* The table entry's address of angle `lane` (k in the low bits of t) into i32 local ka. */
+static void table_address(body *b, int vec, int t, unsigned lane, int ka)
 {
     local_op(b, WASM_LOCAL_GET, t);
-    simd_lane(b, WASM_I64X2_EXTRACT_LANE, lane);
+    if (vec) simd_lane(b, WASM_I64X2_EXTRACT_LANE, lane);
+    else op(b, WASM_I64_REINTERPRET_F64);
     op(b, WASM_I32_WRAP_I64);
     i32_const(b, 127);
     op(b, WASM_I32_AND);
@@ -332,90 +223,124 @@ static void table_address(body *b, int t, unsigned lane, int ka)
     local_op(b, WASM_LOCAL_SET, ka);
 }
 
-/* The sines and cosines of two angles at once, in f64x2 lanes, as
- * mech_sincos2_near (mech_sincos.h): the same operations in the same order
- * as two mech_sincos_near, so bit-identical to them.  The angles are in the
- * f64 locals x0 and x1, the results go to ls[0..1] and lc[0..1]. */
+/* mech_sincos.h's steps on the angle(s) in w[W_X], in its order: the table
+ * addresses into the i32 locals, then S_k and C_k into w[W_SK], w[W_CK], and
+ * s = S_k + (S_k cm1 + C_k sy), c = C_k + (C_k cm1 - S_k sy) into ls and lc. */
+static void sincos_steps(body *b, int vec, const int *w, int ls, int lc)
+{
+    int ka[2] = { i32_local(b), i32_local2(b) };
+    /* 1. t = x 64/pi + 1.5 2^52, kd = t - 1.5 2^52, k the low bits of t, y = ((x - kd Q1) - kd Q2) - (kd Q3 + kd Q4) */
+    local_op_const(b, vec, w[W_X], WASM_F64_MUL, mech_sincos_k_scale);
+    arith_const(b, vec, mech_sincos_magic);
+    arith(b, vec, WASM_F64_ADD);
+    local_op(b, WASM_LOCAL_TEE, w[W_T]);
+    arith_const(b, vec, mech_sincos_magic);
+    arith(b, vec, WASM_F64_SUB);
+    local_op(b, WASM_LOCAL_SET, w[W_KD]);
+    for (int lane = 0; lane < 1 + vec; lane++) table_address(b, vec, w[W_T], (unsigned)lane, ka[lane]);
+    local_op(b, WASM_LOCAL_GET, w[W_X]);
+    local_op_const(b, vec, w[W_KD], WASM_F64_MUL, mech_sincos_Q1);
+    arith(b, vec, WASM_F64_SUB);
+    local_op_const(b, vec, w[W_KD], WASM_F64_MUL, mech_sincos_Q2);
+    arith(b, vec, WASM_F64_SUB);
+    local_op_const(b, vec, w[W_KD], WASM_F64_MUL, mech_sincos_Q3);
+    local_op_const(b, vec, w[W_KD], WASM_F64_MUL, mech_sincos_Q4);
+    arith(b, vec, WASM_F64_ADD);
+    arith(b, vec, WASM_F64_SUB);
+    local_op(b, WASM_LOCAL_SET, w[W_Y]);
+    /* 2. z = y^2, z2 = z^2, sy = y + (y z)((-1/6 + z/120) - z2/5040), cm1 = z((-1/2 + z/24) - z2/720) */
+    local_op(b, WASM_LOCAL_GET, w[W_Y]);
+    local_op(b, WASM_LOCAL_GET, w[W_Y]);
+    arith(b, vec, WASM_F64_MUL);
+    local_op(b, WASM_LOCAL_TEE, w[W_Z]);
+    local_op(b, WASM_LOCAL_GET, w[W_Z]);
+    arith(b, vec, WASM_F64_MUL);
+    local_op(b, WASM_LOCAL_SET, w[W_Z2]);
+    local_op(b, WASM_LOCAL_GET, w[W_Y]);
+    local_op(b, WASM_LOCAL_GET, w[W_Y]);
+    local_op(b, WASM_LOCAL_GET, w[W_Z]);
+    arith(b, vec, WASM_F64_MUL);
+    arith_const(b, vec, -1.0 / 6.0);
+    local_op_const(b, vec, w[W_Z], WASM_F64_MUL, 1.0 / 120.0);
+    arith(b, vec, WASM_F64_ADD);
+    local_op_const(b, vec, w[W_Z2], WASM_F64_MUL, 1.0 / 5040.0);
+    arith(b, vec, WASM_F64_SUB);
+    arith(b, vec, WASM_F64_MUL);
+    arith(b, vec, WASM_F64_ADD);
+    local_op(b, WASM_LOCAL_SET, w[W_SY]);
+    local_op(b, WASM_LOCAL_GET, w[W_Z]);
+    arith_const(b, vec, -0.5);
+    local_op_const(b, vec, w[W_Z], WASM_F64_MUL, 1.0 / 24.0);
+    arith(b, vec, WASM_F64_ADD);
+    local_op_const(b, vec, w[W_Z2], WASM_F64_MUL, 1.0 / 720.0);
+    arith(b, vec, WASM_F64_SUB);
+    arith(b, vec, WASM_F64_MUL);
+    local_op(b, WASM_LOCAL_SET, w[W_CM1]);
+    /* 3. S_k and C_k (of each lane), then the angle sums */
+    for (int k = 0; k < 2; k++) {
+        for (int lane = 0; lane < 1 + vec; lane++) {
+            local_op(b, WASM_LOCAL_GET, ka[lane]);
+            f64_load(b, b->sl->table + 8u * (uint32_t)k);
+            if (vec && lane == 0) simd(b, WASM_F64X2_SPLAT);
+            if (lane == 1) simd_lane(b, WASM_F64X2_REPLACE_LANE, 1);
+        }
+        local_op(b, WASM_LOCAL_SET, w[k ? W_CK : W_SK]);
+    }
+    for (int k = 0; k < 2; k++) {
+        int big = k ? w[W_CK] : w[W_SK], other = k ? w[W_SK] : w[W_CK];
+        local_op(b, WASM_LOCAL_GET, big);
+        local_op(b, WASM_LOCAL_GET, big);
+        local_op(b, WASM_LOCAL_GET, w[W_CM1]);
+        arith(b, vec, WASM_F64_MUL);
+        local_op(b, WASM_LOCAL_GET, other);
+        local_op(b, WASM_LOCAL_GET, w[W_SY]);
+        arith(b, vec, WASM_F64_MUL);
+        arith(b, vec, k ? WASM_F64_SUB : WASM_F64_ADD);
+        arith(b, vec, WASM_F64_ADD);
+        local_op(b, WASM_LOCAL_SET, k ? lc : ls);
+    }
+}
+
+/* sin and cos of the angle in wk[W_X] into locals ls and lc, as
+ * mech_sincos_near, and, unless this is a near half, beyond
+ * +-MECH_SINCOS_MAX or for a non-finite angle by the imported sin and cos,
+ * as mech_sincos falls back to libm. */
+static void sincos(body *b, const int *wk, int ls, int lc)
+{
+    if (b->near) {
+        sincos_steps(b, 0, wk, ls, lc);
+        return;
+    }
+    local_op(b, WASM_LOCAL_GET, wk[W_X]);
+    op(b, WASM_F64_ABS);
+    f64_const(b, MECH_SINCOS_MAX);
+    op(b, WASM_F64_LE);
+    op(b, WASM_IF);
+    op(b, WASM_VOID);
+    sincos_steps(b, 0, wk, ls, lc);
+    op(b, WASM_ELSE);
+    for (int k = 0; k < 2; k++) {
+        local_op(b, WASM_LOCAL_GET, wk[W_X]);
+        op(b, WASM_CALL);
+        wasm_u32(&b->code, k ? F_COS : F_SIN);
+        local_op(b, WASM_LOCAL_SET, k ? lc : ls);
+    }
+    op(b, WASM_END);
+}
+
+/* The sines and cosines of the angles in f64 locals x0 and x1 at once, in
+ * f64x2 lanes, as mech_sincos2_near: the same operations in the same order
+ * as two mech_sincos_near, so bit-identical to them; into ls[0..1], lc[0..1]. */
 static void sincos2(body *b, int x0, int x1, const int *ls, const int *lc)
 {
-    int v[NWORK], ka = i32_local(b), ka2 = i32_local2(b);
+    int v[NWORK];
     for (int k = 0; k < NWORK; k++) v[k] = v128_local(b, k);
     local_op(b, WASM_LOCAL_GET, x0);
     simd(b, WASM_F64X2_SPLAT);
     local_op(b, WASM_LOCAL_GET, x1);
     simd_lane(b, WASM_F64X2_REPLACE_LANE, 1);
     local_op(b, WASM_LOCAL_SET, v[W_X]);
-    /* 1. t, kd, k, y = ((x - kd Q1) - kd Q2) - (kd Q3 + kd Q4) */
-    v_op_const(b, v[W_X], WASM_F64X2_MUL, mech_sincos_k_scale);
-    splat(b, mech_sincos_magic);
-    simd(b, WASM_F64X2_ADD);
-    local_op(b, WASM_LOCAL_TEE, v[W_T]);
-    splat(b, mech_sincos_magic);
-    simd(b, WASM_F64X2_SUB);
-    local_op(b, WASM_LOCAL_SET, v[W_KD]);
-    table_address(b, v[W_T], 0, ka);
-    table_address(b, v[W_T], 1, ka2);
-    local_op(b, WASM_LOCAL_GET, v[W_X]);
-    v_op_const(b, v[W_KD], WASM_F64X2_MUL, mech_sincos_Q1);
-    simd(b, WASM_F64X2_SUB);
-    v_op_const(b, v[W_KD], WASM_F64X2_MUL, mech_sincos_Q2);
-    simd(b, WASM_F64X2_SUB);
-    v_op_const(b, v[W_KD], WASM_F64X2_MUL, mech_sincos_Q3);
-    v_op_const(b, v[W_KD], WASM_F64X2_MUL, mech_sincos_Q4);
-    simd(b, WASM_F64X2_ADD);
-    simd(b, WASM_F64X2_SUB);
-    local_op(b, WASM_LOCAL_SET, v[W_Y]);
-    /* 2. z, z2, sy = y + (y z)((-1/6 + z/120) - z2/5040), cm1 = z((-1/2 + z/24) - z2/720) */
-    local_op(b, WASM_LOCAL_GET, v[W_Y]);
-    local_op(b, WASM_LOCAL_GET, v[W_Y]);
-    simd(b, WASM_F64X2_MUL);
-    local_op(b, WASM_LOCAL_TEE, v[W_Z]);
-    local_op(b, WASM_LOCAL_GET, v[W_Z]);
-    simd(b, WASM_F64X2_MUL);
-    local_op(b, WASM_LOCAL_SET, v[W_Z2]);
-    local_op(b, WASM_LOCAL_GET, v[W_Y]);
-    local_op(b, WASM_LOCAL_GET, v[W_Y]);
-    local_op(b, WASM_LOCAL_GET, v[W_Z]);
-    simd(b, WASM_F64X2_MUL);
-    splat(b, -1.0 / 6.0);
-    v_op_const(b, v[W_Z], WASM_F64X2_MUL, 1.0 / 120.0);
-    simd(b, WASM_F64X2_ADD);
-    v_op_const(b, v[W_Z2], WASM_F64X2_MUL, 1.0 / 5040.0);
-    simd(b, WASM_F64X2_SUB);
-    simd(b, WASM_F64X2_MUL);
-    simd(b, WASM_F64X2_ADD);
-    local_op(b, WASM_LOCAL_SET, v[W_SY]);
-    local_op(b, WASM_LOCAL_GET, v[W_Z]);
-    splat(b, -0.5);
-    v_op_const(b, v[W_Z], WASM_F64X2_MUL, 1.0 / 24.0);
-    simd(b, WASM_F64X2_ADD);
-    v_op_const(b, v[W_Z2], WASM_F64X2_MUL, 1.0 / 720.0);
-    simd(b, WASM_F64X2_SUB);
-    simd(b, WASM_F64X2_MUL);
-    local_op(b, WASM_LOCAL_SET, v[W_CM1]);
-    /* 3. { S_k } and { C_k } of both lanes, s = S + (S cm1 + C sy), c = C + (C cm1 - S sy) */
-    for (int k = 0; k < 2; k++) {
-        local_op(b, WASM_LOCAL_GET, ka);
-        f64_load(b, b->sl->table + 8u * (uint32_t)k);
-        simd(b, WASM_F64X2_SPLAT);
-        local_op(b, WASM_LOCAL_GET, ka2);
-        f64_load(b, b->sl->table + 8u * (uint32_t)k);
-        simd_lane(b, WASM_F64X2_REPLACE_LANE, 1);
-        local_op(b, WASM_LOCAL_SET, v[k ? W_CK : W_SK]);
-    }
-    for (int k = 0; k < 2; k++) {
-        int big = k ? v[W_CK] : v[W_SK], other = k ? v[W_SK] : v[W_CK];
-        local_op(b, WASM_LOCAL_GET, big);
-        local_op(b, WASM_LOCAL_GET, big);
-        local_op(b, WASM_LOCAL_GET, v[W_CM1]);
-        simd(b, WASM_F64X2_MUL);
-        local_op(b, WASM_LOCAL_GET, other);
-        local_op(b, WASM_LOCAL_GET, v[W_SY]);
-        simd(b, WASM_F64X2_MUL);
-        simd(b, k ? WASM_F64X2_SUB : WASM_F64X2_ADD);
-        simd(b, WASM_F64X2_ADD);
-        local_op(b, WASM_LOCAL_SET, v[k ? W_C : W_S]);
-    }
+    sincos_steps(b, 1, v, v[W_S], v[W_C]);
     for (int lane = 0; lane < 2; lane++)
         for (int k = 0; k < 2; k++) {
             local_op(b, WASM_LOCAL_GET, v[k ? W_C : W_S]);

@@ -12,17 +12,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { openModel } from '../../wasm/index.mjs';
-import { modelFile, modelNames, nativeRef, scaledError } from './helpers.mjs';
+import { modelFile, modelNames, nativeRef, scaledError, setState } from './helpers.mjs';
 
 const STATES = 200;
 
 /** Set a sampled state into a Sim and return its forward dynamics (a copy). */
 function forwardAt(sim, s) {
-  sim.q.set(s.q);
-  sim.qd.set(s.qd);
-  sim.tau.set(s.tau);
-  sim.fext.set(s.fext);
-  sim.act.set(s.act);
+  setState(sim, s);
   return Float64Array.from(sim.forward());
 }
 

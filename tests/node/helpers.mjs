@@ -43,6 +43,15 @@ export function nativeRef(...args) {
   return JSON.parse(execFileSync(refTool, args.map(String), { encoding: 'utf8', maxBuffer: 1 << 28 }));
 }
 
+/** Set a state drawn by nativeRef('states', ...) into a Sim's inputs: q, qd, tau, fext, act. */
+export function setState(sim, s) {
+  sim.q.set(s.q);
+  sim.qd.set(s.qd);
+  sim.tau.set(s.tau);
+  sim.fext.set(s.fext);
+  sim.act.set(s.act);
+}
+
 /** max|a - b| / max(1, max|b|), as mech_scaled_error in core/sim/sample.h. */
 export function scaledError(a, b) {
   let diff = 0;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { test } from 'node:test';
 
 import { openModel } from '../../wasm/index.mjs';
-import { modelFile, modelNames, nativeRef, root } from './helpers.mjs';
+import { modelFile, modelNames, nativeRef, root, setState } from './helpers.mjs';
 
 const STATES = 200;
 const mechgen = `${root}build/core/codegen/mechgen`;
@@ -18,7 +18,7 @@ const dir = mkdtempSync(`${tmpdir()}/jit-wasm-`);
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
 /** `mechgen --wasm` on a model file: the module's bytes. */
-export function mechgenWasm(file, stem) {
+function mechgenWasm(file, stem) {
   const out = `${dir}/${stem}.wasm`;
   execFileSync(mechgen, ['--wasm', out, file], { stdio: ['ignore', 'ignore', 'inherit'] });
   return readFileSync(out);
@@ -29,7 +29,7 @@ const SCRATCH = 16 * PAGE;   // 1 MiB for the module's scratch area
 const ARRAYS = 2 * PAGE;     // q qd tau fext act gravity out, one 64 KiB block each
 
 /** The module instantiated on a memory of its own, with views of its argument arrays. */
-export function instantiateJit(bytes) {
+function instantiateJit(bytes) {
   const memory = new WebAssembly.Memory({ initial: 64 });
   const scratch = new WebAssembly.Global({ value: 'i32', mutable: false }, SCRATCH);
   const { exports } = new WebAssembly.Instance(new WebAssembly.Module(bytes),
@@ -66,9 +66,7 @@ for (const name of modelNames) {
         for (const [k, v, n] of [[0, s.q, nq], [1, s.qd, nv], [2, s.tau, nv], [3, s.fext, 6 * nb], [4, s.act, nact]]) {
           jit.view(k, n).set(v);
         }
-        for (const [view, v] of [[sim.q, s.q], [sim.qd, s.qd], [sim.tau, s.tau], [sim.fext, s.fext], [sim.act, s.act]]) {
-          view.set(v);
-        }
+        setState(sim, s);
         x.fwd_dyn_own_gravity(jit.at(0), jit.at(1), jit.at(2), jit.at(3), jit.at(4), jit.at(6));
         sameBits(jit.view(6, nv), sim.forward(), 'fwd_dyn_own_gravity');
         jit.view(5, 3).set(own);

@@ -12,18 +12,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { MechError, generateCode, loadModelText, openModel } from '../../wasm/index.mjs';
-import { badDir, modelFile, modelNames, nativeRef, root, scaledError } from './helpers.mjs';
+import { badDir, modelFile, modelNames, nativeRef, root, scaledError, setState } from './helpers.mjs';
 
 const STATES = 200;
 const STEPS = 300;
-
-function setState(sim, s) {
-  sim.q.set(s.q);
-  sim.qd.set(s.qd);
-  sim.tau.set(s.tau);
-  sim.fext.set(s.fext);
-  sim.act.set(s.act);
-}
 
 /** The scaled error of a against b (0 when bit-identical), gated at `gate`. */
 function agree(a, b, what, gate) {

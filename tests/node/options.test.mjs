@@ -32,16 +32,16 @@ test('an unknown option is a TypeError listing the options', async () => {
 
 test('an unknown option value names the option and its values', async () => {
   const cases = [
-    [{ backend: 'xpbd' }, 'RangeError', "openModel: unknown backend 'xpbd'; use 'generated' or 'runtime'"],
-    [{ backend: 'Runtime' }, 'RangeError', "openModel: unknown backend 'Runtime'; use 'generated' or 'runtime'"],
-    [{ backend: '' }, 'RangeError', "openModel: unknown backend ''; use 'generated' or 'runtime'"],
+    [{ backend: 'xpbd' }, 'RangeError', "openModel: unknown backend 'xpbd'; use 'generated', 'runtime' or 'jit'"],
+    [{ backend: 'Runtime' }, 'RangeError', "openModel: unknown backend 'Runtime'; use 'generated', 'runtime' or 'jit'"],
+    [{ backend: '' }, 'RangeError', "openModel: unknown backend ''; use 'generated', 'runtime' or 'jit'"],
     [{ engine: 'pbd' }, 'RangeError', "openModel: unknown engine 'pbd'; use 'featherstone' or 'xpbd'"],
-    [{ backend: 1 }, 'TypeError', "openModel: backend must be 'generated' or 'runtime', got 1"],
-    [{ backend: null }, 'TypeError', "openModel: backend must be 'generated' or 'runtime', got null"],
+    [{ backend: 1 }, 'TypeError', "openModel: backend must be 'generated', 'runtime' or 'jit', got 1"],
+    [{ backend: null }, 'TypeError', "openModel: backend must be 'generated', 'runtime' or 'jit', got null"],
     [{ engine: ['xpbd'] }, 'TypeError', "openModel: engine must be 'featherstone' or 'xpbd', got an array"],
     [{ engine: { name: 'xpbd' } }, 'TypeError', "openModel: engine must be 'featherstone' or 'xpbd', got an object"],
     // An inherited value is read, so it is checked too.
-    [Object.create({ backend: 'fast' }), 'RangeError', "openModel: unknown backend 'fast'; use 'generated' or 'runtime'"],
+    [Object.create({ backend: 'fast' }), 'RangeError', "openModel: unknown backend 'fast'; use 'generated', 'runtime' or 'jit'"],
   ];
   for (const [options, name, message] of cases) {
     for (const source of ['threelink', text]) await assert.rejects(openModel(source, options), { name, message });
