@@ -57,6 +57,9 @@ export function usePlayground(port) {
   return pg;
 }
 
+/** The engines that run a model's text: the runtime engine, then the jit once it has taken over (jit-switch.js). */
+export const TEXT_ENGINES = ['runtime', 'jit'];
+
 export const status = (page) => page.evaluate(() => window.playground.status());
 
 /**

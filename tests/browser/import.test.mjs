@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { WAIT, openPage, repo, shots, usePlayground, status } from './harness.mjs';
+import { TEXT_ENGINES, WAIT, openPage, repo, shots, usePlayground, status } from './harness.mjs';
 
 const panda = readFileSync(join(repo, 'models/robots/panda.xml'), 'utf8');
 const scara = readFileSync(join(repo, 'models/robots/scara.urdf'), 'utf8');
@@ -88,10 +88,10 @@ test('the SCARA URDF pasted into the editor and reloaded runs', async () => {
   await page.keyboard.insertText(scara);
   await page.waitForFunction(() => document.getElementById('parse-status').textContent.includes('imports as .mech'), null, WAIT);
   await page.keyboard.press('Control+Enter');
-  await page.waitForFunction(() => {
+  await page.waitForFunction((engines) => {
     const s = window.playground.status();
-    return s.loaded && s.backend === 'runtime' && window.playground.editorText().startsWith('# ');
-  }, null, WAIT);
+    return s.loaded && engines.includes(s.backend) && window.playground.editorText().startsWith('# ');
+  }, TEXT_ENGINES, WAIT);
   const s = await status(page);
   assert.equal(s.model, model);
   assert.equal(s.banner, null, `refused: ${s.banner}`);

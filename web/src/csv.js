@@ -13,13 +13,3 @@ export function toCsv(header, columns) {
   for (let r = 0; r < n; r++) rows.push(columns.map((c) => cell(c[r])).join(','));
   return `${rows.join('\r\n')}\r\n`;
 }
-
-/** Hands `text` to the browser as a download named `name`. */
-export function download(name, text) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000); // the download has long started
-}

@@ -37,12 +37,13 @@ function urlMilliseconds(name, min, max, fallback) {
 }
 
 /** Requests that do not use the open model: a fresh worker answers them the same. */
-const MODEL_FREE = new Set(['models', 'text', 'open', 'check']);
+const MODEL_FREE = new Set(['models', 'text', 'open', 'check', 'features', 'generate']);
 
 export class Engine {
   #worker = null;
   #pending = new Map();
   #next = 1;
+  #compiling = null; // a jit compile in flight (jit()): the watchdog of a frame sent meanwhile starts when it ends
 
   constructor() {
     this.#start();
@@ -93,10 +94,21 @@ export class Engine {
     const id = this.#next++;
     const message = { id, op, ...args };
     return new Promise((resolve, reject) => {
-      const timer = limit ? setTimeout(() => this.#stuck(), limit) : 0;
-      this.#pending.set(id, { resolve, reject, timer, message });
+      const entry = { resolve, reject, timer: 0, message };
+      this.#pending.set(id, entry);
       this.#worker.postMessage(message);
+      if (limit) this.#watch(id, entry, limit);
     });
+  }
+
+  // Starts the watchdog of request `id`: now, or when a jit compile ahead of it in the worker has ended (a
+  // compile holds the worker for as long as it takes, which is no step running long).
+  #watch(id, entry, limit) {
+    const arm = () => {
+      if (this.#pending.get(id) === entry) entry.timer = setTimeout(() => this.#stuck(), limit);
+    };
+    if (this.#compiling) this.#compiling.then(arm);
+    else arm();
   }
 
   /** [{name, description, nq, nv, nb}] */
@@ -120,6 +132,32 @@ export class Engine {
   /** First parse error of `text` ({message, line, column}), or null. */
   check(text, name) {
     return this.#call('check', { text, name });
+  }
+
+  /** { codegen }: whether this build's shim has the code generator (generateCode, and the jit with it). */
+  features() {
+    return this.#call('features');
+  }
+
+  /**
+   * Compiles the text of the model opened as `open` (the count in the reply to 'open') with the jit and swaps it
+   * in for the runtime Sim, keeping the run (worker.js): { stale, backend, compileMs, time, steps }; stale when
+   * that model is no longer the one running. Rejects with the jit's reason
+   * when it refuses the model; the runtime engine then keeps running it.
+   */
+  jit(open) {
+    const done = this.#call('jit', { open });
+    const compiling = done.then(() => {}, () => {});
+    this.#compiling = compiling;
+    compiling.then(() => {
+      if (this.#compiling === compiling) this.#compiling = null;
+    });
+    return done;
+  }
+
+  /** `text` as generated code: C source (target 'c', a string) or a module (target 'wasm', a Uint8Array). */
+  generate(text, name, target) {
+    return this.#call('generate', { text, name, target });
   }
 
   /** Slider values: tau, act, gravity, and brake (one level per drive roller of a tracked model). */

@@ -10,15 +10,17 @@ import { createEditor } from './editor.js';
 import { createControls } from './controls.js';
 import { createPlot, createSignalPicker, defaultSignals, signalsFor } from './plots.js';
 import { installKeys } from './keys.js';
-import { download, toCsv } from './csv.js';
+import { toCsv } from './csv.js';
+import { createDownloads, download } from './download.js';
 import TEMPLATE from './template.mech?raw';
 import { createGallery } from './gallery.js';
 import { encodeShare, decodeShare, MAX_HASH, MAX_TEXT } from './share.js';
 import { loadEdit, saveEdit, dropEdit } from './storage.js';
-import { banner, clearBanner, toast, describeError, parseStatus, showBackend } from './status.js';
+import { banner, clearBanner, toast, describeError, parseStatus } from './status.js';
 import { createInspector } from './inspect.js';
 import { createTimeline } from './timeline.js';
 import { createSideBySide } from './side-by-side.js';
+import { createJitSwitch } from './jit-switch.js';
 
 const PLOT_INTERVAL_MS = 100; // the live plot redraws at 10 Hz: on a software renderer every redraw costs frames
 const DEFAULT_MODEL = 'threelink';
@@ -30,6 +32,8 @@ const engine = new Engine();
 const scene = createScene($('viewport'));
 const plot = createPlot($('plot'));
 const inspector = createInspector(scene, engine);
+const codegen = engine.features().then((f) => f.codegen, () => false); // generateCode and the jit
+const jitSwitch = createJitSwitch(engine, codegen);
 const timeline = createTimeline($('viewport'), {
   async seek(index) {
     const gen = state.generation;
@@ -141,6 +145,15 @@ function showEdited() {
   gallery?.markEdited(state.model, edited);
 }
 
+// The Download menu: the editor's text as .mech, and as generated C and WebAssembly (disabled for XPBD scenes).
+const downloads = createDownloads($('revert'), {
+  current: () => state.info && { name: state.model, text: editor.text, engine: state.info.engine },
+  generate: (text, name, target) => engine.generate(text, name, target),
+  describe: describeError,
+  report: banner,
+});
+codegen.then((on) => downloads.setAvailable(on));
+
 // ——— settings ———
 
 const controls = createControls($('controls'), {
@@ -240,14 +253,16 @@ function clearModel() {
   sideBySide.setModel(null);
   $('backend').textContent = '';
   $('behind').hidden = true;
+  downloads.update();
 }
 
 /**
  * Opens `text`, or the shipped module when the text is the shipped one or null. Keeps the camera when
  * `keepCamera`, applies `inputs` (tau/act/gravity) where they fit. Returns false on a parse error, which
- * is then shown in the editor.
+ * is then shown in the editor. A text that runs on the runtime engine then switches to the jit when that is
+ * ready (jit-switch.js); `since` is when the user asked (performance.now()), for the time that took.
  */
-async function openText(text, { keepCamera = false, camera = null, inputs = {} } = {}) {
+async function openText(text, { keepCamera = false, camera = null, inputs = {}, since = performance.now() } = {}) {
   const name = state.model;
   const edited = text !== null && text !== state.shipped;
   let info;
@@ -265,6 +280,8 @@ async function openText(text, { keepCamera = false, camera = null, inputs = {} }
   state.info = info;
   state.lastFrame = info; // with info, so that status() never pairs the new model with an old frame
   state.blown = false;
+  const gen = state.generation;
+  jitSwitch.start(info, { current: () => gen === state.generation, since });
   state.view = attachTracks(attachRods(createModelView(info, trackBodies(info.model)), info), info);
   state.view.update(info.poses, info);
   const moved = scene.setModel(state.view); // true: another extent, which a kept camera may not show
@@ -282,7 +299,8 @@ async function openText(text, { keepCamera = false, camera = null, inputs = {} }
   showFrame(info);
 
   $('model-name').textContent = info.name;
-  showBackend(info.backend);
+  jitSwitch.badge(info);
+  downloads.update();
   clearBanner();
   return true;
 }
@@ -308,6 +326,7 @@ async function pickModel(name, { text, camera, inputs } = {}) {
 
 async function reload() {
   if (!state.model) return;
+  const since = performance.now();
   let text;
   try {
     text = await imported(editor.text);
@@ -319,7 +338,7 @@ async function reload() {
   }
   saveEdit(state.model, text, state.shipped);
   showEdited();
-  await openText(text, { keepCamera: true, ...carriedInputs() });
+  await openText(text, { keepCamera: true, since, ...carriedInputs() });
 }
 
 async function revert() {
@@ -341,7 +360,7 @@ function setupSignals(info, add = []) {
 
 $('csv').addEventListener('click', () => {
   const { header, data } = plot.columns();
-  download(`${state.model ?? 'plot'}.csv`, toCsv(header, data));
+  download(`${state.model ?? 'plot'}.csv`, toCsv(header, data), 'text/csv');
 });
 
 // ——— frame loop ———
@@ -726,6 +745,8 @@ window.playground = {
   ...inspector.hooks,
   ...timeline.hooks,
   ...sideBySide.hooks,
+  ...jitSwitch.hooks,
+  ...downloads.hooks,
 };
 
 start();

@@ -31,12 +31,17 @@ export function parseStatus(err) {
   el.title = el.textContent;
 }
 
-export function showBackend(backend) {
+const BACKENDS = {
+  generated: 'generated: the module pre-generated for this shipped model at build time',
+  runtime: 'runtime: the engine that parses and runs any .mech text',
+  jit: 'jit: this text compiled to WebAssembly in the page, running at generated-code speed',
+};
+
+/** The badge: which engine runs the model, and `note` (a sentence: what the jit did with it) in its tooltip. */
+export function showBackend(backend, note = '') {
   const el = $('backend');
   el.textContent = backend;
   el.classList.toggle('badge-runtime', backend !== 'generated');
-  el.title =
-    backend === 'generated'
-      ? 'generated: the module pre-generated for this shipped model at build time'
-      : 'runtime: the engine that parses and runs any .mech text (used after an edit or a gravity change)';
+  el.classList.toggle('badge-jit', backend === 'jit');
+  el.title = [BACKENDS[backend] ?? backend, note].filter(Boolean).join('\n');
 }

@@ -44,6 +44,8 @@ let grab = null;         // a Ctrl+drag: { body, point (body frame), target (wor
 let masses = [];         // per body, for the pull
 let model = null;        // sim.describe() of the open model
 let push = null;         // a scene control's push (scene-controls.js) under way, with `done`: its steps so far
+let openedFrom = null;   // the open model's source: a shipped name or { text, name } (what the jit compiles)
+let opens = 0;           // models opened so far: the open a jit request is for
 
 function errorInfo(e) {
   const line = Number.isInteger(e?.line) ? e.line : 0;
@@ -310,6 +312,8 @@ async function open({ source }) {
   const xpbd = isXpbdModel(xpbdName);
   if (xpbd && typeof source === 'string') source = { text: xpbdTexts.get(source), name: source };
   const next = await openModel(source, xpbd ? { engine: 'xpbd' } : {});
+  openedFrom = source;
+  const id = ++opens;
   time = 0;
   steps = 0;
   run = null;
@@ -349,6 +353,7 @@ async function open({ source }) {
     gravity: [...sim.gravity],
     sceneValues: liveValues(),
     sideBySide,
+    open: id,
     ...snapshot(),
   };
 }
@@ -366,6 +371,42 @@ function liveValues() {
     }
   }
   return out;
+}
+
+// The open model compiled by the jit (jit-switch.js), swapped in for the runtime Sim in place: the compile awaits
+// while frames go on stepping the runtime Sim, then the jit Sim takes its whole state (time, q, qd, qdd, contact)
+// and its external forces between two frames; the inputs are applied to it at once. Dropped (`stale`) when
+// the model of `open` (the count in its reply) is no longer the one running; a jit that refuses the model, or
+// its state, rejects and leaves the runtime Sim running.
+async function jit({ open: which }) {
+  if (which !== opens) return { stale: true };
+  const base = sim;
+  const from = openedFrom;
+  if (base.backend !== 'runtime' || base.engine !== 'featherstone') {
+    throw new Error(`the jit compiles a model on the runtime engine; '${base.name}' runs on ${base.backend}`);
+  }
+  const { openModel, loadModelText } = await shim;
+  const t0 = performance.now();
+  const text = typeof from === 'string' ? await loadModelText(from) : from.text;
+  const next = await openModel({ text, name: base.name }, { backend: 'jit' });
+  const compileMs = performance.now() - t0;
+  if (sim !== base) {
+    next.dispose();
+    return { stale: true };
+  }
+  try {
+    next.restoreState(sim.saveState());
+    next.fext.set(sim.fext);
+  } catch (e) {
+    next.dispose();
+    throw e;
+  }
+  sim.dispose();
+  sim = next;
+  applyInputs();
+  // When the jit began to run, on the clock the page shares (timeOrigin: the worker's differs from the page's).
+  const swapped = performance.timeOrigin + performance.now();
+  return { stale: false, backend: sim.backend, compileMs, swapped, time, steps };
 }
 
 // Parses text in the runtime engine only to report its first error (null when it loads).
@@ -391,6 +432,16 @@ const ops = {
   },
   open,
   check,
+  // What this build's shim offers beyond opening models: the code generator (generateCode, and with it the jit).
+  async features() {
+    return { codegen: typeof (await shim).generateCode === 'function' };
+  },
+  // The model's text as generated C (a string) or WebAssembly (a Uint8Array): the Download menu (download.js).
+  async generate({ text, name, target }) {
+    const { generateCode } = await shim;
+    return generateCode(text, { target, name });
+  },
+  jit,
   inputs(msg) {
     const brake = msg.brake ?? [];
     // A bad brake level is refused with the reason, and the inputs before it stay.
@@ -486,7 +537,7 @@ const ops = {
 self.onmessage = async ({ data }) => {
   const { id, op } = data;
   try {
-    if (!['models', 'text', 'open', 'check'].includes(op) && !sim) throw new Error('no model is open');
+    if (!['models', 'text', 'open', 'check', 'features', 'generate'].includes(op) && !sim) throw new Error('no model is open');
     const value = await ops[op](data);
     const transfer = value?.poses
       ? [value.poses.buffer, value.q.buffer, value.qd.buffer, value.velocities.buffer, value.state.buffer, ...value.rods.map((r) => r.buffer), ...(value.ground ? [value.ground.buffer, value.groundForces.buffer] : [])]

@@ -1,0 +1,75 @@
+// jit-switch.js — a model opened from its text starts at once on the runtime engine; meanwhile the worker compiles
+// the same text with the jit and swaps the jit Sim in for it in place, with the run's state (worker.js, `jit`).
+// This is the page's half: when to ask, the badge (runtime → jit, or why not in its tooltip), and what the last
+// switch did, for the tests.
+import { showBackend } from './status.js';
+
+const COMPILING = 'The jit is compiling this model; it takes over in place when ready.';
+
+/**
+ * `engine` (engine.js); `codegen` a promise: this build has the code generator (the jit comes with it).
+ * `start(info, { current, since })` after every open: `info` the worker's reply, `current()` false once the page
+ * shows another open (the result is then dropped), `since` when the user asked for it (performance.now()).
+ * `badge(info)` shows the badge for the open model as the switch left it.
+ */
+export function createJitSwitch(engine, codegen) {
+  let available = null; // what `codegen` resolved to, once it has: the request then goes out before start() returns
+  codegen.then((on) => (available = on));
+  let note = '';  // the badge's tooltip note for the open model
+  let opens = 0;  // models opened so far
+  let last = { n: 0, state: 'none' }; // what the switch did for the last open, for the tests
+
+  async function start(info, { current, since }) {
+    const n = ++opens;
+    const openMs = performance.now() - since;
+    note = '';
+    if (info.backend !== 'runtime' || info.engine !== 'featherstone') {
+      last = { n, state: 'none' };
+      return;
+    }
+    // Asked at once when known (the common case), so the worker compiles while the page builds the model's view.
+    if (!(available ?? (await codegen))) {
+      last = { n, state: 'unavailable', reason: 'this build has no code generator in the page' };
+      return;
+    }
+    if (!current()) return;
+    note = COMPILING;
+    last = { n, state: 'compiling' };
+    badge(info);
+    let reply;
+    try {
+      reply = await engine.jit(info.open);
+    } catch (e) {
+      if (!current()) return;
+      // StepTimeout: the worker was restarted without the model (main.js says why); anything else is the jit's refusal.
+      note = e.name === 'StepTimeout' ? '' : `The jit did not take this model, so the runtime engine runs it: ${e.message}`;
+      last = { n, state: 'refused', reason: e.message };
+      badge(info);
+      return;
+    }
+    if (reply.stale || !current()) return;
+    info.backend = reply.backend;
+    note = '';
+    const { compileMs, swapped, time, steps } = reply;
+    const ms = swapped - (performance.timeOrigin + since);
+    last = { n, state: 'jit', ms, openMs, compileMs, badgeMs: performance.now() - since, at: { time, steps } };
+    badge(info);
+  }
+
+  function badge(info) {
+    showBackend(info.backend, note);
+  }
+
+  return {
+    start,
+    badge,
+    /**
+     * Test hooks: the last open's switch — n (opens so far), state 'none' (not on the runtime engine),
+     * 'unavailable', 'compiling', 'jit' or 'refused' (with its reason); for 'jit' the ms from the request to the
+     * jit running in the worker, of which the ms to the runtime engine running and the worker's compile ms, the
+     * ms to the badge saying so (the page's main thread may be drawing meanwhile), and the simulated time and step
+     * count the jit took over at.
+     */
+    hooks: { jit: () => structuredClone(last) },
+  };
+}
