@@ -394,6 +394,8 @@ async function jit({ open: which }) {
     next.dispose();
     return { stale: true };
   }
+  // The last state the runtime engine made stays on the time line: the jit's first step goes on from it.
+  if (steps !== recorded) record();
   try {
     next.restoreState(sim.saveState());
     next.fext.set(sim.fext);
