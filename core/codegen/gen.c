@@ -186,7 +186,8 @@ sinertia gen_up_inertia(gen *g, int i, sinertia I)
     int sign = 1, k = gen_revolute_axis(b, &sign);
     if (k >= 0) {
         ex q = gen_input(g, EX_IN_Q, b->qidx);
-        I = si_rotate_axis(&g->p, I, k, sign, ex_sin(&g->p, q), ex_cos(&g->p, q));
+        ex s = ex_sin(&g->p, q), c = ex_cos(&g->p, q);
+        I = si_rotate_axis(&g->p, I, k, sign, s, c);
     } else {
         I = si_transform(&g->p, I, g->b[i].xj);
     }

@@ -48,8 +48,10 @@ int gen_elements(gen *g)
         const mech_tsda *t = &m->tsdas[i];
         ex xa[3], xb[3], u[3], ldot;
         ex l = tsda_state(g, t, xa, xb, u, &ldot);
-        ex f = ex_mul(p, ex_const(p, t->k), ex_sub(p, l, ex_const(p, t->l0)));
-        f = ex_add(p, ex_fma(p, f, ex_const(p, t->c), ldot), input_or_zero(g, t->act));
+        ex stiff = ex_const(p, t->k), l0 = ex_const(p, t->l0);
+        ex f = ex_mul(p, stiff, ex_sub(p, l, l0));
+        f = ex_fma(p, f, ex_const(p, t->c), ldot);
+        f = ex_add(p, f, input_or_zero(g, t->act));
         sv6 Fa, Fb;
         for (int k = 0; k < 3; k++) Fa.e[3 + k] = ex_mul(p, f, u[k]);
         sv3 fu = sv_linear(Fa), xav = { { xa[0], xa[1], xa[2] } }, xbv = { { xb[0], xb[1], xb[2] } };
@@ -67,8 +69,10 @@ int gen_elements(gen *g)
         const mech_rsda *r = &m->rsdas[i];
         const mech_body *b = &m->bodies[r->body];
         ex q = gen_input(g, EX_IN_Q, b->qidx), qd = gen_input(g, EX_IN_QD, b->vidx);
-        ex t = ex_mul(p, ex_const(p, -r->k), ex_sub(p, q, ex_const(p, r->q0)));
-        t = ex_add(p, ex_fms(p, t, ex_const(p, r->c), qd), input_or_zero(g, r->act));
+        ex stiff = ex_const(p, -r->k), q0 = ex_const(p, r->q0);
+        ex t = ex_mul(p, stiff, ex_sub(p, q, q0));
+        t = ex_fms(p, t, ex_const(p, r->c), qd);
+        t = ex_add(p, t, input_or_zero(g, r->act));
         g->tau_e[b->vidx] = ex_add(p, g->tau_e[b->vidx], t);
     }
     for (int j = 0; j < m->nv; j++) gen_name(g, g->tau_e[j], "tau_e_%d", j);

@@ -67,15 +67,23 @@ static sxform floating(gen *g, const mech_body *b)
     ex w = gen_input(g, EX_IN_Q, b->qidx), x = gen_input(g, EX_IN_Q, b->qidx + 1);
     ex y = gen_input(g, EX_IN_Q, b->qidx + 2), z = gen_input(g, EX_IN_Q, b->qidx + 3);
     ex ww = ex_mul(p, w, w), xx = ex_mul(p, x, x), yy = ex_mul(p, y, y), zz = ex_mul(p, z, z);
-    ex k = ex_div(p, ex_const(p, 2.0), ex_add(p, ex_add(p, ww, xx), ex_add(p, yy, zz)));
+    ex two = ex_const(p, 2.0), wwxx = ex_add(p, ww, xx), yyzz = ex_add(p, yy, zz);
+    ex k = ex_div(p, two, ex_add(p, wwxx, yyzz));
     ex xy = ex_mul(p, x, y), xz = ex_mul(p, x, z), yz = ex_mul(p, y, z);
     ex wx = ex_mul(p, w, x), wy = ex_mul(p, w, y), wz = ex_mul(p, w, z);
-    ex R[9] = {
-        ex_fms(p, p->one, k, ex_add(p, yy, zz)), ex_mul(p, k, ex_sub(p, xy, wz)), ex_mul(p, k, ex_add(p, xz, wy)),
-        ex_mul(p, k, ex_add(p, xy, wz)), ex_fms(p, p->one, k, ex_add(p, xx, zz)), ex_mul(p, k, ex_sub(p, yz, wx)),
-        ex_mul(p, k, ex_sub(p, xz, wy)), ex_mul(p, k, ex_add(p, yz, wx)), ex_fms(p, p->one, k, ex_add(p, xx, yy)),
-    };
-    ex r[3] = { gen_input(g, EX_IN_Q, b->qidx + 4), gen_input(g, EX_IN_Q, b->qidx + 5), gen_input(g, EX_IN_Q, b->qidx + 6) };
+    /* Row by row, one statement per entry (an initializer list would leave
+     * the order the nodes are built in unspecified). */
+    ex R[9], r[3];
+    R[0] = ex_fms(p, p->one, k, ex_add(p, yy, zz));
+    R[1] = ex_mul(p, k, ex_sub(p, xy, wz));
+    R[2] = ex_mul(p, k, ex_add(p, xz, wy));
+    R[3] = ex_mul(p, k, ex_add(p, xy, wz));
+    R[4] = ex_fms(p, p->one, k, ex_add(p, xx, zz));
+    R[5] = ex_mul(p, k, ex_sub(p, yz, wx));
+    R[6] = ex_mul(p, k, ex_sub(p, xz, wy));
+    R[7] = ex_mul(p, k, ex_add(p, yz, wx));
+    R[8] = ex_fms(p, p->one, k, ex_add(p, xx, yy));
+    for (int c = 0; c < 3; c++) r[c] = gen_input(g, EX_IN_Q, b->qidx + 4 + c);
     return sx_from_rot(R, r);
 }
 

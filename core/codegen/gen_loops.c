@@ -60,7 +60,8 @@ static ex trans_row(ex_pool *p, const side *P, const side *S, int ax, sv6 *T, sv
 {
     sv3 a = axis(P, ax), ad = sv3_cross(p, v3(P->w), a), rho;
     *T = join(sv3_cross(p, v3(S->x), a), a);
-    *Td = join(sv3_add(p, sv3_cross(p, v3(S->xd), a), sv3_cross(p, v3(S->x), ad)), ad);
+    sv3 xda = sv3_cross(p, v3(S->xd), a), xad = sv3_cross(p, v3(S->x), ad);
+    *Td = join(sv3_add(p, xda, xad), ad);
     for (int k = 0; k < 3; k++) rho.e[k] = ex_sub(p, S->x[k], P->x[k]);
     return dot3(p, a, rho);
 }
@@ -72,7 +73,8 @@ static ex rot_row(ex_pool *p, const side *P, const side *S, int pa, int sb, sv6 
     sv3 a = axis(P, pa), b = axis(S, sb), zero = { { p->zero, p->zero, p->zero } };
     sv3 ad = sv3_cross(p, v3(P->w), a), bd = sv3_cross(p, v3(S->w), b);
     *T = join(sv3_cross(p, b, a), zero);
-    *Td = join(sv3_add(p, sv3_cross(p, bd, a), sv3_cross(p, b, ad)), zero);
+    sv3 bda = sv3_cross(p, bd, a), bad = sv3_cross(p, b, ad);
+    *Td = join(sv3_add(p, bda, bad), zero);
     return dot3(p, a, b);
 }
 
@@ -86,8 +88,10 @@ static ex dist_row(ex_pool *p, const side *P, const side *S, double d, sv6 *T, s
         rhod.e[k] = ex_sub(p, S->xd[k], P->xd[k]);
     }
     *T = join(sv3_cross(p, v3(S->x), rho), rho);
-    *Td = join(sv3_add(p, sv3_cross(p, v3(S->xd), rho), sv3_cross(p, v3(S->x), rhod)), rhod);
-    return ex_mul(p, ex_const(p, 0.5), ex_sub(p, dot3(p, rho, rho), ex_const(p, d * d)));
+    sv3 xdr = sv3_cross(p, v3(S->xd), rho), xrd = sv3_cross(p, v3(S->x), rhod);
+    *Td = join(sv3_add(p, xdr, xrd), rhod);
+    ex half = ex_const(p, 0.5), rr = dot3(p, rho, rho), dd = ex_const(p, d * d);
+    return ex_mul(p, half, ex_sub(p, rr, dd));
 }
 
 /* The rows of loop l in model.h's order; returns how many. */
@@ -137,7 +141,8 @@ int gen_loops(gen *g)
             gen_path_project(g, l->succ, l->pred, T[r], +1, Krow);
             gen_path_project(g, l->pred, l->succ, T[r], -1, Krow);
             ex ed = sv_dot(p, T[r], dv);
-            ex k = ex_neg(p, ex_add(p, sv_dot(p, T[r], da), sv_dot(p, Td[r], dv)));
+            ex Ta = sv_dot(p, T[r], da), Tdv = sv_dot(p, Td[r], dv);
+            ex k = ex_neg(p, ex_add(p, Ta, Tdv));
             g->kc[row] = ex_fms(p, ex_fms(p, k, two_alpha, ed), beta2, e[r]);
             gen_name(g, e[r], "e_%d", row);
             gen_name(g, g->kc[row], "k_%d", row);

@@ -59,8 +59,12 @@ int gen_rnea(gen *g)
         } else {
             ao[i] = sv3_add(p, sv_linear(a[i]), sv3_cross(p, w, sv_linear(gb->v)));
         }
-        if (b->parent < 0) f[i] = sv_add(p, si_apply(p, gb->I, a[i]), si_velocity_product(p, gb->I, gb->v));
-        else f[i] = si_body_force_const(p, gb->I, wd, w, ao[i]);
+        if (b->parent < 0) {
+            sv6 Ia = si_apply(p, gb->I, a[i]);
+            f[i] = sv_add(p, Ia, si_velocity_product(p, gb->I, gb->v));
+        } else {
+            f[i] = si_body_force_const(p, gb->I, wd, w, ao[i]);
+        }
         if (b->fext) f[i] = sv_sub(p, f[i], external_force(g, i));
         gen_name_sv6(g, a[i], 0, "a%d", i);
         for (int k = 0; k < 3; k++) gen_name(g, ao[i].e[k], "ao%d_%c", i, "xyz"[k]);

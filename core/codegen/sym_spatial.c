@@ -13,21 +13,45 @@ static sv6 sv_join(sv3 a, sv3 l)
     return s;
 }
 
+/* A note that holds for the whole generator: the nodes of an expression are
+ * numbered in the order they are built, and the emitted code follows that
+ * numbering.  C leaves the order in which a call's arguments are evaluated
+ * unspecified (gcc goes right to left, clang left to right), so a constructor
+ * never takes two arguments that build nodes: they are built into locals, or
+ * in a loop, one statement after the other.  That is what makes the code the
+ * jit's generator writes (compiled by clang) byte-identical to mechgen's. */
+
 static sv3 v3_add(ex_pool *p, sv3 a, sv3 b)
 {
-    return v3(ex_add(p, a.e[0], b.e[0]), ex_add(p, a.e[1], b.e[1]), ex_add(p, a.e[2], b.e[2]));
+    sv3 o;
+    for (int k = 0; k < 3; k++) o.e[k] = ex_add(p, a.e[k], b.e[k]);
+    return o;
 }
 
 static sv3 v3_sub(ex_pool *p, sv3 a, sv3 b)
 {
-    return v3(ex_sub(p, a.e[0], b.e[0]), ex_sub(p, a.e[1], b.e[1]), ex_sub(p, a.e[2], b.e[2]));
+    sv3 o;
+    for (int k = 0; k < 3; k++) o.e[k] = ex_sub(p, a.e[k], b.e[k]);
+    return o;
 }
 
+/* (a x b)_k = a_i b_j - a_j b_i with (k, i, j) cyclic. */
 static sv3 v3_cross(ex_pool *p, sv3 a, sv3 b)
 {
-    return v3(ex_fms(p, ex_mul(p, a.e[1], b.e[2]), a.e[2], b.e[1]),
-              ex_fms(p, ex_mul(p, a.e[2], b.e[0]), a.e[0], b.e[2]),
-              ex_fms(p, ex_mul(p, a.e[0], b.e[1]), a.e[1], b.e[0]));
+    sv3 o;
+    for (int k = 0; k < 3; k++) {
+        int i = (k + 1) % 3, j = (k + 2) % 3;
+        o.e[k] = ex_fms(p, ex_mul(p, a.e[i], b.e[j]), a.e[j], b.e[i]);
+    }
+    return o;
+}
+
+/* Three constants as a 3-vector, built x, y, z in that order. */
+static sv3 v3_const(ex_pool *p, const double c[3])
+{
+    sv3 o;
+    for (int k = 0; k < 3; k++) o.e[k] = ex_const(p, c[k]);
+    return o;
 }
 
 static sv3 m3_mulv(ex_pool *p, const ex E[9], sv3 v)          /* E v   */
@@ -118,14 +142,20 @@ sxform sx_compose(ex_pool *p, sxform cb, sxform ba)
 sv6 sx_apply_motion(ex_pool *p, sxform X, sv6 m)
 {
     sv3 r = v3(X.r[0], X.r[1], X.r[2]), w = v3_ang(m);
-    return sv_join(m3_mulv(p, X.E, w), m3_mulv(p, X.E, v3_sub(p, v3_lin(m), v3_cross(p, r, w))));
+    sv3 ang = m3_mulv(p, X.E, w);
+    sv3 rw = v3_cross(p, r, w);
+    sv3 lin = m3_mulv(p, X.E, v3_sub(p, v3_lin(m), rw));
+    return sv_join(ang, lin);
 }
 
 /* eq. 2.25: [E (n - r x f); E f]. */
 sv6 sx_apply_force(ex_pool *p, sxform X, sv6 f)
 {
     sv3 r = v3(X.r[0], X.r[1], X.r[2]), fl = v3_lin(f);
-    return sv_join(m3_mulv(p, X.E, v3_sub(p, v3_ang(f), v3_cross(p, r, fl))), m3_mulv(p, X.E, fl));
+    sv3 rf = v3_cross(p, r, fl);
+    sv3 ang = m3_mulv(p, X.E, v3_sub(p, v3_ang(f), rf));
+    sv3 lin = m3_mulv(p, X.E, fl);
+    return sv_join(ang, lin);
 }
 
 /* X^T = [E^T  rx E^T; 0  E^T]: carries a force from B back to A. */
@@ -133,15 +163,19 @@ sv6 sx_apply_transpose_force(ex_pool *p, sxform X, sv6 f)
 {
     sv3 r = v3(X.r[0], X.r[1], X.r[2]);
     sv3 fa = m3_tmulv(p, X.E, v3_lin(f));
-    return sv_join(v3_add(p, m3_tmulv(p, X.E, v3_ang(f)), v3_cross(p, r, fa)), fa);
+    sv3 na = m3_tmulv(p, X.E, v3_ang(f));
+    sv3 rfa = v3_cross(p, r, fa);
+    return sv_join(v3_add(p, na, rfa), fa);
 }
 
 /* eq. 2.31: v x m = [w x mw; w x mv + vv x mw]. */
 sv6 sv_crm(ex_pool *p, sv6 v, sv6 m)
 {
     sv3 w = v3_ang(v), vv = v3_lin(v);
-    return sv_join(v3_cross(p, w, v3_ang(m)),
-                   v3_add(p, v3_cross(p, w, v3_lin(m)), v3_cross(p, vv, v3_ang(m))));
+    sv3 ang = v3_cross(p, w, v3_ang(m));
+    sv3 wl = v3_cross(p, w, v3_lin(m));
+    sv3 va = v3_cross(p, vv, v3_ang(m));
+    return sv_join(ang, v3_add(p, wl, va));
 }
 
 /* ---- Rigid-body inertias ---- */
@@ -194,8 +228,11 @@ sv6 si_velocity_product(ex_pool *p, sinertia I, sv6 v)
 {
     sv3 w = v3_ang(v), vv = v3_lin(v), h = v3(I.h[0], I.h[1], I.h[2]);
     sv6 Iv = si_apply(p, I, v);
-    return sv_join(v3_sub(p, v3_cross(p, w, v3_ang(Iv)), v3_cross(p, vv, v3_cross(p, h, w))),
-                   v3_cross(p, w, v3_lin(Iv)));
+    sv3 wn = v3_cross(p, w, v3_ang(Iv));
+    sv3 vhw = v3_cross(p, vv, v3_cross(p, h, w));
+    sv3 ang = v3_sub(p, wn, vhw);
+    sv3 lin = v3_cross(p, w, v3_lin(Iv));
+    return sv_join(ang, lin);
 }
 
 /* X^T I X for X = B_X_A (the rigid-body form of eq. 2.66).  With y = E^T h:
@@ -245,7 +282,8 @@ static sv3 gyroscopic(ex_pool *p, const double Ic[9], sv3 w)
     sv3 o;
     for (int k = 0; k < 3; k++) {
         int i = (k + 1) % 3, j = (k + 2) % 3;
-        o.e[k] = ex_mul(p, ex_const(p, Ic[4 * j] - Ic[4 * i]), ex_mul(p, w.e[i], w.e[j]));
+        ex d = ex_const(p, Ic[4 * j] - Ic[4 * i]);
+        o.e[k] = ex_mul(p, d, ex_mul(p, w.e[i], w.e[j]));
     }
     return o;
 }
@@ -263,7 +301,9 @@ static sv3 w_cross_w_cross(ex_pool *p, sv3 w, sv3 v)
     int k = axis, i = (k + 1) % 3, j = (k + 2) % 3;
     ex vk = v.e[k];
     sv3 o;
-    o.e[k] = ex_neg(p, ex_mul(p, vk, ex_add(p, ex_mul(p, w.e[i], w.e[i]), ex_mul(p, w.e[j], w.e[j]))));
+    ex wii = ex_mul(p, w.e[i], w.e[i]);
+    ex wjj = ex_mul(p, w.e[j], w.e[j]);
+    o.e[k] = ex_neg(p, ex_mul(p, vk, ex_add(p, wii, wjj)));
     o.e[i] = ex_mul(p, vk, ex_mul(p, w.e[i], w.e[k]));
     o.e[j] = ex_mul(p, vk, ex_mul(p, w.e[j], w.e[k]));
     return o;
@@ -278,13 +318,17 @@ static sv3 w_cross_w_cross(ex_pool *p, sv3 w, sv3 v)
  * handful of products. */
 sv6 si_body_force(ex_pool *p, double m, const double c[3], const double Ic[9], sv3 wd, sv3 w, sv3 ao)
 {
-    sv3 cc = v3(ex_const(p, c[0]), ex_const(p, c[1]), ex_const(p, c[2]));
+    sv3 cc = v3_const(p, c);
     ex I[9];
     for (int k = 0; k < 9; k++) I[k] = ex_const(p, Ic[k]);
-    sv3 t = v3_add(p, v3_add(p, ao, v3_cross(p, wd, cc)), w_cross_w_cross(p, w, cc));
+    sv3 t = v3_add(p, ao, v3_cross(p, wd, cc));
+    t = v3_add(p, t, w_cross_w_cross(p, w, cc));
     ex mm = ex_const(p, m);
-    sv3 F = v3(ex_mul(p, mm, t.e[0]), ex_mul(p, mm, t.e[1]), ex_mul(p, mm, t.e[2]));
-    sv3 n = v3_add(p, v3_add(p, m3_mulv(p, I, wd), gyroscopic(p, Ic, w)), v3_cross(p, cc, F));
+    sv3 F;
+    for (int k = 0; k < 3; k++) F.e[k] = ex_mul(p, mm, t.e[k]);
+    sv3 Iwd = m3_mulv(p, I, wd);
+    sv3 n = v3_add(p, Iwd, gyroscopic(p, Ic, w));
+    n = v3_add(p, n, v3_cross(p, cc, F));
     return sv_join(n, F);
 }
 
@@ -294,7 +338,8 @@ sv6 si_body_force(ex_pool *p, double m, const double c[3], const double Ic[9], s
 sv3 sx_point_accel(ex_pool *p, sxform X, sv3 ao, sv3 w, sv3 wd)
 {
     sv3 r = v3(X.r[0], X.r[1], X.r[2]);
-    sv3 t = v3_add(p, v3_add(p, ao, v3_cross(p, wd, r)), w_cross_w_cross(p, w, r));
+    sv3 t = v3_add(p, ao, v3_cross(p, wd, r));
+    t = v3_add(p, t, w_cross_w_cross(p, w, r));
     return m3_mulv(p, X.E, t);
 }
 
@@ -358,8 +403,11 @@ sv6 si_body_force_const(ex_pool *p, sinertia I, sv3 wd, sv3 w, sv3 ao)
     sv3 hh = v3(I.h[0], I.h[1], I.h[2]);
     ex E[9];
     for (int k = 0; k < 9; k++) E[k] = ex_const(p, Ib[k]);
-    sv3 F = v3_add(p, v3_cross(p, wd, hh), w_cross_w_cross(p, w, hh));
-    sv3 n = v3_add(p, v3_add(p, m3_mulv(p, E, wd), gyroscopic(p, Ib, w)), v3_cross(p, hh, ao));
+    sv3 wdh = v3_cross(p, wd, hh);
+    sv3 F = v3_add(p, wdh, w_cross_w_cross(p, w, hh));
+    sv3 Ewd = m3_mulv(p, E, wd);
+    sv3 n = v3_add(p, Ewd, gyroscopic(p, Ib, w));
+    n = v3_add(p, n, v3_cross(p, hh, ao));
     return sv_join(n, F);
 }
 
@@ -438,7 +486,8 @@ sartic sa_transform(ex_pool *p, const sartic *A, sxform X)
     m3_congruence(p, X.E, B, 0, B1);
     m3_congruence(p, X.E, C, 1, C1);
     ex z = p->zero;
-    ex R[9] = { z, ex_neg(p, X.r[2]), X.r[1], X.r[2], z, ex_neg(p, X.r[0]), ex_neg(p, X.r[1]), X.r[0], z };
+    ex nx = ex_neg(p, X.r[0]), ny = ex_neg(p, X.r[1]), nz = ex_neg(p, X.r[2]);
+    ex R[9] = { z, nz, X.r[1], X.r[2], z, nx, ny, X.r[0], z };
     sartic o;
     ex B2[9];
     for (int i = 0; i < 3; i++)
