@@ -167,7 +167,7 @@ int main(int argc, char **argv)
         wasm_buf w = { 0 };
         uint32_t scratch = 0;
         int rc = mechgen_generate(&o, m, argv[i], MECHGEN_CHEAPER);
-        if (rc == 0) rc = gen_emit_wasm(&o.em, &w, &scratch);
+        if (rc == 0) rc = gen_emit_wasm(&o.em, &w, &scratch, NULL);
         CHECK(rc == 0, "%s: %s", argv[i], mechgen_error(&o));
         if (rc == 0) {
             check_module(w.b, w.n, o.stem, mech_observe_len(m) > 0);

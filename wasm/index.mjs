@@ -203,8 +203,8 @@ export async function generateCode(text, options) {
 /** A Sim of `text` on its generated dynamics, jitted (wasm/jit.mjs; docs/wasm.md, "Jit"). */
 async function openJit(text, name) {
   const mod = await instance('runtime.wasm');
-  const { ptr, close } = await jitHandle(mod, text, name, opened);
-  return new Sim(mod, ptr, 'jit', 'featherstone', close);
+  const { ptr, close, forward } = await jitHandle(mod, text, name, opened);
+  return new Sim(mod, ptr, 'jit', 'featherstone', close, forward);
 }
 
 async function openText(text, name, engine) {
@@ -236,19 +236,24 @@ export class Sim {
   #ptr;
   #views = null;
   #generation = -1;
-  #forward; // the module's mw_forward export, looked up once (0.5-1 ns per forward())
+  #forward; // the module's mw_forward export, or the jitted module's forward, looked up once (0.5-1 ns per forward())
+  #fallback; // with the jitted forward: the runtime's mw_forward, run when that declines; else null
   #close;
 
   /**
    * @param {WasmModule} mod @param {number} ptr @param {'generated' | 'runtime' | 'jit'} backend
    * @param {'featherstone' | 'xpbd'} [engine]
    * @param {(ptr: number) => void} [close] what dispose() does with the handle (default mw_close)
+   * @param {(ptr: number) => number} [forward] a fast path of forward() (a jitted module's: 0 done, else the
+   *   module's mw_forward runs; wasm/jit.mjs)
    */
-  constructor(mod, ptr, backend, engine = 'featherstone', close = (handle) => mod.exports.mw_close(handle)) {
+  constructor(mod, ptr, backend, engine = 'featherstone', close = (handle) => mod.exports.mw_close(handle),
+    forward = null) {
     this.#mod = mod;
     this.#ptr = ptr;
     this.#close = close;
-    this.#forward = mod.exports.mw_forward;
+    this.#forward = forward ?? mod.exports.mw_forward;
+    this.#fallback = forward ? mod.exports.mw_forward : null;
     const h = mod.i32(ptr, 4);
     /** @type {'generated' | 'runtime' | 'jit'} */
     this.backend = backend;
@@ -307,8 +312,12 @@ export class Sim {
   /** qdd ← forward dynamics at (q, qd, tau, fext, act); returns qdd. */
   forward() {
     // The hot path: one call, the handle checked only when it fails (a
-    // disposed Sim's handle is 0, which mw_forward refuses).
-    if (this.#forward(this.#ptr) !== 0) this.#check(this.#handle() && -1);
+    // disposed Sim's handle is 0, which mw_forward refuses).  A jitted
+    // forward declines anything but the plain case: mw_forward then runs,
+    // at another gravity, or to name the bad entry.
+    if (this.#forward(this.#ptr) !== 0 && (this.#fallback === null || this.#fallback(this.#ptr) !== 0)) {
+      this.#check(this.#handle() && -1);
+    }
     return this.#generation === this.#mod.generation ? this.#views.qdd : this.qdd;
   }
 

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L   /* open_memstream */
 #include <emscripten.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,11 +65,17 @@ static int write_c(mechgen_output *o)
     return 0;
 }
 
-/* The plan's WebAssembly module into last. */
+/* The plan's WebAssembly module into last, with forward(handle) reading a
+ * run of this module (mw_open_jit's handle) where its header keeps them. */
 static int write_wasm(mechgen_output *o)
 {
+    static const gen_wasm_handle handle = {
+        .q = offsetof(mech_data, q), .qd = offsetof(mech_data, qd), .tau = offsetof(mech_data, tau),
+        .fext = offsetof(mech_data, fext), .act = offsetof(mech_data, act), .qdd = offsetof(mech_data, qdd),
+        .gravity = offsetof(mech_data, gravity),
+    };
     wasm_buf w = { 0 };
-    if (gen_emit_wasm(&o->em, &w, &last.scratch_bytes)) {
+    if (gen_emit_wasm(&o->em, &w, &last.scratch_bytes, &handle)) {
         wasm_buf_free(&w);
         return -1;
     }

@@ -21,9 +21,10 @@ export function generate(mod, text, name, target, check) {
 }
 
 /**
- * A handle of the runtime module `mod` running `text` on its jitted dynamics, and what disposes of it (the
- * run, its scratch and its table slots).  Failures are thrown by check(mod, 0).
- * @returns {Promise<{ ptr: number, close: (ptr: number) => void }>}
+ * A handle of the runtime module `mod` running `text` on its jitted dynamics, what disposes of it (the run, its
+ * scratch and its table slots) and the jitted module's forward(handle), forward()'s fast path (0, or 1 when the
+ * runtime's mw_forward must run: core/codegen/emit_wasm.h).  Failures are thrown by check(mod, 0).
+ * @returns {Promise<{ ptr: number, close: (ptr: number) => void, forward: (ptr: number) => number }>}
  */
 export async function jitHandle(mod, text, name, check) {
   const x = mod.exports;
@@ -56,6 +57,7 @@ export async function jitHandle(mod, text, name, check) {
   }
   return {
     ptr,
+    forward: jit.forward,
     close: (handle) => {
       x.mw_close_jit(handle);
       mod.releaseSlots(slots);

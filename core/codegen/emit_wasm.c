@@ -9,6 +9,7 @@
  * (docs/codegen.md, "WebAssembly back end"). */
 #include "codegen/emit_wasm.h"
 
+#include <float.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@
 enum { P_Q, P_QD, P_TAU, P_FEXT, P_ACT, P_GRAVITY, P_OUT, NPARAM_PART };
 
 /* Function types, function imports, the imported global. */
-enum { T_PART, T_OWN, T_OBSERVE, T_LIBM, T_START, NTYPE };
+enum { T_PART, T_OWN, T_OBSERVE, T_LIBM, T_START, T_FORWARD, NTYPE };
 enum { F_SIN, F_COS, NIMPORT_FUNC };
 enum { G_SCRATCH, G_SCRATCH_BYTES };
 
@@ -793,6 +794,83 @@ static int add_observe(module *mo)
     return add_function(mo, &b, T_OBSERVE);
 }
 
+/* The address the handle (local 0) holds at byte offset `at`, into local l. */
+static void handle_pointer(body *b, uint32_t at, int l)
+{
+    local_op(b, WASM_LOCAL_GET, 0);
+    op(b, WASM_I32_LOAD);
+    wasm_memarg(&b->code, 2, at);
+    if (l >= 0) local_op(b, WASM_LOCAL_SET, l);
+}
+
+/* `fabs(v[k]) <= DBL_MAX && ...` for k < n, v the address in local l: every
+ * entry finite, ANDed onto the i32 on the stack. */
+static void all_finite(body *b, int l, int n)
+{
+    for (int k = 0; k < n; k++) {
+        local_op(b, WASM_LOCAL_GET, l);
+        f64_load(b, 8u * (uint32_t)k);
+        op(b, WASM_F64_ABS);
+        f64_const(b, DBL_MAX);
+        op(b, WASM_F64_LE);
+        op(b, WASM_I32_AND);
+    }
+}
+
+/* forward(handle) -> i32 (emit_wasm.h): wasm/model.c's mw_forward with the
+ * run's arrays read from the handle at the offsets h gives, the model's
+ * gravity compared bit for bit (a zero of the other sign takes the
+ * runtime's path, as there), and fwd_dyn_own_gravity called directly. */
+static int add_forward(module *mo, int own_gravity, const gen_wasm_handle *h)
+{
+    const mech_model *m = mo->em->own.g->m;
+    body b;
+    if (body_init(&b, NULL, &mo->sl, 1, (const int[NPARAM_PART]){ -1, -1, -1, -1, -1, -1, -1 })) b.failed = 1;
+    int p = i32_local(&b);
+    local_op(&b, WASM_LOCAL_GET, 0);                 /* a disposed handle (0): the runtime names it */
+    op(&b, WASM_I32_EQZ);
+    op(&b, WASM_IF);
+    op(&b, WASM_VOID);
+    i32_const(&b, 1);
+    op(&b, WASM_RETURN);
+    op(&b, WASM_END);
+    i32_const(&b, 1);
+    handle_pointer(&b, h->q, p);
+    all_finite(&b, p, m->nq);
+    handle_pointer(&b, h->qd, p);
+    all_finite(&b, p, m->nv);
+    handle_pointer(&b, h->gravity, p);
+    for (int k = 0; k < 3; k++) {
+        uint64_t bits;
+        memcpy(&bits, &m->gravity[k], sizeof bits);
+        local_op(&b, WASM_LOCAL_GET, p);
+        op(&b, WASM_I64_LOAD);
+        wasm_memarg(&b.code, 3, 8u * (uint32_t)k);
+        op(&b, WASM_I64_CONST);
+        wasm_s64(&b.code, (int64_t)bits);
+        op(&b, WASM_I64_EQ);
+        op(&b, WASM_I32_AND);
+    }
+    op(&b, WASM_IF);
+    op(&b, WASM_VOID);
+    const uint32_t args[] = { h->q, h->qd, h->tau, h->fext, h->act };
+    for (int a = 0; a < 5; a++) handle_pointer(&b, args[a], -1);
+    handle_pointer(&b, h->qdd, p);
+    local_op(&b, WASM_LOCAL_GET, p);
+    op(&b, WASM_CALL);
+    wasm_u32(&b.code, (uint32_t)own_gravity);
+    i32_const(&b, 1);
+    all_finite(&b, p, m->nv);
+    op(&b, WASM_IF);
+    op(&b, WASM_VOID);
+    i32_const(&b, 0);
+    op(&b, WASM_RETURN);
+    op(&b, WASM_END);
+    op(&b, WASM_END);
+    i32_const(&b, 1);
+    return add_function(mo, &b, T_FORWARD);
+}
+
 /* The start function: the sin/cos table from the passive data segment into
  * the scratch area, and zeros after it. */
 static int add_start(module *mo)
@@ -835,15 +913,17 @@ static void layout(scratch_layout *sl, const emitters *em)
 
 static void write_types(wasm_buf *w)
 {
-    static const int nparams[NTYPE] = { [T_PART] = 7, [T_OWN] = 6, [T_OBSERVE] = 3, [T_LIBM] = 1, [T_START] = 0 };
+    static const int nparams[NTYPE] = { [T_PART] = 7, [T_OWN] = 6, [T_OBSERVE] = 3, [T_LIBM] = 1, [T_START] = 0,
+                                        [T_FORWARD] = 1 };
     size_t at = wasm_section(w, WASM_SEC_TYPE);
     wasm_u32(w, NTYPE);
     for (int t = 0; t < NTYPE; t++) {
         wasm_byte(w, WASM_FUNC);
         wasm_u32(w, (uint32_t)nparams[t]);
         for (int k = 0; k < nparams[t]; k++) wasm_byte(w, t == T_LIBM ? WASM_F64 : WASM_I32);
-        wasm_u32(w, t == T_LIBM ? 1 : 0);
+        wasm_u32(w, t == T_LIBM || t == T_FORWARD ? 1 : 0);
         if (t == T_LIBM) wasm_byte(w, WASM_F64);
+        if (t == T_FORWARD) wasm_byte(w, WASM_I32);
     }
     wasm_end(w, at);
 }
@@ -924,7 +1004,7 @@ static void write_module(wasm_buf *w, const module *mo, const wexport *ex, int n
     wasm_end(w, at);
 }
 
-int gen_emit_wasm(emitters *em, wasm_buf *out, uint32_t *scratch_bytes)
+int gen_emit_wasm(emitters *em, wasm_buf *out, uint32_t *scratch_bytes, const gen_wasm_handle *handle)
 {
     module mo = { .em = em };
     layout(&mo.sl, em);
@@ -937,12 +1017,16 @@ int gen_emit_wasm(emitters *em, wasm_buf *out, uint32_t *scratch_bytes)
     int fwd_dyn = mo.failed ? -1 : add_fwd_dyn(&mo, own_gravity, full ? &general : NULL, shift);
     int nobs = mech_observe_len(em->own.g->m);
     int observe = nobs > 0 && !mo.failed ? add_observe(&mo) : -1;
+    int forward = handle && !mo.failed ? add_forward(&mo, own_gravity, handle) : -1;
     if (!mo.failed) {
-        wexport ex[] = {
+        wexport ex[5] = {
             { "fwd_dyn", WASM_EXTERN_FUNC, fwd_dyn }, { "fwd_dyn_own_gravity", WASM_EXTERN_FUNC, own_gravity },
-            { "scratch_bytes", WASM_EXTERN_GLOBAL, G_SCRATCH_BYTES }, { "observe", WASM_EXTERN_FUNC, observe },
+            { "scratch_bytes", WASM_EXTERN_GLOBAL, G_SCRATCH_BYTES },
         };
-        write_module(out, &mo, ex, nobs > 0 ? 4 : 3, start);
+        int nex = 3;
+        if (nobs > 0) ex[nex++] = (wexport){ "observe", WASM_EXTERN_FUNC, observe };
+        if (handle) ex[nex++] = (wexport){ "forward", WASM_EXTERN_FUNC, forward };
+        write_module(out, &mo, ex, nex, start);
         if (scratch_bytes) *scratch_bytes = mo.sl.bytes;
         if (out->failed) mo.failed = gen_fail(em->own.g, 0, "out of memory");
     }
@@ -954,7 +1038,7 @@ int gen_emit_wasm(emitters *em, wasm_buf *out, uint32_t *scratch_bytes)
 int gen_emit_wasm_file(emitters *em, const char *path)
 {
     wasm_buf w = { 0 };
-    int rc = gen_emit_wasm(em, &w, NULL);
+    int rc = gen_emit_wasm(em, &w, NULL, NULL);
     if (rc == 0) {
         FILE *f = fopen(path, "wb");
         int ok = f && fwrite(w.b, 1, w.n, f) == w.n;

@@ -42,7 +42,9 @@ void wasm_u32(wasm_buf *w, uint32_t v)
     } while (v);
 }
 
-void wasm_s32(wasm_buf *w, int32_t v)
+void wasm_s32(wasm_buf *w, int32_t v) { wasm_s64(w, v); }
+
+void wasm_s64(wasm_buf *w, int64_t v)
 {
     for (;;) {
         unsigned c = (unsigned)v & 0x7f;

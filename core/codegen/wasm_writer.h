@@ -22,10 +22,11 @@ enum {
     /* import and export kinds */
     WASM_EXTERN_FUNC = 0, WASM_EXTERN_MEMORY = 2, WASM_EXTERN_GLOBAL = 3,
     /* instructions */
-    WASM_IF = 0x04, WASM_ELSE = 0x05, WASM_END = 0x0b, WASM_CALL = 0x10, WASM_SELECT = 0x1b,
+    WASM_IF = 0x04, WASM_ELSE = 0x05, WASM_END = 0x0b, WASM_RETURN = 0x0f, WASM_CALL = 0x10, WASM_SELECT = 0x1b,
     WASM_LOCAL_GET = 0x20, WASM_LOCAL_SET = 0x21, WASM_LOCAL_TEE = 0x22, WASM_GLOBAL_GET = 0x23,
-    WASM_F64_LOAD = 0x2b, WASM_F64_STORE = 0x39, WASM_I32_CONST = 0x41, WASM_F64_CONST = 0x44,
-    WASM_I32_EQZ = 0x45, WASM_F64_EQ = 0x61, WASM_F64_NE = 0x62, WASM_F64_GT = 0x64, WASM_F64_LE = 0x65,
+    WASM_I32_LOAD = 0x28, WASM_I64_LOAD = 0x29, WASM_F64_LOAD = 0x2b, WASM_F64_STORE = 0x39,
+    WASM_I32_CONST = 0x41, WASM_I64_CONST = 0x42, WASM_F64_CONST = 0x44,
+    WASM_I32_EQZ = 0x45, WASM_I64_EQ = 0x51, WASM_F64_EQ = 0x61, WASM_F64_NE = 0x62, WASM_F64_GT = 0x64, WASM_F64_LE = 0x65,
     WASM_I32_ADD = 0x6a, WASM_I32_AND = 0x71, WASM_I32_OR = 0x72, WASM_I32_SHL = 0x74,
     WASM_F64_ABS = 0x99, WASM_F64_NEG = 0x9a, WASM_F64_SQRT = 0x9f,
     WASM_F64_ADD = 0xa0, WASM_F64_SUB = 0xa1, WASM_F64_MUL = 0xa2, WASM_F64_DIV = 0xa3,
@@ -41,6 +42,7 @@ void wasm_byte(wasm_buf *w, unsigned v);
 void wasm_bytes(wasm_buf *w, const void *p, size_t n);
 void wasm_u32(wasm_buf *w, uint32_t v);   /* unsigned LEB128 */
 void wasm_s32(wasm_buf *w, int32_t v);    /* signed LEB128   */
+void wasm_s64(wasm_buf *w, int64_t v);
 void wasm_f64(wasm_buf *w, double v);     /* 8 bytes, little-endian */
 void wasm_name(wasm_buf *w, const char *s);
 /* A memory access's alignment (2^align bytes) and offset. */
