@@ -10,6 +10,7 @@
 #include "model/parse_internal.h"
 #include "model/inertia.h"
 #include "spatial/spatial.h"
+#include "codegen/mech_sincos.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -182,12 +183,18 @@ int mp_read_axis(parser *p, const char *key, double axis[3])
     return 0;
 }
 
-/* <axis> <degrees> as a rotation matrix. */
+/* <axis> <degrees> as a rotation matrix.  Its sine and cosine come from
+ * mech_sincos (plain C arithmetic: the same bits on every platform), not
+ * from libm, whose last bit differs between glibc and the WebAssembly
+ * build's libc (cos of 45 degrees less 2e-6 is one of them): so a text
+ * parses to the same model constants natively and in the runtime module,
+ * and the generator writes the same code from it in both. */
 int mp_read_rotation(parser *p, const char *key, double R[9])
 {
-    double axis[3], deg;
+    double axis[3], deg, s, c;
     if (mp_read_axis(p, key, axis) || mp_read_numbers(p, key, "<axis> <degrees>", &deg, 1)) return -1;
-    rot_axis_angle(axis, deg * DEG, R);
+    mech_sincos(deg * DEG, &s, &c);
+    rot_axis_sincos(axis, s, c, R);
     return 0;
 }
 

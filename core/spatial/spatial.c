@@ -27,8 +27,13 @@ void m3_skew(const double v[3], double out[9])
 /* Rodrigues: R = I + sin(a) K + (1 - cos(a)) K^2, K = axis x. */
 void rot_axis_angle(const double axis[3], double angle, double R[9])
 {
+    rot_axis_sincos(axis, sin(angle), cos(angle), R);
+}
+
+void rot_axis_sincos(const double axis[3], double s, double cos_angle, double R[9])
+{
     double K[9], K2[9];
-    double s = sin(angle), c = 1.0 - cos(angle);
+    double c = 1.0 - cos_angle;
     m3_skew(axis, K);
     m3_mul(K, K, K2);
     m3_identity(R);

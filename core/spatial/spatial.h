@@ -91,6 +91,8 @@ void m3_skew(const double v[3], double out[9]);                     /* v x   */
 
 /* R for a right-handed rotation by `angle` (rad) about unit `axis`. */
 void rot_axis_angle(const double axis[3], double angle, double R[9]);
+/* The same from the angle's sine s and cosine, computed elsewhere. */
+void rot_axis_sincos(const double axis[3], double s, double cos_angle, double R[9]);
 
 /* Unit quaternions [w x y z]; q acts as R(q) v = q (0,v) q*. */
 void quat_to_rot(const double q[4], double R[9]);
