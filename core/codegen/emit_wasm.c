@@ -48,6 +48,7 @@ typedef struct {
     wasm_buf code;
     int param[NPARAM_PART];   /* the local of each input array and of out, -1: none */
     int nparam;
+    int npseudo;              /* of the nparam, i32 locals standing in for parameters (forward's arrays) */
     int nv128;                /* v128 locals (the paired sin/cos), after the three i32 locals */
     int nf64;                 /* f64 locals, after those                        */
     int *freel, nfree, freecap;
@@ -578,9 +579,9 @@ static int add_function(module *mo, body *b, int type)
     int index = -1;
     if (b->failed || b->code.failed) {
         gen_fail(g, 0, b->failed ? "the WebAssembly back end could not lower the plan" : "out of memory");
-    } else if (NI32 + b->nv128 + b->nf64 > WASM_MAX_LOCALS) {
-        gen_fail(g, 0, "a WebAssembly function would need %d locals (at most %d)", NI32 + b->nv128 + b->nf64,
-                 WASM_MAX_LOCALS);
+    } else if (b->npseudo + NI32 + b->nv128 + b->nf64 > WASM_MAX_LOCALS) {
+        gen_fail(g, 0, "a WebAssembly function would need %d locals (at most %d)",
+                 b->npseudo + NI32 + b->nv128 + b->nf64, WASM_MAX_LOCALS);
     } else if (b->code.n > WASM_MAX_BODY_BYTES) {
         gen_fail(g, 0, "a WebAssembly function would be %zu bytes (at most %d)", b->code.n, WASM_MAX_BODY_BYTES);
     } else if (mo->nf == mo->cap) {
@@ -593,7 +594,7 @@ static int add_function(module *mo, body *b, int type)
         wfunc *f = &mo->f[mo->nf];
         *f = (wfunc){ .type = type };
         wasm_u32(&f->bytes, 1 + (b->nv128 > 0) + (b->nf64 > 0));
-        wasm_u32(&f->bytes, NI32);
+        wasm_u32(&f->bytes, (uint32_t)(b->npseudo + NI32));
         wasm_byte(&f->bytes, WASM_I32);
         if (b->nv128) {
             wasm_u32(&f->bytes, (uint32_t)b->nv128);
@@ -820,13 +821,20 @@ static void all_finite(body *b, int l, int n)
 /* forward(handle) -> i32 (emit_wasm.h): wasm/model.c's mw_forward with the
  * run's arrays read from the handle at the offsets h gives, the model's
  * gravity compared bit for bit (a zero of the other sign takes the
- * runtime's path, as there), and fwd_dyn_own_gravity called directly. */
-static int add_forward(module *mo, int own_gravity, const gen_wasm_handle *h)
+ * runtime's path, as there), and the own copy as fwd_dyn_own_gravity runs
+ * it (inline when it is one function, else a call of its parts) without
+ * that function's call and NULL checks: a run's fext is never NULL, and its
+ * act only when the model has no inputs to read from it. */
+static int add_forward(module *mo, const copy *own, const gen_wasm_handle *h)
 {
-    const mech_model *m = mo->em->own.g->m;
+    const emitter *em = &mo->em->own;
+    const mech_model *m = em->g->m;
+    /* After the handle (local 0), six i32 locals hold the arrays, in the order of a part's parameters. */
+    static const int fwd_params[NPARAM_PART] = { 1, 2, 3, 4, 5, -1, 6 };
+    static const int npointer = 6;
     body b;
-    if (body_init(&b, NULL, &mo->sl, 1, (const int[NPARAM_PART]){ -1, -1, -1, -1, -1, -1, -1 })) b.failed = 1;
-    int p = i32_local(&b);
+    if (body_init(&b, own->first < 0 ? em : NULL, &mo->sl, 1 + npointer, fwd_params)) b.failed = 1;
+    b.npseudo = npointer;
     local_op(&b, WASM_LOCAL_GET, 0);                 /* a disposed handle (0): the runtime names it */
     op(&b, WASM_I32_EQZ);
     op(&b, WASM_IF);
@@ -835,15 +843,16 @@ static int add_forward(module *mo, int own_gravity, const gen_wasm_handle *h)
     op(&b, WASM_RETURN);
     op(&b, WASM_END);
     i32_const(&b, 1);
-    handle_pointer(&b, h->q, p);
-    all_finite(&b, p, m->nq);
-    handle_pointer(&b, h->qd, p);
-    all_finite(&b, p, m->nv);
-    handle_pointer(&b, h->gravity, p);
+    handle_pointer(&b, h->q, fwd_params[P_Q]);
+    all_finite(&b, fwd_params[P_Q], m->nq);
+    handle_pointer(&b, h->qd, fwd_params[P_QD]);
+    all_finite(&b, fwd_params[P_QD], m->nv);
+    int g = i32_local(&b);
+    handle_pointer(&b, h->gravity, g);
     for (int k = 0; k < 3; k++) {
         uint64_t bits;
         memcpy(&bits, &m->gravity[k], sizeof bits);
-        local_op(&b, WASM_LOCAL_GET, p);
+        local_op(&b, WASM_LOCAL_GET, g);
         op(&b, WASM_I64_LOAD);
         wasm_memarg(&b.code, 3, 8u * (uint32_t)k);
         op(&b, WASM_I64_CONST);
@@ -853,14 +862,14 @@ static int add_forward(module *mo, int own_gravity, const gen_wasm_handle *h)
     }
     op(&b, WASM_IF);
     op(&b, WASM_VOID);
-    const uint32_t args[] = { h->q, h->qd, h->tau, h->fext, h->act };
-    for (int a = 0; a < 5; a++) handle_pointer(&b, args[a], -1);
-    handle_pointer(&b, h->qdd, p);
-    local_op(&b, WASM_LOCAL_GET, p);
-    op(&b, WASM_CALL);
-    wasm_u32(&b.code, (uint32_t)own_gravity);
+    handle_pointer(&b, h->tau, fwd_params[P_TAU]);
+    handle_pointer(&b, h->fext, fwd_params[P_FEXT]);
+    handle_pointer(&b, h->act, fwd_params[P_ACT]);
+    handle_pointer(&b, h->qdd, fwd_params[P_OUT]);
+    if (own->first < 0) write_stage(&b, 0, em->g->qdd, m->nv);
+    else call_copy(&b, own, fwd_params);
     i32_const(&b, 1);
-    all_finite(&b, p, m->nv);
+    all_finite(&b, fwd_params[P_OUT], m->nv);
     op(&b, WASM_IF);
     op(&b, WASM_VOID);
     i32_const(&b, 0);
@@ -1017,7 +1026,7 @@ int gen_emit_wasm(emitters *em, wasm_buf *out, uint32_t *scratch_bytes, const ge
     int fwd_dyn = mo.failed ? -1 : add_fwd_dyn(&mo, own_gravity, full ? &general : NULL, shift);
     int nobs = mech_observe_len(em->own.g->m);
     int observe = nobs > 0 && !mo.failed ? add_observe(&mo) : -1;
-    int forward = handle && !mo.failed ? add_forward(&mo, own_gravity, handle) : -1;
+    int forward = handle && !mo.failed ? add_forward(&mo, &own, handle) : -1;
     if (!mo.failed) {
         wexport ex[5] = {
             { "fwd_dyn", WASM_EXTERN_FUNC, fwd_dyn }, { "fwd_dyn_own_gravity", WASM_EXTERN_FUNC, own_gravity },
