@@ -21,6 +21,11 @@ export interface ModelInfo {
    * vehicles (models/tracks/).
    */
   group: 'trees' | 'loops' | 'tracks';
+  /**
+   * A terrain scene (models/tracks/scenes/): the shipped model whose generated module runs it, the same model
+   * with another ground and description.
+   */
+  module?: string;
 }
 
 /** A body of the parsed model (core/model/model.h; rotations row-major). */
@@ -354,3 +359,4 @@ export interface ImportError extends Error {
   /** 1-based; 0 when the error has no place. */
   readonly column: number;
 }
+
