@@ -10,6 +10,7 @@
 //   sim.dispose();
 
 import { generate, jitHandle } from './jit.mjs';
+export { Driver, differential, differentialPair, driveRollers, motorTorque, brakeTorque } from './drive.mjs';
 import { HEADER, WasmModule, load } from './module.mjs';
 
 const DIST = new URL('./dist/', import.meta.url);
