@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { composeScene, parseScene } from '../../scripts/scene.mjs';
-import { listModels, openModel } from '../../wasm/index.mjs';
+import { Sim, listModels, openModel } from '../../wasm/index.mjs';
 import { WasmModule } from '../../wasm/module.mjs';
 import { modelsDir, root } from './helpers.mjs';
 
@@ -86,4 +86,18 @@ test('the m113 module refuses scene text that changes more than the ground, nami
   const e = mod.lastError();
   assert.equal(e.line, at + 1);
   assert.match(e.message, /not the model of this module \('m113', its line \d+\) with another ground/);
+});
+
+test('the base model\'s own text through mw_open_scene runs bit for bit as the module\'s own open', async () => {
+  const mod = await WasmModule.instantiate(new URL('../../wasm/dist/m113.wasm', import.meta.url));
+  const text = readFileSync(new URL('../../wasm/dist/models/m113.mech', import.meta.url), 'utf8');
+  const own = new Sim(mod, mod.exports.mw_open(), 'generated');
+  const scene = new Sim(mod, mod.withString('m113', (n) => mod.withString(text, (p, len) => mod.exports.mw_open_scene(p, len, n))), 'generated');
+  const dt = own.describe().contactDt;
+  own.step(dt, 300);
+  scene.step(dt, 300);
+  assert.deepEqual(Array.from(scene.q), Array.from(own.q));
+  assert.deepEqual(Array.from(scene.qd), Array.from(own.qd));
+  own.dispose();
+  scene.dispose();
 });
