@@ -138,9 +138,12 @@ export class Driver {
     this.locks = this.drives.map(() => 0);
   }
 
-  /** Anything to do before a step: a throttle, steer, brake or torque of one's own. */
+  /**
+   * A torque that depends on the state is on (throttle, steer or a brake), so each step needs its own; without
+   * one, sim.tau holding the own torques (apply() once) serves any number of steps.
+   */
   get active() {
-    return this.throttle !== 0 || this.steer !== 0 || this.brake.some((b) => b > 0) || this.extra.some((x) => x !== 0);
+    return this.throttle !== 0 || this.steer !== 0 || this.brake.some((b) => b > 0);
   }
 
   /**

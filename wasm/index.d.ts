@@ -416,6 +416,7 @@ export class Driver {
   readonly pair: [DriveRoller, DriveRoller] | null;
   readonly torque: number;
   readonly topSpeed: number;
+  /** Throttle, steer or a brake is on: each step needs its own torques (the page then steps one at a time). */
   readonly active: boolean;
   set(inputs: DriveInputs): void;
   relock(): void;
