@@ -70,6 +70,36 @@ if(MECH_ROBOT_SOURCES)
 endif()
 set(MECH_MODELS ${MECH_TREE_MODELS} ${MECH_LOOP_MODELS} ${MECH_TRACK_MODELS} ${MECH_ROBOT_MODELS})
 
+# The terrain scenes of models/tracks/scenes/*.scene: a tracked vehicle of models/tracks/ with another ground
+# (docs/mech-format.md, "Terrain scenes"), composed into <build>/scenes/tracks/<scene>.mech when the tree is
+# configured (scripts/scene.mjs), as the robots are imported.  No code is generated for them: the dynamics do
+# not read the ground, so each runs on its base model's module (wasm/scene.c).  MECH_TERRAIN_SCENES lists the
+# composed files, MECH_TERRAIN_BASES the base model of each.
+file(GLOB MECH_SCENE_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/tracks/scenes/*.scene)
+set(MECH_TERRAIN_SCENES "")
+set(MECH_TERRAIN_BASES "")
+if(MECH_SCENE_SOURCES)
+  find_program(MECH_NODE_EXECUTABLE node REQUIRED)
+  set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+    ${CMAKE_SOURCE_DIR}/scripts/scene.mjs ${MECH_SCENE_SOURCES} ${MECH_TRACK_MODELS})
+  file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/scenes/tracks)
+  foreach(source ${MECH_SCENE_SOURCES})
+    get_filename_component(stem ${source} NAME_WLE)
+    set(out ${CMAKE_BINARY_DIR}/scenes/tracks/${stem}.mech)
+    execute_process(COMMAND ${MECH_NODE_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/scene.mjs ${source}
+      OUTPUT_FILE ${out}.new ERROR_VARIABLE why RESULT_VARIABLE status)
+    if(NOT status EQUAL 0)
+      message(FATAL_ERROR "composing ${source} failed: ${why}")
+    endif()
+    file(COPY_FILE ${out}.new ${out} ONLY_IF_DIFFERENT)
+    file(REMOVE ${out}.new)
+    file(STRINGS ${source} base REGEX "^base[ \t]")
+    string(REGEX REPLACE "^base[ \t]+([A-Za-z0-9_]+).*" "\\1" base "${base}")
+    list(APPEND MECH_TERRAIN_SCENES ${out})
+    list(APPEND MECH_TERRAIN_BASES ${base})
+  endforeach()
+endif()
+
 # The XPBD scenes (rods, the pendulum and robot of the XPBD papers): text
 # only, run by the runtime module on engine 'xpbd'.
 file(GLOB MECH_SCENES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/xpbd/*.mech)

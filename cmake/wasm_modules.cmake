@@ -65,7 +65,8 @@ target_link_options(runtime PRIVATE -sALLOW_TABLE_GROWTH)
 # mech_wasm_module(<stem> <mech file> <generated symbol> <generated .c> <generated .h>):
 # called by mech_add_model (cmake/mech_add_model.cmake) in this tree.
 # wasm/model.c includes the generated source itself (MW_GEN_SOURCE); the
-# text is embedded as bytes (<stem>_text.c) and copied beside the module.
+# text is embedded as bytes (<stem>_text.c) and copied beside the module;
+# wasm/scene.c opens the model's terrain scenes on it (mw_open_scene).
 function(mech_wasm_module stem mech symbol gen_c gen_h)
   if(stem STREQUAL runtime)
     message(FATAL_ERROR "${mech}: a model may not be named runtime (the runtime module's name)")
@@ -84,7 +85,7 @@ function(mech_wasm_module stem mech symbol gen_c gen_h)
     VERBATIM)
   set_source_files_properties(${gen_c} PROPERTIES HEADER_FILE_ONLY ON)
   add_executable(model_${stem} ${CMAKE_SOURCE_DIR}/wasm/model.c ${CMAKE_SOURCE_DIR}/wasm/describe.c
-    ${CMAKE_SOURCE_DIR}/wasm/observe.c ${text} ${gen_c} ${gen_h} ${dist}/models/${stem}.mech)
+    ${CMAKE_SOURCE_DIR}/wasm/observe.c ${CMAKE_SOURCE_DIR}/wasm/scene.c ${text} ${gen_c} ${gen_h} ${dist}/models/${stem}.mech)
   target_include_directories(model_${stem} PRIVATE ${MECH_WASM_INCLUDES} ${CMAKE_BINARY_DIR}/generated)
   target_compile_definitions(model_${stem} PRIVATE MW_GEN=${symbol} MW_GEN_SOURCE="${stem}.c")
   target_compile_options(model_${stem} PRIVATE ${MECH_WASM_GEN_FLAGS})
@@ -117,6 +118,28 @@ foreach(model ${text_models})
     VERBATIM)
   list(APPEND text_copies ${dist}/models/${stem}.mech)
 endforeach()
+
+# The terrain scenes (cmake/sources.cmake): texts only, each run on its base
+# model's module; the manifest names that module (FILE@BASE to the helper).
+set(scene_entries "")
+foreach(scene base IN ZIP_LISTS MECH_TERRAIN_SCENES MECH_TERRAIN_BASES)
+  get_filename_component(stem ${scene} NAME_WLE)
+  get_property(stems GLOBAL PROPERTY MECH_MODEL_STEMS)
+  if(stem IN_LIST stems OR stem STREQUAL runtime)
+    message(FATAL_ERROR "${scene}: a model named ${stem} is shipped already (or names the runtime module)")
+  endif()
+  if(NOT base IN_LIST stems)
+    message(FATAL_ERROR "${scene}: its base '${base}' is not a shipped model with a generated module")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY MECH_MODEL_STEMS ${stem})
+  add_custom_command(
+    OUTPUT ${dist}/models/${stem}.mech
+    COMMAND ${CMAKE_COMMAND} -E copy ${scene} ${dist}/models/${stem}.mech
+    DEPENDS ${scene}
+    VERBATIM)
+  list(APPEND text_copies ${dist}/models/${stem}.mech)
+  list(APPEND scene_entries ${scene}@${base})
+endforeach()
 add_custom_target(model_texts ALL DEPENDS ${text_copies})
 
 # The manifests, from the native parser: models.json (listModels(); every
@@ -126,17 +149,19 @@ add_custom_target(model_texts ALL DEPENDS ${text_copies})
 # a model to learn about it.
 foreach(kind models scenes)
   if(kind STREQUAL models)
-    set(files ${MECH_MODELS} ${text_models})
+    set(files ${MECH_MODELS} ${text_models} ${scene_entries})
+    set(deps ${MECH_MODELS} ${text_models} ${MECH_TERRAIN_SCENES})
     set(verb info)
   else()
     set(files ${MECH_SCENES})
+    set(deps ${MECH_SCENES})
     set(verb scenes)
   endif()
   add_custom_command(
     OUTPUT ${dist}/${kind}.json
     COMMAND ${CMAKE_COMMAND} -DOUT=${dist}/${kind}.json -P ${CMAKE_SOURCE_DIR}/cmake/capture.cmake --
       ${MECH_HELPER_EXECUTABLE} ${verb} ${files}
-    DEPENDS ${MECH_HELPER_EXECUTABLE} ${files} ${CMAKE_SOURCE_DIR}/cmake/capture.cmake
+    DEPENDS ${MECH_HELPER_EXECUTABLE} ${deps} ${CMAKE_SOURCE_DIR}/cmake/capture.cmake
     COMMENT "Writing ${kind}.json"
     VERBATIM)
 endforeach()

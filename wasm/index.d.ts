@@ -21,6 +21,11 @@ export interface ModelInfo {
    * vehicles (models/tracks/).
    */
   group: 'trees' | 'loops' | 'tracks';
+  /**
+   * A terrain scene (models/tracks/scenes/): the shipped model whose generated module runs it, the same model
+   * with another ground and description.
+   */
+  module?: string;
 }
 
 /** A body of the parsed model (core/model/model.h; rotations row-major). */
@@ -353,4 +358,70 @@ export interface ImportError extends Error {
   readonly line: number;
   /** 1-based; 0 when the error has no place. */
   readonly column: number;
+}
+
+/** A tracked vehicle's drive roller (wasm/drive.mjs). */
+export interface DriveRoller {
+  name: string;
+  body: number;
+  /** The drive torque is tau[vidx]. */
+  vidx: number;
+  qidx: number;
+  /** m: the roller's pin-line radius. */
+  radius: number;
+  /** Brake gains [k (N·m/rad), c (N·m·s/rad)]. */
+  brake: [number, number];
+  /** μ · weight · radius (N·m): what the ground's friction can take at that radius. */
+  grip: number;
+  /** By the sign of its root-frame y: 'left' (> 0), 'right' (< 0), null on the centre line. */
+  side: 'left' | 'right' | null;
+  /** +1 when its joint turns about the root's +y: sign · tau drives the vehicle towards the root's +x. */
+  sign: 1 | -1;
+}
+
+/** Every band's drive rollers, in file order. */
+export function driveRollers(model: object): DriveRoller[];
+/** The two drive rollers, one per side (left first), or null. */
+export function differentialPair(drives: DriveRoller[]): [DriveRoller, DriveRoller] | null;
+/** Throttle and steer (−1 … 1) as the sides' commands: (throttle ∓ steer) / max(1, |throttle| + |steer|). */
+export function differential(throttle: number, steer: number): { left: number; right: number };
+/** sign · torque · clamp(u − sign · qd · radius / topSpeed, −1, 1). */
+export function motorTorque(drive: DriveRoller, u: number, torque: number, topSpeed: number, qd: number): number;
+/** level · (k · (lock − q) − c · qd). */
+export function brakeTorque(drive: DriveRoller, level: number, lock: number, q: number, qd: number): number;
+
+export interface DriverOptions {
+  /** Full-throttle torque per sprocket, N·m; default half the grip. */
+  torque?: number;
+  /** Track speed of full throttle, m/s; default 5. */
+  topSpeed?: number;
+}
+
+export interface DriveInputs {
+  /** −1 … 1; needs a differential pair. */
+  throttle?: number;
+  /** −1 … 1, > 0 turns left; needs a differential pair. */
+  steer?: number;
+  /** 0 … 1, for every drive roller or one per drive roller. */
+  brake?: number | number[];
+  /** A torque of one's own per drive roller, N·m. */
+  tau?: number[];
+}
+
+/** Steps a tracked vehicle with throttle, steer and brakes (docs/wasm.md, "Driving a tracked vehicle"). */
+export class Driver {
+  constructor(sim: Sim, options?: DriverOptions);
+  sim: Sim;
+  readonly drives: DriveRoller[];
+  readonly pair: [DriveRoller, DriveRoller] | null;
+  readonly torque: number;
+  readonly topSpeed: number;
+  /** Throttle, steer or a brake is on: each step needs its own torques (the page then steps one at a time). */
+  readonly active: boolean;
+  set(inputs: DriveInputs): void;
+  relock(): void;
+  commands(): number[];
+  /** Writes the drive rollers' torques into sim.tau for the state as it is; returns them. */
+  apply(): number[];
+  step(dt: number, n?: number): void;
 }

@@ -10,6 +10,7 @@
 //   sim.dispose();
 
 import { generate, jitHandle } from './jit.mjs';
+export { Driver, differential, differentialPair, driveRollers, motorTorque, brakeTorque } from './drive.mjs';
 import { HEADER, WasmModule, load } from './module.mjs';
 
 const DIST = new URL('./dist/', import.meta.url);
@@ -43,7 +44,7 @@ function cached(map, key, make) {
 const loads = new Map();
 
 /** @returns {Promise<{ name: string, description: string, nq: number, nv: number, nb: number, nact: number,
- *   backend: 'generated' | 'runtime', group: 'trees' | 'loops' | 'tracks' }[]>} */
+ *   backend: 'generated' | 'runtime', group: 'trees' | 'loops' | 'tracks', module?: string }[]>} */
 function manifest() {
   return cached(loads, 'models.json', async () =>
     JSON.parse(new TextDecoder().decode(await load(new URL('models.json', DIST)))));
@@ -60,7 +61,8 @@ function instance(file) {
  * runs on the runtime engine too, with { backend: 'runtime' }), 'runtime'
  * for one the build did not generate (shipped as text only); group 'trees' for models/*.mech, 'loops' for
  * models/loops/*.mech (closed loops, force elements, vehicles), 'tracks' for
- * models/tracks/*.mech (tracked vehicles).
+ * models/tracks/*.mech (tracked vehicles) and the terrain scenes of models/tracks/scenes/, whose entries
+ * carry `module`: the model whose generated module runs them (with another ground).
  */
 export async function listModels() {
   return (await manifest()).map((m) => ({ ...m }));
@@ -162,6 +164,7 @@ export async function openModel(source, options) {
     if (backend === 'runtime' || engine === 'xpbd' || shipped.backend !== 'generated') {
       return openText(await loadModelText(source), source, engine);
     }
+    if (shipped.module) return openScene(shipped.module, await loadModelText(source), source);
     const mod = await instance(`${source}.wasm`);
     return new Sim(mod, opened(mod, mod.exports.mw_open()), 'generated');
   }
@@ -213,6 +216,17 @@ async function openText(text, name, engine) {
   const ptr = mod.withString(name, (namePtr) =>
     mod.withString(text, (textPtr, length) => open(textPtr, length, namePtr)));
   return new Sim(mod, opened(mod, ptr), 'runtime', engine);
+}
+
+/**
+ * A terrain scene (its manifest entry names `module`): the text, that module's model with another ground, on
+ * the module's generated dynamics (wasm/scene.c refuses any other text, naming the first line that differs).
+ */
+async function openScene(module, text, name) {
+  const mod = await instance(`${module}.wasm`);
+  const ptr = mod.withString(name, (namePtr) =>
+    mod.withString(text, (textPtr, length) => mod.exports.mw_open_scene(textPtr, length, namePtr)));
+  return new Sim(mod, opened(mod, ptr), 'generated');
 }
 
 /** `ptr`, or the module's error thrown as MechError (model text) or Error. */

@@ -6,11 +6,12 @@
  * against, and the manifests the build writes.  All output is JSON on
  * stdout; numbers are %.17g so they round-trip exactly.
  *
- *   mech-wasm-ref info FILE...         [{name, description, nq, nv, nb, nact, backend, engine, group}]
+ *   mech-wasm-ref info FILE[@BASE]...  [{name, description, nq, nv, nb, nact, backend, engine, group}]
  *                                      (models.json: the shipped Featherstone models; backend
  *                                      'generated' when this build has the model's generated
  *                                      code, which the WebAssembly tree builds from the same list,
- *                                      else 'runtime')
+ *                                      else 'runtime'; FILE@BASE a terrain scene run on BASE's
+ *                                      module, named in its entry's "module")
  *   mech-wasm-ref scenes FILE...       the same with nrod, engine 'xpbd', backend 'runtime', group 'xpbd'
  *                                      (scenes.json: the XPBD scenes the page lists); a file that
  *                                      does not load on XPBD is an error
@@ -134,17 +135,37 @@ static void entry_head(int n, const mech_model *m)
 /* The shipped Featherstone models: generated when this build generated the
  * model (the WebAssembly tree makes a module of exactly those), else run on
  * the runtime engine from their text; the gallery groups them by folder:
- * models/loops/ is "loops", models/tracks/ "tracks", models/ "trees". */
+ * models/loops/ is "loops", models/tracks/ "tracks", models/ "trees".  A
+ * terrain scene is given as FILE@BASE: its text runs on the module of its
+ * base model (wasm/scene.c), which the entry names as "module". */
 static int info(int argc, char **argv)
 {
     printf("[");
     for (int i = 0; i < argc; i++) {
-        const char *group = strstr(argv[i], "/loops/") ? "loops" : strstr(argv[i], "/tracks/") ? "tracks" : "trees";
-        mech_model *m = load(argv[i]);
+        char path[4096];
+        snprintf(path, sizeof path, "%s", argv[i]);
+        char *at = strrchr(path, '@');
+        const char *base = NULL;
+        if (at && !strchr(at, '/')) {
+            *at = 0;
+            base = at + 1;
+        }
+        const char *group = strstr(path, "/loops/") ? "loops" : strstr(path, "/tracks/") ? "tracks" : "trees";
+        mech_model *m = load(path);
         if (!m) return 1;
+        const mech_generated *g = mechgen_find(base ? base : m->name);
+        if (base && (!g || g->nq != m->nq || g->nv != m->nv || g->nb != m->nb || g->nc != m->nc || g->nact != m->nact)) {
+            fprintf(stderr, "%s: its base '%s' has no generated code of the same size\n", path, base);
+            mech_model_free(m);
+            return 1;
+        }
         entry_head(i, m);
-        printf(",\"backend\":\"%s\",\"engine\":\"featherstone\",\"group\":\"%s\"}",
-               mechgen_find(m->name) ? "generated" : "runtime", group);
+        printf(",\"backend\":\"%s\",\"engine\":\"featherstone\",\"group\":\"%s\"", g ? "generated" : "runtime", group);
+        if (base) {
+            printf(",\"module\":");
+            json_string(base);
+        }
+        printf("}");
         mech_model_free(m);
     }
     printf("]\n");

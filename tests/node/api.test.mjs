@@ -4,15 +4,18 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { MechError, listModels, loadModelText, openModel } from '../../wasm/index.mjs';
-import { loopModelNames, modelNames, trackModelNames } from './helpers.mjs';
+import { listedNames, loopModelNames, terrainSceneNames, trackModelNames } from './helpers.mjs';
 
 test('listModels lists every shipped model with its sizes', async () => {
   const models = await listModels();
-  // Every shipped model has a generated module; the gallery groups models/loops/ and models/tracks/ apart.
-  assert.deepEqual(models.map((m) => m.name), modelNames);
+  // Every shipped model has a generated module (a terrain scene its base model's); the gallery groups
+  // models/loops/ and models/tracks/ (with the scenes) apart.
+  assert.deepEqual(models.map((m) => m.name), listedNames);
   for (const m of models) {
     assert.equal(m.backend, 'generated');
-    assert.equal(m.group, loopModelNames.includes(m.name) ? 'loops' : trackModelNames.includes(m.name) ? 'tracks' : 'trees');
+    const track = trackModelNames.includes(m.name) || terrainSceneNames.includes(m.name);
+    assert.equal(m.group, loopModelNames.includes(m.name) ? 'loops' : track ? 'tracks' : 'trees');
+    assert.equal(m.module, terrainSceneNames.includes(m.name) ? 'm113' : undefined, m.name);
     const sim = await openModel(m.name);
     assert.equal(sim.backend, m.backend, `${m.name} opens on its own backend`);
     assert.deepEqual([sim.name, sim.description, sim.nq, sim.nv, sim.nb, sim.nact],

@@ -28,6 +28,13 @@ export const robotModelNames = readdirSync(`${modelsDir}robots`)
   .sort();
 /** Every shipped model's name (each has a generated module), in the manifest's order; from models/, not from the manifest under test. */
 export const modelNames = [...treeModelNames, ...loopModelNames, ...trackModelNames, ...robotModelNames];
+/** models/tracks/scenes/*.scene: terrain scenes, listed after the models, each run on its base model's module. */
+export const terrainSceneNames = readdirSync(`${modelsDir}tracks/scenes`)
+  .filter((f) => f.endsWith('.scene'))
+  .map((f) => f.slice(0, -'.scene'.length))
+  .sort();
+/** What listModels() lists: the models, then the terrain scenes. */
+export const listedNames = [...modelNames, ...terrainSceneNames];
 
 /** The .mech file of a shipped model. */
 export function modelFile(name) {

@@ -6,14 +6,14 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { openModel } from '../../wasm/index.mjs';
-import { modelNames, modelsDir, root } from './helpers.mjs';
+import { listedNames, modelsDir, root } from './helpers.mjs';
 
 const read = (file) => JSON.parse(readFileSync(`${root}wasm/dist/${file}`, 'utf8'));
 const sceneNames = readdirSync(`${modelsDir}xpbd`).filter((f) => f.endsWith('.mech')).map((f) => f.slice(0, -5)).sort();
 
-test('models.json: every shipped model, engine featherstone', () => {
+test('models.json: every shipped model and terrain scene, engine featherstone', () => {
   const models = read('models.json');
-  assert.deepEqual(models.map((m) => m.name), modelNames);
+  assert.deepEqual(models.map((m) => m.name), listedNames);
   for (const m of models) assert.equal(m.engine, 'featherstone', m.name);
 });
 

@@ -2,6 +2,7 @@
 // from the model for gravity, each joint's tau and each actuator input; a scene's own controls (scene-controls.js).
 import GUI from 'lil-gui';
 import { driveRollers } from './tracks.js';
+import { differentialPair } from '../../wasm/drive.mjs';
 import { SCENE_CONTROLS, clampValue } from './scene-controls.js';
 import { QUALITIES } from './quality.js';
 import { loadSetting, saveSetting } from './storage.js';
@@ -46,7 +47,7 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
   const quality = loadSetting('quality');
   const view = {
     quality: QUALITIES.includes(quality) ? quality : 'auto',
-    jointAxes: true, pois: true, worldFrame: true, shadows: true, contactForces: false,
+    jointAxes: true, pois: true, worldFrame: true, shadows: true, contactForces: false, follow: true,
   };
 
   const sim = gui.addFolder('Simulation');
@@ -88,8 +89,11 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
   show.add(view, 'worldFrame').name('world frame').onChange(() => onView(view));
   show.add(view, 'shadows').onChange(() => onView(view));
   show.add(view, 'contactForces').name('ground force').onChange(() => onView(view));
+  show.add(view, 'follow').name('camera follows').onChange(() => onView(view));
 
   let inputs = { tau: [], act: [], gravity: [0, 0, 0], brake: [] };
+  const drive = { throttle: 0, steer: 0 }; // a vehicle with a differential pair (wasm/drive.mjs), else both 0
+  let driveControls = [];                  // its throttle and steer sliders
   let modelFolders = [];
   let sceneValues = {}; // the open scene's own sliders (scene-controls.js), by key
 
@@ -108,9 +112,13 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
       timeScale.updateDisplay();
       dt.updateDisplay();
     },
-    /** Joint axes and points of interest as a newly opened model starts: hidden on vehicles (cluttered). */
+    /**
+     * Joint axes and points of interest as a newly opened model starts: hidden on vehicles (cluttered); the
+     * camera follows a free-floating model (a vehicle's hull).
+     */
     viewDefaults(model) {
       view.jointAxes = view.pois = !cluttered(model);
+      view.follow = true;
       for (const c of show.controllers) c.updateDisplay();
     },
     /**
@@ -134,9 +142,18 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
       // A tracked vehicle: per drive roller its drive torque (the joint's tau, also under Joint tau) and brake.
       const tauSliders = [];
       const driveSliders = [];
+      drive.throttle = drive.steer = 0;
+      driveControls = [];
       if (drives.length) {
         const f = gui.addFolder('Track drive');
         modelFolders.push(f);
+        // Two drive rollers, one on each side: throttle and steer (keys W/S and A/D) through the sprocket motor.
+        if (differentialPair(drives)) {
+          driveControls = [
+            f.add(drive, 'throttle', -1, 1, 0.01).name('throttle (W/S)').onChange(onInputs),
+            f.add(drive, 'steer', -1, 1, 0.01).name('steer (A/D, + left)').onChange(onInputs),
+          ];
+        }
         drives.forEach((d, i) => {
           const r = range(inputs.tau[d.vidx], d.torque);
           driveSliders[d.vidx] = f.add(inputs.tau, d.vidx, -r, r, stepFor(r)).name(`${d.name} drive (N·m)`).onChange(() => {
@@ -210,9 +227,22 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
     sceneValues() {
       return { ...sceneValues };
     },
-    /** Current slider values: {tau, act, gravity, brake} (brake: one level per drive roller, 0 to 1). */
+    /**
+     * Current slider values: {tau, act, gravity, brake, throttle, steer} (brake: one level per drive roller,
+     * 0 to 1; throttle and steer −1 to 1, 0 without a differential pair).
+     */
     inputs() {
-      return { tau: [...inputs.tau], act: [...inputs.act], gravity: [...inputs.gravity], brake: [...inputs.brake] };
+      return { tau: [...inputs.tau], act: [...inputs.act], gravity: [...inputs.gravity], brake: [...inputs.brake],
+        throttle: drive.throttle, steer: drive.steer };
+    },
+    /** Sets throttle and steer (the keys W/S, A/D) on a vehicle with a differential pair; false without one. */
+    drive(throttle, steer) {
+      if (!driveControls.length) return false;
+      if (drive.throttle === throttle && drive.steer === steer) return true;
+      Object.assign(drive, { throttle, steer });
+      for (const c of driveControls) c.updateDisplay();
+      onInputs();
+      return true;
     },
   };
 }

@@ -160,9 +160,12 @@ export class Engine {
     return this.#call('generate', { text, name, target });
   }
 
-  /** Slider values: tau, act, gravity, and brake (one level per drive roller of a tracked model). */
-  setInputs({ tau, act, gravity, brake }) {
-    return this.#call('inputs', { tau, act, gravity, brake });
+  /**
+   * Slider values: tau, act, gravity, brake (one level per drive roller of a tracked model), and throttle and
+   * steer (−1 … 1, a vehicle with one drive roller on each side: wasm/drive.mjs).
+   */
+  setInputs({ tau, act, gravity, brake, throttle, steer }) {
+    return this.#call('inputs', { tau, act, gravity, brake, throttle, steer });
   }
 
   /**

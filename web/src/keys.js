@@ -11,17 +11,22 @@ const SHORTCUTS = [
   ['.', 'step forward one step (dt)'],
   [',', 'step back: one frame back on the time line'],
   ['F', 'fit the view to the model'],
+  ['W / S', 'held: throttle forward / back (a tracked vehicle with a drive sprocket on each side)'],
+  ['A / D', 'held: steer left / right'],
   ['?', 'this list'],
   ['Esc', 'close it'],
   ['Ctrl/⌘ + Enter', 'in the editor: reload the model from its text'],
 ];
 /** A key (lower case) → its action in installKeys' `actions`, or 'help'. */
 const KEYS = { ' ': 'play', r: 'reset', '.': 'step', ',': 'back', f: 'fit', '?': 'help' };
+/** The driving keys (lower case) → [throttle, steer] while held; held keys add up (W + A: forward, turning left). */
+const DRIVE_KEYS = { w: [1, 0], s: [-1, 0], a: [0, 1], d: [0, -1] };
 
 const typing = (target) => target.closest?.('.cm-editor, input, select, textarea, [contenteditable]');
 
 /**
- * Listens for the shortcuts; `actions` maps play, reset, step, back and fit to functions. The help overlay
+ * Listens for the shortcuts; `actions` maps play, reset, step, back and fit to functions, and drive to
+ * (throttle, steer) => boolean (false: the model has nothing to drive), called as driving keys go down and up. The help overlay
  * (#help, its list #help-keys, #help-close, and #help-button to open it) and the first-visit hint (#hint,
  * #hint-close) are in index.html.
  */
@@ -61,7 +66,43 @@ export function installKeys(actions) {
     saveSetting('hint', 'seen');
   }
 
+  // Driving keys held down: the throttle and steer they add up to, sent as they change; all let go when the
+  // page loses the keyboard (a key released elsewhere sends no keyup here).
+  const held = new Set();
+  const sendDrive = () => {
+    let throttle = 0, steer = 0;
+    for (const k of held) {
+      throttle += DRIVE_KEYS[k][0];
+      steer += DRIVE_KEYS[k][1];
+    }
+    return actions.drive?.(throttle, steer) ?? false;
+  };
+  document.addEventListener('keyup', (e) => {
+    if (held.delete(e.key.toLowerCase())) sendDrive();
+  });
+  window.addEventListener('blur', () => {
+    if (!held.size) return;
+    held.clear();
+    sendDrive();
+  });
+
   document.addEventListener('keydown', (e) => {
+    const drive = e.key.length === 1 && DRIVE_KEYS[e.key.toLowerCase()];
+    if (drive && !(e.ctrlKey || e.metaKey || e.altKey || typing(e.target))) {
+      const k = e.key.toLowerCase();
+      if (held.has(k)) {
+        e.preventDefault(); // auto-repeat: held already
+        return;
+      }
+      held.add(k);
+      if (sendDrive()) {
+        e.preventDefault();
+        hideHint();
+      } else {
+        held.delete(k);
+      }
+      return;
+    }
     if (e.key === 'Escape' && !help.hidden) {
       setHelp(false);
       return;

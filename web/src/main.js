@@ -215,6 +215,7 @@ function applyView(v = controls.view) {
   scene.invalidate();
   scene.setWorldFrame(v.worldFrame);
   scene.setShadows(v.shadows);
+  if (!v.follow) scene.unfollow(); // followed again from where the model is when switched back on
 }
 
 // Rod sliders (E, damping, elements, order): they rewrite the rod block and rebuild the model.
@@ -374,7 +375,7 @@ function showFrame(f) {
   sideBySide.update(f);
   inspector.update(f);
   timeline.update(f);
-  if (!state.view.anchored) scene.follow(state.view.root());
+  if (!state.view.anchored && controls.view.follow) scene.follow(state.view.root());
   scene.invalidate();
   plot.push(f.time, f);
 }
@@ -533,6 +534,7 @@ installKeys({
   step: stepOnce,
   back: () => timeline.stepBack(),
   fit,
+  drive: (throttle, steer) => controls.drive(throttle, steer),
 });
 
 // ——— share links ———

@@ -270,6 +270,10 @@ export function createScene(container) {
       }
       followed = point.clone();
     },
+    /** Stops following: the next follow() starts from its point, without a jump. */
+    unfollow() {
+      followed = null;
+    },
     /** Camera as [px, py, pz, tx, ty, tz]. */
     getCamera() {
       return [...camera.position.toArray(), ...controls.target.toArray()];

@@ -6,7 +6,8 @@
 // (STEP_LIMIT_MS in engine.js) terminates this worker and starts a fresh one.
 
 import { isXpbdModel, xpbdTexts, xpbdModelList, sampleRods, samplesFor, badRod, rodKinetic } from './xpbd-models.js';
-import { brakedTorque, checkBrake, driveRollers, terrainSamples } from './tracks.js';
+import { driveRollers, terrainSamples } from './tracks.js';
+import { Driver } from '../../wasm/drive.mjs';
 import { StateRing } from './timeline.js';
 import { GRAB_DT, applyGrab, grabbedPoint } from './grab.js';
 import * as xpbdCopy from './xpbd-copy.js';
@@ -31,13 +32,12 @@ let paceQueued = false;  // a slice is scheduled
 let meter = null;        // the run's work (ms) and frames since `since` (ms)
 let load = null;         // over the last second played: { busy (fraction of wall time stepping), stepMs, snapshotMs }
 let stepCost = Infinity; // ms per step, measured per model; unknown (one step at a time) until measured
-let inputs = { tau: [], act: [], gravity: null, brake: [] };
+let inputs = { tau: [], act: [], gravity: null, brake: [], throttle: 0, steer: 0 };
 let rods = [];           // sim.rods() of an XPBD model with rods
 let rodBefore = null;    // their node positions when the last step began (null: no step since open or reset)
 let rodDt = 0;           // that step's dt
 let drives = [];         // the drive rollers of a tracked model (tracks.js): brake[i] acts on drives[i]
-let driveTau = [];       // per drive roller, its drive torque as applied to tau (the brake adds to it)
-let braking = false;     // some brake level is above 0: steps go one at a time, the brake torque set before each
+let driver = null;       // with drive rollers: throttle, steer and brakes (wasm/drive.mjs), set before each step
 let hasGround = false;   // the model has a ground: frames carry its reaction
 let ring = null;         // the time line: the states of the last frames (timeline.js)
 let grab = null;         // a Ctrl+drag: { body, point (body frame), target (world) } (grab.js)
@@ -62,11 +62,8 @@ function applyInputs() {
   for (let i = 0; i < sim.tau.length; i++) sim.tau[i] = Number.isFinite(tau[i]) ? tau[i] : 0;
   for (let i = 0; i < sim.act.length; i++) sim.act[i] = Number.isFinite(act[i]) ? act[i] : 0;
   if (gravity) sim.gravity.set(gravity); // an input of every engine
-  braking = false;
-  for (let i = 0; i < drives.length; i++) {
-    driveTau[i] = sim.tau[drives[i].vidx]; // the drive torque as applied (finite)
-    braking ||= inputs.brake[i] > 0;
-  }
+  // The drive sliders' torques as applied (finite), under the throttle, steer and brake laws.
+  driver?.set({ tau: drives.map((d) => sim.tau[d.vidx]) });
 }
 
 // n steps of dt: those of a push under way one at a time, each with its forces on top of the inputs.
@@ -86,19 +83,12 @@ function stepN(dt, n) {
   if (n > 0) stepInputs(dt, n);
 }
 
-// n steps of dt; with a brake on, one at a time, each with the brake torque of its starting velocity
-// (brakedTorque) on top of the drive torque the sliders set.
+// n steps of dt; with a throttle, steer or brake on, one at a time, each with the drive rollers' torques of
+// its starting state (wasm/drive.mjs: motor and brake laws) on top of the drive torque the sliders set.
 function stepInputs(dt, n) {
   if (rods.length) return stepRods(dt, n);
-  if (!braking) return sim.step(dt, n);
-  const { tau, qd } = sim;
-  for (let k = 0; k < n; k++) {
-    for (let i = 0; i < drives.length; i++) {
-      const v = drives[i].vidx;
-      tau[v] = brakedTorque(driveTau[i], inputs.brake[i] ?? 0, drives[i].brakeC, qd[v]);
-    }
-    sim.step(dt, 1);
-  }
+  if (!driver?.active) return sim.step(dt, n);
+  driver.step(dt, n);
 }
 
 // n steps of a model with rods, keeping the nodes' positions before the last one (their kinetic energy).
@@ -321,8 +311,7 @@ async function open({ source }) {
   sim?.dispose();
   sim = next;
   stepCost = Infinity;
-  inputs = { tau: [], act: [], gravity: null, brake: [] };
-  braking = false;
+  inputs = { tau: [], act: [], gravity: null, brake: [], throttle: 0, steer: 0 };
   rods = sim.rods();
   rodBefore = null;
   model = sim.describe();
@@ -332,7 +321,7 @@ async function open({ source }) {
   ring = new StateRing();
   record();
   drives = driveRollers(model);
-  driveTau = drives.map(() => 0);
+  driver = drives.length && sim.engine === 'featherstone' ? new Driver(sim, {}, model) : null;
   hasGround = Boolean(model.ground) && sim.engine === 'featherstone';
   const sideBySide = { reason: await xpbdCopy.prepare(await shim, source, sim.engine) };
   const samples = hasGround ? terrainSamples(model.ground) : null;
@@ -405,6 +394,7 @@ async function jit({ open: which }) {
   }
   sim.dispose();
   sim = next;
+  if (driver) driver.sim = sim;
   applyInputs();
   // When the jit began to run, on the clock the page shares (timeOrigin: the worker's differs from the page's).
   const swapped = performance.timeOrigin + performance.now();
@@ -446,15 +436,20 @@ const ops = {
   jit,
   inputs(msg) {
     const brake = msg.brake ?? [];
-    // A bad brake level is refused with the reason, and the inputs before it stay.
+    const throttle = msg.throttle ?? 0;
+    const steer = msg.steer ?? 0;
+    // A bad brake level, throttle or steer is refused with the reason (driver.set changes nothing then), and
+    // the inputs before it stay.
     if (!Array.isArray(brake)) throw new TypeError('brake must be a list of levels, one per drive roller');
-    drives.forEach((d, i) => brake[i] !== undefined && checkBrake(brake[i], d.name));
-    inputs = { tau: msg.tau ?? [], act: msg.act ?? [], gravity: msg.gravity ?? null, brake };
+    if (driver) driver.set({ brake: drives.map((d, i) => brake[i] ?? 0), throttle, steer });
+    else if (throttle || steer || brake.some((b) => b)) throw new RangeError(`${sim.name} has no drive roller to drive`);
+    inputs = { tau: msg.tau ?? [], act: msg.act ?? [], gravity: msg.gravity ?? null, brake, throttle, steer };
     return null;
   },
   frame,
   reset() {
     sim.reset();
+    driver?.relock(); // a brake on holds where the sprockets are now
     xpbdCopy.reset();
     push = null;
     rodBefore = null;
@@ -494,6 +489,7 @@ const ops = {
   seek({ index }) {
     const entry = ring.seek(index);
     sim.restoreState(entry.state);
+    driver?.relock();
     xpbdCopy.restore(entry.ghost);
     push = null;
     ({ time, steps } = entry);
@@ -505,6 +501,7 @@ const ops = {
   // A share link's state; refused (RangeError naming why) when it is not one of this model on this engine.
   restore({ time: t, steps: n, state }) {
     sim.restoreState(state);
+    driver?.relock();
     xpbdCopy.close(); // its state is not in the link
     push = null;
     time = t;
