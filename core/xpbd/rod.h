@@ -96,6 +96,7 @@ typedef struct xpbd_rod {
     int bandwidth;              /* block bandwidth, from the connectivity */
     double l;                   /* element (segment) length */
     double xi[4], wq[4];        /* Gauss points and weights on [0, 1] */
+    double phi_g[4][4], dphi_g[4][4]; /* the Lagrange bases and their derivatives at the Gauss points */
     double *mass, *inertia;     /* 1 and 3 (diagonal, body frame) per node */
     double *inv_mass;           /* 6 per node: M_j⁻¹ = [1/m (3); 1/J (3)] */
     double *p0, *R0;            /* rest pose */

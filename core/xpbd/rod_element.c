@@ -49,7 +49,21 @@ static void chain_strain(const xpbd_rod *rod, int j, const double *p, const doub
         }
 }
 
-/* Finite element e at ξ (§6.3.2–6.3.3).  Reference node r = ⌊m/2⌋ and
+void rod_element_frames_eval(const xpbd_rod *rod, int e, const double *R, rod_element_frames *f)
+{
+    int m = rod->order, n0 = e * m, r = m / 2;
+    const double *Rr = R + 9 * (n0 + r);
+    f->e = e;
+    memset(f->psi_a, 0, sizeof f->psi_a);
+    for (int a = 0; a <= m; a++)
+        if (a != r) {
+            so3_minus(R + 9 * (n0 + a), Rr, f->psi_a[a]);
+            so3_jr_inv(f->psi_a[a], f->Gi[a]);
+        }
+}
+
+/* Finite element e at ξ (§6.3.2–6.3.3), from its frames f (rod_element_frames_eval at R) and the bases'
+ * values phi, dphi at ξ.  Reference node r = ⌊m/2⌋ and
  *   ψ_a = R_a ⊟ R_r,  ψ(ξ) = Σ φ_a ψ_a,  R(ξ) = R_r Exp(ψ)            (interpolation)
  *   p′ = Σ φ′_a p_a / l,  v = Rᵀ p′                                  (eq. 100)
  *   ψ′ = Σ φ′_a ψ_a / l,  u = Rᵀ R′ = Γ(ψ) ψ′.
@@ -59,28 +73,22 @@ static void chain_strain(const xpbd_rod *rod, int j, const double *p, const doub
  *   ∂v/∂p_a = φ′_a Rᵀ / l,  D_{R_a} v = v^ T_a,
  *   U_a = [φ_a Q + φ′_a Γ(ψ) / l],  Q = d(Γ(ψ)ψ′)/dψ,
  *   D_{R_a} u = U_a Γ⁻¹(ψ_a) (a ≠ r),  D_{R_r} u = −Σ_{a≠r} U_a Γ⁻¹(ψ_a)ᵀ. */
-static void element_strain(const xpbd_rod *rod, int e, double xi, const double *p, const double *R,
-                           rod_block *b, double Rxi[9])
+static void element_strain(const xpbd_rod *rod, const rod_element_frames *f, const double phi[4], const double dphi[4],
+                           const double *p, const double *R, rod_block *b, double Rxi[9])
 {
-    int m = rod->order, n0 = e * m, r = m / 2;
-    double phi[4], dphi[4], il = 1.0 / rod->l;
-    double psi_a[4][3] = { { 0 } }, Gi[4][9], psi[3] = { 0 }, dpsi[3] = { 0 }, dp[3] = { 0 };
+    int m = rod->order, n0 = f->e * m, r = m / 2;
+    double il = 1.0 / rod->l, psi[3] = { 0 }, dpsi[3] = { 0 }, dp[3] = { 0 };
+    const double (*psi_a)[3] = f->psi_a, (*Gi)[9] = f->Gi;
     const double *Rr = R + 9 * (n0 + r);
     memset(b, 0, sizeof *b);
     b->node0 = n0;
     b->nn = m + 1;
-    rod_lagrange(m, xi, phi, dphi);
-    for (int a = 0; a <= m; a++) {
-        if (a != r) {
-            so3_minus(R + 9 * (n0 + a), Rr, psi_a[a]);
-            so3_jr_inv(psi_a[a], Gi[a]);
-        }
+    for (int a = 0; a <= m; a++)
         for (int k = 0; k < 3; k++) {
             psi[k] += phi[a] * psi_a[a][k];
             dpsi[k] += dphi[a] * il * psi_a[a][k];
             dp[k] += dphi[a] * il * p[3 * (n0 + a) + k];
         }
-    }
     double Ex[9], Rg[9], Gam[9], Q[9], v[3], u[3], vh[9];
     so3_exp(psi, Ex);
     m3_mul(Rr, Ex, Rg);
@@ -130,11 +138,24 @@ static void element_strain(const xpbd_rod *rod, int e, double xi, const double *
     if (Rxi) memcpy(Rxi, Rg, sizeof Rg);
 }
 
-void rod_strain(const xpbd_rod *rod, int g, const double *p, const double *R, rod_block *b)
+/* Gauss point g's strains, with the frames of its element in f when f->e is that element (else evaluated
+ * into f). */
+static void gauss_strain(const xpbd_rod *rod, int g, const double *p, const double *R, rod_block *b,
+                         rod_element_frames *f)
 {
     if (rod->order == 0) chain_strain(rod, g, p, R, b);
-    else element_strain(rod, g / rod->ngauss, rod->xi[g % rod->ngauss], p, R, b, NULL);
+    else {
+        int e = g / rod->ngauss, k = g % rod->ngauss;
+        if (f->e != e) rod_element_frames_eval(rod, e, R, f);
+        element_strain(rod, f, rod->phi_g[k], rod->dphi_g[k], p, R, b, NULL);
+    }
     b->body = -1;
+}
+
+void rod_strain(const xpbd_rod *rod, int g, const double *p, const double *R, rod_block *b)
+{
+    rod_element_frames f = { .e = -1 };
+    gauss_strain(rod, g, p, R, b, &f);
 }
 
 int rod_first_gauss(const xpbd_rod *rod) { return rod->desc.end[0].hold ? 1 : 0; }
@@ -223,7 +244,7 @@ static void clamp_eval(const xpbd_rod *rod, int e, rod_block *b)
     }
 }
 
-void rod_block_eval(const xpbd_rod *rod, int c, rod_block *b)
+void rod_block_eval_shared(const xpbd_rod *rod, int c, rod_block *b, rod_element_frames *f)
 {
     int e = rod_block_end(rod, c);
     if (e >= 0) {
@@ -231,8 +252,14 @@ void rod_block_eval(const xpbd_rod *rod, int c, rod_block *b)
         return;
     }
     int g = c - rod_first_gauss(rod);
-    rod_strain(rod, g, rod->p, rod->R, b);
+    gauss_strain(rod, g, rod->p, rod->R, b, f);
     for (int k = 0; k < 6; k++) b->C[k] -= rod->rest[6 * g + k];
+}
+
+void rod_block_eval(const xpbd_rod *rod, int c, rod_block *b)
+{
+    rod_element_frames f = { .e = -1 };
+    rod_block_eval_shared(rod, c, b, &f);
 }
 
 void xpbd_rod_sample(const xpbd_rod *rod, double s, double p[3], double R[9])
@@ -253,9 +280,11 @@ void xpbd_rod_sample(const xpbd_rod *rod, double s, double p[3], double R[9])
         return;
     }
     rod_block b;
+    rod_element_frames f;
     double phi[4], dphi[4];
-    element_strain(rod, e, xi, rod->p, rod->R, &b, R);
     rod_lagrange(rod->order, xi, phi, dphi);
+    rod_element_frames_eval(rod, e, rod->R, &f);
+    element_strain(rod, &f, phi, dphi, rod->p, rod->R, &b, R);
     for (int k = 0; k < 3; k++) {
         p[k] = 0;
         for (int a = 0; a <= rod->order; a++) p[k] += phi[a] * rod->p[3 * (e * rod->order + a) + k];

@@ -29,11 +29,24 @@ typedef struct rod_block {
     double Gb[6][6];
 } rod_block;
 
+/* What every point of element e shares at frames R (§6.3.2): ψ_a = R_a ⊟ R_r
+ * and Γ⁻¹(ψ_a) of its nodes a ≠ r (ψ_r = 0, Γ⁻¹ unset there). */
+typedef struct rod_element_frames {
+    int e;
+    double psi_a[4][3];
+    double Gi[4][9];
+} rod_element_frames;
+void rod_element_frames_eval(const xpbd_rod *rod, int e, const double *R, rod_element_frames *f);
+
 /* Raw strains [v; u] of Gauss point g (global index) at poses p, R. */
 void rod_strain(const xpbd_rod *rod, int g, const double *p, const double *R, rod_block *b);
 /* Block c of the system (clamps first and last, Gauss points between),
  * evaluated at the rod's state; elastic blocks have C = [v; u] − [v*; u*]. */
 void rod_block_eval(const xpbd_rod *rod, int c, rod_block *b);
+/* The same, reusing the frames in f when they are of c's element (f->e;
+ * −1: none yet), else evaluating them into f: the blocks of one element,
+ * evaluated in turn at one state, share them.  Nodes that move make f stale. */
+void rod_block_eval_shared(const xpbd_rod *rod, int c, rod_block *b, rod_element_frames *f);
 /* Index of the first Gauss-point block, and whether block c is a clamp
  * (returns its end 0/1, or −1). */
 int rod_first_gauss(const xpbd_rod *rod);

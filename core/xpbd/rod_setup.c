@@ -267,6 +267,7 @@ int xpbd_rod_init(xpbd_rod *rod, const xpbd_rod_desc *desc, char *err, int errle
     rod->l = rest_length(desc) / rod->nel;
     if (!(rod->l > 0)) return fail(err, errlen, "the rest shape has zero length");
     rod_gauss(rod->ngauss, rod->xi, rod->wq);
+    for (int k = 0; k < rod->ngauss && rod->order; k++) rod_lagrange(rod->order, rod->xi[k], rod->phi_g[k], rod->dphi_g[k]);
     size_t n = (size_t)rod->nnode, ng = (size_t)(rod->nel * rod->ngauss), nc = (size_t)rod->ncon;
     double **arrays[] = { &rod->mass, &rod->inertia, &rod->inv_mass, &rod->p0, &rod->R0, &rod->rest, &rod->alpha, &rod->beta,
                           &rod->p, &rod->R, &rod->v, &rod->w, &rod->fext, &rod->lambda, &rod->p_prev,

@@ -118,7 +118,8 @@ static void block_alpha(const xpbd_rod *rod, int c, double inv_h2, double at[6])
 static void iterate_banded(xpbd_rod *rod, double inv_h2)
 {
     int nc = rod->ncon, kd = rod_kd(rod);
-    for (int c = 0; c < nc; c++) rod_block_eval(rod, c, &rod->blocks[c]);
+    rod_element_frames f = { .e = -1 };
+    for (int c = 0; c < nc; c++) rod_block_eval_shared(rod, c, &rod->blocks[c], &f);
     double *at = rod->diag;
     for (int c = 0; c < nc; c++) {
         block_alpha(rod, c, inv_h2, at + 6 * c);
@@ -235,12 +236,13 @@ static void damp(xpbd_rod *rod, double h)
 {
     int nc = rod->ncon, kd = rod_kd(rod), banded = rod->desc.solver == XPBD_ROD_BANDED;
     double *diag = rod->diag;
+    rod_element_frames f = { .e = -1 }; /* the positions stay: the blocks of an element share its frames */
     for (int c = 0; c < nc; c++) {
         rod_block *b = &rod->blocks[c];
         int e = rod_block_end(rod, c), g = c - rod_first_gauss(rod);
         double target[6] = { 0 };
         if (e >= 0) velocity_clamp(rod, e, b, target);
-        else rod_block_eval(rod, c, b);
+        else rod_block_eval_shared(rod, c, b, &f);
         for (int a = 0; a < 6; a++) {
             double r = -target[a];
             for (int k = 0; k < b->nn; k++) {

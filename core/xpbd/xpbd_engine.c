@@ -157,14 +157,15 @@ static int check(mech_data *d, const char *what)
         return -1;
     for (int i = 0; i < e->x.nrod; i++) {
         const xpbd_rod *r = &e->x.rods[i];
-        char name[MECH_NAME_MAX + 32];
-        const char *rod = d->model->rods[i].name;
-        snprintf(name, sizeof name, "rod '%s' node position", rod);
-        if (mech_data_check_finite(d, what, name, r->p, 3 * r->nnode)) return -1;
-        snprintf(name, sizeof name, "rod '%s' node frame", rod);
-        if (mech_data_check_finite(d, what, name, r->R, 9 * r->nnode)) return -1;
-        snprintf(name, sizeof name, "rod '%s' multiplier", rod);
-        if (mech_data_check_finite(d, what, name, r->lambda, 6 * r->ncon)) return -1;
+        const double *v[3] = { r->p, r->R, r->lambda };
+        const int n[3] = { 3 * r->nnode, 9 * r->nnode, 6 * r->ncon };
+        static const char *const part[3] = { "node position", "node frame", "multiplier" };
+        for (int k = 0; k < 3; k++) {
+            if (mech_all_finite(v[k], n[k])) continue; /* the name is formatted only for a failure */
+            char name[MECH_NAME_MAX + 32];
+            snprintf(name, sizeof name, "rod '%s' %s", d->model->rods[i].name, part[k]);
+            return mech_data_fail_finite(d, what, name, v[k]);
+        }
     }
     return 0;
 }

@@ -26,7 +26,7 @@
 
 enum { SAMPLES = 16,              /* intervals of the sample grid on [0, 1] (rigid–rod) */
        PAIR_SAMPLES = 16,         /* and of each side's (rod–rod) */
-       COARSE = 4,                /* rod–rod: every COARSE-th sample, for a first test */
+       COARSE = 4,                /* rod–rod: the chords between every COARSE-th sample, for a first test */
        STARTS = 6 };              /* rod–rod: sample pairs refined */
 
 static double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
@@ -273,18 +273,50 @@ static void rank_insert(int *list, int *n, const double *f, int k)
     list[i] = k;
 }
 
-/* The farthest a sample lies from its nearer neighbour among every
- * COARSE-th sample. */
-static double coarse_reach(const double (*x)[3], int n)
+/* How far the centreline strays from the chord of any interval of width w
+ * in ξ: per axis |x_i − chord_i| ≤ max |x_i″| w²/8 (the error of linear
+ * interpolation), and x″ = 2c₂ + 6c₃ξ is largest in size at ξ = 0 or 1. */
+static double chord_reach(const curve_poly *q, double w)
 {
-    double e = 0;
-    for (int k = 0; k < n; k++) {
-        const double *lo = x[k - k % COARSE], *hi = x[k % COARSE ? k - k % COARSE + COARSE : k];
-        double d0[3] = { x[k][0] - lo[0], x[k][1] - lo[1], x[k][2] - lo[2] };
-        double d1[3] = { x[k][0] - hi[0], x[k][1] - hi[1], x[k][2] - hi[2] };
-        e = fmax(e, fmin(dot(d0, d0), dot(d1, d1)));
+    if (q->order < 2) return 0;
+    double s = 0;
+    for (int i = 0; i < 3; i++) {
+        double m0 = fabs(2 * q->c[2][i]), m1 = q->order == 3 ? fabs(2 * q->c[2][i] + 6 * q->c[3][i]) : m0;
+        double mi = m0 > m1 ? m0 : m1;
+        s += mi * mi;
     }
-    return sqrt(e);
+    return 0.125 * w * w * sqrt(s);
+}
+
+/* The squared distance between the segments p1q1 and p2q2 (Ericson,
+ * Real-Time Collision Detection §5.1.9): the closest parameters, each
+ * clamped to its segment and the other's recomputed from it. */
+static double segment_distance2(const double p1[3], const double q1[3], const double p2[3], const double q2[3])
+{
+    double d1[3], d2[3], r[3], s = 0, t = 0;
+    for (int k = 0; k < 3; k++) {
+        d1[k] = q1[k] - p1[k];
+        d2[k] = q2[k] - p2[k];
+        r[k] = p1[k] - p2[k];
+    }
+    double a = dot(d1, d1), e = dot(d2, d2), f = dot(d2, r);
+    if (a > 0 || e > 0) {
+        if (!(a > 0)) t = clamp01(f / e);
+        else {
+            double c = dot(d1, r);
+            if (!(e > 0)) s = clamp01(-c / a);
+            else {
+                double b = dot(d1, d2), den = a * e - b * b;
+                s = den > 0 ? clamp01((b * f - c * e) / den) : 0;
+                t = (b * s + f) / e;
+                if (t < 0) t = 0, s = clamp01(-c / a);
+                else if (t > 1) t = 1, s = clamp01((b - c) / a);
+            }
+        }
+    }
+    double g[3];
+    for (int k = 0; k < 3; k++) g[k] = (p1[k] + s * d1[k]) - (p2[k] + t * d2[k]);
+    return dot(g, g);
 }
 
 int xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, double margin, xpbd_rod_hit *out)
@@ -294,21 +326,28 @@ int xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, doubl
     curve_poly qa, qb; /* both about a's first node */
     poly_of(a, a->p, &qa);
     poly_of(b, a->p, &qb);
-    for (int k = 0; k < S; k++) {
+    /* Farther apart than margin everywhere: no search.  First the chords
+     * between every COARSE-th sample: the centrelines are no closer than the
+     * closest two chords less how far each curve strays from its chords
+     * (chord_reach), less a relative 1e-9 of the curves' extent for the
+     * rounding of the samples and of the distance. */
+    for (int k = 0; k < S; k += COARSE) {
         poly_x(&qa, (double)k / PAIR_SAMPLES, xa[k]);
         poly_x(&qb, (double)k / PAIR_SAMPLES, xb[k]);
     }
-    /* Farther apart than margin everywhere (the grid's closest pair less
-     * what lies between samples): no search. */
-    double ra = sample_reach(xa, S), rb = sample_reach(xb, S), cmin = INFINITY;
-    /* First the coarse grid: the fine one's closest pair is no closer than
-     * the coarse one's less how far a sample lies from the coarse ones. */
-    for (int i = 0; i < S; i += COARSE)
-        for (int j = 0; j < S; j += COARSE) {
-            double r[3] = { xa[i][0] - xb[j][0], xa[i][1] - xb[j][1], xa[i][2] - xb[j][2] };
-            cmin = fmin(cmin, dot(r, r));
+    double cmin = INFINITY, w = (double)COARSE / PAIR_SAMPLES;
+    for (int i = 0; i + COARSE < S; i += COARSE)
+        for (int j = 0; j + COARSE < S; j += COARSE)
+            cmin = fmin(cmin, segment_distance2(xa[i], xa[i + COARSE], xb[j], xb[j + COARSE]));
+    if (sqrt(cmin) - chord_reach(&qa, w) - chord_reach(&qb, w) - 1e-9 * (qa.size + qb.size) - a->r - b->r >= margin)
+        return 0;
+    for (int k = 0; k < S; k++)
+        if (k % COARSE) {
+            poly_x(&qa, (double)k / PAIR_SAMPLES, xa[k]);
+            poly_x(&qb, (double)k / PAIR_SAMPLES, xb[k]);
         }
-    if (sqrt(cmin) - coarse_reach(xa, S) - coarse_reach(xb, S) - ra - rb - a->r - b->r >= margin) return 0;
+    /* then the grid's closest pair less what lies between samples */
+    double ra = sample_reach(xa, S), rb = sample_reach(xb, S);
     double fmin_row[S];
     for (int i = 0; i < S; i++) {
         fmin_row[i] = INFINITY;
