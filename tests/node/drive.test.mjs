@@ -23,6 +23,24 @@ function upright(P, body) {
 /** Every entry of q and qd finite. */
 const finite = (sim) => sim.q.every(Number.isFinite) && sim.qd.every(Number.isFinite);
 
+/**
+ * Opens model `name`, settles it for SETTLE s at its contact dt and calls `run({ sim, model, dt, hull, driver })`;
+ * the Sim is disposed after.
+ */
+async function settled(name, run) {
+  const sim = await openModel(name);
+  try {
+    const model = sim.describe();
+    const dt = model.contactDt;
+    const hull = model.bodies.findIndex((b) => b.name === 'hull');
+    const driver = new Driver(sim);
+    sim.step(dt, Math.round(SETTLE / dt));
+    await run({ sim, model, dt, hull, driver });
+  } finally {
+    sim.dispose();
+  }
+}
+
 test('differential: throttle and steer onto the two sides, within -1 .. 1, steer > 0 turning left', () => {
   assert.deepEqual(differential(1, 0), { left: 1, right: 1 });
   assert.deepEqual(differential(0, 1), { left: -1, right: 1 });
@@ -54,13 +72,7 @@ test('m113: a differential pair, left and right; bad inputs are refused naming t
 });
 
 test('m113 on flat ground: throttle drives it forward, steer turns it left', async (t) => {
-  const sim = await openModel('m113');
-  try {
-    const model = sim.describe();
-    const dt = model.contactDt;
-    const hull = model.bodies.findIndex((b) => b.name === 'hull');
-    const driver = new Driver(sim);
-    sim.step(dt, Math.round(SETTLE / dt));
+  await settled('m113', async ({ sim, dt, hull, driver }) => {
     const P = () => sim.poses();
     const x0 = P()[7 * hull], yaw0 = yaw(P(), hull);
     driver.set({ throttle: 1 });
@@ -75,9 +87,7 @@ test('m113 on flat ground: throttle drives it forward, steer turns it left', asy
     assert.ok(x1 - x0 > 2, `moved forward: ${x1 - x0} m`);
     assert.ok(Math.abs(yaw1 - yaw0) < 0.05, `straight: yaw ${yaw0} -> ${yaw1}`);
     assert.ok(yaw2 - yaw1 > 0.2, `turned left: yaw ${yaw1} -> ${yaw2}`);
-  } finally {
-    sim.dispose();
-  }
+  });
 });
 
 // The tractive balance: driven against a steady pull, the vehicle settles at a steady speed, where the ground's
@@ -89,18 +99,12 @@ const THROTTLE = 0.28;   // of the motor's full torque at zero speed error
 const SPIN_UP = 3;       // s driven before the window
 const WINDOW = 2;        // s averaged
 test('m113 tractive balance: at steady state the ground\'s tangential force is the sprockets\' torque / radius within 2 %', async (t) => {
-  const sim = await openModel('m113');
-  try {
-    const model = sim.describe();
-    const dt = model.contactDt;
-    const hull = model.bodies.findIndex((b) => b.name === 'hull');
+  await settled('m113', async ({ sim, model, dt, hull, driver }) => {
     const wheels = model.tracks.flatMap((tr) => tr.rollers.filter((r) => !r.end).map((r) => r.body));
     const pull = () => {
       const P = sim.poses(), f = -PULL / wheels.length;
       for (const b of wheels) sim.fext.set([0, P[7 * b + 2] * f, -P[7 * b + 1] * f, f, 0, 0], 6 * b); // p × F; F
     };
-    const driver = new Driver(sim);
-    sim.step(dt, Math.round(SETTLE / dt));
     driver.set({ throttle: THROTTLE });
     const run = (seconds, each) => {
       const n = Math.round(seconds / dt);
@@ -130,19 +134,11 @@ test('m113 tractive balance: at steady state the ground\'s tangential force is t
     assert.ok(speed > 0.05, `it moves: ${speed} m/s`);
     assert.ok(Math.abs(ground / PULL - 1) < 0.02, `steady: the ground holds the pull, ${ground} N`);
     assert.ok(Math.abs(ratio - 1) <= 0.02, `sum tau/R ${torque} N against the ground's ${ground} N`);
-  } finally {
-    sim.dispose();
-  }
+  });
 });
 
 test('m113_ramp: climbs the 15° ramp under throttle, then its brakes hold it there', async (t) => {
-  const sim = await openModel('m113_ramp');
-  try {
-    const model = sim.describe();
-    const dt = model.contactDt;
-    const hull = model.bodies.findIndex((b) => b.name === 'hull');
-    const driver = new Driver(sim);
-    sim.step(dt, Math.round(SETTLE / dt));
+  await settled('m113_ramp', async ({ sim, model, dt, hull, driver }) => {
     const z0 = sim.poses()[7 * hull + 2];
     // Up the ramp at half throttle until the whole vehicle is on it (the hull pitched up by about 15°): at full
     // throttle it gets there at 3 m/s, and stopped from that it rocks on its suspension for seconds.
@@ -192,19 +188,11 @@ test('m113_ramp: climbs the 15° ramp under throttle, then its brakes hold it th
     const back = Math.min(...b.travel.map((x, i) => x - c.travel[i]));
     t.diagnostic(`brakes off: in 2 s the sprockets turned back ${back.toFixed(3)} m of track or more, hull x ${b.x.toFixed(3)} -> ${c.x.toFixed(3)} m`);
     assert.ok(back > 0.2 && c.x < b.x - 0.2, `the brakes held it: without them it rolls back (${back} m of track, x ${b.x} -> ${c.x})`);
-  } finally {
-    sim.dispose();
-  }
+  });
 });
 
 test('m113_bumps: drives over the bumps upright, its state finite', async (t) => {
-  const sim = await openModel('m113_bumps');
-  try {
-    const model = sim.describe();
-    const dt = model.contactDt;
-    const hull = model.bodies.findIndex((b) => b.name === 'hull');
-    const driver = new Driver(sim);
-    sim.step(dt, Math.round(SETTLE / dt));
+  await settled('m113_bumps', async ({ sim, dt, hull, driver }) => {
     const x0 = sim.poses()[7 * hull];
     driver.set({ throttle: 0.6 });
     let least = 1, zmin = Infinity, zmax = -Infinity;
@@ -221,7 +209,5 @@ test('m113_bumps: drives over the bumps upright, its state finite', async (t) =>
       `least upright ${least.toFixed(4)} (cos of the tilt: ${(Math.acos(least) * 180 / Math.PI).toFixed(2)}°)`);
     assert.ok(x1 - x0 > 5, `drove over the bumps: ${x1 - x0} m`);
     assert.ok(least > Math.cos(30 * Math.PI / 180), `upright: tilt below 30°, least cos ${least}`);
-  } finally {
-    sim.dispose();
-  }
+  });
 });
