@@ -42,6 +42,18 @@ file(GLOB MECH_LOOP_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/loops/*.
 # code would still be too large for every build tree; none is there now.
 # tests/parser.cmake and tests/contact.cmake check any by their own glob.
 file(GLOB MECH_TRACK_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/tracks/*.mech)
+# Writes the .mech text that `node script source` prints into `out` when the tree is configured (keeping out's
+# timestamp when the text is unchanged, so nothing downstream reruns); `what` names the step in an error.
+function(mech_configure_text what script source out)
+  execute_process(COMMAND ${MECH_NODE_EXECUTABLE} ${script} ${source}
+    OUTPUT_FILE ${out}.new ERROR_VARIABLE why RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "${what} ${source} failed: ${why}")
+  endif()
+  file(COPY_FILE ${out}.new ${out} ONLY_IF_DIFFERENT)
+  file(REMOVE ${out}.new)
+endfunction()
+
 # The robots of models/robots/ (MJCF, URDF) imported into .mech when the tree
 # is configured, by the importer every other path uses (scripts/import.mjs,
 # docs/import.md), into <build>/robots/; from there they are generated like
@@ -58,13 +70,7 @@ if(MECH_ROBOT_SOURCES)
   foreach(source ${MECH_ROBOT_SOURCES})
     get_filename_component(stem ${source} NAME_WLE)
     set(out ${CMAKE_BINARY_DIR}/robots/${stem}.mech)
-    execute_process(COMMAND ${MECH_NODE_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/import.mjs ${source}
-      OUTPUT_FILE ${out}.new ERROR_VARIABLE warnings RESULT_VARIABLE status)
-    if(NOT status EQUAL 0)
-      message(FATAL_ERROR "importing ${source} failed: ${warnings}")
-    endif()
-    file(COPY_FILE ${out}.new ${out} ONLY_IF_DIFFERENT)
-    file(REMOVE ${out}.new)
+    mech_configure_text(importing ${CMAKE_SOURCE_DIR}/scripts/import.mjs ${source} ${out})
     list(APPEND MECH_ROBOT_MODELS ${out})
   endforeach()
 endif()
@@ -86,13 +92,7 @@ if(MECH_SCENE_SOURCES)
   foreach(source ${MECH_SCENE_SOURCES})
     get_filename_component(stem ${source} NAME_WLE)
     set(out ${CMAKE_BINARY_DIR}/scenes/tracks/${stem}.mech)
-    execute_process(COMMAND ${MECH_NODE_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/scene.mjs ${source}
-      OUTPUT_FILE ${out}.new ERROR_VARIABLE why RESULT_VARIABLE status)
-    if(NOT status EQUAL 0)
-      message(FATAL_ERROR "composing ${source} failed: ${why}")
-    endif()
-    file(COPY_FILE ${out}.new ${out} ONLY_IF_DIFFERENT)
-    file(REMOVE ${out}.new)
+    mech_configure_text(composing ${CMAKE_SOURCE_DIR}/scripts/scene.mjs ${source} ${out})
     file(STRINGS ${source} base REGEX "^base[ \t]")
     string(REGEX REPLACE "^base[ \t]+([A-Za-z0-9_]+).*" "\\1" base "${base}")
     list(APPEND MECH_TERRAIN_SCENES ${out})

@@ -108,19 +108,25 @@ endforeach()
 # runtime engine.
 set(text_models ${MECH_TRACK_MODELS})
 list(REMOVE_ITEM text_models ${MECH_MODELS} "")
-foreach(model ${text_models})
-  get_filename_component(stem ${model} NAME_WLE)
+# Ships the text `file` as models/<stem>.mech without a module of its own (appended to text_copies), refusing a
+# stem that is shipped already.
+function(mech_ship_text file stem)
   get_property(stems GLOBAL PROPERTY MECH_MODEL_STEMS)
   if(stem IN_LIST stems OR stem STREQUAL runtime)
-    message(FATAL_ERROR "${model}: a model named ${stem} is shipped already (or names the runtime module)")
+    message(FATAL_ERROR "${file}: a model named ${stem} is shipped already (or names the runtime module)")
   endif()
   set_property(GLOBAL APPEND PROPERTY MECH_MODEL_STEMS ${stem})
   add_custom_command(
     OUTPUT ${dist}/models/${stem}.mech
-    COMMAND ${CMAKE_COMMAND} -E copy ${model} ${dist}/models/${stem}.mech
-    DEPENDS ${model}
+    COMMAND ${CMAKE_COMMAND} -E copy ${file} ${dist}/models/${stem}.mech
+    DEPENDS ${file}
     VERBATIM)
-  list(APPEND text_copies ${dist}/models/${stem}.mech)
+  set(text_copies ${text_copies} ${dist}/models/${stem}.mech PARENT_SCOPE)
+endfunction()
+
+foreach(model ${text_models})
+  get_filename_component(stem ${model} NAME_WLE)
+  mech_ship_text(${model} ${stem})
 endforeach()
 
 # The terrain scenes (cmake/sources.cmake): texts only, each run on its base
@@ -129,19 +135,10 @@ set(scene_entries "")
 foreach(scene base IN ZIP_LISTS MECH_TERRAIN_SCENES MECH_TERRAIN_BASES)
   get_filename_component(stem ${scene} NAME_WLE)
   get_property(stems GLOBAL PROPERTY MECH_MODEL_STEMS)
-  if(stem IN_LIST stems OR stem STREQUAL runtime)
-    message(FATAL_ERROR "${scene}: a model named ${stem} is shipped already (or names the runtime module)")
-  endif()
   if(NOT base IN_LIST stems)
     message(FATAL_ERROR "${scene}: its base '${base}' is not a shipped model with a generated module")
   endif()
-  set_property(GLOBAL APPEND PROPERTY MECH_MODEL_STEMS ${stem})
-  add_custom_command(
-    OUTPUT ${dist}/models/${stem}.mech
-    COMMAND ${CMAKE_COMMAND} -E copy ${scene} ${dist}/models/${stem}.mech
-    DEPENDS ${scene}
-    VERBATIM)
-  list(APPEND text_copies ${dist}/models/${stem}.mech)
+  mech_ship_text(${scene} ${stem})
   list(APPEND scene_entries ${scene}@${base})
 endforeach()
 add_custom_target(model_texts ALL DEPENDS ${text_copies})
