@@ -253,6 +253,7 @@ export class Sim {
   #forward; // the module's mw_forward export, or the jitted module's forward, looked up once (0.5-1 ns per forward())
   #fallback; // with the jitted forward: the runtime's mw_forward, run when that declines; else null
   #close;
+  #scratch = { ptr: 0, n: 0 }; // #withBuffer's buffer in the module's memory
 
   /**
    * @param {WasmModule} mod @param {number} ptr @param {'generated' | 'runtime' | 'jit'} backend
@@ -512,16 +513,20 @@ export class Sim {
     };
   }
 
-  /** fn(ptr) with a scratch buffer of n doubles in WebAssembly memory, freed after; returns what fn returns. */
+  /**
+   * fn(ptr) with a scratch buffer of at least n doubles in WebAssembly memory; returns what fn returns.  The
+   * buffer is this Sim's, kept between calls (grown when a call needs more, freed by dispose()): a state of a
+   * scene with rods is tens of kB, and a malloc and free of it on every saveState() cost more than the copy.
+   */
   #withBuffer(what, n, fn) {
     const x = this.#mod.exports;
-    const ptr = x.malloc(8 * Math.max(n, 1));
-    if (!ptr) throw new RangeError(`${what}: out of WebAssembly memory`);
-    try {
-      return fn(ptr);
-    } finally {
-      x.free(ptr);
+    if (n > this.#scratch.n) {
+      const ptr = x.malloc(8 * Math.max(n, 1));
+      if (!ptr) throw new RangeError(`${what}: out of WebAssembly memory`);
+      if (this.#scratch.ptr) x.free(this.#scratch.ptr);
+      this.#scratch = { ptr, n };
     }
+    return fn(this.#scratch.ptr);
   }
 
   /**
@@ -537,20 +542,32 @@ export class Sim {
     });
   }
 
+  /** The length of saveState()'s array: fixed for the life of this Sim. */
+  get stateSize() {
+    return this.#mod.exports.mw_state_size(this.#handle());
+  }
+
   /**
    * The run's state, a Float64Array (a copy): time, q, qd, qdd, the contact stage's anchors and last forces,
    * and the engine's own (XPBD: bodies, joint targets and multipliers, rods) — everything a step reads
    * besides the inputs (tau, act, fext, gravity), so that restoreState(it) and the same steps repeat the
-   * run bit for bit.
+   * run bit for bit.  Into `into` when given (a Float64Array of the state's length, returned), with no
+   * allocation: a run that keeps one state per chunk of steps reuses one array.
+   * @param {Float64Array} [into]
    * @returns {Float64Array}
    */
-  saveState() {
+  saveState(into) {
     const ptr = this.#handle();
     const x = this.#mod.exports;
     const n = x.mw_state_size(ptr);
+    if (into !== undefined && !(into instanceof Float64Array && into.length === n)) {
+      const got = into instanceof Float64Array ? `one of ${into.length}` : shown(into);
+      throw new TypeError(`saveState: into must be a Float64Array of the state's ${n} values, got ${got}`);
+    }
     return this.#withBuffer('saveState', n, (out) => {
       x.mw_state_save(ptr, out);
-      return Float64Array.from(this.#mod.f64(out, n));
+      const state = this.#mod.f64(out, n);
+      return into ? (into.set(state), into) : state.slice();
     });
   }
 
@@ -662,6 +679,8 @@ export class Sim {
 
   /** Free everything this Sim holds; any later use throws.  Idempotent. */
   dispose() {
+    if (this.#scratch.ptr) this.#mod.exports.free(this.#scratch.ptr);
+    this.#scratch = { ptr: 0, n: 0 };
     if (this.#ptr) this.#close(this.#ptr);
     this.#ptr = 0;
     this.#views = null;

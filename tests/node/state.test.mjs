@@ -1,6 +1,7 @@
-// state.test.mjs — saveState / restoreState (docs/wasm.md, "State"): a run restored to a saved state steps on
-// bit for bit as it did, on the generated engine, the runtime ABA engine (loops, contact) and XPBD (bodies
-// with a rod, contact); bad states are refused; fext reaches every body on every engine; velocities().
+// state.test.mjs — saveState (also into an array of stateSize) / restoreState (docs/wasm.md, "State"): a run
+// restored to a saved state steps on bit for bit as it did, on the generated engine, the runtime ABA engine
+// (loops, contact) and XPBD (bodies with a rod, contact); bad states are refused; fext reaches every body on every
+// engine; velocities().
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -42,6 +43,9 @@ for (const { label, open, dt } of CASES) {
       run(sim, dt, 25); // on past it, then back
       sim.restoreState(saved);
       assert.deepEqual(bits(sim.saveState()), bits(saved), 'the restored state reads back as saved');
+      const into = new Float64Array(sim.stateSize);
+      assert.equal(sim.saveState(into), into, 'saveState(into) fills the array given and returns it');
+      assert.deepEqual(bits(into), bits(saved));
       const again = run(sim, dt, 40);
       assert.deepEqual(bits(again.state), bits(first.state));
       assert.deepEqual(bits(again.poses), bits(first.poses));
@@ -73,6 +77,9 @@ test('restoreState refuses a state of another length, a non-finite value, a zero
     zero.fill(0, 1, 5); // time, then the floating body's quaternion
     assert.throws(() => sim.restoreState(zero), { name: 'RangeError', message: /^restore: the quaternion q\[0\.\.3\] of body '\w+' is zero/ });
     assert.throws(() => sim.restoreState(7), { name: 'TypeError', message: /restoreState: state must be an array/ });
+    for (const [into, got] of [[new Float64Array(n + 1), `one of ${n + 1}`], [[...good], 'an array'], [null, 'null']]) {
+      assert.throws(() => sim.saveState(into), { name: 'TypeError', message: `saveState: into must be a Float64Array of the state's ${n} values, got ${got}` });
+    }
     assert.deepEqual(bits(sim.saveState()), bits(good));
     sim.step(1e-3); // and it still steps
   } finally {

@@ -142,8 +142,10 @@ function snapshot(extra = {}) {
 
 // Runs `n` steps; on a blow-up, replays the chunk one step at a time from its start to name the first bad
 // step, and leaves the state at the last good one.
+let chunkStart = null;   // advance's copy of the state a chunk starts from, one array reused
 function advance(dt, n) {
-  const start = sim.saveState();
+  if (chunkStart?.length !== sim.stateSize) chunkStart = new Float64Array(sim.stateSize);
+  const start = sim.saveState(chunkStart);
   const pushed = push && { push, done: push.done };
   let failure = null;
   try {
