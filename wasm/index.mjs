@@ -250,7 +250,9 @@ export class Sim {
   #ptr;
   #views = null;
   #generation = -1;
-  #forward; // the module's mw_forward export, or the jitted module's forward, looked up once (0.5-1 ns per forward())
+  // The module's mw_forward export, or the jitted module's forward, looked up once (0.5-1 ns per forward()); on a
+  // generated module mw_forward_model_gravity until the gravity view is handed out (get gravity()).
+  #forward;
   #fallback; // with the jitted forward: the runtime's mw_forward, run when that declines; else null
   #close;
   #scratch = { ptr: 0, n: 0 }; // #withBuffer's buffer in the module's memory
@@ -267,7 +269,7 @@ export class Sim {
     this.#mod = mod;
     this.#ptr = ptr;
     this.#close = close;
-    this.#forward = forward ?? mod.exports.mw_forward;
+    this.#forward = forward ?? mod.exports.mw_forward_model_gravity ?? mod.exports.mw_forward;
     this.#fallback = forward ? mod.exports.mw_forward : null;
     const h = mod.i32(ptr, 4);
     /** @type {'generated' | 'runtime' | 'jit'} */
@@ -318,7 +320,11 @@ export class Sim {
   /** Joint accelerations (nv), written by forward() and step(). */
   get qdd() { return this.#view().qdd; }
   /** Gravity (m/s², base frame), writable: an input of every engine, starting as the model's. */
-  get gravity() { return this.#view().gravity; }
+  get gravity() {
+    // The view is the one way to write the gravity, so from here on forward() compares it with the model's.
+    if (this.#forward === this.#mod.exports.mw_forward_model_gravity) this.#forward = this.#mod.exports.mw_forward;
+    return this.#view().gravity;
+  }
 
   #check(status) {
     if (status !== 0) throw new RangeError(this.#mod.lastError().message);

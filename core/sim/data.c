@@ -176,9 +176,8 @@ static int pushed(const mech_data *d, int i)
     return !d->model->bodies[i].fext && (f[0] != 0 || f[1] != 0 || f[2] != 0 || f[3] != 0 || f[4] != 0 || f[5] != 0);
 }
 
-const double *mech_data_step_tau(mech_data *d)
+const double *mech_data_step_tau_pushed(mech_data *d)
 {
-    if (!d->pushed) return d->tau;
     const mech_body_kin *k = mech_data_kinematics(d, NULL);
     if (!k) return NULL;
     memcpy(d->tstep, d->tau, sizeof(double) * (size_t)d->nv);

@@ -108,10 +108,17 @@ void *mech_error_fail(mech_error *err, const mech_model *m, const char *fmt, ...
  * the error set when a producer fails or a force is not finite. */
 int mech_data_step_forces(void *d, const double *q, const double *qd, double dt, const double **fext);
 
+/* mech_data_step_tau when some body pushed (d->pushed): tau plus the J^T f
+ * of those pushes in d->tstep; NULL with the error set when out of memory. */
+const double *mech_data_step_tau_pushed(mech_data *d);
+
 /* The joint forces of a Featherstone step at (q): tau, plus J^T f for the
  * fext of every body that does not declare `fext 1` (its chain's joints).
- * d->tau itself when there is none. */
-const double *mech_data_step_tau(mech_data *d);
+ * d->tau itself when there is none: inline, no call on every step. */
+static inline const double *mech_data_step_tau(mech_data *d)
+{
+    return d->pushed ? mech_data_step_tau_pushed(d) : d->tau;
+}
 
 /* World kinematics of every body at d's q and the velocity qd (NULL: at
  * rest), into d->kin; NULL with the error set when out of memory. */

@@ -3,7 +3,7 @@
 
 #include "spatial/spatial.h"
 
-void mech_integrate_q(const mech_model *m, double *q, const double *qd, double dt)
+void mech_integrate_q_bodies(const mech_model *m, double *q, const double *qd, double dt)
 {
     for (int i = 0; i < m->nb; i++) {
         const mech_body *b = &m->bodies[i];

@@ -35,7 +35,29 @@ typedef void (*mech_fd_fn)(void *ctx, const double *q, const double *qd, const d
  *   Q(dt) = Q0 (x) exp(w dt / 2)          (quat_from_rotvec(w dt))
  *   r(dt) = r0 + R(Q(dt/2)) v dt          (midpoint rule, self-adjoint)
  * so drifting by +dt then -dt returns to the start to roundoff. */
-void mech_integrate_q(const mech_model *m, double *q, const double *qd, double dt);
+void mech_integrate_q_bodies(const mech_model *m, double *q, const double *qd, double dt);
+
+/* A short loop (nv entries) left scalar where the includer compiles with
+ * vectors (wasm/model.c, -msimd128): the vector loop's alias checks and
+ * remainder cost more than they save at a few entries. */
+#if defined(__clang__)
+#define MECH_SCALAR_LOOP _Pragma("clang loop vectorize(disable) interleave(disable)")
+#else
+#define MECH_SCALAR_LOOP
+#endif
+
+/* mech_integrate_q_bodies, inline: without a floating body (nq = nv, so
+ * every body's q and qd start at the same index) it is q += qd dt entry by
+ * entry, the same operations with no pass over the bodies. */
+static inline void mech_integrate_q(const mech_model *m, double *q, const double *qd, double dt)
+{
+    if (m->nq != m->nv) {
+        mech_integrate_q_bodies(m, q, qd, dt);
+        return;
+    }
+    MECH_SCALAR_LOOP
+    for (int k = 0; k < m->nq; k++) q[k] += qd[k] * dt;
+}
 
 /* One semi-implicit (symplectic) Euler step:
  *   qdd = fd(ctx, q, qd, tau, fext);  qd += qdd dt;  q = drift(q, qd, dt).
@@ -72,15 +94,6 @@ typedef int (*mech_forces_fn)(void *ctx, const double *q, const double *qd, doub
 int mech_step_verlet_forced(const mech_model *m, mech_fd_fn fd, void *ctx, mech_forces_fn forces, void *fctx,
                             double *q, double *qd, const double *tau, double *qdd, double *vmid, int predict,
                             double dt);
-
-/* A short loop (nv entries) left scalar where the includer compiles with
- * vectors (wasm/model.c, -msimd128): the vector loop's alias checks and
- * remainder cost more than they save at a few entries. */
-#if defined(__clang__)
-#define MECH_SCALAR_LOOP _Pragma("clang loop vectorize(disable) interleave(disable)")
-#else
-#define MECH_SCALAR_LOOP
-#endif
 
 /* mech_step_verlet_forced itself, inline: where fd and forces are known
  * functions, they are called directly (and may be inlined). */
