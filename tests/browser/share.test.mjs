@@ -10,7 +10,8 @@ const hashOf = (value) => '#s=' + LZString.compressToEncodedURIComponent(typeof 
 test('a link round-trips every field, the state shown bit for bit', () => {
   const saved = Float64Array.of(0.25, -0, 1 / 3, 5e-324, -1.7976931348623157e308);
   const state = { model: 'threelink', text: 'body a\n# <script>alert(1)</script>\n', tau: [1.5, -2, 0], act: [], gravity: [0, 0, -3.7],
-    camera: [1, 2, 3, 0, 0, 0.5], dt: 0.002, timeScale: 0.5, brake: [0, 0.25, 1], shown: { time: 0.25, steps: 250, state: saved } };
+    camera: [1, 2, 3, 0, 0, 0.5], dt: 0.002, timeScale: 0.5, brake: [0, 0.25, 1], scene: { motor: 300, speed: 12.5 },
+    shown: { time: 0.25, steps: 250, state: saved } };
   const got = decodeShare(encodeShare(state));
   assert.deepEqual(got, state);
   assert.deepEqual(new Uint8Array(got.shown.state.buffer), new Uint8Array(saved.buffer), '-0 and the last bits kept');
@@ -42,6 +43,11 @@ test('corrupt, oversized or ill-typed links are refused with a reason', () => {
     [hashOf({ v: 1, model: 'track_demo', brake: [5] }), /"brake" levels must be between 0 and 1/],
     [hashOf({ v: 1, model: 'track_demo', brake: [-0.1] }), /"brake" levels must be between 0 and 1/],
     [hashOf({ v: 1, model: 'track_demo', brake: ['full'] }), /"brake" is not a list of numbers/],
+    [hashOf({ v: 1, model: 'bristlebot', scene: [300] }), /"scene" is not a set of named numbers/],
+    [hashOf({ v: 1, model: 'bristlebot', scene: { motor: '300' } }), /"scene" is not a set of named numbers/],
+    [hashOf({ v: 1, model: 'bristlebot', scene: { motor: null } }), /"scene" is not a set of named numbers/],
+    [hashOf('{"v":1,"model":"bristlebot","scene":{"__proto__":{"x":1}}}'), /"scene" is not a set of named numbers/],
+    [hashOf({ v: 1, model: 'bristlebot', scene: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, i])) }), /"scene"/],
     [hashOf({ v: 1, model: 'threelink', text: 'x'.repeat(1_000_001) }), /too much text/],
     [hashOf({ v: 1, model: 'threelink', shown: 3 }), /"shown" is not a time and a state/],
     [hashOf({ v: 1, model: 'threelink', shown: { time: -1, steps: 0, state: '' } }), /"shown" has no time/],

@@ -1,8 +1,8 @@
 // xpbd-realtime.test.mjs — the XPBD contact scenes played in the page for 10 s of wall time each: the bristlebot
 // walks forward and its Motor slider sets the motor's speed at once (a typed value outside the slider's range is
-// clamped with a message); the bowling ball knocks pins over. The real-time factor, frame rate and the worker's
-// load are printed (console.log), not asserted: they depend on the machine and on what else runs on it. Every
-// wait is on the page's state (its simulated time, and its own clock for the 10 s).
+// clamped with a message), which a share link carries; the bowling ball knocks pins over. The real-time factor,
+// frame rate and the worker's load are printed (console.log), not asserted: they depend on the machine and on what
+// else runs on it. Every wait is on the page's state (its simulated time, and its own clock for the 10 s).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -41,7 +41,7 @@ async function play(page, model, minTime) {
   return s;
 }
 
-test('bristlebot: plays, walks forward, and its Motor slider sets the motor\'s speed', async () => {
+test('bristlebot: plays, walks forward, and its Motor slider sets the motor\'s speed, also through a share link', async () => {
   const { page, context, errors } = await openPage(pg.browser, pg.base);
   await pick(page, 'bristlebot');
   const model = await page.evaluate(() => window.playground.describe());
@@ -82,7 +82,24 @@ test('bristlebot: plays, walks forward, and its Motor slider sets the motor\'s s
   await atRate(1000);
   assert.equal((await status(page)).blown, false);
   assert.deepEqual(errors, []);
+
+  // A share link carries the motor's rate: a fresh page opens with the slider there, and the run turns at it.
+  await page.click('#share');
+  await page.waitForFunction(() => location.hash.startsWith('#s='), null, LONG);
+  const link = await page.evaluate(() => location.hash);
   await context.close();
+  const fresh = await openPage(pg.browser, pg.base + link);
+  const slider = control(fresh.page, 'Bristlebot', 'Motor').locator('input');
+  assert.equal(Number(await slider.inputValue()), 1000, 'the link\'s 1000 turns/s');
+  await fresh.page.click('#play');
+  const run = fresh.page;
+  await run.waitForFunction(({ i, w, tol }) => {
+    const st = window.playground.status();
+    return st.blown || (st.time > 0.01 && Math.abs(st.qd[i] - w) < tol * w);
+  }, { i: motor, w: 2 * Math.PI * 1000, tol: RATE_TOL }, LONG);
+  assert.equal((await status(run)).blown, false);
+  assert.deepEqual(fresh.errors, []);
+  await fresh.context.close();
 });
 
 test('bowling: plays in real time as far as the machine allows, and the ball knocks pins over', async () => {

@@ -122,8 +122,9 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
       for (const c of show.controllers) c.updateDisplay();
     },
     /**
-     * Rebuilds the model's sliders. `initial` (tau, act, gravity arrays) is kept where its length matches,
-     * so a reload of an edited model or a share link keeps the values.
+     * Rebuilds the model's sliders. `initial` (tau, act, gravity, brake arrays) is kept where its length
+     * matches, so a reload of an edited model or a share link keeps the values; `initial.scene` (a share link's)
+     * sets the scene's own sliders.
      */
     buildModel(info, initial = {}) {
       for (const f of modelFolders) f.destroy();
@@ -172,6 +173,13 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
         for (const [key, v] of Object.entries(own.values)) {
           const live = v.apply ? info.sceneValues?.[key] : undefined;
           sceneValues[key] = live ?? v.value;
+          // A share link's value, clamped to the slider (the page says so); a live one is applied to the run.
+          if (initial.scene?.[key] !== undefined && live !== null) {
+            const { value, why } = clampValue(v, initial.scene[key]);
+            if (why) onClamped(why);
+            sceneValues[key] = value;
+            if (live != null && value !== live) onSceneValue(key, value);
+          }
           const c = f.add(sceneValues, key, v.min, v.max, v.step).name(v.label);
           if (live === null) c.disable().domElement.title = `This ${info.name} has nothing for it to move`;
           if (live != null) c.onChange((x) => onSceneValue(key, x));

@@ -547,6 +547,7 @@ $('share').addEventListener('click', async () => {
   if (!state.model) return;
   const text = editor.text;
   const { tau, act, brake } = controls.inputs();
+  const own = controls.sceneValues(); // a scene's own sliders: the motor's rate, the ball's speed
   const f = state.info && state.lastFrame;
   const shown = f && { time: f.time, steps: f.steps, state: f.state };
   const link = {
@@ -559,6 +560,7 @@ $('share').addEventListener('click', async () => {
     camera: scene.getCamera(),
     dt: controls.settings.dt,
     timeScale: controls.settings.timeScale,
+    scene: Object.keys(own).length ? own : undefined,
   };
   let hash = encodeShare({ ...link, shown });
   if (hash.length > MAX_HASH) hash = encodeShare(link); // the text alone, from the initial state

@@ -9,6 +9,8 @@ export const MAX_TEXT = 1_000_000;   // characters of decompressed JSON; also th
 const MAX_ARRAY = 4096;
 const MAX_STATE = 200_000;           // base64 characters of a saved state (150 000 bytes, 18 750 values)
 const NAME = /^[A-Za-z0-9_.-]{1,48}$/;
+const SCENE_KEY = /^[A-Za-z][A-Za-z0-9]{0,31}$/; // a scene slider's key (scene-controls.js); never __proto__
+const MAX_SCENE_VALUES = 16;
 
 class ShareError extends Error {}
 
@@ -124,6 +126,15 @@ function place(shown) {
   if (!Number.isSafeInteger(steps) || steps < 0) throw new ShareError('"shown" has no step count');
   return { time, steps, state: unpackState(shown.state) };
 }
+/** A scene's own slider values (scene-controls.js), { key: number }: the page clamps each to its slider. */
+function sceneValues(v) {
+  if (v === undefined) return undefined;
+  const entries = v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v) : null;
+  if (!entries || entries.length > MAX_SCENE_VALUES || !entries.every(([k, x]) => SCENE_KEY.test(k) && finite(x))) {
+    throw new ShareError('"scene" is not a set of named numbers');
+  }
+  return Object.fromEntries(entries);
+}
 function positive(x, field, max) {
   if (x === undefined) return undefined;
   if (!finite(x) || x <= 0 || x > max) throw new ShareError(`"${field}" is out of range`);
@@ -158,6 +169,7 @@ export function decodeShare(hash) {
     camera: numbers(raw.camera, 'camera', 6),
     dt: positive(raw.dt, 'dt', 0.1),
     timeScale: positive(raw.timeScale, 'timeScale', 100),
+    scene: sceneValues(raw.scene),
     shown: place(raw.shown),
   };
 }
