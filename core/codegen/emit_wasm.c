@@ -1,7 +1,7 @@
 /* emit_wasm.c — the planned functions (plan.h) lowered to WebAssembly: the
  * same statements in the same order as the C emitter prints them (emit.c),
  * each temporary an f64 local reused by liveness (a linear scan over the
- * straight-line code), a staged copy one function per stage passing its
+ * straight-line code), a staged copy one function whose stages pass their
  * long-lived temporaries through the scratch area, sin and cos inline with
  * mech_sincos.h's reduction, polynomials and table.  The arithmetic is
  * operation for operation what emcc -O2 makes of the generated C (no FMA
@@ -54,7 +54,7 @@ typedef struct {
     int *freel, nfree, freecap;
     int *local;               /* per node defined here: its local               */
     int *cache;               /* per input or earlier stage's temporary read here: its local once loaded */
-    int *last;                /* per node defined here: its last reading statement here */
+    int *last;                /* per node defined or cached here: its last reading statement here */
     int stage;
     int at;                   /* the statement being written                    */
     int near;                 /* sin and cos without the range check (the near half) */
@@ -154,20 +154,25 @@ static void define(body *b, ex id, int local, int i)
     if (b->last[id] <= i) local_free(b, local);
 }
 
-/* After statement b->at: the local of an operand it read last (once, for x * x). */
+/* After statement b->at: the local of an operand it read last (once, for x * x),
+ * a temporary's or a loaded input's or w slot's, free for the statements after
+ * it (the later stages of a staged copy included). */
 static void release(void *ctx, ex id)
 {
     body *b = ctx;
-    if (!defined_here(b, id) || b->last[id] != b->at || b->local[id] < 0) return;
-    local_free(b, b->local[id]);
-    b->local[id] = -1;
+    int *l = defined_here(b, id) ? &b->local[id] : &b->cache[id];
+    if (b->last[id] != b->at || *l < 0) return;
+    local_free(b, *l);
+    *l = -1;
 }
 
+/* An input or an earlier stage's temporary (or a constant: unused) is loaded
+ * again at its first read in each stage, as the C's stage functions do. */
 static void note_use(void *ctx, ex id)
 {
     body *b = ctx;
-    if (defined_here(b, id)) b->last[id] = b->at;
-    else b->cache[id] = -1;   /* an input or an earlier stage's temporary (or a constant: unused) */
+    if (!defined_here(b, id)) b->cache[id] = -1;
+    b->last[id] = b->at;
 }
 
 static int is_trig(const ex_node *n) { return n->op == EX_SIN || n->op == EX_COS; }
@@ -613,55 +618,49 @@ static int add_function(module *mo, body *b, int type)
     return index;
 }
 
-/* One part function per stage of em (out: its outputs), or of its near
- * half; the index of the first, or -1. */
-static int add_parts(module *mo, const emitter *em, const ex *out, int nout, int near)
+/* The function of em (out: its outputs), or of its near half: its index,
+ * or -1.  A staged copy is one function too, its stages in turn passing
+ * their long-lived temporaries through w: what binaryen makes of the C's
+ * stage functions when it inlines each into its one caller.  Measured with
+ * every function compiled by TurboFan up front (node --no-liftoff, which
+ * fixes where V8 places the code): panda 1.08-1.17x the build-time
+ * module's time with a function per stage, 1.04-1.07x in one. */
+static int add_part(module *mo, const emitter *em, const ex *out, int nout, int near)
 {
-    int first = -1;
-    for (int k = 0; k < em->st.nstage && !mo->failed; k++) {
-        body b;
-        if (body_init(&b, em, &mo->sl, NPARAM_PART, part_params)) b.failed = 1;
-        b.near = near;
-        b.nv128 = near ? NWORK : 0;
-        if (!b.failed) write_stage(&b, k, out, nout);
-        int index = add_function(mo, &b, T_PART);
-        if (k == 0) first = index;
-    }
-    return mo->failed ? -1 : first;
+    body b;
+    if (body_init(&b, em, &mo->sl, NPARAM_PART, part_params)) b.failed = 1;
+    b.near = near;
+    b.nv128 = near ? NWORK : 0;
+    for (int k = 0; k < em->st.nstage && !b.failed; k++) write_stage(&b, k, out, nout);
+    return add_function(mo, &b, T_PART);
 }
 
-/* Calls parts first.. (one per stage) with the locals in args (-1: i32 0). */
-static void call_parts(body *b, int first, int nstage, const int *args)
+/* Calls part f with the locals in args (-1: i32 0). */
+static void call_part(body *b, int f, const int *args)
 {
-    for (int k = 0; k < nstage; k++) {
-        for (int a = 0; a < NPARAM_PART; a++) {
-            if (args[a] >= 0) local_op(b, WASM_LOCAL_GET, args[a]);
-            else i32_const(b, 0);
-        }
-        op(b, WASM_CALL);
-        wasm_u32(&b->code, (uint32_t)(first + k));
+    for (int a = 0; a < NPARAM_PART; a++) {
+        if (args[a] >= 0) local_op(b, WASM_LOCAL_GET, args[a]);
+        else i32_const(b, 0);
     }
+    op(b, WASM_CALL);
+    wasm_u32(&b->code, (uint32_t)f);
 }
 
-/* A copy's functions: its stages in turn (first, nstage), or its near and
- * far halves (near >= 0), the near one when every angle is within
- * +-MECH_SINCOS_MAX (emit.c's write_copy_call). */
+/* A copy's functions: one (first), or its near and far halves (near >= 0),
+ * the near one when every angle is within +-MECH_SINCOS_MAX (emit.c's
+ * write_copy_call). */
 typedef struct {
     const emitter *em;
-    int first, nstage, near;
+    int first, near;
 } copy;
 
 static copy add_copy(module *mo, const emitter *em)
 {
-    copy c = { em, -1, em->st.nstage, -1 };
+    copy c = { em, -1, -1 };
     const ex *out = em->g->qdd;
     int nv = em->g->m->nv;
-    if (plan_has_halves(em)) {
-        c.near = add_parts(mo, em, out, nv, 1);
-        c.first = add_parts(mo, em, out, nv, 0);
-    } else {
-        c.first = add_parts(mo, em, out, nv, 0);
-    }
+    if (plan_has_halves(em)) c.near = add_part(mo, em, out, nv, 1);
+    c.first = add_part(mo, em, out, nv, 0);
     return c;
 }
 
@@ -692,15 +691,15 @@ static void angle_check(body *b, const emitter *em, const int *param)
 static void call_copy(body *b, const copy *c, const int *args)
 {
     if (c->near < 0) {
-        call_parts(b, c->first, c->nstage, args);
+        call_part(b, c->first, args);
         return;
     }
     angle_check(b, c->em, args);
     op(b, WASM_IF);
     op(b, WASM_VOID);
-    call_parts(b, c->near, 1, args);
+    call_part(b, c->near, args);
     op(b, WASM_ELSE);
-    call_parts(b, c->first, 1, args);
+    call_part(b, c->first, args);
     op(b, WASM_END);
 }
 
@@ -717,8 +716,8 @@ static void default_pointer(body *b, int p, uint32_t offset)
 }
 
 /* fwd_dyn_own_gravity(q, qd, tau, fext, act, qdd): the own copy, inline
- * when it is one function without halves, else a call of its parts
- * (own.first < 0: inline). */
+ * when it is unstaged and without halves, else a call of its function or
+ * halves (own.first < 0: inline). */
 static int add_own_gravity(module *mo, const copy *own)
 {
     const emitter *em = &mo->em->own;
@@ -822,7 +821,7 @@ static void all_finite(body *b, int l, int n)
  * run's arrays read from the handle at the offsets h gives, the model's
  * gravity compared bit for bit (a zero of the other sign takes the
  * runtime's path, as there), and the own copy as fwd_dyn_own_gravity runs
- * it (inline when it is one function, else a call of its parts) without
+ * it (inline, or a call of its function or halves) without
  * that function's call and NULL checks: a run's fext is never NULL, and its
  * act only when the model has no inputs to read from it. */
 static int add_forward(module *mo, const copy *own, const gen_wasm_handle *h)
@@ -1019,9 +1018,9 @@ int gen_emit_wasm(emitters *em, wasm_buf *out, uint32_t *scratch_bytes, const ge
     layout(&mo.sl, em);
     int full = plan_general_in_full(em), whole = em->own.st.nstage == 1 && !plan_has_halves(&em->own);
     int start = add_start(&mo);
-    copy own = whole ? (copy){ &em->own, -1, 1, -1 } : add_copy(&mo, &em->own), general = { 0 };
+    copy own = whole ? (copy){ &em->own, -1, -1 } : add_copy(&mo, &em->own), general = { 0 };
     if (full && !mo.failed) general = add_copy(&mo, &em->general);
-    int shift = !full && !mo.failed ? add_parts(&mo, &em->shift, em->shift.g->qdd, em->shift.g->m->nv, 0) : -1;
+    int shift = !full && !mo.failed ? add_part(&mo, &em->shift, em->shift.g->qdd, em->shift.g->m->nv, 0) : -1;
     int own_gravity = mo.failed ? -1 : add_own_gravity(&mo, &own);
     int fwd_dyn = mo.failed ? -1 : add_fwd_dyn(&mo, own_gravity, full ? &general : NULL, shift);
     int nobs = mech_observe_len(em->own.g->m);
