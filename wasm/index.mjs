@@ -206,8 +206,8 @@ export async function generateCode(text, options) {
 /** A Sim of `text` on its generated dynamics, jitted (wasm/jit.mjs; docs/wasm.md, "Jit"). */
 async function openJit(text, name) {
   const mod = await instance('runtime.wasm');
-  const { ptr, close, forward } = await jitHandle(mod, text, name, opened);
-  return new Sim(mod, ptr, 'jit', 'featherstone', close, forward);
+  const { ptr, close, forward, forwardModelGravity } = await jitHandle(mod, text, name, opened);
+  return new Sim(mod, ptr, 'jit', 'featherstone', close, { model: forwardModelGravity, any: forward });
 }
 
 async function openText(text, name, engine) {
@@ -250,9 +250,11 @@ export class Sim {
   #ptr;
   #views = null;
   #generation = -1;
-  // The module's mw_forward export, or the jitted module's forward, looked up once (0.5-1 ns per forward()); on a
-  // generated module mw_forward_model_gravity until the gravity view is handed out (get gravity()).
+  // forward()'s call, looked up once (0.5-1 ns per forward()): the module's mw_forward export, or the jitted
+  // module's forward; on a generated or jitted module their copy without the gravity compare
+  // (mw_forward_model_gravity, forward_model_gravity) until the gravity view is handed out (get gravity()).
   #forward;
+  #forwardAny; // what #forward becomes then
   #fallback; // with the jitted forward: the runtime's mw_forward, run when that declines; else null
   #close;
   #scratch = { ptr: 0, n: 0 }; // #withBuffer's buffer in the module's memory
@@ -261,16 +263,18 @@ export class Sim {
    * @param {WasmModule} mod @param {number} ptr @param {'generated' | 'runtime' | 'jit'} backend
    * @param {'featherstone' | 'xpbd'} [engine]
    * @param {(ptr: number) => void} [close] what dispose() does with the handle (default mw_close)
-   * @param {(ptr: number) => number} [forward] a fast path of forward() (a jitted module's: 0 done, else the
-   *   module's mw_forward runs; wasm/jit.mjs)
+   * @param {{ model: (ptr: number) => number, any: (ptr: number) => number }} [forwards] a fast path of forward()
+   *   (a jitted module's, at the model's gravity and at any: 0 done, else the module's mw_forward runs; wasm/jit.mjs)
    */
   constructor(mod, ptr, backend, engine = 'featherstone', close = (handle) => mod.exports.mw_close(handle),
-    forward = null) {
+    forwards = null) {
     this.#mod = mod;
     this.#ptr = ptr;
     this.#close = close;
-    this.#forward = forward ?? mod.exports.mw_forward_model_gravity ?? mod.exports.mw_forward;
-    this.#fallback = forward ? mod.exports.mw_forward : null;
+    const x = mod.exports;
+    this.#forwardAny = forwards ? forwards.any : x.mw_forward;
+    this.#forward = forwards ? forwards.model : x.mw_forward_model_gravity ?? x.mw_forward;
+    this.#fallback = forwards ? x.mw_forward : null;
     const h = mod.i32(ptr, 4);
     /** @type {'generated' | 'runtime' | 'jit'} */
     this.backend = backend;
@@ -322,7 +326,7 @@ export class Sim {
   /** Gravity (m/s², base frame), writable: an input of every engine, starting as the model's. */
   get gravity() {
     // The view is the one way to write the gravity, so from here on forward() compares it with the model's.
-    if (this.#forward === this.#mod.exports.mw_forward_model_gravity) this.#forward = this.#mod.exports.mw_forward;
+    this.#forward = this.#forwardAny;
     return this.#view().gravity;
   }
 

@@ -23,8 +23,10 @@ export function generate(mod, text, name, target, check) {
 /**
  * A handle of the runtime module `mod` running `text` on its jitted dynamics, what disposes of it (the run, its
  * scratch and its table slots) and the jitted module's forward(handle), forward()'s fast path (0, or 1 when the
- * runtime's mw_forward must run: core/codegen/emit_wasm.h).  Failures are thrown by check(mod, 0).
- * @returns {Promise<{ ptr: number, close: (ptr: number) => void, forward: (ptr: number) => number }>}
+ * runtime's mw_forward must run: core/codegen/emit_wasm.h), with its copy for a run at the model's gravity,
+ * forwardModelGravity.  Failures are thrown by check(mod, 0).
+ * @returns {Promise<{ ptr: number, close: (ptr: number) => void, forward: (ptr: number) => number,
+ *   forwardModelGravity: (ptr: number) => number }>}
  */
 export async function jitHandle(mod, text, name, check) {
   const x = mod.exports;
@@ -58,6 +60,7 @@ export async function jitHandle(mod, text, name, check) {
   return {
     ptr,
     forward: jit.forward,
+    forwardModelGravity: jit.forward_model_gravity,
     close: (handle) => {
       x.mw_close_jit(handle);
       mod.releaseSlots(slots);

@@ -817,14 +817,13 @@ static void all_finite(body *b, int l, int n)
     }
 }
 
-/* forward(handle) -> i32 (emit_wasm.h): wasm/model.c's mw_forward with the
- * run's arrays read from the handle at the offsets h gives, the model's
- * gravity compared bit for bit (a zero of the other sign takes the
- * runtime's path, as there), and the own copy as fwd_dyn_own_gravity runs
- * it (inline, or a call of its function or halves) without
- * that function's call and NULL checks: a run's fext is never NULL, and its
- * act only when the model has no inputs to read from it. */
-static int add_forward(module *mo, const copy *own, const gen_wasm_handle *h)
+/* forward_model_gravity(handle) -> i32 (emit_wasm.h): wasm/model.c's
+ * mw_forward_model_gravity with the run's arrays read from the handle at the
+ * offsets h gives, and the own copy as fwd_dyn_own_gravity runs it (inline,
+ * or a call of its function or halves) without that function's call and
+ * NULL checks: a run's fext is never NULL, and its act only when the model
+ * has no inputs to read from it. */
+static int add_forward_model_gravity(module *mo, const copy *own, const gen_wasm_handle *h)
 {
     const emitter *em = &mo->em->own;
     const mech_model *m = em->g->m;
@@ -846,19 +845,6 @@ static int add_forward(module *mo, const copy *own, const gen_wasm_handle *h)
     all_finite(&b, fwd_params[P_Q], m->nq);
     handle_pointer(&b, h->qd, fwd_params[P_QD]);
     all_finite(&b, fwd_params[P_QD], m->nv);
-    int g = i32_local(&b);
-    handle_pointer(&b, h->gravity, g);
-    for (int k = 0; k < 3; k++) {
-        uint64_t bits;
-        memcpy(&bits, &m->gravity[k], sizeof bits);
-        local_op(&b, WASM_LOCAL_GET, g);
-        op(&b, WASM_I64_LOAD);
-        wasm_memarg(&b.code, 3, 8u * (uint32_t)k);
-        op(&b, WASM_I64_CONST);
-        wasm_s64(&b.code, (int64_t)bits);
-        op(&b, WASM_I64_EQ);
-        op(&b, WASM_I32_AND);
-    }
     op(&b, WASM_IF);
     op(&b, WASM_VOID);
     handle_pointer(&b, h->tau, fwd_params[P_TAU]);
@@ -872,6 +858,44 @@ static int add_forward(module *mo, const copy *own, const gen_wasm_handle *h)
     op(&b, WASM_IF);
     op(&b, WASM_VOID);
     i32_const(&b, 0);
+    op(&b, WASM_RETURN);
+    op(&b, WASM_END);
+    op(&b, WASM_END);
+    i32_const(&b, 1);
+    return add_function(mo, &b, T_FORWARD);
+}
+
+/* forward(handle) -> i32 (emit_wasm.h): wasm/model.c's mw_forward, that is
+ * forward_model_gravity (function fm) when the run's gravity is the model's
+ * bit for bit (a zero of the other sign takes the runtime's path, as
+ * there); else 1. */
+static int add_forward(module *mo, const gen_wasm_handle *h, int fm)
+{
+    const mech_model *m = mo->em->own.g->m;
+    body b;
+    if (body_init(&b, NULL, &mo->sl, 1, (const int[NPARAM_PART]){ -1, -1, -1, -1, -1, -1, -1 })) b.failed = 1;
+    local_op(&b, WASM_LOCAL_GET, 0);                 /* a disposed handle (0): the runtime names it */
+    op(&b, WASM_IF);
+    op(&b, WASM_VOID);
+    int g = i32_local(&b);
+    handle_pointer(&b, h->gravity, g);
+    i32_const(&b, 1);
+    for (int k = 0; k < 3; k++) {
+        uint64_t bits;
+        memcpy(&bits, &m->gravity[k], sizeof bits);
+        local_op(&b, WASM_LOCAL_GET, g);
+        op(&b, WASM_I64_LOAD);
+        wasm_memarg(&b.code, 3, 8u * (uint32_t)k);
+        op(&b, WASM_I64_CONST);
+        wasm_s64(&b.code, (int64_t)bits);
+        op(&b, WASM_I64_EQ);
+        op(&b, WASM_I32_AND);
+    }
+    op(&b, WASM_IF);
+    op(&b, WASM_VOID);
+    local_op(&b, WASM_LOCAL_GET, 0);
+    op(&b, WASM_CALL);
+    wasm_u32(&b.code, (uint32_t)fm);
     op(&b, WASM_RETURN);
     op(&b, WASM_END);
     op(&b, WASM_END);
@@ -1025,15 +1049,19 @@ int gen_emit_wasm(emitters *em, wasm_buf *out, uint32_t *scratch_bytes, const ge
     int fwd_dyn = mo.failed ? -1 : add_fwd_dyn(&mo, own_gravity, full ? &general : NULL, shift);
     int nobs = mech_observe_len(em->own.g->m);
     int observe = nobs > 0 && !mo.failed ? add_observe(&mo) : -1;
-    int forward = handle && !mo.failed ? add_forward(&mo, &own, handle) : -1;
+    int forward_model = handle && !mo.failed ? add_forward_model_gravity(&mo, &own, handle) : -1;
+    int forward = handle && !mo.failed ? add_forward(&mo, handle, forward_model) : -1;
     if (!mo.failed) {
-        wexport ex[5] = {
+        wexport ex[6] = {
             { "fwd_dyn", WASM_EXTERN_FUNC, fwd_dyn }, { "fwd_dyn_own_gravity", WASM_EXTERN_FUNC, own_gravity },
             { "scratch_bytes", WASM_EXTERN_GLOBAL, G_SCRATCH_BYTES },
         };
         int nex = 3;
         if (nobs > 0) ex[nex++] = (wexport){ "observe", WASM_EXTERN_FUNC, observe };
-        if (handle) ex[nex++] = (wexport){ "forward", WASM_EXTERN_FUNC, forward };
+        if (handle) {
+            ex[nex++] = (wexport){ "forward", WASM_EXTERN_FUNC, forward };
+            ex[nex++] = (wexport){ "forward_model_gravity", WASM_EXTERN_FUNC, forward_model };
+        }
         write_module(out, &mo, ex, nex, start);
         if (scratch_bytes) *scratch_bytes = mo.sl.bytes;
         if (out->failed) mo.failed = gen_fail(em->own.g, 0, "out of memory");

@@ -34,7 +34,9 @@ typedef struct {
  * forward() (wasm/model.c's mw_forward, same checks): 0 when it wrote qdd
  * at the model's gravity, every q and qd finite and qdd finite; else 1,
  * and the runtime's own forward() runs (and names the bad entry).  handle
- * 0 gives 1. */
+ * 0 gives 1.  And forward_model_gravity(handle), the same without the
+ * gravity compare, for a handle whose gravity is known to be the model's
+ * (wasm/model.c's mw_forward_model_gravity). */
 int gen_emit_wasm(emitters *em, wasm_buf *out, uint32_t *scratch_bytes, const gen_wasm_handle *handle);
 
 /* The module written to `path`; 0, or -1 with the own run's err set. */

@@ -235,25 +235,28 @@ test('describe, energy and gravity', async () => {
   run.dispose();
 });
 
-test('a generated Sim\'s forward() reads a gravity written through a view taken at any time', async () => {
+test('a generated or jit Sim\'s forward() reads a gravity written through a view taken at any time', async () => {
   // Until the gravity view is handed out the gravity is the model's, and forward() does not compare it.
-  const gen = await openModel('threelink');
-  const run = await openModel('threelink', { backend: 'runtime' });
-  gen.qd.fill(0.3);
-  run.qd.fill(0.3);
-  const own = Float64Array.from(gen.forward());
-  const g = gen.gravity; // kept, written later
-  assert.deepEqual(Float64Array.from(gen.forward()), own, 'the same call at the model\'s gravity');
-  g[0] = 2.5;
-  run.gravity[0] = 2.5;
-  const a = gen.forward(), b = run.forward();
-  const scale = Math.max(1, ...b.map(Math.abs));
-  assert.ok(a.some((x, i) => x !== own[i]), 'the new gravity moved qdd');
-  assert.ok(a.every((x, i) => Math.abs(x - b[i]) <= 1e-12 * scale), 'as the runtime engine reads it');
-  g[2] = NaN;
-  assert.throws(() => gen.forward(), { name: 'RangeError', message: /gravity\[2\] is NaN/ });
-  gen.dispose();
-  run.dispose();
+  const text = await loadModelText('threelink');
+  for (const open of [() => openModel('threelink'), () => openModel({ text, name: 'threelink' }, { backend: 'jit' })]) {
+    const sim = await open();
+    const run = await openModel('threelink', { backend: 'runtime' });
+    sim.qd.fill(0.3);
+    run.qd.fill(0.3);
+    const own = Float64Array.from(sim.forward());
+    const g = sim.gravity; // kept, written later
+    assert.deepEqual(Float64Array.from(sim.forward()), own, `${sim.backend}: the same call at the model's gravity`);
+    g[0] = 2.5;
+    run.gravity[0] = 2.5;
+    const a = sim.forward(), b = run.forward();
+    const scale = Math.max(1, ...b.map(Math.abs));
+    assert.ok(a.some((x, i) => x !== own[i]), `${sim.backend}: the new gravity moved qdd`);
+    assert.ok(a.every((x, i) => Math.abs(x - b[i]) <= 1e-12 * scale), `${sim.backend}: as the runtime engine reads it`);
+    g[2] = NaN;
+    assert.throws(() => sim.forward(), { name: 'RangeError', message: /gravity\[2\] is NaN/ });
+    sim.dispose();
+    run.dispose();
+  }
 });
 
 test('modules import nothing but the memory-growth notification', async () => {
