@@ -61,40 +61,35 @@ static int factor_row(int kd, double *band, int i)
     return 0;
 }
 
-/* Two doubles, one SSE2 (or wasm SIMD) register: the tile products below run
- * on pairs of rows of a tile, each lane doing the scalar operations in the
- * scalar order (bit-identical to one row at a time). */
-typedef double v2 __attribute__((vector_size(16)));
-
 /* T = A_DC − Σ_K L_DK L_CKᵀ over the tiles K = F..C−1, with L_DK from X
  * (X[K − F], by columns); each product's six terms summed in three pairs,
  * the tiles K one after another. */
-static void tile_update(int kd, const double *band, int D, int C, int F, v2 (*X)[6][3], v2 T[6][3])
+static void tile_update(int kd, const double *band, int D, int C, int F, rod_v2 (*X)[6][3], rod_v2 T[6][3])
 {
     for (int b = 0; b < 6; b++) {
         const double *y = ROW(6 * C + b);
-        v2 s[3] = { { 0 } };
+        rod_v2 s[3] = { { 0 } };
         for (int K = F; K < C; K++) {
             const double *yk = y + 6 * K;
-            v2 (*x)[3] = X[K - F];
+            rod_v2 (*x)[3] = X[K - F];
             for (int p = 0; p < 3; p++)
                 s[p] += ((x[0][p] * yk[0] + x[1][p] * yk[1]) + (x[2][p] * yk[2] + x[3][p] * yk[3])) +
                         (x[4][p] * yk[4] + x[5][p] * yk[5]);
         }
         for (int p = 0; p < 3; p++)
-            T[b][p] = (v2){ ROW(6 * D + 2 * p)[6 * C + b], ROW(6 * D + 2 * p + 1)[6 * C + b] } - s[p];
+            T[b][p] = (rod_v2){ ROW(6 * D + 2 * p)[6 * C + b], ROW(6 * D + 2 * p + 1)[6 * C + b] } - s[p];
     }
 }
 
 /* L_DC = T L_CC⁻ᵀ for C < D, by forward substitution along each row a of D:
  * L(a, b) = (T(a, b) − Σ_{k<b} L(a, k) L_CC(b, k)) / L_CC(b, b), on the
  * pairs of rows (the diagonal holds 1/L(j, j)). */
-static void tile_solve(int kd, double *band, int D, int C, v2 T[6][3])
+static void tile_solve(int kd, double *band, int D, int C, rod_v2 T[6][3])
 {
     for (int b = 0; b < 6; b++) {
         const double *Lj = ROW(6 * C + b) + 6 * C;
         for (int p = 0; p < 3; p++) {
-            v2 s = T[b][p];
+            rod_v2 s = T[b][p];
             for (int k = 0; k < b; k++) s -= T[k][p] * Lj[k];
             T[b][p] = s * Lj[b];
             ROW(6 * D + 2 * p)[6 * C + b] = T[b][p][0];
@@ -104,7 +99,7 @@ static void tile_solve(int kd, double *band, int D, int C, v2 T[6][3])
 }
 
 /* L_DD, the Cholesky factor of the diagonal tile T, row by row. */
-static int tile_cholesky(int kd, double *band, int D, v2 T[6][3])
+static int tile_cholesky(int kd, double *band, int D, rod_v2 T[6][3])
 {
     for (int a = 0; a < 6; a++) {
         double *Li = ROW(6 * D + a) + 6 * D;
@@ -129,7 +124,7 @@ static int tile_cholesky(int kd, double *band, int D, v2 T[6][3])
  * X[C − F][b][p] holds rows 2p and 2p + 1 of column b of tile C. */
 static int factor_tiles(int kd, double *band, int D, int F)
 {
-    v2 X[D - F + 1][6][3];
+    rod_v2 X[D - F + 1][6][3];
     for (int C = F; C <= D; C++) {
         tile_update(kd, band, D, C, F, X, X[C - F]);
         if (C < D) tile_solve(kd, band, D, C, X[C - F]);
