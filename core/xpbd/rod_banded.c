@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 /* The first column of row i that is not an exact zero (i when all are):
  * the rod's rows are zero far out in the band (a Gauss point couples only
@@ -20,20 +21,40 @@ static int row_start(const double *Li, int j0, int i)
     return j0;
 }
 
-/* Σ x_k y_k, k < n, in four interleaved partial sums: independent chains of
- * additions, where one running sum would wait on each addition in turn. */
+/* Two consecutive doubles, at any alignment. */
+static inline rod_v2 load2(const double *p)
+{
+    rod_v2 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Σ x_k y_k, k < n, in four interleaved partial sums s_0..s_3 (s_m takes
+ * the k ≡ m mod 4, and the tail): independent chains of additions, where
+ * one running sum would wait on each addition in turn.  The sums run as two
+ * pairs, (s_0, s_1) and (s_2, s_3). */
 static inline double dot(const double *x, const double *y, int n)
 {
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    rod_v2 s01 = { 0, 0 }, s23 = { 0, 0 };
     int k = 0;
     for (; k + 4 <= n; k += 4) {
-        s0 += x[k] * y[k];
-        s1 += x[k + 1] * y[k + 1];
-        s2 += x[k + 2] * y[k + 2];
-        s3 += x[k + 3] * y[k + 3];
+        s01 += load2(x + k) * load2(y + k);
+        s23 += load2(x + k + 2) * load2(y + k + 2);
     }
+    double s0 = s01[0];
     for (; k < n; k++) s0 += x[k] * y[k];
-    return (s0 + s1) + (s2 + s3);
+    return (s0 + s01[1]) + (s23[0] + s23[1]);
+}
+
+/* y_k −= a x_k, k < n, two at a time. */
+static inline void axpy_sub(double a, const double *x, double *y, int n)
+{
+    int k = 0;
+    for (; k + 2 <= n; k += 2) {
+        rod_v2 v = load2(y + k) - load2(x + k) * a;
+        memcpy(y + k, &v, sizeof v);
+    }
+    for (; k < n; k++) y[k] -= x[k] * a;
 }
 
 #define ROW(i) (band + (size_t)((i) + 1) * kd)
@@ -161,7 +182,8 @@ void rod_band_solve(int n, int kd, const double *band, double *b)
     }
     for (int i = n - 1; i >= 0; i--) { /* Lᵀ x = y, by rows of L: x_i known, taken out of the rows above */
         const double *Li = band + (size_t)(i + 1) * kd;
+        int k0 = row_start(Li, i - kd > 0 ? i - kd : 0, i);
         b[i] *= Li[i];
-        for (int k = row_start(Li, i - kd > 0 ? i - kd : 0, i); k < i; k++) b[k] -= Li[k] * b[i];
+        axpy_sub(b[i], Li + k0, b + k0, i - k0);
     }
 }
