@@ -30,9 +30,9 @@ static inline rod_v2 load2(const double *p)
 }
 
 /* Σ x_k y_k, k < n, in four interleaved partial sums s_0..s_3 (s_m takes
- * the k ≡ m mod 4, and the tail): independent chains of additions, where
- * one running sum would wait on each addition in turn.  The sums run as two
- * pairs, (s_0, s_1) and (s_2, s_3). */
+ * the k ≡ m mod 4, s_0 also the tail): independent chains of additions,
+ * where one running sum would wait on each addition in turn.  The sums run
+ * as two pairs, (s_0, s_1) and (s_2, s_3). */
 static inline double dot(const double *x, const double *y, int n)
 {
     rod_v2 s01 = { 0, 0 }, s23 = { 0, 0 };

@@ -22,7 +22,7 @@ static void minv(const xpbd_rod *rod, int j, const double g[6], double out[6])
     }
 }
 
-/* W_c,k = G_c,k M_j⁻¹ of node j = node0 + k of block b: the gradient weighed
+/* W_c,k = G_c,k M_j⁻¹ of node j = node0 + k of block b: the gradient weighted
  * by the inverse mass, once per block rather than once per pair it enters;
  * by columns, as pairs of rows: W[k][q][p] holds rows 2p, 2p + 1 of column q. */
 static void weigh(const xpbd_rod *rod, const rod_block *b, rod_v2 W[4][6][3])
@@ -37,9 +37,10 @@ static void weigh(const xpbd_rod *rod, const rod_block *b, rod_v2 W[4][6][3])
 /* Column b of A_cd = Σ_j W_c,j G_d,jᵀ over the n nodes j the two blocks
  * share (W, G from the first of them on), as pairs of rows: s[p] holds
  * A_cd(a, b), a = 2p, 2p + 1.  Each product sums its position terms
- * (columns 0–2) first, then adds the rotation terms one by one.  A row of
- * 3–5 has no position columns (exact zeros): its sum starts from −0 instead,
- * which leaves the sum of the rotation terms as it is (−0 + x = x).  The
+ * (columns 0–2) first, then adds the rotation terms one by one.  Where row a
+ * of W or row b of G is one of 3–5, which have no position columns (exact
+ * zeros), the sum starts from −0 instead, which leaves the sum of the
+ * rotation terms as it is (−0 + x = x).  The
  * short loops are unrolled: gcc -O2 would keep them, and their vectors, in
  * memory. */
 static void coupling(const rod_v2 (*W)[6][3], const double (*G)[6][6], int n, int b, rod_v2 s[3])
@@ -99,10 +100,10 @@ static void band_block(xpbd_rod *rod, int kd, int c, const rod_v2 W[4][6][3], in
     if (c == d) block_matrix(rod, bc, W, A);
     for (int b = 0; b < 6; b++) {
         double *row = rod->band + (size_t)(6 * d + b + 1) * kd + 6 * c;
-        rod_v2 s[3];
         if (c == d)
             for (int a = 0; a <= b; a++) row[a] = A[a][b];
         else {
+            rod_v2 s[3];
             coupling(W + (j0 - bc->node0), bd->G + (j0 - bd->node0), j1 - j0, b, s);
             memcpy(row, s, sizeof s);
         }
