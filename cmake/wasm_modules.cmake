@@ -46,8 +46,15 @@ add_library(mech_wasm STATIC ${MECH_CORE_SOURCES} ${CMAKE_SOURCE_DIR}/wasm/bench
 target_include_directories(mech_wasm PRIVATE ${MECH_WASM_INCLUDES})
 # -O3 for the core (after the build type's -O2, so it wins): the XPBD scenes
 # step 16 % (bowling) and 5 % (bristlebot) faster under Node than at -O2,
-# bit-identical (docs/xpbd.md, "Timing"); -msimd128 here changed nothing.
+# bit-identical (docs/xpbd.md, "Timing"); -msimd128 on the whole core changed
+# nothing.  It is needed by the rod's banded solve and assembly, written with
+# vector extensions on pairs of rows (bit-identical): wasm SIMD makes each one
+# f64x2 operation, where without it they are lowered to scalar code slower
+# than plain loops (bowling, tiles alone: 1.24 ms/step before, 1.13 with,
+# 1.38 without; with the assembly too, 0.95).
 target_compile_options(mech_wasm PRIVATE -O3)
+set_source_files_properties(${CMAKE_SOURCE_DIR}/core/xpbd/rod_banded.c ${CMAKE_SOURCE_DIR}/core/xpbd/rod_solve.c
+  PROPERTIES COMPILE_OPTIONS -msimd128)
 
 # A module: an executable <name>.wasm in <dist>, linked with the archive.
 function(mech_wasm_executable target name)

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 /* The first column of row i that is not an exact zero (i when all are):
  * the rod's rows are zero far out in the band (a Gauss point couples only
@@ -20,20 +21,40 @@ static int row_start(const double *Li, int j0, int i)
     return j0;
 }
 
-/* Σ x_k y_k, k < n, in four interleaved partial sums: independent chains of
- * additions, where one running sum would wait on each addition in turn. */
+/* Two consecutive doubles, at any alignment. */
+static inline rod_v2 load2(const double *p)
+{
+    rod_v2 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Σ x_k y_k, k < n, in four interleaved partial sums s_0..s_3 (s_m takes
+ * the k ≡ m mod 4, s_0 also the tail): independent chains of additions,
+ * where one running sum would wait on each addition in turn.  The sums run
+ * as two pairs, (s_0, s_1) and (s_2, s_3). */
 static inline double dot(const double *x, const double *y, int n)
 {
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    rod_v2 s01 = { 0, 0 }, s23 = { 0, 0 };
     int k = 0;
     for (; k + 4 <= n; k += 4) {
-        s0 += x[k] * y[k];
-        s1 += x[k + 1] * y[k + 1];
-        s2 += x[k + 2] * y[k + 2];
-        s3 += x[k + 3] * y[k + 3];
+        s01 += load2(x + k) * load2(y + k);
+        s23 += load2(x + k + 2) * load2(y + k + 2);
     }
+    double s0 = s01[0];
     for (; k < n; k++) s0 += x[k] * y[k];
-    return (s0 + s1) + (s2 + s3);
+    return (s0 + s01[1]) + (s23[0] + s23[1]);
+}
+
+/* y_k −= a x_k, k < n, two at a time. */
+static inline void axpy_sub(double a, const double *x, double *y, int n)
+{
+    int k = 0;
+    for (; k + 2 <= n; k += 2) {
+        rod_v2 v = load2(y + k) - load2(x + k) * a;
+        memcpy(y + k, &v, sizeof v);
+    }
+    for (; k < n; k++) y[k] -= x[k] * a;
 }
 
 #define ROW(i) (band + (size_t)((i) + 1) * kd)
@@ -61,37 +82,74 @@ static int factor_row(int kd, double *band, int i)
     return 0;
 }
 
+/* T = A_DC − Σ_K L_DK L_CKᵀ over the tiles K = F..C−1, with L_DK from X
+ * (X[K − F], by columns); each product's six terms summed in three pairs,
+ * the tiles K one after another. */
+static void tile_update(int kd, const double *band, int D, int C, int F, rod_v2 (*X)[6][3], rod_v2 T[6][3])
+{
+    for (int b = 0; b < 6; b++) {
+        const double *y = ROW(6 * C + b);
+        rod_v2 s[3] = { { 0 } };
+        for (int K = F; K < C; K++) {
+            const double *yk = y + 6 * K;
+            rod_v2 (*x)[3] = X[K - F];
+            for (int p = 0; p < 3; p++)
+                s[p] += ((x[0][p] * yk[0] + x[1][p] * yk[1]) + (x[2][p] * yk[2] + x[3][p] * yk[3])) +
+                        (x[4][p] * yk[4] + x[5][p] * yk[5]);
+        }
+        for (int p = 0; p < 3; p++)
+            T[b][p] = (rod_v2){ ROW(6 * D + 2 * p)[6 * C + b], ROW(6 * D + 2 * p + 1)[6 * C + b] } - s[p];
+    }
+}
+
+/* L_DC = T L_CC⁻ᵀ for C < D, by forward substitution along each row a of D:
+ * L(a, b) = (T(a, b) − Σ_{k<b} L(a, k) L_CC(b, k)) / L_CC(b, b), on the
+ * pairs of rows (the diagonal holds 1/L(j, j)). */
+static void tile_solve(int kd, double *band, int D, int C, rod_v2 T[6][3])
+{
+    for (int b = 0; b < 6; b++) {
+        const double *Lj = ROW(6 * C + b) + 6 * C;
+        for (int p = 0; p < 3; p++) {
+            rod_v2 s = T[b][p];
+            for (int k = 0; k < b; k++) s -= T[k][p] * Lj[k];
+            T[b][p] = s * Lj[b];
+            ROW(6 * D + 2 * p)[6 * C + b] = T[b][p][0];
+            ROW(6 * D + 2 * p + 1)[6 * C + b] = T[b][p][1];
+        }
+    }
+}
+
+/* L_DD, the Cholesky factor of the diagonal tile T, row by row. */
+static int tile_cholesky(int kd, double *band, int D, rod_v2 T[6][3])
+{
+    for (int a = 0; a < 6; a++) {
+        double *Li = ROW(6 * D + a) + 6 * D;
+        for (int b = 0; b <= a; b++) {
+            const double *Lj = ROW(6 * D + b) + 6 * D;
+            double s = T[b][a / 2][a % 2];
+            for (int k = 0; k < b; k++) s -= Li[k] * Lj[k];
+            if (b < a) Li[b] = s * Lj[b];
+            else {
+                if (!(s > 0)) return -1;
+                Li[a] = 1 / sqrt(s);
+            }
+        }
+    }
+    return 0;
+}
+
 /* Rows 6D..6D+5 of L by 6 × 6 tiles, L_DC = (A_DC − Σ_K L_DK L_CKᵀ) L_CC⁻ᵀ
  * for the tiles C, K from F on, the first tile column where the rows are
  * not zero (the rod's systems: blocks of six rows, F within the band of all
- * six); the thirty-six sums of a tile product are independent of one another. */
+ * six).  The tiles of these rows are kept by columns as they are found:
+ * X[C − F][b][p] holds rows 2p and 2p + 1 of column b of tile C. */
 static int factor_tiles(int kd, double *band, int D, int F)
 {
+    rod_v2 X[D - F + 1][6][3];
     for (int C = F; C <= D; C++) {
-        double T[6][6] = { { 0 } };
-        for (int K = F; K < C; K++)
-            for (int a = 0; a < 6; a++) {
-                const double *x = ROW(6 * D + a) + 6 * K;
-                for (int b = 0; b < 6; b++) {
-                    const double *y = ROW(6 * C + b) + 6 * K;
-                    T[a][b] += ((x[0] * y[0] + x[1] * y[1]) + (x[2] * y[2] + x[3] * y[3])) + (x[4] * y[4] + x[5] * y[5]);
-                }
-            }
-        for (int a = 0; a < 6; a++)
-            for (int b = 0; b < 6; b++) T[a][b] = ROW(6 * D + a)[6 * C + b] - T[a][b];
-        for (int a = 0; a < 6; a++) {
-            double *Li = ROW(6 * D + a);
-            for (int b = 0; b <= (C < D ? 5 : a); b++) {
-                const double *Lj = ROW(6 * C + b);
-                double s = T[a][b];
-                for (int k = 0; k < b; k++) s -= Li[6 * C + k] * Lj[6 * C + k];
-                if (C < D || b < a) Li[6 * C + b] = s * Lj[6 * C + b];
-                else {
-                    if (!(s > 0)) return -1;
-                    Li[6 * C + b] = 1 / sqrt(s);
-                }
-            }
-        }
+        tile_update(kd, band, D, C, F, X, X[C - F]);
+        if (C < D) tile_solve(kd, band, D, C, X[C - F]);
+        else if (tile_cholesky(kd, band, D, X[C - F])) return -1;
     }
     return 0;
 }
@@ -124,7 +182,8 @@ void rod_band_solve(int n, int kd, const double *band, double *b)
     }
     for (int i = n - 1; i >= 0; i--) { /* Lᵀ x = y, by rows of L: x_i known, taken out of the rows above */
         const double *Li = band + (size_t)(i + 1) * kd;
+        int k0 = row_start(Li, i - kd > 0 ? i - kd : 0, i);
         b[i] *= Li[i];
-        for (int k = row_start(Li, i - kd > 0 ? i - kd : 0, i); k < i; k++) b[k] -= Li[k] * b[i];
+        axpy_sub(b[i], Li + k0, b + k0, i - k0);
     }
 }

@@ -62,6 +62,11 @@ void rod_clamp_rate(const xpbd_rod *rod, int e, double t, double v[3], double w[
  * their Δλ is exactly 0 and the factor is that of the three rows alone. */
 int rod_end_rows(const xpbd_rod *rod, int e);
 
+/* Two doubles, one SSE2 (or wasm SIMD) register: the band's assembly and
+ * factorization run on pairs of rows, each lane doing the scalar operations
+ * in the scalar order (bit-identical to one row at a time). */
+typedef double rod_v2 __attribute__((vector_size(16)));
+
 /* Banded SPD matrix of order n, lower half-bandwidth kd, stored by rows:
  * A(i, j) for i − kd ≤ j ≤ i at band[(i + 1) kd + j].  Cholesky A = L Lᵀ in
  * place, the diagonal stored as 1/L(i, i) (0, or −1 if not positive

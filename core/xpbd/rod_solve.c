@@ -22,35 +22,59 @@ static void minv(const xpbd_rod *rod, int j, const double g[6], double out[6])
     }
 }
 
-/* A_cd = Σ_j G_c,j M_j⁻¹ G_d,jᵀ over the nodes j the two blocks share; with
- * upper set, of a diagonal block (c = d) only the entries A[a][b], b ≥ a,
- * that the band's lower half takes.  A row of 3–5 has no position columns,
- * so its products start at column 3 (the same sums: the terms left out are
- * exact zeros). */
-static void coupling(const xpbd_rod *rod, const rod_block *bc, const rod_block *bd, int upper, double A[6][6])
+/* W_c,k = G_c,k M_j⁻¹ of node j = node0 + k of block b: the gradient weighted
+ * by the inverse mass, once per block rather than once per pair it enters;
+ * by columns, as pairs of rows: W[k][q][p] holds rows 2p, 2p + 1 of column q. */
+static void weigh(const xpbd_rod *rod, const rod_block *b, rod_v2 W[4][6][3])
 {
-    int j0 = bc->node0 > bd->node0 ? bc->node0 : bd->node0;
-    int j1 = bc->node0 + bc->nn < bd->node0 + bd->nn ? bc->node0 + bc->nn : bd->node0 + bd->nn;
-    int half = upper && bc == bd;
-    memset(A, 0, 36 * sizeof(double));
-    for (int j = j0; j < j1; j++) {
-        const double (*Gc)[6] = bc->G[j - bc->node0], (*Gd)[6] = bd->G[j - bd->node0], *im = rod->inv_mass + 6 * j;
-        for (int a = 0; a < 6; a++) {
-            double gm[6];
-            for (int q = 0; q < 6; q++) gm[q] = Gc[a][q] * im[q];
-            int b = half ? a : 0;
-            for (; b < 3 && a < 3; b++)
-                A[a][b] += ((((gm[0] * Gd[b][0] + gm[1] * Gd[b][1]) + gm[2] * Gd[b][2]) + gm[3] * Gd[b][3]) +
-                            gm[4] * Gd[b][4]) + gm[5] * Gd[b][5];
-            for (; b < 6; b++) A[a][b] += (gm[3] * Gd[b][3] + gm[4] * Gd[b][4]) + gm[5] * Gd[b][5];
-        }
+    for (int k = 0; k < b->nn; k++) {
+        const double *im = rod->inv_mass + 6 * (b->node0 + k);
+        for (int q = 0; q < 6; q++)
+            for (int p = 0; p < 3; p++) W[k][q][p] = (rod_v2){ b->G[k][2 * p][q], b->G[k][2 * p + 1][q] } * im[q];
     }
-    if (bc != bd || bc->body < 0) return; /* a body enters only its own clamp's block */
+}
+
+/* Column b of A_cd = Σ_j W_c,j G_d,jᵀ over the n nodes j the two blocks
+ * share (W, G from the first of them on), as pairs of rows: s[p] holds
+ * A_cd(a, b), a = 2p, 2p + 1.  Each product sums its position terms
+ * (columns 0–2) first, then adds the rotation terms one by one.  Where row a
+ * of W or row b of G is one of 3–5, which have no position columns (exact
+ * zeros), the sum starts from −0 instead, which leaves the sum of the
+ * rotation terms as it is (−0 + x = x).  The
+ * short loops are unrolled: gcc -O2 would keep them, and their vectors, in
+ * memory. */
+static void coupling(const rod_v2 (*W)[6][3], const double (*G)[6][6], int n, int b, rod_v2 s[3])
+{
+    for (int p = 0; p < 3; p++) s[p] = (rod_v2){ 0, 0 };
+    for (int j = 0; j < n; j++) {
+        rod_v2 g[6], t[3] = { { -0.0, -0.0 }, { -0.0, -0.0 }, { -0.0, -0.0 } };
+#pragma GCC unroll 6
+        for (int q = 0; q < 6; q++) g[q] = (rod_v2){ G[j][b][q], G[j][b][q] };
+        if (b < 3) {
+#pragma GCC unroll 2
+            for (int p = 0; p < 2; p++) t[p] = (W[j][0][p] * g[0] + W[j][1][p] * g[1]) + W[j][2][p] * g[2];
+            t[1][1] = -0.0; /* row 3 */
+        }
+#pragma GCC unroll 3
+        for (int p = 0; p < 3; p++) s[p] += ((t[p] + W[j][3][p] * g[3]) + W[j][4][p] * g[4]) + W[j][5][p] * g[5];
+    }
+}
+
+/* The diagonal block A_cc of block b, both halves, with the term of its
+ * body (a body enters only its own clamp's block). */
+static void block_matrix(const xpbd_rod *rod, const rod_block *b, const rod_v2 W[4][6][3], double A[6][6])
+{
+    for (int k = 0; k < 6; k++) {
+        rod_v2 s[3];
+        coupling(W, b->G, b->nn, k, s);
+        for (int a = 0; a < 6; a++) A[a][k] = s[a / 2][a % 2];
+    }
+    if (b->body < 0) return;
     for (int a = 0; a < 6; a++) {
         double mg[6];
-        xpbd_minv(rod->world, bc->body, bc->Gb[a], mg);
-        for (int b = 0; b < 6; b++)
-            for (int q = 0; q < 6; q++) A[b][a] += bc->Gb[b][q] * mg[q];
+        xpbd_minv(rod->world, b->body, b->Gb[a], mg);
+        for (int k = 0; k < 6; k++)
+            for (int q = 0; q < 6; q++) A[k][a] += b->Gb[k][q] * mg[q];
     }
 }
 
@@ -63,21 +87,39 @@ static void body_correction(const xpbd_rod *rod, const rod_block *b, const doubl
     xpbd_minv(rod->world, b->body, g, out);
 }
 
+/* Block (c, d), d ≥ c, of ∇C M⁻¹ ∇Cᵀ into the band's lower half (zero
+ * before): A_cd(a, b) at row 6d + b, column 6c + a, b ≥ a when d = c.  Blocks
+ * that share no node stay zero. */
+static void band_block(xpbd_rod *rod, int kd, int c, const rod_v2 W[4][6][3], int d)
+{
+    const rod_block *bc = &rod->blocks[c], *bd = &rod->blocks[d];
+    int j0 = bc->node0 > bd->node0 ? bc->node0 : bd->node0;
+    int j1 = bc->node0 + bc->nn < bd->node0 + bd->nn ? bc->node0 + bc->nn : bd->node0 + bd->nn;
+    double A[6][6];
+    if (j0 >= j1) return;
+    if (c == d) block_matrix(rod, bc, W, A);
+    for (int b = 0; b < 6; b++) {
+        double *row = rod->band + (size_t)(6 * d + b + 1) * kd + 6 * c;
+        if (c == d)
+            for (int a = 0; a <= b; a++) row[a] = A[a][b];
+        else {
+            rod_v2 s[3];
+            coupling(W + (j0 - bc->node0), bd->G + (j0 - bd->node0), j1 - j0, b, s);
+            memcpy(row, s, sizeof s);
+        }
+    }
+}
+
 /* Assemble every block into the band: A = ∇C M⁻¹ ∇Cᵀ + diag(diag). */
 static void assemble(xpbd_rod *rod, const double *diag)
 {
     int kd = rod_kd(rod), n = 6 * rod->ncon;
     memset(rod->band, 0, (size_t)n * (kd + 1) * sizeof(double));
-    for (int c = 0; c < rod->ncon; c++)
-        for (int d = c; d < rod->ncon && d <= c + rod->bandwidth; d++) {
-            double A[6][6];
-            coupling(rod, &rod->blocks[c], &rod->blocks[d], 1, A);
-            for (int a = 0; a < 6; a++)
-                for (int b = 0; b < 6; b++) {
-                    int i = 6 * d + b, j = 6 * c + a; /* lower half: i ≥ j */
-                    if (i >= j) rod->band[(size_t)(i + 1) * kd + j] = A[a][b];
-                }
-        }
+    for (int c = 0; c < rod->ncon; c++) {
+        rod_v2 W[4][6][3];
+        weigh(rod, &rod->blocks[c], W);
+        for (int d = c; d < rod->ncon && d <= c + rod->bandwidth; d++) band_block(rod, kd, c, W, d);
+    }
     for (int i = 0; i < n; i++) rod->band[(size_t)(i + 1) * kd + i] += diag[i];
 }
 
@@ -144,9 +186,11 @@ static void iterate_gauss_seidel(xpbd_rod *rod, double inv_h2)
 {
     for (int c = 0; c < rod->ncon; c++) {
         rod_block *b = &rod->blocks[c];
+        rod_v2 W[4][6][3];
         double A[6][6], at[6], rhs[6];
         rod_block_eval(rod, c, b);
-        coupling(rod, b, b, 0, A);
+        weigh(rod, b, W);
+        block_matrix(rod, b, W, A);
         block_alpha(rod, c, inv_h2, at);
         for (int k = 0; k < 6; k++) {
             A[k][k] += at[k];
@@ -256,8 +300,10 @@ static void damp(xpbd_rod *rod, double h)
             diag[6 * c + a] = e >= 0 ? end_diag(rod, e, a) : 1.0 / (h * rod->beta[6 * g + a]);
         }
         if (banded) continue;
+        rod_v2 W[4][6][3];
         double A[6][6];
-        coupling(rod, b, b, 0, A);
+        weigh(rod, b, W);
+        block_matrix(rod, b, W, A);
         for (int a = 0; a < 6; a++) A[a][a] += diag[6 * c + a];
         xpbd_spd_solve(6, &A[0][0], rod->rhs + 6 * c);
         scatter(rod, c, c + 1, rod->rhs + 6 * c);
