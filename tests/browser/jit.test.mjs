@@ -97,14 +97,15 @@ test('an edited threelink starts on the runtime engine and the jit takes over in
   }
   assert.equal(a.steps, jit.at.steps, 'the jit took over at a kept state');
   assert.ok(b.steps > a.steps);
-  // No jump: B is A moved on by the steps between them, the time too.
+  // No jump: B is A moved on by the steps between them, the time too, and (below) exactly the jit's steps from A.
+  // A bound on |Δq| from the speeds at A and B alone does not hold: the worker steps between frames, so on a
+  // loaded machine A and B can be 300 steps apart, and the pendulum speeds up between them (|Δq| 0.99 rad over
+  // 326 steps with |qd| at most 1.66 rad/s at the two ends).
   const n = b.steps - a.steps;
   const dt = (await page.evaluate(() => window.playground.settings())).dt;
   assert.ok(Math.abs(b.time - a.time - n * dt) < 1e-9, `time ${a.time} → ${b.time} over ${n} steps`);
-  const speed = Math.max(...a.qd.map(Math.abs), ...b.qd.map(Math.abs));
   const jump = Math.max(...a.q.map((q, i) => Math.abs(b.q[i] - q)));
-  t.diagnostic(`across the switch: ${n} steps, |Δq| ${jump.toExponential(3)} rad, at most |qd| ${speed.toFixed(3)} rad/s`);
-  assert.ok(jump <= 1.5 * speed * n * dt + 1e-12, `q jumped by ${jump} over ${n} steps at |qd| <= ${speed}`);
+  t.diagnostic(`across the switch: ${n} steps, |Δq| ${jump.toExponential(3)} rad`);
   // In place, exactly: from A, the jit's steps one at a time give B bit for bit (the time line restores A into it).
   await seek(page, index);
   for (let k = 1; k <= n; k++) {
