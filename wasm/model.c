@@ -131,7 +131,8 @@ EMSCRIPTEN_KEEPALIVE int mw_forward(mw_sim *s) { return forward(s, 0); }
 /* mw_forward for a handle whose gravity nobody can have changed: the shim's
  * Sim until it hands out its gravity view, the one way to write it
  * (restoreState and reset keep it).  Three loads and compares fewer on every
- * call, 0.6 ns of gantry's 10 (docs/wasm.md, "Measured (latest)"). */
+ * call, 0.6 ns of gantry's 10 (docs/benchmarks.md, "Calls from JavaScript after
+ * the gravity-view change"). */
 EMSCRIPTEN_KEEPALIVE int mw_forward_model_gravity(mw_sim *s) { return forward(s, 1); }
 
 /* Which generator version produced this module's code. */
