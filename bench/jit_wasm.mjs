@@ -1,7 +1,7 @@
 // jit_wasm.mjs — the jit against the build-time modules (docs/wasm.md, "Jit"; docs/benchmarks.md).  Not a
 // test: it prints a table.
 //
-//   node bench/jit_wasm.mjs [--processes N] [model ...]   (after `npm run build`; default: 3, every shipped model)
+//   node bench/jit_wasm.mjs [--processes N] [model ...]   (after `npm run build`; default: 5, every shipped model)
 //
 // Each of N fresh Node processes times every model; the table gives, per model, the median over the processes
 // of each figure and of each ratio, with the ratios' range.  One process is not enough: V8 places a module's
@@ -87,7 +87,7 @@ const models = (await listModels()).filter((m) => m.backend === 'generated' && !
 const args = process.argv.slice(2);
 const child = args[0] === '--child';
 const at = args.indexOf('--processes');
-const processes = at >= 0 ? Number(args[at + 1]) : 3;
+const processes = at >= 0 ? Number(args[at + 1]) : 5;
 if (!(Number.isInteger(processes) && processes >= 1)) throw new Error(`--processes: a whole number >= 1, got ${args[at + 1]}`);
 const named = args.filter((a, i) => a !== '--child' && a !== '--processes' && !(at >= 0 && i === at + 1));
 const chosen = named.length ? named : models;
