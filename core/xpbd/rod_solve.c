@@ -40,9 +40,8 @@ static void weigh(const xpbd_rod *rod, const rod_block *b, rod_v2 W[4][6][3])
  * (columns 0–2) first, then adds the rotation terms one by one.  Where row a
  * of W or row b of G is one of 3–5, which have no position columns (exact
  * zeros), the sum starts from −0 instead, which leaves the sum of the
- * rotation terms as it is (−0 + x = x).  The
- * short loops are unrolled: gcc -O2 would keep them, and their vectors, in
- * memory. */
+ * rotation terms as it is (−0 + x = x).  The short loops are unrolled:
+ * gcc -O2 would keep them, and their vectors, in memory. */
 static void coupling(const rod_v2 (*W)[6][3], const double (*G)[6][6], int n, int b, rod_v2 s[3])
 {
     for (int p = 0; p < 3; p++) s[p] = (rod_v2){ 0, 0 };
