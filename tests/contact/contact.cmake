@@ -1,4 +1,4 @@
-# The contact stage (tests/test_contact.c): the point laws, a band built in
+# The contact stage (tests/contact/test_contact.c): the point laws, a band built in
 # the test, and the stage on every shipped model (with a band or a ground:
 # every stage check; without: zero force).
 add_executable(test_contact ${CMAKE_CURRENT_LIST_DIR}/test_contact.c)
