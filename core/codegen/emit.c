@@ -655,6 +655,8 @@ int gen_emit(emitters *em, const char *cname, const char *c_path, const char *h_
 {
     gen *own = em->own.g;
     const char *slash = strrchr(h_path, '/');
+    const char *why = gen_unquotable(slash ? slash + 1 : h_path);
+    if (why) return gen_fail(own, 0, "the header's name cannot be written into an #include line: it holds %s", why);
     int rc = write_file(own, h_path, em, cname, NULL);
     if (rc == 0 && (rc = write_file(own, c_path, em, cname, slash ? slash + 1 : h_path)) != 0) remove(h_path);
     return rc;

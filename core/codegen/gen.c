@@ -21,6 +21,20 @@ int gen_fail(gen *g, int line, const char *fmt, ...)
     return -1;
 }
 
+/* Why `text` (the model's path or name, which generated C quotes in comments, a string and an #include line)
+ * cannot be written there, or NULL: a control character, a quote, a backslash or a comment's end would let it
+ * end its comment or string and write code of its own. */
+const char *gen_unquotable(const char *text)
+{
+    for (const char *s = text; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch < 0x20 || ch == 0x7f) return "a control character";
+        if (ch == '"' || ch == '\\') return ch == '"' ? "a quote" : "a backslash";
+        if (ch == '*' && s[1] == '/') return "'*/'";
+    }
+    return NULL;
+}
+
 /* Loops, points of interest (tsda anchors among them) need their bodies'
  * base-coordinate kinematics, and with them every ancestor's joint columns. */
 static void mark_world(gen *g)

@@ -172,5 +172,7 @@ void gen_name_sv6(gen *g, sv6 v, int force, const char *fmt, int i);
 
 /* Formats "path:line: message" into g->err; returns -1. */
 int gen_fail(gen *g, int line, const char *fmt, ...);
+/* Why `text` cannot be quoted in generated C (a comment, a string, an #include line), or NULL. */
+const char *gen_unquotable(const char *text);
 
 #endif

@@ -2,6 +2,7 @@
  * copies for another gravity and the plan. */
 #include "codegen/mechgen.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* The articulated-body algorithm is kept only below this fraction of the
@@ -54,6 +55,12 @@ static int build_own(gen *g, const mech_model *m, const char *path, const char *
 int mechgen_generate(mechgen_output *o, const mech_model *m, const char *path, int algorithm)
 {
     memset(o, 0, sizeof *o);
+    const char *why = gen_unquotable(path);
+    if (why) {
+        snprintf(o->own[0].err, sizeof o->own[0].err, "the name '%.64s' cannot be written into generated C: it holds %s",
+                 path, why);
+        return -1;
+    }
     file_stem(path, o->stem, sizeof o->stem);
     c_identifier(o->stem, o->cname, sizeof o->cname);
     int ok[2] = { 0, 0 }, ops[2] = { -1, -1 };

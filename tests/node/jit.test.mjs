@@ -192,3 +192,15 @@ test('generateCode: the C the build\'s mechgen writes, and a module that validat
   await assert.rejects(generateCode('body\n', { target: 'c' }), MechError);
   await assert.rejects(generateCode('gravity 0 0 -9.81\n', { target: 'js' }), RangeError);
 });
+
+test('generateCode: a name that would end its comment, string or #include line in the C is refused, saying why', async () => {
+  const text = await loadModelText('threelink');
+  for (const [name, why] of [['x */ int evil(void){return 1;} /*', "'\\*/'"], ['a"b', 'a quote'], ['a\\b', 'a backslash'],
+    ['m\n#include <stdio.h>', 'a control character']]) {
+    for (const target of ['c', 'wasm']) {
+      await assert.rejects(generateCode(text, { target, name }), (e) => e instanceof MechError &&
+        new RegExp(`cannot be written into generated C: it holds ${why}`).test(e.message), `${JSON.stringify(name)} (${target})`);
+    }
+  }
+  assert.match(await generateCode(text, { target: 'c', name: 'my model (v2)' }), /generated from my model \(v2\)/);
+});
