@@ -16,6 +16,9 @@ import { HEADER, WasmModule, load } from './module.mjs';
 const DIST = new URL('./dist/', import.meta.url);
 const OPTIONS = { backend: ['generated', 'runtime', 'jit'], engine: ['featherstone', 'xpbd'] };
 const TARGETS = ['c', 'wasm'];
+// The most float64 values one buffer in WebAssembly memory may hold: its byte count, 8 n, stays below 2^31 (a
+// wasm32 pointer offset), so no size arithmetic on either side of the boundary can wrap.
+const MAX_BUFFER_VALUES = 2 ** 28 - 1;
 
 /** Bad model text: `message` is `name:line:col: what was expected`. */
 export class MechError extends Error {
@@ -530,6 +533,9 @@ export class Sim {
    */
   #withBuffer(what, n, fn) {
     const x = this.#mod.exports;
+    if (!Number.isInteger(n) || n < 0 || n > MAX_BUFFER_VALUES) {
+      throw new RangeError(`${what}: a buffer of ${shown(n)} values is not possible (at most ${MAX_BUFFER_VALUES})`);
+    }
     if (n > this.#scratch.n) {
       const ptr = x.malloc(8 * Math.max(n, 1));
       if (!ptr) throw new RangeError(`${what}: out of WebAssembly memory`);
@@ -590,6 +596,8 @@ export class Sim {
     const ptr = this.#handle();
     const n = state?.length;
     if (!Number.isInteger(n)) throw new TypeError(`restoreState: state must be an array of numbers from saveState(), got ${shown(state)}`);
+    const size = this.#mod.exports.mw_state_size(ptr);
+    if (n !== size) throw new RangeError(`restoreState: a state of '${this.name}' has ${size} values, not ${n}`);
     this.#withBuffer('restoreState', n, (buf) => {
       this.#mod.f64(buf, n).set(state);
       this.#check(this.#mod.exports.mw_state_restore(ptr, buf, n));

@@ -67,7 +67,7 @@ test('restoreState refuses a state of another length, a non-finite value, a zero
     sim.step(1e-3, 10);
     const good = sim.saveState();
     const n = good.length;
-    assert.throws(() => sim.restoreState(good.subarray(1)), { name: 'RangeError', message: `restore: a state of 'satellite' on generated has ${n} values, not ${n - 1}` });
+    assert.throws(() => sim.restoreState(good.subarray(1)), { name: 'RangeError', message: `restoreState: a state of 'satellite' has ${n} values, not ${n - 1}` });
     for (const [i, bad, what] of [[3, NaN, 'NaN'], [n - 1, Infinity, 'infinite']]) {
       const s = Float64Array.from(good);
       s[i] = bad;
@@ -121,4 +121,23 @@ test('fext on a body without `fext 1` pushes it on every engine; velocities() ar
   }
   assert.ok(Math.abs(ends[0] - ends[1]) < 1e-9, 'generated and runtime agree');
   assert.ok(Math.abs(ends[0] - ends[2]) < 1e-2, `XPBD within 1 cm of Featherstone (${ends[2]} vs ${ends[0]})`);
+});
+
+test('restoreState checks the length before it copies: huge, negative, fractional and NaN lengths leave every Sim working', async () => {
+  const other = await openModel('threelink', { backend: 'runtime' });
+  const sim = await openModel('m113', { backend: 'runtime' });
+  try {
+    const before = Float64Array.from(other.q);
+    for (const length of [2 ** 29 + 1, 2 ** 32 + 5, -1, 1.5, NaN, Infinity]) {
+      assert.throws(() => sim.restoreState({ length }), Number.isInteger(length) ? /restoreState: a state of 'm113' has \d+ values, not -?\d+/ : /restoreState: state must be an array/);
+    }
+    assert.throws(() => sim.restoreState(new Array(2 ** 29 + 1)), /restoreState: a state of 'm113' has \d+ values, not 536870913/);
+    assert.equal(sim.saveState().length, sim.stateSize);
+    other.step(1e-3, 10);
+    assert.ok(other.q.some((v, i) => v !== before[i]), 'the other Sim still steps');
+    assert.ok(other.memoryUsage().heap > 0);
+  } finally {
+    sim.dispose();
+    other.dispose();
+  }
 });
