@@ -66,3 +66,24 @@ double mech_energy(const mech_model *m, dense_ws *ws, const double *q, const dou
     if (potential) *potential = V;
     return T + V;
 }
+
+void mech_energy_bodies(const mech_model *m, const mech_body_kin *k, const double *qd, double *kinetic,
+                        double *potential)
+{
+    double T = 0, V = 0;
+    for (int i = 0; i < m->nb; i++) {
+        const mech_body *b = &m->bodies[i];
+        const mech_body_kin *ki = &k[i];
+        double c[3], vc[3], wb[3], Iw[3];
+        m3_mulv(ki->R, b->com, c);                       /* CoM offset, base frame */
+        double x[3] = { ki->p[0] + c[0], ki->p[1] + c[1], ki->p[2] + c[2] };
+        mech_point_velocity(ki, x, vc);
+        m3_tmulv(ki->R, ki->w, wb);                      /* angular velocity, body frame */
+        m3_mulv(b->inertia, wb, Iw);
+        T += 0.5 * (b->mass * v3_dot(vc, vc) + v3_dot(wb, Iw));
+        for (int j = 0; j < b->nv; j++) T += 0.5 * b->armature * qd[b->vidx + j] * qd[b->vidx + j];
+        for (int j = 0; j < 3; j++) V -= b->mass * m->gravity[j] * x[j];
+    }
+    if (kinetic) *kinetic = T;
+    if (potential) *potential = V;
+}

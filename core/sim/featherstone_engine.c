@@ -37,9 +37,9 @@ static void poses(mech_data *d, double *out) { mech_body_poses(d->model, d->q, o
 
 static int energy(mech_data *d, double e[2])
 {
-    dense_ws *ws = mech_data_dense(d);
-    if (!ws) return -1;
-    mech_energy(&d->eval, ws, d->q, d->qd, &e[0], &e[1]);
+    const mech_body_kin *k = mech_data_kinematics(d, d->qd);
+    if (!k) return -1;
+    mech_energy_bodies(&d->eval, k, d->qd, &e[0], &e[1]);
     if (d->contact) e[1] += contact_potential(d->contact, d->model, d->q);
     return 0;
 }

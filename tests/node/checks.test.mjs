@@ -13,7 +13,7 @@ import { modelsDir } from './helpers.mjs';
 
 const cantilever = readFileSync(`${modelsDir}xpbd/cantilever.mech`, 'utf8');
 
-test('poses() and energy() from a finite but too large angle raise, on every backend', async () => {
+test('poses() from a finite but too large angle raises, on every backend; energy() stays finite', async () => {
   for (const options of [{ backend: 'generated' }, { backend: 'runtime' }, { engine: 'xpbd' }]) {
     const sim = await openModel('threelink', options);
     sim.q[0] = 1.35e154;   // finite; its sine and cosine are not computable
@@ -22,7 +22,9 @@ test('poses() and energy() from a finite but too large angle raise, on every bac
       assert.ok(sim.poses().every(Number.isFinite));
     } else {
       assert.throws(() => sim.poses(), { name: 'RangeError', message: /^poses: the pose \w+ of body 'link1' is NaN from a finite state/ });
-      assert.throws(() => sim.energy(), { name: 'RangeError', message: /^energy: the (kinetic|potential) energy is NaN from a finite state/ });
+      // energy() runs the bodies' kinematics, whose sine and cosine of a huge angle are libm's, exact: finite.
+      const e = sim.energy();
+      assert.ok([e.kinetic, e.potential, e.total].every(Number.isFinite), JSON.stringify(e));
     }
     sim.dispose();
   }

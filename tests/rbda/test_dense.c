@@ -445,6 +445,21 @@ static void check_energy(const mech_model *m, dense_ws *dws, aba_ws *aws)
     report(m->name, "Euler energy excursion / scale", ea / scale, -1, 1e-2);
     report(m->name, "Euler order: |ratio - 2| / 2", fabs(ea / ea2 - 2) / 2, -1, 0.1);
     report(m->name, "Euler excursion, aba vs dense", fabs(ea - ed) / fmax(ea, 1e-300), -1, 1e-6);
+    /* The engines' O(nb) energy from the bodies' kinematics against 1/2 qd^T H qd with H by CRBA. */
+    mech_body_kin *k = calloc((size_t)m->nb + 1, sizeof *k);
+    double e_bodies = 0;
+    int w_bodies = 0;
+    for (int t = 0; t < TRIALS; t++) {
+        double Td, Vd, Tb, Vb;
+        mech_sample_state(m, &rng, q, qd, NULL, NULL);
+        mech_energy(m, dws, q, qd, &Td, &Vd);
+        mech_world_kinematics(m, q, qd, k);
+        mech_energy_bodies(m, k, qd, &Tb, &Vb);
+        double e = fmax(fabs(Tb - Td) / fmax(fabs(Td), 1), fabs(Vb - Vd) / fmax(fabs(Vd), 1));
+        if (e > e_bodies) { e_bodies = e; w_bodies = t; }
+    }
+    report(m->name, "energy from the bodies vs 1/2 qd^T H qd + V, scaled", e_bodies, w_bodies, GATE);
+    free(k);
     free(q); free(qd);
 }
 
