@@ -30,11 +30,11 @@
 #include "contact/contact.h"
 #include "contact/ground_contact.h"
 #include "contact/track_contact.h"
-#include "rbda/kinematics.h"
-#include "sim/sample.h"
-#include "codegen/generated.h"   /* mechgen_find only with MECH_HAVE_GENERATED */
 #include "mech/featherstone.h"
 #include "mech/sim.h"
+#include "rbda/kinematics.h"
+#include "rbda/sample.h"
+#include "sim/generated.h"   /* mechgen_find only with MECH_HAVE_GENERATED */
 
 #define POOL 64
 #define MIN_BATCH_SECONDS 0.005

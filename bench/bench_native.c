@@ -29,10 +29,12 @@
 #include <time.h>
 
 #include "rbda/dense.h"
+#include "rbda/loop_project.h"
+#include "rbda/loop_sample.h"
 #include "rbda/loops.h"
-#include "sim/sample.h"
+#include "rbda/sample.h"
 #ifdef MECH_HAVE_GENERATED
-#include "codegen/generated.h"
+#include "sim/generated.h"
 #endif
 #ifdef MECH_HAVE_MUJOCO
 #include "mjcf.h"

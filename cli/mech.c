@@ -10,10 +10,14 @@
 
 #include "mech/mech.h"
 #include "model/model.h"
+#include "rbda/aba.h"
 #include "rbda/dense.h"
 #include "rbda/energy.h"
+#include "rbda/loop_project.h"
+#include "rbda/loop_rank.h"
+#include "rbda/loop_sample.h"
 #include "rbda/loops.h"
-#include "sim/sample.h"
+#include "rbda/sample.h"
 #include "cli.h"
 
 #define COMPARE_GATE 1e-12

@@ -20,10 +20,10 @@
 #include "cli.h"
 #include "contact/contact.h"
 #include "contact/terrain.h"
-#include "generated.h"
 #include "mech/mech.h"
 #include "rbda/dense.h"
-#include "rbda/loops.h"
+#include "rbda/loop_project.h"
+#include "sim/generated.h"
 #include "spatial/spatial.h"
 
 #define PI 3.14159265358979323846

@@ -22,9 +22,10 @@ foreach(file expr sym_spatial gen gen_kinematics gen_rnea gen_crba gen_world gen
   list(APPEND MECHGEN_SOURCES ${CMAKE_SOURCE_DIR}/core/codegen/${file}.c)
 endforeach()
 
-# Where the core's headers are: the public API (include/mech/), the internal
-# headers beside their sources, the generated-code interface.
-set(MECH_CORE_INCLUDES ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/core ${CMAKE_SOURCE_DIR}/core/codegen)
+# Where the core's headers are: the public API (include/mech/) and the
+# internal headers beside their sources, each included by its folder
+# ("sim/generated.h"; scripts/check-layers.mjs checks which folder may include which).
+set(MECH_CORE_INCLUDES ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/core)
 
 # The shipped Featherstone models, one generated module each: trees
 # (models/*.mech), then closed loops and force elements (models/loops/*.mech),

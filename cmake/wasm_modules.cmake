@@ -29,7 +29,7 @@ set(MECH_WASM_LINK -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sTOTAL_
 set(MECH_WASM_EXPORTS -sEXPORTED_FUNCTIONS=_malloc,_free)
 # Added for the per-model modules' own sources (the generated dynamics,
 # model.c, describe.c; not the shared archive): wasm SIMD, so that
-# mech_sincos2 (core/codegen/mech_sincos.h) evaluates its two angles with
+# mech_sincos2 (core/spatial/mech_sincos.h) evaluates its two angles with
 # f64x2 operations as it does with SSE2 natively.  Measured (docs/wasm.md,
 # "Benchmark"): up to 8% faster (bintree, satellite, threelink, fourlink),
 # the rest within noise; -O3 and -mnontrapping-fptoint gain nothing.  Node >= 20 and current browsers run

@@ -20,7 +20,7 @@
 
 #include "contact/contact.h"
 #include "rbda/kinematics.h"
-#include "sim/sample.h"
+#include "rbda/sample.h"
 
 #define STATES 300
 enum { KIN, FEXT, REACTION, POTENTIAL, NQTY };

@@ -14,7 +14,7 @@ cmake -S "$tmp" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release -DMECH_WASM=OFF -DBUI
 cmake --build "$tmp/build" --target mech_internal -j "$(nproc)" >/dev/null
 cmake --build build --target mech_internal >/dev/null
 agree() {   # agree SOURCE_TREE LIBRARY OUT
-  gcc -O2 -std=c11 -I"$1/include" -I"$1/core" -I"$1/core/codegen" scripts/contact_agree.c "$2" -lm -o "$3"
+  gcc -O2 -std=c11 -I"$1/include" -I"$1/core" scripts/contact_agree.c "$2" -lm -o "$3"
 }
 agree "$tmp" "$tmp/build/libmech_internal.a" "$tmp/agree_rev"
 agree . build/libmech_internal.a "$tmp/agree_here"

@@ -11,7 +11,7 @@ seconds="${1:-600}"
 out=build-fuzz
 mkdir -p "$out/corpus"
 
-clang -std=c11 -g -O1 -Wall -Wextra -Werror -Iinclude -Icore -Icore/codegen \
+clang -std=c11 -g -O1 -Wall -Wextra -Werror -Iinclude -Icore \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
   tests/fuzz/fuzz_parse.c core/model/*.c core/spatial/spatial.c -lm -o "$out/fuzz_parse"
 

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "sim/sample.h"
+#include "rbda/sample.h"
 
 #define POOL 256
 

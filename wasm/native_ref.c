@@ -36,11 +36,13 @@
 #include "bench.h"
 #include "mech/featherstone.h"
 #include "mech/xpbd.h"
-#include "generated.h"
 #include "rbda/dense.h"
+#include "rbda/loop_project.h"
+#include "rbda/loop_sample.h"
 #include "rbda/loops.h"
+#include "rbda/sample.h"
 #include "sim/data.h"
-#include "sim/sample.h"
+#include "sim/generated.h"
 
 static void json_string(const char *s)
 {

@@ -1,6 +1,6 @@
 /* observe.c — sim.observe() and sim.find(): the model's observation values
  * (every POI's world position and velocity, each tsda's length and rate,
- * each rsda's q and qd; core/rbda/loops.h has the layout) and name lookup,
+ * each rsda's q and qd; core/rbda/elements.h has the layout) and name lookup,
  * in both kinds of module.
  *
  * The engine computes them (mech_data_observe): a per-model module's
@@ -8,7 +8,7 @@
 #include <emscripten.h>
 #include <stdlib.h>
 
-#include "rbda/loops.h"
+#include "rbda/elements.h"
 #include "sim.h"
 
 EMSCRIPTEN_KEEPALIVE int mw_observe_len(const mw_sim *s) { return mech_model_sizes(s->model).observe_len; }

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "generated.h"
 #include "mech/featherstone.h"
+#include "sim/generated.h"
 #include "sim.h"
 
 extern const mech_generated MW_GEN;

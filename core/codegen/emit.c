@@ -16,7 +16,7 @@
  * checked and unchecked sin/cos (docs/codegen.md). */
 #include "codegen/plan.h"
 
-#include "rbda/loops.h"
+#include "rbda/elements.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -193,7 +193,7 @@ static void write_header(FILE *f, const gen *g, const char *cname)
     fprintf(f,
             "/* %s.h — forward dynamics generated from %s by %s.\n"
             " * Do not edit: it is regenerated from the model at build time. */\n"
-            "#ifndef MECHGEN_%s_H\n#define MECHGEN_%s_H\n\n#include \"generated.h\"\n\n"
+            "#ifndef MECHGEN_%s_H\n#define MECHGEN_%s_H\n\n#include \"sim/generated.h\"\n\n"
             "/* nq = %d, nv = %d, nb = %d, nc = %d, nact = %d; see mech_fwd_dyn_fn in generated.h. */\n"
             "void mechgen_%s_fwd_dyn(const double *q, const double *qd, const double *tau,\n"
             "                        const double *fext, const double *act, const double *gravity, double *qdd);\n",
@@ -314,7 +314,7 @@ static void write_description(FILE *f, const emitters *em, const char *h_name)
     fprintf(f, " * Structural zeros were removed at generation time; every temporary below is\n"
                " * computed once.  fwd_dyn runs the _own copy when the gravity argument is the\n"
                " * model's, bit-identical to gravity folded in; for another gravity\n"
-               " * %s (docs/codegen.md, \"Gravity, an input\").\n */\n#include \"%s\"\n\n#include <math.h>\n#include <stddef.h>\n\n#include \"mech_sincos.h\"\n\n",
+               " * %s (docs/codegen.md, \"Gravity, an input\").\n */\n#include \"%s\"\n\n#include <math.h>\n#include <stddef.h>\n\n#include \"spatial/mech_sincos.h\"\n\n",
             plan_general_in_full(em) ? "the _g copy" : "the _own copy after gravity_tau", h_name);
 }
 
@@ -572,7 +572,7 @@ static void write_fwd_dyn(FILE *f, emitters *ems, const char *cname)
 static void write_observe(FILE *f, emitter *em, const char *cname)
 {
     const gen *g = em->g;
-    fprintf(f, "\n/* Observation values, mech_observe's layout (core/rbda/loops.h). */\n"
+    fprintf(f, "\n/* Observation values, mech_observe's layout (core/rbda/elements.h). */\n"
                "void mechgen_%s_observe(const double *q, const double *qd, double *out)\n{\n", cname);
     if (!em->uses[EX_IN_Q]) fputs("    (void)q;\n", f);
     if (!em->uses[EX_IN_QD]) fputs("    (void)qd;\n", f);

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/mech_sincos.h"
-#include "rbda/loops.h"
+#include "rbda/elements.h"
+#include "spatial/mech_sincos.h"
 
 /* Parameters of a part (a stage or a whole copy): generated.h's fwd_dyn. */
 enum { P_Q, P_QD, P_TAU, P_FEXT, P_ACT, P_GRAVITY, P_OUT, NPARAM_PART };

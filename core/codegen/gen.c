@@ -1,7 +1,7 @@
 /* gen.c — generator state and the pipeline driver.  See gen.h. */
 #include "codegen/gen.h"
 
-#include "rbda/loops.h"
+#include "rbda/elements.h"
 
 #include <math.h>
 #include <stdarg.h>

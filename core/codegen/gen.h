@@ -38,7 +38,7 @@ enum {
     SEC_LTDL, SEC_SOLVE, SEC_CONSTRAINT, SEC_BACKSUB, SEC_OBSERVE, SEC_COUNT
 };
 
-/* A body's kinematics in base coordinates (the frame loops.h works in). */
+/* A body's kinematics in base coordinates (the frame rbda/elements.h works in). */
 typedef struct {
     ex R[9];               /* attitude, row-major: columns are the body axes (E^T)  */
     ex p[3];               /* origin                                                */

@@ -1,5 +1,5 @@
 /* gen_world.c — base-coordinate kinematics of the bodies that loops, force
- * elements and points of interest read (the frame core/rbda/loops.h works
+ * elements and points of interest read (the frame core/rbda/elements.h works
  * in), from the body-coordinate quantities gen_kinematics left:
  *
  *   R = E^T, p = r                  of i_X_0 = [E 0; -E rx E]   (eq. 2.24)

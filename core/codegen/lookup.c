@@ -2,7 +2,7 @@
  * an element's observation offset or input slot by its name. */
 #include <string.h>
 
-#include "generated.h"
+#include "sim/generated.h"
 
 const mech_generated *mechgen_find(const char *name)
 {

@@ -16,7 +16,7 @@
 
 #include "codegen/emit_wasm.h"
 #include "codegen/mechgen.h"
-#include "rbda/loops.h"
+#include "rbda/loop_rank.h"
 
 static const char *const algorithm_name[2] = { "crba", "aba" };
 

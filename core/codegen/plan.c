@@ -1,7 +1,7 @@
 /* plan.c — see plan.h: the analysis both back ends emit from. */
 #include "codegen/plan.h"
 
-#include "rbda/loops.h"
+#include "rbda/elements.h"
 
 #include <math.h>
 #include <stdio.h>

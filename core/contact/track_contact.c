@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "mech_sincos.h"
+#include "spatial/mech_sincos.h"
 #include "spatial/spatial.h"
 
 double pin_gate(double delta, double *dg)

@@ -10,7 +10,7 @@
 #include "model/parse_internal.h"
 #include "model/inertia.h"
 #include "spatial/spatial.h"
-#include "codegen/mech_sincos.h"
+#include "spatial/mech_sincos.h"
 
 #include <math.h>
 #include <stdarg.h>

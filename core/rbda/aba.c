@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rbda/jcalc.h"
 #include "spatial/spatial.h"
 
 typedef struct {

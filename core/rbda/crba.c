@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "rbda/jcalc.h"
 #include "spatial/spatial.h"
 
 /* H_ij = F^T S_j and H_ji = H_ij^T, for body i (F is 6 x nv_i) and its ancestor-or-self j. */

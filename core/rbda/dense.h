@@ -54,6 +54,12 @@ typedef struct { const mech_model *m; dense_ws *ws; } dense_engine;
 void dense_engine_fd(void *ctx, const double *q, const double *qd, const double *tau,
                      const double *fext, double *qdd);
 
+/* ws->Xw, Sw, vw, aw at (q, qd) (dense_world.c): per body 0_X_i, the columns
+ * 0_X_i S_i of its world Jacobian, its velocity and its velocity-product
+ * acceleration (qdd = 0, no gravity), in base coordinates; qd may be NULL
+ * (zero velocity). */
+void dense_world_kinematics(const mech_model *m, dense_ws *ws, const double *q, const double *qd);
+
 /* General dense LU with partial pivoting (linsolve.c).  dense_lu factors the
  * n x n row-major A in place (P A = L U, unit L below the diagonal, U on and
  * above it, row swaps in piv); returns 0, or -1 on an exactly zero pivot.

@@ -1,6 +1,7 @@
 /* elements.c — force elements (tsda, rsda), observation and name lookup in
- * the dense reference.  See loops.h. */
-#include "rbda/loops.h"
+ * the dense reference.  See elements.h. */
+#include "rbda/dense.h"
+#include "rbda/elements.h"
 
 #include <math.h>
 #include <string.h>

@@ -19,7 +19,7 @@
 
 #include <string.h>
 
-#include "mech_sincos.h"
+#include "spatial/mech_sincos.h"
 #include "spatial/spatial.h"
 
 static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };

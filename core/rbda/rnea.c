@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sample.h"
+#include "rbda/jcalc.h"
+#include "rbda/sample.h"
 #include "spatial/spatial.h"
 
 dense_ws *dense_ws_new(const mech_model *m)

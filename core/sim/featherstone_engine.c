@@ -9,12 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generated.h"
 #include "mech/featherstone.h"
 #include "rbda/aba.h"
+#include "rbda/dense.h"
+#include "rbda/elements.h"
 #include "rbda/energy.h"
+#include "rbda/loop_rank.h"
 #include "rbda/loops.h"
 #include "sim/data.h"
+#include "sim/generated.h"
 #include "sim/integrate.h"
 
 /* ---- shared by both ---- */

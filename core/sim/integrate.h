@@ -25,39 +25,10 @@
 #define MECH_INTEGRATE_H
 
 #include "model/model.h"
+#include "rbda/drift.h"
 
 typedef void (*mech_fd_fn)(void *ctx, const double *q, const double *qd, const double *tau,
                            const double *fext, double *qdd);
-
-/* Drift q along the constant velocity qd for time dt (dt may be negative).
- * 1-DOF joints: q += qd dt.  Floating bodies, exactly for constant body-frame
- * [w; v] (dynamics README, "Integration"):
- *   Q(dt) = Q0 (x) exp(w dt / 2)          (quat_from_rotvec(w dt))
- *   r(dt) = r0 + R(Q(dt/2)) v dt          (midpoint rule, self-adjoint)
- * so drifting by +dt then -dt returns to the start to roundoff. */
-void mech_integrate_q_bodies(const mech_model *m, double *q, const double *qd, double dt);
-
-/* A short loop (nv entries) left scalar where the includer compiles with
- * vectors (wasm/model.c, -msimd128): the vector loop's alias checks and
- * remainder cost more than they save at a few entries. */
-#if defined(__clang__)
-#define MECH_SCALAR_LOOP _Pragma("clang loop vectorize(disable) interleave(disable)")
-#else
-#define MECH_SCALAR_LOOP
-#endif
-
-/* mech_integrate_q_bodies, inline: without a floating body (nq = nv, so
- * every body's q and qd start at the same index) it is q += qd dt entry by
- * entry, the same operations with no pass over the bodies. */
-static inline void mech_integrate_q(const mech_model *m, double *q, const double *qd, double dt)
-{
-    if (m->nq != m->nv) {
-        mech_integrate_q_bodies(m, q, qd, dt);
-        return;
-    }
-    MECH_SCALAR_LOOP
-    for (int k = 0; k < m->nq; k++) q[k] += qd[k] * dt;
-}
 
 /* One semi-implicit (symplectic) Euler step:
  *   qdd = fd(ctx, q, qd, tau, fext);  qd += qdd dt;  q = drift(q, qd, dt).

@@ -17,8 +17,6 @@
 
 #include <math.h>
 
-#include "model/model.h"
-
 /* ---- 3-vectors and 3x3 matrices ---- */
 /* The products are inline: a call costs more than the arithmetic.  out may
  * alias an input. */
@@ -128,18 +126,6 @@ void crf(const double v[6], double out[36]);
 /* Spatial inertia of mass m, CoM c, rotational inertia Ic about the CoM (eq. 2.63). */
 void mcI(double m, const double c[3], const double Ic[9], double I[36]);
 
-/* Tree transform of body b: body_X_parent at q = 0 (E = rot^T, r = pos). */
-void body_xtree(const mech_body *b, double X[36]);
-/* Joint transform body_X_jointframe and motion subspace S (6 x nv, row-major
- * 6*nv entries) for the body's joint at its own q slice.  Floating: q slice is
- * [qw qx qy qz x y z] relative to the parent (= base) frame, S = 1 (body-frame
- * velocity).  Revolute: E = R(axis, q)^T, S = [axis; 0].  Prismatic: r = axis q,
- * S = [0; axis].  Fixed: identity, nv = 0. */
-void body_jcalc(const mech_body *b, const double *q, double XJ[36], double *S);
-/* body_jcalc on a q slice as integration leaves it: a floating body's
- * quaternion is normalized first.  Dynamics code calls this one. */
-void body_jcalc_normalized(const mech_body *b, const double *q, double XJ[36], double *S);
-
 /* ---- efficient forms (RBDA §2.8, Table 2.5) ----
  * What the runtime ABA uses: the structure the dense forms above spell out
  * as 6x6 matrices, kept in its parts. */
@@ -186,11 +172,6 @@ static inline void sinertia_copy(const sinertia *a, sinertia *out)
     out->C[3] = a->C[3]; out->C[4] = a->C[4]; out->C[5] = a->C[5];
 }
 
-/* X = plux(E, r) in parts, from the tree data of body b (E = rot^T, r = pos). */
-void sxform_xtree(const mech_body *b, sxform *X);
-/* The joint transform XJ of body b at its q slice (Table 4.1 as body_jcalc;
- * a floating quaternion is normalized first). */
-void sxform_jcalc(const mech_body *b, const double *q, sxform *XJ);
 /* C_X_A = C_X_B B_X_A: E = E_cb E_ba, r = r_ba + E_ba^T r_cb.  out may alias neither. */
 void sxform_compose(const sxform *cb, const sxform *ba, sxform *out);
 

@@ -8,7 +8,7 @@
 
 #include "mech/common.h"
 
-struct mech_generated;   /* a generated model's descriptor (core/codegen/generated.h) */
+struct mech_generated;   /* a generated model's descriptor (core/sim/generated.h) */
 
 /* A run of `m` on the articulated-body algorithm (RBDA Table 7.1), with
  * closed loops and force elements by RBDA §8.5's method 2 on top.  NULL with

@@ -31,7 +31,7 @@ foreach(algorithm crba aba)
     COMMENT "Generating dynamics for tests/codegen/polygon_chain.mech by ${algorithm}"
     VERBATIM)
   add_executable(test_polygon_chain_${algorithm} ${CMAKE_CURRENT_LIST_DIR}/test_polygon_chain.c ${polygon_chain}.c)
-  target_include_directories(test_polygon_chain_${algorithm} PRIVATE ${CMAKE_SOURCE_DIR}/core/codegen
+  target_include_directories(test_polygon_chain_${algorithm} PRIVATE ${CMAKE_SOURCE_DIR}/core
                              ${CMAKE_CURRENT_BINARY_DIR})
   target_compile_options(test_polygon_chain_${algorithm} PRIVATE -O2)
   target_link_libraries(test_polygon_chain_${algorithm} PRIVATE mech_internal m)
@@ -78,7 +78,7 @@ file(CONFIGURE OUTPUT ${other_dir}/registry.c @ONLY CONTENT
 "/* registry.c — every model by the algorithm mechgen does not keep, written by tests/codegen/codegen.cmake. */
 #include <stddef.h>
 
-#include \"generated.h\"
+#include \"sim/generated.h\"
 ${other_includes}
 const mech_generated *const mechgen_all[] = {
 ${other_entries}    NULL
@@ -87,7 +87,7 @@ const int mechgen_count = ${other_count};
 ")
 add_executable(validate_generated_other ${CMAKE_CURRENT_LIST_DIR}/validate_generated.c ${other_sources}
                ${other_dir}/registry.c ${CMAKE_SOURCE_DIR}/core/codegen/lookup.c)
-target_include_directories(validate_generated_other PRIVATE ${CMAKE_SOURCE_DIR}/core/codegen ${other_dir})
+target_include_directories(validate_generated_other PRIVATE ${CMAKE_SOURCE_DIR}/core ${other_dir})
 # -O1: the CRBA code of the M113 (25.5 MB of C) takes gcc -O2 about 115 s of
 # CPU and -O1 40 s, both at 0.96 GB; no level reassociates floating point, so
 # the results are the same and only this test's run time changes.

@@ -21,11 +21,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "generated.h"
 #include "model/model.h"
 #include "rbda/dense.h"
 #include "rbda/loops.h"
-#include "sim/sample.h"
+#include "rbda/sample.h"
+#include "sim/generated.h"
 
 #include "test_support.h"
 

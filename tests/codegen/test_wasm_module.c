@@ -13,7 +13,8 @@
 #include "check.h"
 #include "codegen/emit_wasm.h"
 #include "codegen/mechgen.h"
-#include "rbda/loops.h"
+#include "rbda/elements.h"
+#include "rbda/loop_rank.h"
 
 typedef struct {
     const unsigned char *p, *end;

@@ -1,5 +1,5 @@
 /* validate_generated.c — generated forward dynamics against the dense
- * reference (core/rbda/dense.h, loops.h), which shares no code with the
+ * reference (core/rbda/dense.h, loops.h, elements.h), which shares no code with the
  * generator.
  *
  *   validate_generated <model> <model.mech>
@@ -20,11 +20,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generated.h"
 #include "model/model.h"
 #include "rbda/dense.h"
+#include "rbda/elements.h"
+#include "rbda/loop_project.h"
+#include "rbda/loop_rank.h"
+#include "rbda/loop_sample.h"
 #include "rbda/loops.h"
-#include "sim/sample.h"
+#include "rbda/sample.h"
+#include "sim/generated.h"
 
 #define TRIALS 1000
 #define GRAVITY_TRIALS 200

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "sim/sample.h"
+#include "rbda/sample.h"
 
 static int failures;
 

@@ -12,7 +12,7 @@
 #include "contact/laws.h"
 #include "contact/terrain.h"
 #include "model/model.h"
-#include "sim/sample.h"
+#include "rbda/sample.h"
 #include "spatial/spatial.h"
 
 #ifndef M_PI

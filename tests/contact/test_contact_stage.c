@@ -20,8 +20,7 @@
 #include "model/model.h"
 #include "rbda/dense.h"
 #include "rbda/kinematics.h"
-#include "rbda/loops.h"
-#include "sim/sample.h"
+#include "rbda/sample.h"
 #include "spatial/spatial.h"
 
 #include "test_support.h"

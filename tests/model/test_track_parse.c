@@ -12,6 +12,7 @@
 
 #include "model/model.h"
 #include "model/track_belt.h"
+#include "rbda/dense.h"
 #include "rbda/energy.h"
 #include "rbda/loops.h"
 #include "spatial/spatial.h"

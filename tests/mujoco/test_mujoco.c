@@ -22,10 +22,10 @@
 
 #include "mjcf.h"
 #include "rbda/dense.h"
-#include "sim/sample.h"
+#include "rbda/sample.h"
 #include "spatial/spatial.h"
 #ifdef MECH_HAVE_GENERATED
-#include "codegen/generated.h"
+#include "sim/generated.h"
 #endif
 
 #define TRIALS 200

@@ -59,7 +59,7 @@ export function setState(sim, s) {
   sim.act.set(s.act);
 }
 
-/** max|a - b| / max(1, max|b|), as mech_scaled_error in core/sim/sample.h. */
+/** max|a - b| / max(1, max|b|), as mech_scaled_error in core/rbda/sample.h. */
 export function scaledError(a, b) {
   let diff = 0;
   let scale = 1;

@@ -23,8 +23,9 @@
 #include "rbda/aba.h"
 #include "rbda/dense.h"
 #include "rbda/energy.h"
+#include "rbda/jcalc.h"
+#include "rbda/sample.h"
 #include "sim/integrate.h"
-#include "sim/sample.h"
 #include "spatial/spatial.h"
 
 #include "test_support.h"

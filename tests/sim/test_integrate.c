@@ -21,8 +21,8 @@
 #include "rbda/aba.h"
 #include "rbda/dense.h"
 #include "rbda/energy.h"
+#include "rbda/sample.h"
 #include "sim/integrate.h"
-#include "sim/sample.h"
 #include "spatial/spatial.h"
 
 #include "test_support.h"

@@ -1,4 +1,4 @@
-/* test_sincos.c — mech_sincos (core/codegen/mech_sincos.h, used by every
+/* test_sincos.c — mech_sincos (core/spatial/mech_sincos.h, used by every
  * generated file) against libm sin/cos over about 10^6 arguments: tiny and
  * subnormal, moderate, the neighbourhoods of multiples of pi/2 and of the
  * quadrant boundaries, log-uniform up to the reduction's limit and beyond it
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mech_sincos.h"
+#include "spatial/mech_sincos.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 

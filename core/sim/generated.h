@@ -24,7 +24,7 @@ typedef void (*mech_fwd_dyn_own_fn)(const double *q, const double *qd, const dou
                                     const double *fext, const double *act, double *qdd);
 
 /* out = the observation values at (q, qd), mech_observe's layout
- * (core/rbda/loops.h): every POI's world x y z, vx vy vz, then each tsda's
+ * (core/rbda/elements.h): every POI's world x y z, vx vy vz, then each tsda's
  * length and rate, then each rsda's q and qd. */
 typedef void (*mech_observe_fn)(const double *q, const double *qd, double *out);
 

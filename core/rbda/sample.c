@@ -1,5 +1,5 @@
 /* sample.c — see sample.h. */
-#include "sim/sample.h"
+#include "rbda/sample.h"
 
 #include <math.h>
 

@@ -1,0 +1,29 @@
+/* elements.h — force elements (tsda, rsda) and points of interest in the
+ * dense reference: the elements' generalized forces, the observation of
+ * everything a model names, and lookup by name.  From one kinematics pass
+ * (dense_world_kinematics, rbda/dense.h); layouts and act[] as
+ * docs/conventions.md. */
+#ifndef MECH_ELEMENTS_H
+#define MECH_ELEMENTS_H
+
+#include "model/model.h"
+#include "rbda/dense.h"
+
+/* Generalized force of every tsda and rsda at (q, qd) into tau_e (nv).
+ * TSDA: equal and opposite base-coordinate spatial forces at the two anchors,
+ * mapped through J^T; RSDA: -k (q - q0) - c qd + act on its joint.  act
+ * (m->nact doubles) may be NULL: all inputs zero. */
+void mech_element_forces(const mech_model *m, dense_ws *ws, const double *q, const double *qd,
+                         const double *act, double *tau_e);
+
+/* Observation layout: all POIs (world x y z, vx vy vz: 6 each), then all
+ * TSDAs (l, ldot), then all RSDAs (q, qd). */
+int mech_observe_len(const mech_model *m);
+void mech_observe(const mech_model *m, dense_ws *ws, const double *q, const double *qd, double *out);
+
+/* Lookup by kind "poi", "tsda", "rsda" (the offset of its first value in
+ * mech_observe's out) or "act" (the act[] slot of an element declared
+ * input); -1 for an unknown kind or name. */
+int mech_find(const mech_model *m, const char *kind, const char *name);
+
+#endif
