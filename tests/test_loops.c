@@ -30,6 +30,7 @@
 #include "rbda/loops.h"
 #include "sim/integrate.h"
 #include "sim/sample.h"
+#include "spatial/linalg.h"
 #include "spatial/spatial.h"
 
 #include "test_support.h"

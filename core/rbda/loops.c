@@ -9,6 +9,7 @@
 
 #include "rbda/aba.h"
 #include "sim/integrate.h"
+#include "spatial/linalg.h"
 #include "spatial/spatial.h"
 
 /* Table 5.1's forward pass with qdd = 0 and a0 = 0, then each quantity moved

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sim/sample.h"
+#include "spatial/linalg.h"
 #include "spatial/spatial.h"
 
 dense_ws *dense_ws_new(const mech_model *m)

@@ -22,7 +22,9 @@
 #include "xpbd/rod.h"
 #include "xpbd/xpbd_internal.h"
 
+#include "spatial/linalg.h"
 #include "spatial/so3.h"
+#include "spatial/spatial.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -44,9 +46,9 @@ static void place(const xpbd_model *m, xpbd_data *d)
             continue;
         }
         const double *p = d->p + 3 * c->body, *R = d->R + 9 * c->body;
-        xm3_mulv(R, c->pos, s->c);
+        m3_mulv(R, c->pos, s->c);
         for (int k = 0; k < 3; k++) s->c[k] += p[k];
-        xm3_mul(R, c->R, s->R);
+        m3_mul(R, c->R, s->R);
     }
 }
 
@@ -125,7 +127,7 @@ static void side_point(const xpbd_data *d, int body, const double p[3], double a
     }
     double r[3];
     for (int k = 0; k < 3; k++) r[k] = p[k] - d->p[3 * body + k];
-    xm3_tmulv(d->R + 9 * body, r, a);
+    m3_tmulv(d->R + 9 * body, r, a);
 }
 
 /* The material of a contact: the means of its two sides'. */
@@ -218,7 +220,7 @@ int xpbd_contacts_find(const xpbd_model *m, xpbd_data *d, double h)
 static void side_world(const double *x, const double *R, const double a[3], double p[3])
 {
     double r[3];
-    xm3_mulv(R, a, r);
+    m3_mulv(R, a, r);
     for (int k = 0; k < 3; k++) p[k] = x[k] + r[k];
 }
 
@@ -230,8 +232,8 @@ static void rows(const xpbd_data *d, const xpbd_contact *c, const double u[3], d
         double sg = i == 0 ? 1.0 : -1.0, ub[3];
         memset(g[i], 0, 6 * sizeof(double));
         if (c->body[i] < 0) continue;
-        xm3_tmulv(d->R + 9 * c->body[i], u, ub);
-        xv3_cross(c->a[i], ub, g[i] + 3);
+        m3_tmulv(d->R + 9 * c->body[i], u, ub);
+        v3_cross(c->a[i], ub, g[i] + 3);
         for (int k = 0; k < 3; k++) {
             g[i][k] = sg * u[k];
             g[i][3 + k] *= sg;
@@ -247,8 +249,8 @@ static void point_velocity(const xpbd_data *d, int body, const double a[3], doub
         return;
     }
     double wa[3];
-    xv3_cross(d->w + 3 * body, a, wa);
-    xm3_mulv(d->R + 9 * body, wa, out);
+    v3_cross(d->w + 3 * body, a, wa);
+    m3_mulv(d->R + 9 * body, wa, out);
     for (int k = 0; k < 3; k++) out[k] += d->v[3 * body + k];
 }
 
@@ -313,9 +315,9 @@ static double turn_row(const xpbd_data *d, const int body[2], const double n[3],
         if (b < 0) continue;
         double th[3], thw[3], sg = i == 0 ? 1.0 : -1.0;
         so3_minus(d->R + 9 * b, d->R_prev + 9 * b, th);
-        xm3_mulv(d->R + 9 * b, th, thw);
+        m3_mulv(d->R + 9 * b, th, thw);
         C += sg * dot(n, thw);
-        xm3_tmulv(d->R + 9 * b, n, g[i] + 3);
+        m3_tmulv(d->R + 9 * b, n, g[i] + 3);
         for (int k = 3; k < 6; k++) g[i][k] *= sg;
     }
     return C;
@@ -368,10 +370,10 @@ static int friction_rows(const xpbd_data *d, int q0, int k, const int *normal, i
     contact_points(d, cp, p, pbar);
     for (int j = 0; j < 3; j++) dp[j] = (p[0][j] - pbar[0][j]) - (p[1][j] - pbar[1][j]);
     if (fabs(cp->n[0]) > 0.6) e[0] = 0, e[1] = 1;
-    xv3_cross(cp->n, e, t[0]);
+    v3_cross(cp->n, e, t[0]);
     double L = sqrt(dot(t[0], t[0]));
     for (int j = 0; j < 3; j++) t[0][j] /= L;
-    xv3_cross(cp->n, t[0], t[1]);
+    v3_cross(cp->n, t[0], t[1]);
     for (int r = 0; r < 2; r++) {
         C[k + r] = dot(dp, t[r]);
         rows(d, cp, t[r], g[k + r]);
@@ -424,7 +426,7 @@ static void manifold_block(const xpbd_model *m, xpbd_data *d, int q0, int q1)
             A[na * i + i] += 1e-6 * trace / na;
             dl[i] = -C[active[i]];
         }
-        xpbd_spd_solve(na, A, dl);
+        spd_solve(na, A, dl);
         for (int i = 0; i < na; i++) sol[active[i]] = dl[i];
         if (use_t || use_turn) {
             double load = 0, torque = 0, F[3];
@@ -434,7 +436,7 @@ static void manifold_block(const xpbd_model *m, xpbd_data *d, int q0, int q1)
                 if (lam <= 0) continue;
                 load += lam;
                 for (int j = 0; j < 3; j++) r[j] = c->a[0][j] - cp.a[0][j];
-                if (body[0] >= 0) xm3_mulv(d->R + 9 * body[0], r, r);   /* world */
+                if (body[0] >= 0) m3_mulv(d->R + 9 * body[0], r, r);   /* world */
                 double rn = dot(r, cp.n);
                 torque += lam * sqrt(fmax(dot(r, r) - rn * rn, 0.0));
             }

@@ -20,6 +20,8 @@
 #include "xpbd/rod_internal.h"
 #include "xpbd/xpbd_internal.h"
 
+#include "spatial/spatial.h"
+
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -384,7 +386,7 @@ int xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, doubl
     if (L > 0)
         for (int k = 0; k < 3; k++) out->n[k] = r[k] / L;
     else { /* the centrelines meet: across both tangents */
-        xv3_cross(d1, d2, out->n);
+        v3_cross(d1, d2, out->n);
         double m = sqrt(dot(out->n, out->n));
         double e[3] = { 0, 0, 1 };
         for (int k = 0; k < 3; k++) out->n[k] = m > 0 ? out->n[k] / m : e[k];

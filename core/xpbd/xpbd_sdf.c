@@ -4,6 +4,8 @@
  * Rᵀ(x − c), and its normal turned back to the world. */
 #include "xpbd/xpbd_internal.h"
 
+#include "spatial/spatial.h"
+
 #include <math.h>
 
 /* Signed distance to the rectangle |a| ≤ ha, |b| ≤ hb from the excesses
@@ -29,7 +31,7 @@ double xpbd_sdf(const xpbd_placed *s, const double x[3], double n[3])
     const double *h = s->size;
     double r[3], l[3], g[3] = { 0, 0, 1 }, phi;
     for (int k = 0; k < 3; k++) r[k] = x[k] - s->c[k];
-    xm3_tmulv(s->R, r, l);
+    m3_tmulv(s->R, r, l);
     switch (s->type) {
     case XPBD_SHAPE_SPHERE:
     case XPBD_SHAPE_CAPSULE: { /* a ball about a point, or about the segment |z| ≤ h[1] */
@@ -66,6 +68,6 @@ double xpbd_sdf(const xpbd_placed *s, const double x[3], double n[3])
     }
     default: phi = l[2]; break; /* the plane z = 0, solid below */
     }
-    xm3_mulv(s->R, g, n);
+    m3_mulv(s->R, g, n);
     return phi;
 }

@@ -246,16 +246,16 @@ static void predict(const xpbd_model *m, xpbd_data *d, double h)
             v[k] += h * (g[k] + f[k] / bd->mass);
             p[k] += h * v[k];
         }
-        xm3_mulv(bd->inertia, w, Jw);
-        xv3_cross(w, Jw, gyro);
-        xm3_tmulv(R, tau, tb);
+        m3_mulv(bd->inertia, w, Jw);
+        v3_cross(w, Jw, gyro);
+        m3_tmulv(R, tau, tb);
         for (int k = 0; k < 3; k++) tb[k] -= gyro[k];
-        xm3_mulv(m->inv_inertia + 9 * b, tb, acc);
+        m3_mulv(m->inv_inertia + 9 * b, tb, acc);
         for (int k = 0; k < 3; k++) {
             w[k] += h * acc[k];
             hw[k] = h * w[k];
         }
-        xso3_plus_inplace(R, hw);
+        so3_plus_inplace(R, hw);
         memcpy(d->p_pred + 3 * b, p, 3 * sizeof(double));
         memcpy(d->R_pred + 9 * b, R, 9 * sizeof(double));
     }
