@@ -1,7 +1,7 @@
 /* xpbd_contact.c — rigid contact in the XPBD substeps, after Müller et al.
  * 2020 §3.5–3.6 (docs/xpbd.md, "Contact"):
  *   per step     the broad phase over the colliders' boxes, grown by the
- *                step's motion (xpbd_broadphase.c);
+ *                step's motion (core/collide/broadphase.c);
  *   per substep  the narrow phase at the substep's start pose, with a margin
  *                of the substep's motion (contact points a_i fixed in the
  *                bodies, normal n fixed in the world);
@@ -37,18 +37,15 @@ static void place(const xpbd_model *m, xpbd_data *d)
 {
     for (int i = 0; i < m->ncollider; i++) {
         const xpbd_collider *c = &m->colliders[i];
-        xpbd_placed *s = &d->placed[i];
-        s->type = c->type;
-        memcpy(s->size, c->size, sizeof s->size);
-        if (c->body < 0) {
-            memcpy(s->c, c->pos, sizeof s->c);
-            memcpy(s->R, c->R, sizeof s->R);
+        collide_placed *s = &d->placed[i];
+        if (c->body >= 0) {
+            collide_shape_place(&c->shape, d->p + 3 * c->body, d->R + 9 * c->body, s);
             continue;
         }
-        const double *p = d->p + 3 * c->body, *R = d->R + 9 * c->body;
-        m3_mulv(R, c->pos, s->c);
-        for (int k = 0; k < 3; k++) s->c[k] += p[k];
-        m3_mul(R, c->R, s->R);
+        s->kind = c->shape.kind;
+        memcpy(s->size, c->shape.size, sizeof s->size);
+        memcpy(s->c, c->shape.pos, sizeof s->c);
+        memcpy(s->R, c->shape.R, sizeof s->R);
     }
 }
 
@@ -58,11 +55,11 @@ static double motion(const xpbd_model *m, const xpbd_data *d, int i, double t)
 {
     const xpbd_collider *c = &m->colliders[i];
     if (c->body < 0) return 0;
-    const double *v = d->v + 3 * c->body, *w = d->w + 3 * c->body, *s = c->size;
-    double reach = sqrt(dot(c->pos, c->pos));
-    switch (c->type) {
-    case XPBD_SHAPE_SPHERE: reach += s[0]; break;
-    case XPBD_SHAPE_BOX: reach += sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]); break;
+    const double *v = d->v + 3 * c->body, *w = d->w + 3 * c->body, *s = c->shape.size;
+    double reach = sqrt(dot(c->shape.pos, c->shape.pos));
+    switch (c->shape.kind) {
+    case COLLIDE_SPHERE: reach += s[0]; break;
+    case COLLIDE_BOX: reach += sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]); break;
     default: reach += s[0] + s[1]; break;
     }
     return (sqrt(dot(v, v)) + sqrt(dot(w, w)) * reach) * t + sqrt(dot(d->gravity, d->gravity)) * t * t;
@@ -98,8 +95,8 @@ int xpbd_contacts_broadphase(const xpbd_model *m, xpbd_data *d)
     place(m, d);
     for (int i = 0; i < m->ncollider; i++) d->collider_grow[i] = 2.0 * motion(m, d, i, d->dt);
     pair_context x = { m, d };
-    return xpbd_broadphase_run(&d->broad, m->ncollider + d->nelem, d->placed, d->collider_static, d->collider_grow,
-                               excluded, &x);
+    return collide_broadphase_run(&d->broad, m->ncollider + d->nelem, d->placed, d->collider_static, d->collider_grow,
+                                  excluded, &x);
 }
 
 xpbd_contact *xpbd_contact_push(xpbd_data *d)
@@ -194,9 +191,9 @@ int xpbd_contacts_find(const xpbd_model *m, xpbd_data *d, double h)
             if (rod_pair(m, d, i, j, h)) return -1;
             continue;
         }
-        xpbd_manifold mf;
+        collide_manifold mf;
         double margin = 2.0 * (motion(m, d, i, h) + motion(m, d, j, h));
-        int np = xpbd_collide(&d->placed[i], &d->placed[j], margin, &mf);
+        int np = collide_pair(&d->placed[i], &d->placed[j], margin, &mf);
         const xpbd_collider *ci = &m->colliders[i], *cj = &m->colliders[j];
         for (int k = 0; k < np; k++) {
             xpbd_contact *c = xpbd_contact_push(d);
@@ -323,7 +320,7 @@ static double turn_row(const xpbd_data *d, const int body[2], const double n[3],
     return C;
 }
 
-enum { MAX_ROWS = XPBD_MAX_MANIFOLD + 3 };
+enum { MAX_ROWS = COLLIDE_MAX_MANIFOLD + 3 };
 
 /* One manifold (contacts q0 .. q1) as one block, as block mode solves a
  * joint's vector constraint (§8.1): its normal rows C = (p0 − p1)·n ≥ 0 and
@@ -385,7 +382,7 @@ static int friction_rows(const xpbd_data *d, int q0, int k, const int *normal, i
 static void manifold_block(const xpbd_model *m, xpbd_data *d, int q0, int q1)
 {
     xpbd_contact *c0 = &d->contacts[q0], cp;
-    int k = q1 - q0, n0 = 0, normal0[XPBD_MAX_MANIFOLD], active[MAX_ROWS], na = 0;
+    int k = q1 - q0, n0 = 0, normal0[COLLIDE_MAX_MANIFOLD], active[MAX_ROWS], na = 0;
     double C[MAX_ROWS], g[MAX_ROWS][2][6], mg[MAX_ROWS][2][6], t[2][3];
     const int *body = c0->body;
     for (int a = 0; a < k; a++) {
@@ -403,7 +400,7 @@ static void manifold_block(const xpbd_model *m, xpbd_data *d, int q0, int q1)
     /* The active set: the friction rows in use (tangents, turn) and the
      * normal rows; a friction row out of its cone leaves and the normal rows
      * start again from the initial set, then negative normal rows leave. */
-    int use_t = friction, use_turn = friction, nn = n0, normal[XPBD_MAX_MANIFOLD];
+    int use_t = friction, use_turn = friction, nn = n0, normal[COLLIDE_MAX_MANIFOLD];
     memcpy(normal, normal0, sizeof normal);
     double dl[MAX_ROWS];
     for (;;) {

@@ -42,7 +42,7 @@ int xpbd_model_colliders(xpbd_model *m, int n)
     free(m->colliders);
     m->colliders = c;
     m->ncollider = n;
-    for (int i = 0; i < n; i++) m3_identity(c[i].R);
+    for (int i = 0; i < n; i++) m3_identity(c[i].shape.R);
     return 0;
 }
 
@@ -107,7 +107,7 @@ static int resolve_colliders(xpbd_model *m, char *err, int errlen)
 {
     for (int i = 0; i < m->ncollider; i++) {
         const xpbd_collider *c = &m->colliders[i];
-        if (c->body < -1 || c->body >= m->nbody || (c->type == XPBD_SHAPE_PLANE && c->body >= 0)) {
+        if (c->body < -1 || c->body >= m->nbody || (c->shape.kind == COLLIDE_PLANE && c->body >= 0)) {
             snprintf(err, (size_t)errlen, "collider %d: body %d (planes are static)", i, c->body);
             return -1;
         }
@@ -225,7 +225,7 @@ void xpbd_data_free(xpbd_data *d)
     free(d->collider_static);
     free(d->contacts);
     free(d->elem);
-    xpbd_broadphase_free(&d->broad);
+    collide_broadphase_free(&d->broad);
     memset(d, 0, sizeof *d);
 }
 
