@@ -10,3 +10,5 @@ foreach(name test_so3 test_xpbd_gradients test_xpbd_sim test_xpbd_collide test_x
     add_test(NAME ${name} COMMAND ${name})
   endif()
 endforeach()
+# The §9.1 scenes built in C (a test fixture, not part of the core).
+target_sources(test_xpbd_sim PRIVATE ${CMAKE_CURRENT_LIST_DIR}/xpbd_scenes.c)
