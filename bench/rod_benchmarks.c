@@ -11,7 +11,7 @@
 #define _POSIX_C_SOURCE 199309L
 #include "xpbd/rod.h"
 
-#include "rod_cantilever.h"
+#include "rod_fixtures.h"
 #include "rod_scenes.h"
 #include "spatial/spatial.h"
 
@@ -98,7 +98,7 @@ static double fit_slope(int n, const double *x, const double *y)
 /* ---- §9.2: large-deflection cantilever under gravity, rod along +x ---- */
 static void cantilever_desc(xpbd_rod_desc *d, xpbd_rod_discretization disc, int nel)
 {
-    rod_cantilever(d, disc, nel);
+    rod_cantilever_desc(d, disc, nel);
     d->dt = 5e-3;
 }
 

@@ -4,8 +4,8 @@
 //
 //   node bench/rod_wasm.mjs        (after scripts/build.sh and scripts/build-rod-wasm.sh)
 //
-// The rods are those of the native benchmark (bench/rod_scenes.c, compiled
-// into build/wasm/rod_bench.wasm).  Time is this process's CPU time around
+// The rods are those of the native benchmark (bench/rod_scenes.c and
+// tests/fixtures/rod_fixtures.c, compiled into build/wasm/rod_bench.wasm).  Time is this process's CPU time around
 // one JS->WASM call of rw_steps(n), so descheduled time on a shared machine
 // is not charged; n is grown until a batch takes 10 ms, the module is warmed
 // up (V8 first runs WebAssembly as Liftoff code and swaps in TurboFan code

@@ -3,13 +3,14 @@
 # globbed so a new file needs no edit here.
 
 # The core: model language, spatial and SO(3) algebra, dense reference
-# dynamics, simulation, XPBD, the contact stage.
+# dynamics, simulation, XPBD, collision detection, the contact stage.
 file(GLOB MECH_CORE_SOURCES CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/core/model/*.c
   ${CMAKE_SOURCE_DIR}/core/rbda/*.c
   ${CMAKE_SOURCE_DIR}/core/sim/*.c
   ${CMAKE_SOURCE_DIR}/core/spatial/*.c
   ${CMAKE_SOURCE_DIR}/core/xpbd/*.c
+  ${CMAKE_SOURCE_DIR}/core/collide/*.c
   ${CMAKE_SOURCE_DIR}/core/contact/*.c)
 
 # The code generator (core/codegen/) without mechgen's main.c and the

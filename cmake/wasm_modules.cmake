@@ -187,8 +187,9 @@ endforeach()
 
 # The Table 2 rods timed in WebAssembly (bench/rod_wasm.mjs), into this tree's
 # directory (build/wasm/rod_bench.wasm).
-add_executable(rod_bench EXCLUDE_FROM_ALL ${CMAKE_SOURCE_DIR}/bench/rod_wasm.c ${CMAKE_SOURCE_DIR}/bench/rod_scenes.c)
-target_include_directories(rod_bench PRIVATE ${MECH_CORE_INCLUDES} ${CMAKE_SOURCE_DIR}/bench)
+add_executable(rod_bench EXCLUDE_FROM_ALL ${CMAKE_SOURCE_DIR}/bench/rod_wasm.c ${CMAKE_SOURCE_DIR}/bench/rod_scenes.c
+  ${CMAKE_SOURCE_DIR}/tests/fixtures/rod_fixtures.c)
+target_include_directories(rod_bench PRIVATE ${MECH_CORE_INCLUDES} ${CMAKE_SOURCE_DIR}/bench ${CMAKE_SOURCE_DIR}/tests)
 target_link_libraries(rod_bench PRIVATE mech_wasm)
 target_link_options(rod_bench PRIVATE ${MECH_WASM_LINK})
 set_target_properties(rod_bench PROPERTIES SUFFIX .wasm)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rbda/jcalc.h"
+#include "spatial/linalg.h"
 #include "spatial/spatial.h"
 
 typedef struct {
@@ -71,37 +72,6 @@ void aba_ws_free(aba_ws *ws)
     free(ws);
 }
 
-/* D = L L^T for the symmetric positive definite 6x6 D (lower triangle of L). */
-static void cholesky6(const double D[36], double L[36])
-{
-    for (int j = 0; j < 6; j++) {
-        double s = D[7 * j];
-        for (int k = 0; k < j; k++) s -= L[6 * j + k] * L[6 * j + k];
-        L[7 * j] = sqrt(s);
-        for (int r = j + 1; r < 6; r++) {
-            double t = D[6 * r + j];
-            for (int k = 0; k < j; k++) t -= L[6 * r + k] * L[6 * j + k];
-            L[6 * r + j] = t / L[7 * j];
-        }
-    }
-}
-
-/* x = D^-1 b = L^-T L^-1 b. */
-static void cholesky6_solve(const double L[36], const double b[6], double x[6])
-{
-    double y[6];
-    for (int r = 0; r < 6; r++) {
-        double t = b[r];
-        for (int k = 0; k < r; k++) t -= L[6 * r + k] * y[k];
-        y[r] = t / L[7 * r];
-    }
-    for (int r = 5; r >= 0; r--) {
-        double t = y[r];
-        for (int k = r + 1; k < 6; k++) t -= L[6 * k + r] * x[k];
-        x[r] = t / L[7 * r];
-    }
-}
-
 /* Table 7.1, the q-only parts of passes 1 and 2: iX_lambda = XJ XT, iX0,
  * and backward U_i = IA_i S_i, D_i = S_i^T U_i, Ia_i = IA_i - U_i D_i^-1 U_i^T,
  * IA_lambda += lambdaX*_i Ia_i iX_lambda (lambdaX*_i = iX_lambda^T, eq. 2.25). */
@@ -122,9 +92,8 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
     for (int i = ws->nb - 1; i >= 0; i--) {
         aba_body *B = &ws->b[i];
         if (B->nv == 6) {                   /* floating, parent the base: U = D = IA */
-            double D[36];
-            sinertia_full(&B->IA, D);
-            cholesky6(D, B->L);
+            sinertia_full(&B->IA, B->L);
+            spd_cholesky(6, B->L);
             continue;
         }
         if (B->nv == 1) {
@@ -198,8 +167,8 @@ void aba_solve(const mech_model *m, aba_ws *ws, const double g[3], const double 
             qdd[B->vidx] = x;
             for (int k = 0; k < 3; k++) a[B->off + k] += B->s[k] * x;   /* a = a' + S qdd */
         } else if (B->nv == 6) {
-            double x[6];
-            cholesky6_solve(B->L, B->u, x);                             /* qdd = IA^-1 u - a' */
+            double x[6] = { B->u[0], B->u[1], B->u[2], B->u[3], B->u[4], B->u[5] };
+            spd_cholesky_solve(6, B->L, x);                             /* qdd = IA^-1 u - a' */
             for (int k = 0; k < 6; k++) {
                 qdd[B->vidx + k] = x[k] - a[k];
                 a[k] = x[k];

@@ -60,13 +60,6 @@ void dense_engine_fd(void *ctx, const double *q, const double *qd, const double 
  * (zero velocity). */
 void dense_world_kinematics(const mech_model *m, dense_ws *ws, const double *q, const double *qd);
 
-/* General dense LU with partial pivoting (linsolve.c).  dense_lu factors the
- * n x n row-major A in place (P A = L U, unit L below the diagonal, U on and
- * above it, row swaps in piv); returns 0, or -1 on an exactly zero pivot.
- * dense_lu_solve overwrites b with the solution of A x = b. */
-int dense_lu(int n, double *A, int *piv);
-void dense_lu_solve(int n, const double *LU, const int *piv, double *b);
-
 /* The workspace.  Defined here so the dense reference's files (rnea.c,
  * crba.c, energy.c) share it; other code treats it as opaque. */
 struct dense_ws {

@@ -9,6 +9,7 @@
 #include "rbda/aba.h"
 #include "rbda/dense.h"
 #include "rbda/elements.h"
+#include "spatial/linalg.h"
 #include "spatial/spatial.h"
 
 /* Body b's world attitude R (columns: body axes) and origin p, from

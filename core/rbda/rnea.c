@@ -9,6 +9,7 @@
 
 #include "rbda/jcalc.h"
 #include "rbda/sample.h"
+#include "spatial/linalg.h"
 #include "spatial/spatial.h"
 
 dense_ws *dense_ws_new(const mech_model *m)

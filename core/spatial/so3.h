@@ -13,6 +13,8 @@
 #ifndef MECH_SO3_H
 #define MECH_SO3_H
 
+#include <math.h>
+
 /* θ from θ^ (uses the skew part, so it also reads a nearly skew matrix). */
 void so3_vee(const double W[9], double w[3]);
 
@@ -32,6 +34,33 @@ void so3_jr_inv(const double theta[3], double Jinv[9]);
 /* ⊞ and ⊟ on rotation matrices. */
 void so3_plus(const double R[9], const double theta[3], double out[9]);
 void so3_minus(const double R1[9], const double R0[9], double theta[3]);
+
+/* R ← R ⊞ θ in place, inline for XPBD's inner loops: operation for operation
+ * so3_exp and so3_plus, so the result is the same to the bit (coefficients
+ * from t² = |θ|·|θ|, the polynomial with d² = θ·θ). */
+static inline void so3_plus_inplace(double R[9], const double theta[3])
+{
+    double x = theta[0], y = theta[1], z = theta[2], d2 = x * x + y * y + z * z, t = sqrt(d2), t2 = t * t, a, b;
+    if (t < 1e-2) {
+        a = 1.0 - t2 / 6.0 + t2 * t2 / 120.0;
+        b = 0.5 - t2 / 24.0 + t2 * t2 / 720.0;
+    } else {
+        double s = sin(0.5 * t);
+        a = sin(t) / t;
+        b = 2.0 * s * s / t2;
+    }
+    double E[9] = {
+        1.0 + b * (x * x - d2), b * x * y - a * z,       b * x * z + a * y,
+        b * x * y + a * z,       1.0 + b * (y * y - d2), b * y * z - a * x,
+        b * x * z - a * y,       b * y * z + a * x,       1.0 + b * (z * z - d2),
+    };
+    for (int r = 0; r < 3; r++) {
+        double u = R[3 * r], v = R[3 * r + 1], w = R[3 * r + 2];
+        R[3 * r + 0] = u * E[0] + v * E[3] + w * E[6];
+        R[3 * r + 1] = u * E[1] + v * E[4] + w * E[7];
+        R[3 * r + 2] = u * E[2] + v * E[5] + w * E[8];
+    }
+}
 
 /* The same operators on unit quaternions (§3.5):
  * q ⊞ θ = q ⊗ q(θ), q1 ⊟ q0 = Log(q0* ⊗ q1) on the short arc, so that

@@ -18,8 +18,8 @@
 #include <math.h>
 
 /* ---- 3-vectors and 3x3 matrices ---- */
-/* The products are inline: a call costs more than the arithmetic.  out may
- * alias an input. */
+/* The products are inline: a call costs more than the arithmetic (the
+ * matrix products always, for XPBD's inner loops).  out may alias an input. */
 static inline void v3_cross(const double a[3], const double b[3], double out[3])
 {
     double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
@@ -30,7 +30,7 @@ static inline double v3_dot(const double a[3], const double b[3]) { return a[0] 
 
 static inline double v3_norm(const double a[3]) { return sqrt(v3_dot(a, a)); }
 
-static inline void m3_mul(const double a[9], const double b[9], double out[9])
+static inline __attribute__((always_inline)) void m3_mul(const double a[9], const double b[9], double out[9])
 {
     double t[9] = {
         a[0] * b[0] + a[1] * b[3] + a[2] * b[6], a[0] * b[1] + a[1] * b[4] + a[2] * b[7],
@@ -44,7 +44,7 @@ static inline void m3_mul(const double a[9], const double b[9], double out[9])
     out[6] = t[6]; out[7] = t[7]; out[8] = t[8];
 }
 
-static inline void m3_tmul(const double a[9], const double b[9], double out[9]) /* a^T b */
+static inline __attribute__((always_inline)) void m3_tmul(const double a[9], const double b[9], double out[9]) /* a^T b */
 {
     double t[9] = {
         a[0] * b[0] + a[3] * b[3] + a[6] * b[6], a[0] * b[1] + a[3] * b[4] + a[6] * b[7],
@@ -52,6 +52,20 @@ static inline void m3_tmul(const double a[9], const double b[9], double out[9]) 
         a[1] * b[1] + a[4] * b[4] + a[7] * b[7], a[1] * b[2] + a[4] * b[5] + a[7] * b[8],
         a[2] * b[0] + a[5] * b[3] + a[8] * b[6], a[2] * b[1] + a[5] * b[4] + a[8] * b[7],
         a[2] * b[2] + a[5] * b[5] + a[8] * b[8],
+    };
+    out[0] = t[0]; out[1] = t[1]; out[2] = t[2];
+    out[3] = t[3]; out[4] = t[4]; out[5] = t[5];
+    out[6] = t[6]; out[7] = t[7]; out[8] = t[8];
+}
+
+static inline __attribute__((always_inline)) void m3_mult(const double a[9], const double b[9], double out[9]) /* a b^T */
+{
+    double t[9] = {
+        a[0] * b[0] + a[1] * b[1] + a[2] * b[2], a[0] * b[3] + a[1] * b[4] + a[2] * b[5],
+        a[0] * b[6] + a[1] * b[7] + a[2] * b[8], a[3] * b[0] + a[4] * b[1] + a[5] * b[2],
+        a[3] * b[3] + a[4] * b[4] + a[5] * b[5], a[3] * b[6] + a[4] * b[7] + a[5] * b[8],
+        a[6] * b[0] + a[7] * b[1] + a[8] * b[2], a[6] * b[3] + a[7] * b[4] + a[8] * b[5],
+        a[6] * b[6] + a[7] * b[7] + a[8] * b[8],
     };
     out[0] = t[0]; out[1] = t[1]; out[2] = t[2];
     out[3] = t[3]; out[4] = t[4]; out[5] = t[5];

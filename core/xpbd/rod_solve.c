@@ -6,6 +6,7 @@
 #include "xpbd/rod_internal.h"
 #include "xpbd/xpbd_internal.h"
 
+#include "spatial/linalg.h"
 #include "spatial/so3.h"
 #include "spatial/spatial.h"
 
@@ -195,7 +196,7 @@ static void iterate_gauss_seidel(xpbd_rod *rod, double inv_h2)
             A[k][k] += at[k];
             rhs[k] = -b->C[k] - at[k] * rod->lambda[6 * c + k];
         }
-        xpbd_spd_solve(6, &A[0][0], rhs);
+        spd_solve(6, &A[0][0], rhs);
         for (int k = 0; k < 6; k++) rod->lambda[6 * c + k] += rhs[k];
         for (int k = 0; k < b->nn; k++) {
             double g[6] = { 0 }, mg[6];
@@ -304,7 +305,7 @@ static void damp(xpbd_rod *rod, double h)
         weigh(rod, b, W);
         block_matrix(rod, b, W, A);
         for (int a = 0; a < 6; a++) A[a][a] += diag[6 * c + a];
-        xpbd_spd_solve(6, &A[0][0], rod->rhs + 6 * c);
+        spd_solve(6, &A[0][0], rod->rhs + 6 * c);
         scatter(rod, c, c + 1, rod->rhs + 6 * c);
         add_node_velocity(rod, b->node0, b->node0 + b->nn);
         add_body_velocity(rod, b, rod->rhs + 6 * c);

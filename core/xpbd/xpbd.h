@@ -128,10 +128,10 @@ typedef struct {
     /* Contact (xpbd_contact.c): the colliders' world poses, the broad
      * phase's candidate pairs of this step and the contacts of the current
      * substep. */
-    xpbd_placed *placed;
+    collide_placed *placed;
     int *collider_static;
     double *collider_grow;
-    xpbd_broadphase broad;
+    collide_broadphase broad;
     int ncontact, cap_contact;
     xpbd_contact *contacts;
     /* Rod contact (xpbd_rod_contact.c): the colliding rods' elements, which

@@ -1,7 +1,7 @@
 /* xpbd_contact.c — rigid contact in the XPBD substeps, after Müller et al.
  * 2020 §3.5–3.6 (docs/xpbd.md, "Contact"):
  *   per step     the broad phase over the colliders' boxes, grown by the
- *                step's motion (xpbd_broadphase.c);
+ *                step's motion (core/collide/broadphase.c);
  *   per substep  the narrow phase at the substep's start pose, with a margin
  *                of the substep's motion (contact points a_i fixed in the
  *                bodies, normal n fixed in the world);
@@ -22,7 +22,9 @@
 #include "xpbd/rod.h"
 #include "xpbd/xpbd_internal.h"
 
+#include "spatial/linalg.h"
 #include "spatial/so3.h"
+#include "spatial/spatial.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -35,18 +37,15 @@ static void place(const xpbd_model *m, xpbd_data *d)
 {
     for (int i = 0; i < m->ncollider; i++) {
         const xpbd_collider *c = &m->colliders[i];
-        xpbd_placed *s = &d->placed[i];
-        s->type = c->type;
-        memcpy(s->size, c->size, sizeof s->size);
-        if (c->body < 0) {
-            memcpy(s->c, c->pos, sizeof s->c);
-            memcpy(s->R, c->R, sizeof s->R);
+        collide_placed *s = &d->placed[i];
+        if (c->body >= 0) {
+            collide_shape_place(&c->shape, d->p + 3 * c->body, d->R + 9 * c->body, s);
             continue;
         }
-        const double *p = d->p + 3 * c->body, *R = d->R + 9 * c->body;
-        xm3_mulv(R, c->pos, s->c);
-        for (int k = 0; k < 3; k++) s->c[k] += p[k];
-        xm3_mul(R, c->R, s->R);
+        s->kind = c->shape.kind;
+        memcpy(s->size, c->shape.size, sizeof s->size);
+        memcpy(s->c, c->shape.pos, sizeof s->c);
+        memcpy(s->R, c->shape.R, sizeof s->R);
     }
 }
 
@@ -56,11 +55,11 @@ static double motion(const xpbd_model *m, const xpbd_data *d, int i, double t)
 {
     const xpbd_collider *c = &m->colliders[i];
     if (c->body < 0) return 0;
-    const double *v = d->v + 3 * c->body, *w = d->w + 3 * c->body, *s = c->size;
-    double reach = sqrt(dot(c->pos, c->pos));
-    switch (c->type) {
-    case XPBD_SHAPE_SPHERE: reach += s[0]; break;
-    case XPBD_SHAPE_BOX: reach += sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]); break;
+    const double *v = d->v + 3 * c->body, *w = d->w + 3 * c->body, *s = c->shape.size;
+    double reach = sqrt(dot(c->shape.pos, c->shape.pos));
+    switch (c->shape.kind) {
+    case COLLIDE_SPHERE: reach += s[0]; break;
+    case COLLIDE_BOX: reach += sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]); break;
     default: reach += s[0] + s[1]; break;
     }
     return (sqrt(dot(v, v)) + sqrt(dot(w, w)) * reach) * t + sqrt(dot(d->gravity, d->gravity)) * t * t;
@@ -96,8 +95,8 @@ int xpbd_contacts_broadphase(const xpbd_model *m, xpbd_data *d)
     place(m, d);
     for (int i = 0; i < m->ncollider; i++) d->collider_grow[i] = 2.0 * motion(m, d, i, d->dt);
     pair_context x = { m, d };
-    return xpbd_broadphase_run(&d->broad, m->ncollider + d->nelem, d->placed, d->collider_static, d->collider_grow,
-                               excluded, &x);
+    return collide_broadphase_run(&d->broad, m->ncollider + d->nelem, d->placed, d->collider_static, d->collider_grow,
+                                  excluded, &x);
 }
 
 xpbd_contact *xpbd_contact_push(xpbd_data *d)
@@ -125,7 +124,7 @@ static void side_point(const xpbd_data *d, int body, const double p[3], double a
     }
     double r[3];
     for (int k = 0; k < 3; k++) r[k] = p[k] - d->p[3 * body + k];
-    xm3_tmulv(d->R + 9 * body, r, a);
+    m3_tmulv(d->R + 9 * body, r, a);
 }
 
 /* The material of a contact: the means of its two sides'. */
@@ -192,9 +191,9 @@ int xpbd_contacts_find(const xpbd_model *m, xpbd_data *d, double h)
             if (rod_pair(m, d, i, j, h)) return -1;
             continue;
         }
-        xpbd_manifold mf;
+        collide_manifold mf;
         double margin = 2.0 * (motion(m, d, i, h) + motion(m, d, j, h));
-        int np = xpbd_collide(&d->placed[i], &d->placed[j], margin, &mf);
+        int np = collide_pair(&d->placed[i], &d->placed[j], margin, &mf);
         const xpbd_collider *ci = &m->colliders[i], *cj = &m->colliders[j];
         for (int k = 0; k < np; k++) {
             xpbd_contact *c = xpbd_contact_push(d);
@@ -218,7 +217,7 @@ int xpbd_contacts_find(const xpbd_model *m, xpbd_data *d, double h)
 static void side_world(const double *x, const double *R, const double a[3], double p[3])
 {
     double r[3];
-    xm3_mulv(R, a, r);
+    m3_mulv(R, a, r);
     for (int k = 0; k < 3; k++) p[k] = x[k] + r[k];
 }
 
@@ -230,8 +229,8 @@ static void rows(const xpbd_data *d, const xpbd_contact *c, const double u[3], d
         double sg = i == 0 ? 1.0 : -1.0, ub[3];
         memset(g[i], 0, 6 * sizeof(double));
         if (c->body[i] < 0) continue;
-        xm3_tmulv(d->R + 9 * c->body[i], u, ub);
-        xv3_cross(c->a[i], ub, g[i] + 3);
+        m3_tmulv(d->R + 9 * c->body[i], u, ub);
+        v3_cross(c->a[i], ub, g[i] + 3);
         for (int k = 0; k < 3; k++) {
             g[i][k] = sg * u[k];
             g[i][3 + k] *= sg;
@@ -247,8 +246,8 @@ static void point_velocity(const xpbd_data *d, int body, const double a[3], doub
         return;
     }
     double wa[3];
-    xv3_cross(d->w + 3 * body, a, wa);
-    xm3_mulv(d->R + 9 * body, wa, out);
+    v3_cross(d->w + 3 * body, a, wa);
+    m3_mulv(d->R + 9 * body, wa, out);
     for (int k = 0; k < 3; k++) out[k] += d->v[3 * body + k];
 }
 
@@ -313,15 +312,15 @@ static double turn_row(const xpbd_data *d, const int body[2], const double n[3],
         if (b < 0) continue;
         double th[3], thw[3], sg = i == 0 ? 1.0 : -1.0;
         so3_minus(d->R + 9 * b, d->R_prev + 9 * b, th);
-        xm3_mulv(d->R + 9 * b, th, thw);
+        m3_mulv(d->R + 9 * b, th, thw);
         C += sg * dot(n, thw);
-        xm3_tmulv(d->R + 9 * b, n, g[i] + 3);
+        m3_tmulv(d->R + 9 * b, n, g[i] + 3);
         for (int k = 3; k < 6; k++) g[i][k] *= sg;
     }
     return C;
 }
 
-enum { MAX_ROWS = XPBD_MAX_MANIFOLD + 3 };
+enum { MAX_ROWS = COLLIDE_MAX_MANIFOLD + 3 };
 
 /* One manifold (contacts q0 .. q1) as one block, as block mode solves a
  * joint's vector constraint (§8.1): its normal rows C = (p0 − p1)·n ≥ 0 and
@@ -368,10 +367,10 @@ static int friction_rows(const xpbd_data *d, int q0, int k, const int *normal, i
     contact_points(d, cp, p, pbar);
     for (int j = 0; j < 3; j++) dp[j] = (p[0][j] - pbar[0][j]) - (p[1][j] - pbar[1][j]);
     if (fabs(cp->n[0]) > 0.6) e[0] = 0, e[1] = 1;
-    xv3_cross(cp->n, e, t[0]);
+    v3_cross(cp->n, e, t[0]);
     double L = sqrt(dot(t[0], t[0]));
     for (int j = 0; j < 3; j++) t[0][j] /= L;
-    xv3_cross(cp->n, t[0], t[1]);
+    v3_cross(cp->n, t[0], t[1]);
     for (int r = 0; r < 2; r++) {
         C[k + r] = dot(dp, t[r]);
         rows(d, cp, t[r], g[k + r]);
@@ -383,7 +382,7 @@ static int friction_rows(const xpbd_data *d, int q0, int k, const int *normal, i
 static void manifold_block(const xpbd_model *m, xpbd_data *d, int q0, int q1)
 {
     xpbd_contact *c0 = &d->contacts[q0], cp;
-    int k = q1 - q0, n0 = 0, normal0[XPBD_MAX_MANIFOLD], active[MAX_ROWS], na = 0;
+    int k = q1 - q0, n0 = 0, normal0[COLLIDE_MAX_MANIFOLD], active[MAX_ROWS], na = 0;
     double C[MAX_ROWS], g[MAX_ROWS][2][6], mg[MAX_ROWS][2][6], t[2][3];
     const int *body = c0->body;
     for (int a = 0; a < k; a++) {
@@ -401,7 +400,7 @@ static void manifold_block(const xpbd_model *m, xpbd_data *d, int q0, int q1)
     /* The active set: the friction rows in use (tangents, turn) and the
      * normal rows; a friction row out of its cone leaves and the normal rows
      * start again from the initial set, then negative normal rows leave. */
-    int use_t = friction, use_turn = friction, nn = n0, normal[XPBD_MAX_MANIFOLD];
+    int use_t = friction, use_turn = friction, nn = n0, normal[COLLIDE_MAX_MANIFOLD];
     memcpy(normal, normal0, sizeof normal);
     double dl[MAX_ROWS];
     for (;;) {
@@ -424,7 +423,7 @@ static void manifold_block(const xpbd_model *m, xpbd_data *d, int q0, int q1)
             A[na * i + i] += 1e-6 * trace / na;
             dl[i] = -C[active[i]];
         }
-        xpbd_spd_solve(na, A, dl);
+        spd_solve(na, A, dl);
         for (int i = 0; i < na; i++) sol[active[i]] = dl[i];
         if (use_t || use_turn) {
             double load = 0, torque = 0, F[3];
@@ -434,7 +433,7 @@ static void manifold_block(const xpbd_model *m, xpbd_data *d, int q0, int q1)
                 if (lam <= 0) continue;
                 load += lam;
                 for (int j = 0; j < 3; j++) r[j] = c->a[0][j] - cp.a[0][j];
-                if (body[0] >= 0) xm3_mulv(d->R + 9 * body[0], r, r);   /* world */
+                if (body[0] >= 0) m3_mulv(d->R + 9 * body[0], r, r);   /* world */
                 double rn = dot(r, cp.n);
                 torque += lam * sqrt(fmax(dot(r, r) - rn * rn, 0.0));
             }

@@ -300,24 +300,23 @@ static int build_colliders(const mech_model *mm, xpbd_model *m)
     for (int i = 0; i < mm->nshape; i++) n += !mm->shapes[i].visual;
     if (n == 0) return 0;
     if (xpbd_model_colliders(m, n)) return -1;
-    static const xpbd_shape_type types[] = { [MECH_SHAPE_BOX] = XPBD_SHAPE_BOX, [MECH_SHAPE_SPHERE] = XPBD_SHAPE_SPHERE,
-                                             [MECH_SHAPE_CYLINDER] = XPBD_SHAPE_CYLINDER,
-                                             [MECH_SHAPE_CAPSULE] = XPBD_SHAPE_CAPSULE,
-                                             [MECH_SHAPE_PLANE] = XPBD_SHAPE_PLANE };
+    static const collide_kind kinds[] = { [MECH_SHAPE_BOX] = COLLIDE_BOX, [MECH_SHAPE_SPHERE] = COLLIDE_SPHERE,
+                                          [MECH_SHAPE_CYLINDER] = COLLIDE_CYLINDER, [MECH_SHAPE_CAPSULE] = COLLIDE_CAPSULE,
+                                          [MECH_SHAPE_PLANE] = COLLIDE_PLANE };
     int k = 0;
     for (int i = 0; i < mm->nshape + mm->nstatic; i++) {
         const mech_shape *s = i < mm->nshape ? &mm->shapes[i] : &mm->statics[i - mm->nshape];
         if (s->visual) continue;
         xpbd_collider *c = &m->colliders[k++];
-        c->type = types[s->type];
+        c->shape.kind = kinds[s->type];
         c->body = s->body;
-        for (int j = 0; j < 3; j++) c->pos[j] = s->pos[j] - (s->body >= 0 ? mm->bodies[s->body].com[j] : 0.0);
-        memcpy(c->R, s->rot, sizeof c->R);
+        for (int j = 0; j < 3; j++) c->shape.pos[j] = s->pos[j] - (s->body >= 0 ? mm->bodies[s->body].com[j] : 0.0);
+        memcpy(c->shape.R, s->rot, sizeof c->shape.R);
         if (s->type == MECH_SHAPE_BOX)
-            for (int j = 0; j < 3; j++) c->size[j] = 0.5 * s->size[j];
+            for (int j = 0; j < 3; j++) c->shape.size[j] = 0.5 * s->size[j];
         else {
-            c->size[0] = s->size[0];
-            c->size[1] = 0.5 * s->size[1];
+            c->shape.size[0] = s->size[0];
+            c->shape.size[1] = 0.5 * s->size[1];
         }
         c->mu_s = s->mu_s;
         c->mu_d = s->mu_d;

@@ -9,85 +9,6 @@
 
 #define XPBD_PI 3.14159265358979323846
 
-/* Inline 3x3 helpers for the inner loops (same operation order as
- * core/spatial/spatial.c, so results agree to the bit).  Outputs must not
- * alias inputs. */
-static inline __attribute__((always_inline)) void xm3_mul(const double *a, const double *b, double *o)
-{
-#define XM3_MUL_ROW(r)                                                         \
-    o[3 * r + 0] = a[3 * r] * b[0] + a[3 * r + 1] * b[3] + a[3 * r + 2] * b[6]; \
-    o[3 * r + 1] = a[3 * r] * b[1] + a[3 * r + 1] * b[4] + a[3 * r + 2] * b[7]; \
-    o[3 * r + 2] = a[3 * r] * b[2] + a[3 * r + 1] * b[5] + a[3 * r + 2] * b[8];
-    XM3_MUL_ROW(0) XM3_MUL_ROW(1) XM3_MUL_ROW(2)
-#undef XM3_MUL_ROW
-}
-/* o = aᵀ b */
-static inline __attribute__((always_inline)) void xm3_tmul(const double *a, const double *b, double *o)
-{
-#define XM3_TMUL_ROW(r)                                                  \
-    o[3 * r + 0] = a[r] * b[0] + a[3 + r] * b[3] + a[6 + r] * b[6];       \
-    o[3 * r + 1] = a[r] * b[1] + a[3 + r] * b[4] + a[6 + r] * b[7];       \
-    o[3 * r + 2] = a[r] * b[2] + a[3 + r] * b[5] + a[6 + r] * b[8];
-    XM3_TMUL_ROW(0) XM3_TMUL_ROW(1) XM3_TMUL_ROW(2)
-#undef XM3_TMUL_ROW
-}
-/* o = a bᵀ */
-static inline __attribute__((always_inline)) void xm3_mult(const double *a, const double *b, double *o)
-{
-#define XM3_MULT_ROW(r)                                                                 \
-    o[3 * r + 0] = a[3 * r] * b[0] + a[3 * r + 1] * b[1] + a[3 * r + 2] * b[2];         \
-    o[3 * r + 1] = a[3 * r] * b[3] + a[3 * r + 1] * b[4] + a[3 * r + 2] * b[5];         \
-    o[3 * r + 2] = a[3 * r] * b[6] + a[3 * r + 1] * b[7] + a[3 * r + 2] * b[8];
-    XM3_MULT_ROW(0) XM3_MULT_ROW(1) XM3_MULT_ROW(2)
-#undef XM3_MULT_ROW
-}
-static inline void xm3_mulv(const double *a, const double *v, double *o)
-{
-    double x = v[0], y = v[1], z = v[2];
-    o[0] = a[0] * x + a[1] * y + a[2] * z;
-    o[1] = a[3] * x + a[4] * y + a[5] * z;
-    o[2] = a[6] * x + a[7] * y + a[8] * z;
-}
-static inline void xm3_tmulv(const double *a, const double *v, double *o)
-{
-    double x = v[0], y = v[1], z = v[2];
-    o[0] = a[0] * x + a[3] * y + a[6] * z;
-    o[1] = a[1] * x + a[4] * y + a[7] * z;
-    o[2] = a[2] * x + a[5] * y + a[8] * z;
-}
-/* R ← R ⊞ θ = R Exp(θ) in place (so3_plus, inlined for the inner loops;
- * operation for operation as so3_exp/so3_poly, so the result is the same to
- * the bit: coefficients from t² = |θ|·|θ|, the polynomial with d² = θ·θ). */
-static inline void xso3_plus_inplace(double *R, const double *th)
-{
-    double x = th[0], y = th[1], z = th[2], d2 = x * x + y * y + z * z, t = sqrt(d2), t2 = t * t, a, b;
-    if (t < 1e-2) {
-        a = 1.0 - t2 / 6.0 + t2 * t2 / 120.0;
-        b = 0.5 - t2 / 24.0 + t2 * t2 / 720.0;
-    } else {
-        double s = sin(0.5 * t);
-        a = sin(t) / t;
-        b = 2.0 * s * s / t2;
-    }
-    double E[9] = {
-        1.0 + b * (x * x - d2), b * x * y - a * z,       b * x * z + a * y,
-        b * x * y + a * z,       1.0 + b * (y * y - d2), b * y * z - a * x,
-        b * x * z - a * y,       b * y * z + a * x,       1.0 + b * (z * z - d2),
-    };
-    for (int r = 0; r < 3; r++) {
-        double u = R[3 * r], v = R[3 * r + 1], w = R[3 * r + 2];
-        R[3 * r + 0] = u * E[0] + v * E[3] + w * E[6];
-        R[3 * r + 1] = u * E[1] + v * E[4] + w * E[7];
-        R[3 * r + 2] = u * E[2] + v * E[5] + w * E[8];
-    }
-}
-static inline void xv3_cross(const double *a, const double *b, double *o)
-{
-    o[0] = a[1] * b[2] - a[2] * b[1];
-    o[1] = a[2] * b[0] - a[0] * b[2];
-    o[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 /* A joint evaluated at the current state.  Row k of g (xpbd.h) has value
  * g[k] and gradient G[i][k][0..5] with respect to body i's generalized
  * coordinates [p (3); right rotation perturbation δ (3)], i = 0 for body1,
@@ -194,8 +115,5 @@ double xpbd_rod_side_weight(const xpbd_data *d, const xpbd_contact *c, int side)
 void xpbd_rod_side_move(xpbd_data *d, const xpbd_contact *c, int side, const double u[3], double dl);
 void xpbd_rod_side_impulse(xpbd_data *d, const xpbd_contact *c, int side, const double u[3], double P);
 void xpbd_rod_side_velocity(const xpbd_data *d, const xpbd_contact *c, int side, double v[3]);
-
-/* Cholesky solve of the n x n SPD system A x = b (A overwritten), n ≤ 6. */
-void xpbd_spd_solve(int n, double *A, double *b);
 
 #endif

@@ -66,13 +66,13 @@ void xpbd_joint_eval_rows(const xpbd_model *m, const xpbd_data *d, int j, xpbd_j
         }
         p[i] = d->p + 3 * body[i];
         R[i] = d->R + 9 * body[i];
-        xm3_mulv(R[i], rJ[i], pbar[i]);
+        m3_mulv(R[i], rJ[i], pbar[i]);
         for (int k = 0; k < 3; k++) pbar[i][k] += p[i][k];
         if (!need_rot && !(i == 0 && jt->local_pos)) continue; /* R̄_i unused */
         if (jt->frame_identity[i])
             for (int k = 0; k < 9; k++) Rbar[i][k] = R[i][k];
         else
-            xm3_mul(R[i], RJ[i], Rbar[i]);
+            m3_mul(R[i], RJ[i], Rbar[i]);
     }
     if (need == 0x3Fu) /* a full evaluation zeroes a ground side; the solvers never read it */
         for (int i = 0; i < 2; i++)
@@ -81,7 +81,7 @@ void xpbd_joint_eval_rows(const xpbd_model *m, const xpbd_data *d, int j, xpbd_j
     /* θ = R̄1 ⊟ R̄2: D_R1 = Γ⁻¹(θ) R1Jᵀ (E.5, E.3), D_R2 = −Γ⁻¹(θ)ᵀ R2Jᵀ (D.2). */
     double D[9], Ji[9], B[9], T[9];
     if (need_rot) {
-        xm3_tmul(Rbar[1], Rbar[0], D); /* R̄2ᵀ R̄1 */
+        m3_tmul(Rbar[1], Rbar[0], D); /* R̄2ᵀ R̄1 */
         log_jrinv(D, q + 3, Ji);
     } else
         q[3] = q[4] = q[5] = 0.0;
@@ -95,7 +95,7 @@ void xpbd_joint_eval_rows(const xpbd_model *m, const xpbd_data *d, int j, xpbd_j
         if (i == 0) {
             if (jt->frame_identity[0]) put_block(G, 3, 3, Ji, 1.0);
             else {
-                xm3_mult(Ji, RJ[0], T);
+                m3_mult(Ji, RJ[0], T);
                 put_block(G, 3, 3, T, 1.0);
             }
         } else {
@@ -103,7 +103,7 @@ void xpbd_joint_eval_rows(const xpbd_model *m, const xpbd_data *d, int j, xpbd_j
                 for (int r = 0; r < 3; r++)
                     for (int c = 0; c < 3; c++) G[3 + r][3 + c] = -Ji[3 * c + r];
             else {
-                xm3_mul(RJ[1], Ji, T); /* Γ⁻¹ᵀ R2Jᵀ = (R2J Γ⁻¹)ᵀ */
+                m3_mul(RJ[1], Ji, T); /* Γ⁻¹ᵀ R2Jᵀ = (R2J Γ⁻¹)ᵀ */
                 G[3][3] = -T[0], G[3][4] = -T[3], G[3][5] = -T[6];
                 G[4][3] = -T[1], G[4][4] = -T[4], G[4][5] = -T[7];
                 G[5][3] = -T[2], G[5][4] = -T[5], G[5][5] = -T[8];
@@ -136,17 +136,17 @@ void xpbd_joint_eval_rows(const xpbd_model *m, const xpbd_data *d, int j, xpbd_j
          * D_R1 = R1Jᵀ (R1ᵀ(p̄2 − p1))^, D_R2 = R̄1ᵀ (−R2 r2^). */
         double dp[3], u[3], w[3];
         for (int k = 0; k < 3; k++) dp[k] = pbar[1][k] - pbar[0][k];
-        xm3_tmulv(Rbar[0], dp, q);
+        m3_tmulv(Rbar[0], dp, q);
         if (body[0] >= 0) {
             double(*G)[6] = e->G[0];
             for (int r = 0; r < 3; r++)
                 for (int c = 0; c < 3; c++) G[r][c] = -Rbar[0][3 * c + r];
             for (int k = 0; k < 3; k++) u[k] = pbar[1][k] - p[0][k];
-            xm3_tmulv(R[0], u, w);
+            m3_tmulv(R[0], u, w);
             m3_skew(w, B);
             if (jt->frame_identity[0]) put_block(G, 0, 3, B, 1.0);
             else {
-                xm3_tmul(RJ[0], B, T);
+                m3_tmul(RJ[0], B, T);
                 put_block(G, 0, 3, T, 1.0);
             }
         }
@@ -154,8 +154,8 @@ void xpbd_joint_eval_rows(const xpbd_model *m, const xpbd_data *d, int j, xpbd_j
             double(*G)[6] = e->G[1];
             for (int r = 0; r < 3; r++)
                 for (int c = 0; c < 3; c++) G[r][c] = Rbar[0][3 * c + r];
-            for (int r = 0; r < 3; r++) xv3_cross(rJ[1], R[1] + 3 * r, B + 3 * r);
-            xm3_tmul(Rbar[0], B, T);
+            for (int r = 0; r < 3; r++) v3_cross(rJ[1], R[1] + 3 * r, B + 3 * r);
+            m3_tmul(Rbar[0], B, T);
             put_block(G, 0, 3, T, 1.0);
         }
     }

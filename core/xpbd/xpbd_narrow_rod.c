@@ -20,6 +20,8 @@
 #include "xpbd/rod_internal.h"
 #include "xpbd/xpbd_internal.h"
 
+#include "spatial/spatial.h"
+
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -109,19 +111,19 @@ void xpbd_rod_curve_eval(const xpbd_rod_curve *c, double xi, double x[3], double
     }
 }
 
-static double depth(const curve_poly *a, const xpbd_placed *b, double xi)
+static double depth(const curve_poly *a, const collide_placed *b, double xi)
 {
     double x[3], n[3];
     poly_x(a, xi, x);
-    return xpbd_sdf(b, x, n);
+    return collide_sdf(b, x, n);
 }
 
 /* The hit at ξ: n = ∇φ (outward of the shape), pa = x − r n, pb = x − φ n. */
-static void shape_hit(const curve_poly *a, double r, const xpbd_placed *b, double xi, xpbd_rod_hit *h)
+static void shape_hit(const curve_poly *a, double r, const collide_placed *b, double xi, xpbd_rod_hit *h)
 {
     double x[3];
     poly_x(a, xi, x);
-    double phi = xpbd_sdf(b, x, h->n);
+    double phi = collide_sdf(b, x, h->n);
     h->xi[0] = xi;
     h->xi[1] = 0;
     for (int k = 0; k < 3; k++) {
@@ -132,7 +134,7 @@ static void shape_hit(const curve_poly *a, double r, const xpbd_placed *b, doubl
 }
 
 /* §7.1.1: golden-section search of ψ on [lo, hi] to a width of 1e-10. */
-static double golden(const curve_poly *a, const xpbd_placed *b, double lo, double hi)
+static double golden(const curve_poly *a, const collide_placed *b, double lo, double hi)
 {
     const double g = 0.5 * (sqrt(5.0) - 1.0);
     double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = depth(a, b, x1), f2 = depth(a, b, x2);
@@ -152,7 +154,7 @@ static double golden(const curve_poly *a, const xpbd_placed *b, double lo, doubl
     return f1 <= f2 ? x1 : x2;
 }
 
-int xpbd_collide_rod_shape(const xpbd_rod_curve *cv, const xpbd_placed *b, double margin, xpbd_rod_hit out[3])
+int xpbd_collide_rod_shape(const xpbd_rod_curve *cv, const collide_placed *b, double margin, xpbd_rod_hit out[3])
 {
     static const double o[3] = { 0, 0, 0 };
     curve_poly q, *a = &q;
@@ -384,7 +386,7 @@ int xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, doubl
     if (L > 0)
         for (int k = 0; k < 3; k++) out->n[k] = r[k] / L;
     else { /* the centrelines meet: across both tangents */
-        xv3_cross(d1, d2, out->n);
+        v3_cross(d1, d2, out->n);
         double m = sqrt(dot(out->n, out->n));
         double e[3] = { 0, 0, 1 };
         for (int k = 0; k < 3; k++) out->n[k] = m > 0 ? out->n[k] / m : e[k];

@@ -104,8 +104,8 @@ int xpbd_rod_elements_place(xpbd_data *d, int n0)
                 lo[i] = fmin(lo[i], c.p[3 * a + i]);
                 hi[i] = fmax(hi[i], c.p[3 * a + i]);
             }
-        xpbd_placed *s = &d->placed[n0 + k]; /* an axis-aligned box: its AABB is itself */
-        s->type = XPBD_SHAPE_BOX;
+        collide_placed *s = &d->placed[n0 + k]; /* an axis-aligned box: its AABB is itself */
+        s->kind = COLLIDE_BOX;
         memcpy(s->R, I3, sizeof I3);
         for (int i = 0; i < 3; i++) {
             s->c[i] = 0.5 * (lo[i] + hi[i]);

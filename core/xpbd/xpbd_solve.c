@@ -2,6 +2,7 @@
  * modes of xpbd.h, and the velocity-level damping solve (§4.4). */
 #include "xpbd/xpbd_internal.h"
 
+#include "spatial/linalg.h"
 #include "spatial/so3.h"
 #include "spatial/spatial.h"
 
@@ -13,7 +14,7 @@ static inline void minv_inline(const xpbd_model *m, int body, const double g[6],
 {
     double im = 1.0 / m->bodies[body].mass;
     for (int k = 0; k < 3; k++) out[k] = im * g[k];
-    xm3_mulv(m->inv_inertia + 9 * body, g + 3, out + 3);
+    m3_mulv(m->inv_inertia + 9 * body, g + 3, out + 3);
 }
 
 void xpbd_minv(const xpbd_model *m, int body, const double g[6], double out[6]) { minv_inline(m, body, g, out); }
@@ -24,7 +25,7 @@ void xpbd_apply(xpbd_data *d, int body, const double dx[6])
     p[0] += dx[0];
     p[1] += dx[1];
     p[2] += dx[2];
-    xso3_plus_inplace(R, dx + 3); /* eq. 58 */
+    so3_plus_inplace(R, dx + 3); /* eq. 58 */
 }
 
 void xpbd_muller_rotate(double R[9], const double phi[3])
@@ -35,122 +36,6 @@ void xpbd_muller_rotate(double R[9], const double phi[3])
     double phi2[3] = { k * phi[0], k * phi[1], k * phi[2] };
     m3_tmulv(R, phi2, th);
     so3_plus(R, th, R);
-}
-
-/* Cholesky A = L Lᵀ (L in the lower triangle of A), then the two triangular
- * solves.  The joint sizes that occur (3, 5, 6) are unrolled below (same
- * operations in the same order as the loop). */
-static void spd_solve_loop(int n, double *A, double *b)
-{
-    for (int j = 0; j < n; j++) {
-        double s = A[n * j + j];
-        for (int k = 0; k < j; k++) s -= A[n * j + k] * A[n * j + k];
-        double ljj = sqrt(s);
-        A[n * j + j] = ljj;
-        for (int i = j + 1; i < n; i++) {
-            double t = A[n * i + j];
-            for (int k = 0; k < j; k++) t -= A[n * i + k] * A[n * j + k];
-            A[n * i + j] = t / ljj;
-        }
-    }
-    for (int i = 0; i < n; i++) {
-        for (int k = 0; k < i; k++) b[i] -= A[n * i + k] * b[k];
-        b[i] /= A[n * i + i];
-    }
-    for (int i = n - 1; i >= 0; i--) {
-        for (int k = i + 1; k < n; k++) b[i] -= A[n * k + i] * b[k];
-        b[i] /= A[n * i + i];
-    }
-}
-
-static void spd_solve_3(double *restrict A, double *restrict b)
-{
-    A[0] = sqrt(A[0]);
-    A[3] = (A[3]) / A[0];
-    A[6] = (A[6]) / A[0];
-    A[4] = sqrt(A[4] - A[3] * A[3]);
-    A[7] = (A[7] - A[6] * A[3]) / A[4];
-    A[8] = sqrt(A[8] - A[6] * A[6] - A[7] * A[7]);
-    b[0] = (b[0]) / A[0];
-    b[1] = (b[1] - A[3] * b[0]) / A[4];
-    b[2] = (b[2] - A[6] * b[0] - A[7] * b[1]) / A[8];
-    b[2] = (b[2]) / A[8];
-    b[1] = (b[1] - A[7] * b[2]) / A[4];
-    b[0] = (b[0] - A[3] * b[1] - A[6] * b[2]) / A[0];
-}
-static void spd_solve_5(double *restrict A, double *restrict b)
-{
-    A[0] = sqrt(A[0]);
-    A[5] = (A[5]) / A[0];
-    A[10] = (A[10]) / A[0];
-    A[15] = (A[15]) / A[0];
-    A[20] = (A[20]) / A[0];
-    A[6] = sqrt(A[6] - A[5] * A[5]);
-    A[11] = (A[11] - A[10] * A[5]) / A[6];
-    A[16] = (A[16] - A[15] * A[5]) / A[6];
-    A[21] = (A[21] - A[20] * A[5]) / A[6];
-    A[12] = sqrt(A[12] - A[10] * A[10] - A[11] * A[11]);
-    A[17] = (A[17] - A[15] * A[10] - A[16] * A[11]) / A[12];
-    A[22] = (A[22] - A[20] * A[10] - A[21] * A[11]) / A[12];
-    A[18] = sqrt(A[18] - A[15] * A[15] - A[16] * A[16] - A[17] * A[17]);
-    A[23] = (A[23] - A[20] * A[15] - A[21] * A[16] - A[22] * A[17]) / A[18];
-    A[24] = sqrt(A[24] - A[20] * A[20] - A[21] * A[21] - A[22] * A[22] - A[23] * A[23]);
-    b[0] = (b[0]) / A[0];
-    b[1] = (b[1] - A[5] * b[0]) / A[6];
-    b[2] = (b[2] - A[10] * b[0] - A[11] * b[1]) / A[12];
-    b[3] = (b[3] - A[15] * b[0] - A[16] * b[1] - A[17] * b[2]) / A[18];
-    b[4] = (b[4] - A[20] * b[0] - A[21] * b[1] - A[22] * b[2] - A[23] * b[3]) / A[24];
-    b[4] = (b[4]) / A[24];
-    b[3] = (b[3] - A[23] * b[4]) / A[18];
-    b[2] = (b[2] - A[17] * b[3] - A[22] * b[4]) / A[12];
-    b[1] = (b[1] - A[11] * b[2] - A[16] * b[3] - A[21] * b[4]) / A[6];
-    b[0] = (b[0] - A[5] * b[1] - A[10] * b[2] - A[15] * b[3] - A[20] * b[4]) / A[0];
-}
-static void spd_solve_6(double *restrict A, double *restrict b)
-{
-    A[0] = sqrt(A[0]);
-    A[6] = (A[6]) / A[0];
-    A[12] = (A[12]) / A[0];
-    A[18] = (A[18]) / A[0];
-    A[24] = (A[24]) / A[0];
-    A[30] = (A[30]) / A[0];
-    A[7] = sqrt(A[7] - A[6] * A[6]);
-    A[13] = (A[13] - A[12] * A[6]) / A[7];
-    A[19] = (A[19] - A[18] * A[6]) / A[7];
-    A[25] = (A[25] - A[24] * A[6]) / A[7];
-    A[31] = (A[31] - A[30] * A[6]) / A[7];
-    A[14] = sqrt(A[14] - A[12] * A[12] - A[13] * A[13]);
-    A[20] = (A[20] - A[18] * A[12] - A[19] * A[13]) / A[14];
-    A[26] = (A[26] - A[24] * A[12] - A[25] * A[13]) / A[14];
-    A[32] = (A[32] - A[30] * A[12] - A[31] * A[13]) / A[14];
-    A[21] = sqrt(A[21] - A[18] * A[18] - A[19] * A[19] - A[20] * A[20]);
-    A[27] = (A[27] - A[24] * A[18] - A[25] * A[19] - A[26] * A[20]) / A[21];
-    A[33] = (A[33] - A[30] * A[18] - A[31] * A[19] - A[32] * A[20]) / A[21];
-    A[28] = sqrt(A[28] - A[24] * A[24] - A[25] * A[25] - A[26] * A[26] - A[27] * A[27]);
-    A[34] = (A[34] - A[30] * A[24] - A[31] * A[25] - A[32] * A[26] - A[33] * A[27]) / A[28];
-    A[35] = sqrt(A[35] - A[30] * A[30] - A[31] * A[31] - A[32] * A[32] - A[33] * A[33] - A[34] * A[34]);
-    b[0] = (b[0]) / A[0];
-    b[1] = (b[1] - A[6] * b[0]) / A[7];
-    b[2] = (b[2] - A[12] * b[0] - A[13] * b[1]) / A[14];
-    b[3] = (b[3] - A[18] * b[0] - A[19] * b[1] - A[20] * b[2]) / A[21];
-    b[4] = (b[4] - A[24] * b[0] - A[25] * b[1] - A[26] * b[2] - A[27] * b[3]) / A[28];
-    b[5] = (b[5] - A[30] * b[0] - A[31] * b[1] - A[32] * b[2] - A[33] * b[3] - A[34] * b[4]) / A[35];
-    b[5] = (b[5]) / A[35];
-    b[4] = (b[4] - A[34] * b[5]) / A[28];
-    b[3] = (b[3] - A[27] * b[4] - A[33] * b[5]) / A[21];
-    b[2] = (b[2] - A[20] * b[3] - A[26] * b[4] - A[32] * b[5]) / A[14];
-    b[1] = (b[1] - A[13] * b[2] - A[19] * b[3] - A[25] * b[4] - A[31] * b[5]) / A[7];
-    b[0] = (b[0] - A[6] * b[1] - A[12] * b[2] - A[18] * b[3] - A[24] * b[4] - A[30] * b[5]) / A[0];
-}
-
-void xpbd_spd_solve(int n, double *A, double *b)
-{
-    switch (n) {
-    case 3: spd_solve_3(A, b); break;
-    case 5: spd_solve_5(A, b); break;
-    case 6: spd_solve_6(A, b); break;
-    default: spd_solve_loop(n, A, b); break;
-    }
 }
 
 static inline double dot6(const double a[6], const double b[6])
@@ -241,7 +126,7 @@ static void solve_block(const xpbd_model *m, xpbd_data *d, int j, double inv_h2)
         const double *Ji = m->inv_inertia + 9 * bl[i];
         for (int a = 0; a < n; a++) {
             W[i][a] = e.G[side[i]][idx[a]] + 3;
-            xm3_mulv(Ji, W[i][a], K[i][a]);
+            m3_mulv(Ji, W[i][a], K[i][a]);
         }
     }
     for (int a = 0; a < n; a++) {
@@ -254,7 +139,7 @@ static void solve_block(const xpbd_model *m, xpbd_data *d, int j, double inv_h2)
         A[n * a + a] += at + (idx[a] < 3 ? imsum : 0.0);
         b[a] = -e.g[idx[a]] - at * lambda[idx[a]];
     }
-    xpbd_spd_solve(n, A, b);
+    spd_solve(n, A, b);
     for (int a = 0; a < n; a++) lambda[idx[a]] += b[a];
     /* Δx_i = M_i⁻¹ G_iᵀ Δλ: linear part from the positional rows, angular K Δλ. */
     for (int i = 0; i < nb; i++) {
@@ -405,7 +290,7 @@ void xpbd_solve_damping(const xpbd_model *m, xpbd_data *d, double h)
                 A[n * a + a] += 1.0 / (h * jt->damping[idx[a]]);
                 b[a] = -row_rate(d, body, g[a]);
             }
-            xpbd_spd_solve(n, A, b);
+            spd_solve(n, A, b);
         }
         for (int a = 0; a < n; a++) {
             if (d->mode != XPBD_VECTOR_BLOCK) {

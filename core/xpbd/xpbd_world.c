@@ -42,7 +42,7 @@ int xpbd_model_colliders(xpbd_model *m, int n)
     free(m->colliders);
     m->colliders = c;
     m->ncollider = n;
-    for (int i = 0; i < n; i++) m3_identity(c[i].R);
+    for (int i = 0; i < n; i++) m3_identity(c[i].shape.R);
     return 0;
 }
 
@@ -107,7 +107,7 @@ static int resolve_colliders(xpbd_model *m, char *err, int errlen)
 {
     for (int i = 0; i < m->ncollider; i++) {
         const xpbd_collider *c = &m->colliders[i];
-        if (c->body < -1 || c->body >= m->nbody || (c->type == XPBD_SHAPE_PLANE && c->body >= 0)) {
+        if (c->body < -1 || c->body >= m->nbody || (c->shape.kind == COLLIDE_PLANE && c->body >= 0)) {
             snprintf(err, (size_t)errlen, "collider %d: body %d (planes are static)", i, c->body);
             return -1;
         }
@@ -225,7 +225,7 @@ void xpbd_data_free(xpbd_data *d)
     free(d->collider_static);
     free(d->contacts);
     free(d->elem);
-    xpbd_broadphase_free(&d->broad);
+    collide_broadphase_free(&d->broad);
     memset(d, 0, sizeof *d);
 }
 
@@ -246,16 +246,16 @@ static void predict(const xpbd_model *m, xpbd_data *d, double h)
             v[k] += h * (g[k] + f[k] / bd->mass);
             p[k] += h * v[k];
         }
-        xm3_mulv(bd->inertia, w, Jw);
-        xv3_cross(w, Jw, gyro);
-        xm3_tmulv(R, tau, tb);
+        m3_mulv(bd->inertia, w, Jw);
+        v3_cross(w, Jw, gyro);
+        m3_tmulv(R, tau, tb);
         for (int k = 0; k < 3; k++) tb[k] -= gyro[k];
-        xm3_mulv(m->inv_inertia + 9 * b, tb, acc);
+        m3_mulv(m->inv_inertia + 9 * b, tb, acc);
         for (int k = 0; k < 3; k++) {
             w[k] += h * acc[k];
             hw[k] = h * w[k];
         }
-        xso3_plus_inplace(R, hw);
+        so3_plus_inplace(R, hw);
         memcpy(d->p_pred + 3 * b, p, 3 * sizeof(double));
         memcpy(d->R_pred + 9 * b, R, 9 * sizeof(double));
     }

@@ -4,7 +4,7 @@
  *
  *   test_rod_model <models/xpbd dir>
  *
- * - models/xpbd/cantilever.mech gives exactly the desc of tests/fixtures/rod_cantilever.h
+ * - models/xpbd/cantilever.mech gives exactly rod_cantilever_desc (tests/fixtures/rod_fixtures.h)
  *   (5 cubic elements, damping 1e6); 300 world steps agree with 300
  *   xpbd_rod_step of the C-API rod, and settled it reaches the §9.2 reference tip;
  * - models/xpbd/spring.mech: the prescribed end motion is applied (the top
@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "rod_cantilever.h"
+#include "rod_fixtures.h"
 #include "spatial/so3.h"
 #include "spatial/spatial.h"
 #include "test_support.h"
@@ -63,7 +63,7 @@ static void test_cantilever(const char *dir)
 
     xpbd_rod_desc fm, ref;
     xpbd_rod_desc_from_model(mm, &mm->rods[0], &fm);
-    rod_cantilever(&ref, XPBD_ROD_CUBIC, 5);
+    rod_cantilever_desc(&ref, XPBD_ROD_CUBIC, 5);
     ref.damping = 1e6;
     CHECK(fm.disc == ref.disc && fm.elements == ref.elements && fm.shape == ref.shape &&
           fm.full_integration == ref.full_integration && fm.solver == ref.solver, "cantilever: discretization");

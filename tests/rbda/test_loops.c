@@ -34,6 +34,7 @@
 #include "rbda/loops.h"
 #include "rbda/sample.h"
 #include "sim/integrate.h"
+#include "spatial/linalg.h"
 #include "spatial/spatial.h"
 
 #include "test_support.h"

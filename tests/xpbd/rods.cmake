@@ -5,3 +5,5 @@ foreach(name test_rod_gradients test_rod_banded test_rod_sim)
   target_link_libraries(${name} mech_internal)
   add_test(NAME ${name} COMMAND ${name})
 endforeach()
+# The §9 rods (tests/fixtures/rod_fixtures.c), shared with bench/rod_benchmarks.c.
+target_sources(test_rod_sim PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../fixtures/rod_fixtures.c)

@@ -7,7 +7,7 @@
  * its root (position held, orientation free) swinging as a pendulum. */
 #include "xpbd/rod_internal.h"
 
-#include "rod_cantilever.h"
+#include "rod_fixtures.h"
 
 #include "spatial/so3.h"
 #include "spatial/spatial.h"
@@ -110,7 +110,7 @@ static void test_rest_state(void)
 /* The §9.2 cantilever along +x under gravity. */
 static void cantilever(xpbd_rod_desc *d, xpbd_rod_discretization disc, int nel)
 {
-    rod_cantilever(d, disc, nel);
+    rod_cantilever_desc(d, disc, nel);
     d->iterations = 4;
 }
 
@@ -295,7 +295,7 @@ static void test_pinned_pendulum(void)
     for (int gs = 0; gs < 2; gs++) {
         xpbd_rod_desc d;
         xpbd_rod rod;
-        rod_cantilever(&d, XPBD_ROD_CUBIC, 4);
+        rod_cantilever_desc(&d, XPBD_ROD_CUBIC, 4);
         d.end[0].hold = XPBD_ROD_PIN;
         d.diameter = 0.02;
         d.E = 1e11;

@@ -3,6 +3,7 @@
  * under the same perturbations the solver applies (p + ε e_k, R ⊞ ε e_k),
  * at random poses and random joint frames, with ground-connected variants.
  * Also: Müller's quaternion update equals its ⊞ form, and the SPD solve. */
+#include "spatial/linalg.h"
 #include "spatial/so3.h"
 #include "spatial/spatial.h"
 #include "xpbd/xpbd_internal.h"
@@ -202,7 +203,7 @@ static void test_spd_solve(double *worst)
             b[i] = 0;
             for (int j = 0; j < n; j++) b[i] += A[n * i + j] * x[j];
         }
-        xpbd_spd_solve(n, A, b);
+        spd_solve(n, A, b);
         double e = 0;
         for (int i = 0; i < n; i++) e = fmax(e, fabs(b[i] - x[i]));
         check("SPD solve", e, 1e-10, worst);

@@ -2,7 +2,7 @@
  * "Contact", "Rods") against brute force, on random curved elements of
  * order 1, 2 and 3 (nodes on a line of length 0.5–1.5 m, each moved up to
  * 0.15 m):
- *   sdf       xpbd_sdf of every shape type equals the distance to its
+ *   sdf       collide_sdf of every shape type equals the distance to its
  *             closest point found by clamping (outside), or minus the
  *             distance to the nearest face (inside), within 1e-12 m, and
  *             its normal is the closest point's direction;
@@ -61,9 +61,9 @@ static void random_element(int order, const double c[3], double *p)
             p[3 * a + k] = c[k] + L * ((double)a / order - 0.5) * dir[k] / n + uniform(-0.15, 0.15);
 }
 
-static void random_shape(xpbd_shape_type type, xpbd_placed *s)
+static void random_shape(collide_kind type, collide_placed *s)
 {
-    s->type = type;
+    s->kind = type;
     random_rotation(s->R);
     for (int k = 0; k < 3; k++) {
         s->c[k] = uniform(-0.1, 0.1);
@@ -74,18 +74,18 @@ static void random_shape(xpbd_shape_type type, xpbd_placed *s)
 /* Reference signed distance by the closest point in the shape frame:
  * clamping to the core (point, segment, box, section rectangle); inside a
  * box or cylinder, minus the distance to the nearest face. */
-static double reference_sdf(const xpbd_placed *s, const double x[3])
+static double reference_sdf(const collide_placed *s, const double x[3])
 {
     double r[3] = { x[0] - s->c[0], x[1] - s->c[1], x[2] - s->c[2] }, l[3];
     for (int i = 0; i < 3; i++) l[i] = s->R[i] * r[0] + s->R[3 + i] * r[1] + s->R[6 + i] * r[2];
     const double *h = s->size;
-    switch (s->type) {
-    case XPBD_SHAPE_SPHERE: return sqrt(dot(l, l)) - h[0];
-    case XPBD_SHAPE_CAPSULE: {
+    switch (s->kind) {
+    case COLLIDE_SPHERE: return sqrt(dot(l, l)) - h[0];
+    case COLLIDE_CAPSULE: {
         double z = fmax(-h[1], fmin(h[1], l[2])), q[3] = { l[0], l[1], l[2] - z };
         return sqrt(dot(q, q)) - h[0];
     }
-    case XPBD_SHAPE_BOX: {
+    case COLLIDE_BOX: {
         double q[3], inside = INFINITY;
         for (int k = 0; k < 3; k++) {
             q[k] = l[k] - fmax(-h[k], fmin(h[k], l[k]));
@@ -93,7 +93,7 @@ static double reference_sdf(const xpbd_placed *s, const double x[3])
         }
         return inside > 0 ? -inside : sqrt(dot(q, q));
     }
-    case XPBD_SHAPE_CYLINDER: {
+    case COLLIDE_CYLINDER: {
         double rho = hypot(l[0], l[1]), a = rho - fmin(rho, h[0]), b = l[2] - fmax(-h[1], fmin(h[1], l[2]));
         double inside = fmin(h[0] - rho, h[1] - fabs(l[2]));
         return inside > 0 ? -inside : hypot(a, b);
@@ -105,12 +105,12 @@ static double reference_sdf(const xpbd_placed *s, const double x[3])
 static void test_sdf(void)
 {
     double worst = 0, worst_n = 0;
-    for (int type = 0; type <= XPBD_SHAPE_PLANE; type++)
+    for (int type = 0; type <= COLLIDE_PLANE; type++)
         for (int t = 0; t < 2000; t++) {
-            xpbd_placed s;
+            collide_placed s;
             random_shape(type, &s);
             double x[3] = { uniform(-0.7, 0.7), uniform(-0.7, 0.7), uniform(-0.7, 0.7) }, n[3], y[3];
-            double phi = xpbd_sdf(&s, x, n), ref = reference_sdf(&s, x);
+            double phi = collide_sdf(&s, x, n), ref = reference_sdf(&s, x);
             worst = fmax(worst, fabs(phi - ref));
             /* the normal: φ grows along it at unit rate (one-sided difference) */
             for (int k = 0; k < 3; k++) y[k] = x[k] + 1e-7 * n[k];
@@ -137,7 +137,7 @@ static double dense_min(double (*f)(double, const void *), const void *u)
 
 typedef struct {
     const xpbd_rod_curve *c;
-    const xpbd_placed *s;
+    const collide_placed *s;
 } rod_shape;
 
 static double rod_shape_depth(double xi, const void *u)
@@ -145,18 +145,18 @@ static double rod_shape_depth(double xi, const void *u)
     const rod_shape *q = u;
     double x[3], n[3];
     xpbd_rod_curve_eval(q->c, xi, x, NULL);
-    return xpbd_sdf(q->s, x, n) - q->c->r;
+    return collide_sdf(q->s, x, n) - q->c->r;
 }
 
 static void test_rod_shape(void)
 {
     static const char *names[] = { "sphere", "capsule", "box", "cylinder", "plane" };
-    for (int type = 0; type <= XPBD_SHAPE_PLANE; type++) {
+    for (int type = 0; type <= COLLIDE_PLANE; type++) {
         double worst = 0, surf = 0;
         int deep = 0;
         for (int order = 1; order <= 3; order++)
             for (int t = 0; t < 200; t++) {
-                xpbd_placed s;
+                collide_placed s;
                 random_shape(type, &s);
                 double p[12], c[3] = { uniform(-0.4, 0.4), uniform(-0.4, 0.4), uniform(-0.4, 0.4) };
                 random_element(order, c, p);

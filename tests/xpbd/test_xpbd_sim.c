@@ -6,7 +6,7 @@
 #include "spatial/spatial.h"
 #include "xpbd/xpbd.h"
 #include "xpbd/xpbd_internal.h"
-#include "xpbd/xpbd_scenes.h"
+#include "xpbd_scenes.h"
 
 #include <math.h>
 #include <stdio.h>

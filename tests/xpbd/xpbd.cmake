@@ -10,6 +10,8 @@ foreach(name test_xpbd_gradients test_xpbd_sim test_xpbd_collide test_xpbd_conta
     add_test(NAME ${name} COMMAND ${name})
   endif()
 endforeach()
+# The §9.1 scenes built in C (a test fixture, not part of the core).
+target_sources(test_xpbd_sim PRIVATE ${CMAKE_CURRENT_LIST_DIR}/xpbd_scenes.c)
 
 # On the public library alone: a `ramp` target on a rigid revolute drive: a motor at constant speed (XPBD).
 add_executable(test_xpbd_motor ${CMAKE_CURRENT_LIST_DIR}/test_xpbd_motor.c)

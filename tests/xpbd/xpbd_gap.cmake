@@ -12,6 +12,6 @@ add_test(NAME xpbd_gap_elbow COMMAND xpbd_gap ${CMAKE_SOURCE_DIR}/models/elbow.m
 
 # The §9.1 scenes written in the model language (models/xpbd/*.mech) against
 # the C scenes they reproduce.
-add_executable(xpbd_scene_files ${CMAKE_CURRENT_LIST_DIR}/xpbd_scene_files.c)
+add_executable(xpbd_scene_files ${CMAKE_CURRENT_LIST_DIR}/xpbd_scene_files.c ${CMAKE_CURRENT_LIST_DIR}/xpbd_scenes.c)
 target_link_libraries(xpbd_scene_files PRIVATE mech_internal m)
 add_test(NAME xpbd_scene_files COMMAND xpbd_scene_files ${CMAKE_SOURCE_DIR}/models/xpbd)

@@ -1,5 +1,5 @@
 /* xpbd_scene_files.c — the .mech scenes models/xpbd/{triple_pendulum,rps3}.mech
- * reproduce the C scenes of core/xpbd/xpbd_scenes.c.
+ * reproduce the C scenes of tests/xpbd/xpbd_scenes.c.
  *
  *   xpbd_scene_files DIR        (DIR holds the two files)
  *
@@ -18,7 +18,7 @@
 
 #include "model/model.h"
 #include "xpbd/xpbd_from_model.h"
-#include "xpbd/xpbd_scenes.h"
+#include "xpbd_scenes.h"
 
 static int close_to(double a, double b) { return fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b)) + 1e-12; }
 

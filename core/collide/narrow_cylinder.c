@@ -1,14 +1,14 @@
-/* xpbd_narrow_cylinder.c — a sphere against a solid cylinder (axis z of its
+/* narrow_cylinder.c — a sphere against a solid cylinder (axis z of its
  * frame, radius R, half length H).  In the cylinder's frame the sphere's
  * centre l has a closest point q on the solid: the radial part clamped to
  * R and the axial part to ±H.  Outside, n = (l − q)/|l − q|; inside, the
  * nearer of the side and the cap it is under gives n and q on that face.
  * Then pa = c − r n on the sphere, pb = q on the cylinder. */
-#include "xpbd/xpbd_collide.h"
+#include "collide/collide.h"
 
 #include <math.h>
 
-int xpbd_collide_sphere_cylinder(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o)
+int collide_sphere_cylinder(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *o)
 {
     const double *Rb = b->R, R = b->size[0], H = b->size[1];
     double d[3] = { a->c[0] - b->c[0], a->c[1] - b->c[1], a->c[2] - b->c[2] }, l[3], q[3], nl[3];
@@ -38,6 +38,6 @@ int xpbd_collide_sphere_cylinder(const xpbd_placed *a, const xpbd_placed *b, dou
     }
     for (int k = 0; k < 3; k++) pa[k] = a->c[k] - a->size[0] * o->n[k];
     o->n_points = 0;
-    xpbd_manifold_add(o, pa, pb, margin);
+    collide_manifold_add(o, pa, pb, margin);
     return o->n_points;
 }

@@ -1,11 +1,11 @@
-/* xpbd_narrow_box.c — pairs with a box B: sphere–box (the box's closest
+/* narrow_box.c — pairs with a box B: sphere–box (the box's closest
  * point, or the nearest face from inside), capsule–box (the segment's
  * signed distance to the box, convex along the segment, minimized by golden
  * section; the separating-axis test of the segment's Minkowski faces once the
  * segment itself enters the box), box–box (separating axes, then the
  * incident face clipped to the reference face, or the closest points of
  * two edges). */
-#include "xpbd/xpbd_collide.h"
+#include "collide/collide.h"
 
 #include <math.h>
 #include <string.h>
@@ -25,16 +25,16 @@ static void axis(const double R[9], int k, double o[3])
     o[2] = R[6 + k];
 }
 /* Box-local ↔ world. */
-static void to_local(const xpbd_placed *b, const double x[3], double q[3])
+static void to_local(const collide_placed *b, const double x[3], double q[3])
 {
     double r[3] = { x[0] - b->c[0], x[1] - b->c[1], x[2] - b->c[2] };
     for (int k = 0; k < 3; k++) q[k] = b->R[k] * r[0] + b->R[3 + k] * r[1] + b->R[6 + k] * r[2];
 }
-static void to_world(const xpbd_placed *b, const double q[3], double x[3])
+static void to_world(const collide_placed *b, const double q[3], double x[3])
 {
     for (int i = 0; i < 3; i++) x[i] = b->c[i] + b->R[3 * i] * q[0] + b->R[3 * i + 1] * q[1] + b->R[3 * i + 2] * q[2];
 }
-static void to_world_dir(const xpbd_placed *b, const double q[3], double x[3])
+static void to_world_dir(const collide_placed *b, const double q[3], double x[3])
 {
     for (int i = 0; i < 3; i++) x[i] = b->R[3 * i] * q[0] + b->R[3 * i + 1] * q[1] + b->R[3 * i + 2] * q[2];
 }
@@ -65,7 +65,7 @@ static double box_sdf(const double h[3], const double q[3], double k[3], double 
 }
 
 /* A ball (x, r) against the box: normal from the box's surface point. */
-static void ball_box(xpbd_manifold *o, const xpbd_placed *b, const double x[3], double r, double margin)
+static void ball_box(collide_manifold *o, const collide_placed *b, const double x[3], double r, double margin)
 {
     double q[3], k[3], nl[3], pa[3], pb[3];
     to_local(b, x, q);
@@ -73,10 +73,10 @@ static void ball_box(xpbd_manifold *o, const xpbd_placed *b, const double x[3], 
     to_world_dir(b, nl, o->n);
     to_world(b, k, pb);
     for (int i = 0; i < 3; i++) pa[i] = x[i] - r * o->n[i];
-    xpbd_manifold_add(o, pa, pb, margin);
+    collide_manifold_add(o, pa, pb, margin);
 }
 
-int xpbd_collide_sphere_box(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o)
+int collide_sphere_box(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *o)
 {
     o->n_points = 0;
     ball_box(o, b, a->c, a->size[0], margin);
@@ -140,7 +140,7 @@ static double segment_sat(const double h[3], const double p0[3], const double d[
     return best;
 }
 
-int xpbd_collide_capsule_box(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o)
+int collide_capsule_box(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *o)
 {
     o->n_points = 0;
     const double r = a->size[0], *h = b->size;
@@ -157,7 +157,7 @@ int xpbd_collide_capsule_box(const xpbd_placed *a, const xpbd_placed *b, double 
         to_world(b, k, pb);
         to_world_dir(b, nl, o->n);
         for (int i = 0; i < 3; i++) pa[i] = x[i] - r * o->n[i];
-        xpbd_manifold_add(o, pa, pb, margin);
+        collide_manifold_add(o, pa, pb, margin);
         /* The ends too, where their own normal is the manifold's and the end
          * does not point along it (so x − r n is on the capsule's surface):
          * a capsule lying on a face rests on its two ends. */
@@ -170,7 +170,7 @@ int xpbd_collide_capsule_box(const xpbd_placed *a, const xpbd_placed *b, double 
             to_world(b, qe, x);
             to_world(b, ke, pb);
             for (int i = 0; i < 3; i++) pa[i] = x[i] - r * o->n[i];
-            xpbd_manifold_add(o, pa, pb, margin);
+            collide_manifold_add(o, pa, pb, margin);
         }
         return o->n_points;
     }
@@ -188,7 +188,7 @@ int xpbd_collide_capsule_box(const xpbd_placed *a, const xpbd_placed *b, double 
             pa[i] = x[i] - r * o->n[i];
             pb[i] = pa[i] + depth * o->n[i];
         }
-        xpbd_manifold_add(o, pa, pb, margin);
+        collide_manifold_add(o, pa, pb, margin);
     }
     return o->n_points;
 }
@@ -220,7 +220,7 @@ static int clip(double (*in)[3], int n, double (*out)[3], const double c[3], con
  * box `inc`: the incident face (the one whose outward normal is most
  * against m) clipped to the reference face's sides; each point below the
  * reference plane + margin gives (point on inc, its projection on ref). */
-static void face_contact(xpbd_manifold *o, const xpbd_placed *ref, const xpbd_placed *inc, int f, const double m[3],
+static void face_contact(collide_manifold *o, const collide_placed *ref, const collide_placed *inc, int f, const double m[3],
                          int ref_is_a, double margin)
 {
     int fi = 0;
@@ -254,13 +254,13 @@ static void face_contact(xpbd_manifold *o, const xpbd_placed *ref, const xpbd_pl
         const double *x = poly[v];
         double s = (x[0] - ref->c[0]) * m[0] + (x[1] - ref->c[1]) * m[1] + (x[2] - ref->c[2]) * m[2] - ref->size[f];
         double proj[3] = { x[0] - s * m[0], x[1] - s * m[1], x[2] - s * m[2] };
-        if (ref_is_a) xpbd_manifold_add(o, proj, x, margin);
-        else xpbd_manifold_add(o, x, proj, margin);
+        if (ref_is_a) collide_manifold_add(o, proj, x, margin);
+        else collide_manifold_add(o, x, proj, margin);
     }
 }
 
 /* Support edge of box s in direction dir: the edge along axis e, centre out. */
-static void support_edge(const xpbd_placed *s, int e, const double dir[3], double p[3], double d[3])
+static void support_edge(const collide_placed *s, int e, const double dir[3], double p[3], double d[3])
 {
     double ax[3];
     for (int k = 0; k < 3; k++) p[k] = s->c[k];
@@ -276,7 +276,7 @@ static void support_edge(const xpbd_placed *s, int e, const double dir[3], doubl
     for (int k = 0; k < 3; k++) p[k] -= 0.5 * d[k];
 }
 
-int xpbd_collide_box_box(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o)
+int collide_box_box(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *o)
 {
     o->n_points = 0;
     double A[3][3], B[3][3], t[3] = { a->c[0] - b->c[0], a->c[1] - b->c[1], a->c[2] - b->c[2] };
@@ -326,11 +326,11 @@ int xpbd_collide_box_box(const xpbd_placed *a, const xpbd_placed *b, double marg
     double mn[3] = { -ne[0], -ne[1], -ne[2] }, pa0[3], da[3], pb0[3], db[3], s, u, pa[3], pb[3];
     support_edge(a, edge_i, mn, pa0, da);
     support_edge(b, edge_j, ne, pb0, db);
-    xpbd_segment_closest(pa0, da, pb0, db, &s, &u);
+    collide_segment_closest(pa0, da, pb0, db, &s, &u);
     for (int k = 0; k < 3; k++) {
         pa[k] = pa0[k] + s * da[k];
         pb[k] = pb0[k] + u * db[k];
     }
-    xpbd_manifold_add(o, pa, pb, margin);
+    collide_manifold_add(o, pa, pb, margin);
     return o->n_points;
 }

@@ -1,10 +1,10 @@
-/* xpbd_broadphase.c — candidate pairs by a spatial hash over AABBs
+/* collide_broadphase.c — candidate pairs by a spatial hash over AABBs
  * (Teschner et al. 2003, "Optimized spatial hashing"): the dynamic
  * colliders' boxes are entered in every cubic cell they cover, cell size the
  * mean box size; the table is counting-sorted by the hash of the cell
  * coordinates, so a pass over each box's cells finds its neighbours in
- * expected O(1) each.  See xpbd_collide.h for the contract. */
-#include "xpbd/xpbd_collide.h"
+ * expected O(1) each.  See broadphase.h for the contract. */
+#include "collide/broadphase.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -43,7 +43,7 @@ typedef struct {
     long long clo[3], chi[3];
 } box;
 
-static int add_pair(xpbd_broadphase *bp, int i, int j)
+static int add_pair(collide_broadphase *bp, int i, int j)
 {
     int cap = bp->cap;
     if (grow_int(&bp->pairs, &cap, 2 * (bp->n + 1))) return -1;
@@ -64,8 +64,8 @@ static int overlap(const box *a, const box *b)
 /* Pair i with the colliders in cell (x, y, z)'s bucket that truly cover the
  * cell, once: only from the lowest cell the two boxes share, and (between
  * dynamic ones) only j < i. */
-static int visit_cell(xpbd_broadphase *bp, const box *bx, int i, const long long c[3], int dynamic_only_lower,
-                      xpbd_pair_skip skip, const void *user)
+static int visit_cell(collide_broadphase *bp, const box *bx, int i, const long long c[3], int dynamic_only_lower,
+                      collide_pair_skip skip, const void *user)
 {
     int bucket = cell_hash(c[0], c[1], c[2], bp->ntable);
     for (int e = bp->start[bucket]; e < bp->start[bucket] + bp->count[bucket]; e++) {
@@ -83,8 +83,8 @@ static int visit_cell(xpbd_broadphase *bp, const box *bx, int i, const long long
     return 0;
 }
 
-static int plane_pairs(xpbd_broadphase *bp, int n, const xpbd_placed *s, const int *is_static, const box *bx, int p,
-                       xpbd_pair_skip skip, const void *user)
+static int plane_pairs(collide_broadphase *bp, int n, const collide_placed *s, const int *is_static, const box *bx, int p,
+                       collide_pair_skip skip, const void *user)
 {
     const double N[3] = { s[p].R[2], s[p].R[5], s[p].R[8] };
     for (int j = 0; j < n; j++) {
@@ -103,8 +103,8 @@ static int cmp_pair(const void *a, const void *b)
     return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-int xpbd_broadphase_run(xpbd_broadphase *bp, int n, const xpbd_placed *shapes, const int *is_static,
-                        const double *grow, xpbd_pair_skip skip, const void *user)
+int collide_broadphase_run(collide_broadphase *bp, int n, const collide_placed *shapes, const int *is_static,
+                        const double *grow, collide_pair_skip skip, const void *user)
 {
     bp->n = 0;
     box *bx = malloc((size_t)(n > 0 ? n : 1) * sizeof *bx);
@@ -112,8 +112,8 @@ int xpbd_broadphase_run(xpbd_broadphase *bp, int n, const xpbd_placed *shapes, c
     int ndyn = 0, r = 0;
     double cell = 0;
     for (int i = 0; i < n; i++) {
-        if (shapes[i].type == XPBD_SHAPE_PLANE) continue;
-        xpbd_placed_aabb(&shapes[i], bx[i].lo, bx[i].hi);
+        if (shapes[i].kind == COLLIDE_PLANE) continue;
+        collide_placed_aabb(&shapes[i], bx[i].lo, bx[i].hi);
         double ext = 0;
         for (int k = 0; k < 3; k++) {
             bx[i].lo[k] -= grow[i];
@@ -126,7 +126,7 @@ int xpbd_broadphase_run(xpbd_broadphase *bp, int n, const xpbd_placed *shapes, c
     cell /= ndyn;
     long long nentry = 0;
     for (int i = 0; i < n; i++) {
-        if (shapes[i].type == XPBD_SHAPE_PLANE) continue;
+        if (shapes[i].kind == COLLIDE_PLANE) continue;
         long long cells = 1;
         for (int k = 0; k < 3; k++) {
             bx[i].clo[k] = (long long)floor(bx[i].lo[k] / cell);
@@ -155,7 +155,7 @@ int xpbd_broadphase_run(xpbd_broadphase *bp, int n, const xpbd_placed *shapes, c
             }
         }
         for (int i = 0; i < n; i++) {
-            if (is_static[i] || shapes[i].type == XPBD_SHAPE_PLANE) continue;
+            if (is_static[i] || shapes[i].kind == COLLIDE_PLANE) continue;
             for (c[0] = bx[i].clo[0]; c[0] <= bx[i].chi[0]; c[0]++)
                 for (c[1] = bx[i].clo[1]; c[1] <= bx[i].chi[1]; c[1]++)
                     for (c[2] = bx[i].clo[2]; c[2] <= bx[i].chi[2]; c[2]++) {
@@ -166,7 +166,7 @@ int xpbd_broadphase_run(xpbd_broadphase *bp, int n, const xpbd_placed *shapes, c
         }
     }
     for (int i = 0; i < n && !r; i++) {
-        if (shapes[i].type == XPBD_SHAPE_PLANE) {
+        if (shapes[i].kind == COLLIDE_PLANE) {
             r = plane_pairs(bp, n, shapes, is_static, bx, i, skip, user);
             continue;
         }
@@ -175,7 +175,7 @@ int xpbd_broadphase_run(xpbd_broadphase *bp, int n, const xpbd_placed *shapes, c
         if (is_static[i] && cells > nentry + 64) {
             /* a static box larger than the whole hash: against every dynamic box */
             for (int j = 0; j < n && !r; j++)
-                if (!is_static[j] && shapes[j].type != XPBD_SHAPE_PLANE && overlap(&bx[i], &bx[j]) &&
+                if (!is_static[j] && shapes[j].kind != COLLIDE_PLANE && overlap(&bx[i], &bx[j]) &&
                     !(skip && skip(i, j, user)))
                     r = add_pair(bp, i, j);
             continue;
@@ -203,11 +203,11 @@ done:
     return r;
 }
 
-void xpbd_broadphase_free(xpbd_broadphase *bp)
+void collide_broadphase_free(collide_broadphase *bp)
 {
     free(bp->pairs);
     free(bp->count);
     free(bp->start);
     free(bp->entry);
-    *bp = (xpbd_broadphase){ 0 };
+    *bp = (collide_broadphase){ 0 };
 }

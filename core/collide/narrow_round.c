@@ -1,15 +1,15 @@
-/* xpbd_narrow_round.c — pairs of round shapes: a sphere is a ball about a
+/* narrow_round.c — pairs of round shapes: a sphere is a ball about a
  * point, a capsule a ball swept along a segment, so each pair is the
  * closest points of two point sets (point, segment) and then two balls:
  * n = (x_a − x_b)/|x_a − x_b|, pa = x_a − r_a n, pb = x_b + r_b n. */
-#include "xpbd/xpbd_collide.h"
+#include "collide/collide.h"
 
 #include <math.h>
 
 static double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 /* Ericson, Real-Time Collision Detection §5.1.9, clamped to both segments. */
-void xpbd_segment_closest(const double p1[3], const double d1[3], const double p2[3], const double d2[3],
+void collide_segment_closest(const double p1[3], const double d1[3], const double p2[3], const double d2[3],
                           double *s, double *t)
 {
     double r[3] = { p1[0] - p2[0], p1[1] - p2[1], p1[2] - p2[2] };
@@ -30,7 +30,7 @@ void xpbd_segment_closest(const double p1[3], const double d1[3], const double p
 }
 
 /* Two balls (x_a, r_a), (x_b, r_b) with a fallback normal for coincident centres. */
-static void balls(xpbd_manifold *o, const double xa[3], double ra, const double xb[3], double rb,
+static void balls(collide_manifold *o, const double xa[3], double ra, const double xb[3], double rb,
                   const double fallback[3], double margin)
 {
     double d[3] = { xa[0] - xb[0], xa[1] - xb[1], xa[2] - xb[2] }, L = sqrt(dot(d, d));
@@ -40,13 +40,13 @@ static void balls(xpbd_manifold *o, const double xa[3], double ra, const double 
         pa[k] = xa[k] - ra * o->n[k];
         pb[k] = xb[k] + rb * o->n[k];
     }
-    xpbd_manifold_add(o, pa, pb, margin);
+    collide_manifold_add(o, pa, pb, margin);
 }
 
 static const double ez[3] = { 0, 0, 1 };
 
 /* The straight part of a capsule: start p, direction d (full length). */
-static void segment(const xpbd_placed *c, double p[3], double d[3])
+static void segment(const collide_placed *c, double p[3], double d[3])
 {
     for (int k = 0; k < 3; k++) {
         d[k] = 2.0 * c->size[1] * c->R[3 * k + 2];
@@ -54,14 +54,14 @@ static void segment(const xpbd_placed *c, double p[3], double d[3])
     }
 }
 
-int xpbd_collide_sphere_sphere(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o)
+int collide_sphere_sphere(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *o)
 {
     o->n_points = 0;
     balls(o, a->c, a->size[0], b->c, b->size[0], ez, margin);
     return o->n_points;
 }
 
-int xpbd_collide_sphere_capsule(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o)
+int collide_sphere_capsule(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *o)
 {
     double p[3], d[3], x[3], r[3];
     segment(b, p, d);
@@ -78,12 +78,12 @@ int xpbd_collide_sphere_capsule(const xpbd_placed *a, const xpbd_placed *b, doub
 /* Closest points of the two segments; nearly parallel segments that
  * overlap along their common direction also give the two ends of the
  * overlap, so a capsule lying on another rests on a line, not a point. */
-int xpbd_collide_capsule_capsule(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o)
+int collide_capsule_capsule(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *o)
 {
     double pa0[3], da[3], pb0[3], db[3], s, t, xa[3], xb[3];
     segment(a, pa0, da);
     segment(b, pb0, db);
-    xpbd_segment_closest(pa0, da, pb0, db, &s, &t);
+    collide_segment_closest(pa0, da, pb0, db, &s, &t);
     for (int k = 0; k < 3; k++) {
         xa[k] = pa0[k] + s * da[k];
         xb[k] = pb0[k] + t * db[k];
@@ -115,7 +115,7 @@ int xpbd_collide_capsule_capsule(const xpbd_placed *a, const xpbd_placed *b, dou
             pa[k] = cA[k] - a->size[0] * n[k];
             pb[k] = cB[k] + b->size[0] * n[k];
         }
-        xpbd_manifold_add(o, pa, pb, margin);
+        collide_manifold_add(o, pa, pb, margin);
     }
     return o->n_points;
 }

@@ -1,32 +1,32 @@
-/* xpbd_narrow_plane.c — shapes against a static plane (B): the plane's
+/* narrow_plane.c — shapes against a static plane (B): the plane's
  * normal N = R e3 is the manifold normal, and every candidate point x of A
  * (a feature that can be deepest) gives the pair (x, x − s N), s = N·(x − c). */
-#include "xpbd/xpbd_collide.h"
+#include "collide/collide.h"
 
 #include <math.h>
 
-static void plane_point(xpbd_manifold *o, const xpbd_placed *plane, const double x[3], double margin)
+static void plane_point(collide_manifold *o, const collide_placed *plane, const double x[3], double margin)
 {
     const double *c = plane->c;
     double s = o->n[0] * (x[0] - c[0]) + o->n[1] * (x[1] - c[1]) + o->n[2] * (x[2] - c[2]);
     double pb[3] = { x[0] - s * o->n[0], x[1] - s * o->n[1], x[2] - s * o->n[2] };
-    xpbd_manifold_add(o, x, pb, margin);
+    collide_manifold_add(o, x, pb, margin);
 }
 
-static void plane_begin(xpbd_manifold *o, const xpbd_placed *plane)
+static void plane_begin(collide_manifold *o, const collide_placed *plane)
 {
     o->n_points = 0;
     for (int k = 0; k < 3; k++) o->n[k] = plane->R[3 * k + 2];
 }
 
 /* A ball of radius r at x: its deepest point x − r N. */
-static void ball_point(xpbd_manifold *o, const xpbd_placed *plane, const double x[3], double r, double margin)
+static void ball_point(collide_manifold *o, const collide_placed *plane, const double x[3], double r, double margin)
 {
     double p[3] = { x[0] - r * o->n[0], x[1] - r * o->n[1], x[2] - r * o->n[2] };
     plane_point(o, plane, p, margin);
 }
 
-int xpbd_collide_sphere_plane(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o)
+int collide_sphere_plane(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *o)
 {
     plane_begin(o, b);
     ball_point(o, b, a->c, a->size[0], margin);
@@ -36,7 +36,7 @@ int xpbd_collide_sphere_plane(const xpbd_placed *a, const xpbd_placed *b, double
 /* The end balls of the straight part whose lowest point is on the capsule's
  * surface (the end does not point up, N·(±z) ≤ 0): the lower one, both when
  * the capsule lies flat. */
-int xpbd_collide_capsule_plane(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o)
+int collide_capsule_plane(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *o)
 {
     plane_begin(o, b);
     double nz = o->n[0] * a->R[2] + o->n[1] * a->R[5] + o->n[2] * a->R[8];
@@ -50,7 +50,7 @@ int xpbd_collide_capsule_plane(const xpbd_placed *a, const xpbd_placed *b, doubl
 }
 
 /* The eight corners. */
-int xpbd_collide_box_plane(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o)
+int collide_box_plane(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *o)
 {
     plane_begin(o, b);
     for (int v = 0; v < 8; v++) {
@@ -67,7 +67,7 @@ int xpbd_collide_box_plane(const xpbd_placed *a, const xpbd_placed *b, double ma
  * one (along −N projected on the cap; the cap's x axis when the cap lies
  * flat), so a cylinder standing on its cap rests on four points and one
  * lying on its side on two. */
-int xpbd_collide_cylinder_plane(const xpbd_placed *a, const xpbd_placed *b, double margin, xpbd_manifold *o)
+int collide_cylinder_plane(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *o)
 {
     plane_begin(o, b);
     const double *N = o->n, r = a->size[0], hl = a->size[1];

@@ -2,7 +2,8 @@
  * C.  models/xpbd/triple_pendulum.mech and rps3.mech write the same scenes in
  * the model language (what bench/xpbd_results runs); tests/xpbd/xpbd_scene_files.c
  * checks them against these.  The paper gives no geometry or masses; the
- * values chosen are listed in docs/xpbd.md. */
+ * values chosen are listed in docs/xpbd.md.  A test fixture: compiled into
+ * the tests that use it, not into the core library. */
 #ifndef MECH_XPBD_SCENES_H
 #define MECH_XPBD_SCENES_H
 

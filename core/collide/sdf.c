@@ -1,8 +1,10 @@
-/* xpbd_sdf.c — signed distance functions of the collider shapes (negative
+/* collide_sdf.c — signed distance functions of the collider shapes (negative
  * inside) and their outward unit normals, for the rigid–rod narrow phase
  * (Tobin & Rucker §7.1.1).  Each is evaluated in the shape's frame, l =
  * Rᵀ(x − c), and its normal turned back to the world. */
-#include "xpbd/xpbd_internal.h"
+#include "collide/collide.h"
+
+#include "spatial/spatial.h"
 
 #include <math.h>
 
@@ -24,23 +26,23 @@ static double box2(double qa, double qb, double *wa, double *wb)
 
 static double sign(double v) { return v < 0 ? -1.0 : 1.0; }
 
-double xpbd_sdf(const xpbd_placed *s, const double x[3], double n[3])
+double collide_sdf(const collide_placed *s, const double x[3], double n[3])
 {
     const double *h = s->size;
     double r[3], l[3], g[3] = { 0, 0, 1 }, phi;
     for (int k = 0; k < 3; k++) r[k] = x[k] - s->c[k];
-    xm3_tmulv(s->R, r, l);
-    switch (s->type) {
-    case XPBD_SHAPE_SPHERE:
-    case XPBD_SHAPE_CAPSULE: { /* a ball about a point, or about the segment |z| ≤ h[1] */
-        double q[3] = { l[0], l[1], s->type == XPBD_SHAPE_CAPSULE ? l[2] - fmin(fmax(l[2], -h[1]), h[1]) : l[2] };
+    m3_tmulv(s->R, r, l);
+    switch (s->kind) {
+    case COLLIDE_SPHERE:
+    case COLLIDE_CAPSULE: { /* a ball about a point, or about the segment |z| ≤ h[1] */
+        double q[3] = { l[0], l[1], s->kind == COLLIDE_CAPSULE ? l[2] - fmin(fmax(l[2], -h[1]), h[1]) : l[2] };
         double L = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
         if (L > 0)
             for (int k = 0; k < 3; k++) g[k] = q[k] / L;
         phi = L - h[0];
         break;
     }
-    case XPBD_SHAPE_BOX: {
+    case COLLIDE_BOX: {
         double q[3], o[3], L = 0;
         int out = 0, deep = 0;
         for (int k = 0; k < 3; k++) {
@@ -55,7 +57,7 @@ double xpbd_sdf(const xpbd_placed *s, const double x[3], double n[3])
         phi = out ? L : q[deep];
         break;
     }
-    case XPBD_SHAPE_CYLINDER: { /* the rectangle (radial, axial) of the section through the axis */
+    case COLLIDE_CYLINDER: { /* the rectangle (radial, axial) of the section through the axis */
         double rho = sqrt(l[0] * l[0] + l[1] * l[1]), u[2] = { 1, 0 }, wr, wz;
         if (rho > 0) u[0] = l[0] / rho, u[1] = l[1] / rho;
         phi = box2(rho - h[0], fabs(l[2]) - h[1], &wr, &wz);
@@ -66,6 +68,6 @@ double xpbd_sdf(const xpbd_placed *s, const double x[3], double n[3])
     }
     default: phi = l[2]; break; /* the plane z = 0, solid below */
     }
-    xm3_mulv(s->R, g, n);
+    m3_mulv(s->R, g, n);
     return phi;
 }

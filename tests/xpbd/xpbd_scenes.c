@@ -1,5 +1,5 @@
 /* xpbd_scenes.c — see xpbd_scenes.h. */
-#include "xpbd/xpbd_scenes.h"
+#include "xpbd_scenes.h"
 
 #include "spatial/spatial.h"
 
