@@ -76,8 +76,9 @@ mech_wasm_executable(runtime runtime)
 # dispatch, manifold solve, velocity pass) was merged with the solver into
 # the engine's one step function, which V8 compiles into slower code: the
 # triple pendulum and 3-RPS without any contact took 2.63 and 7.1 µs per
-# substep instead of 2.20 and 5.9 (docs/xpbd.md, "Timing").  Larger functions
-# stay calls; 100 to 3000 measure the same, and so do the contact scenes.
+# substep instead of 2.20 and 5.9 under Node (native code was unaffected).
+# Larger functions stay calls; limits of 100 to 3000 measure the same, and
+# the contact scenes (bristlebot, bowling) no slower.
 target_link_options(runtime PRIVATE -sALLOW_TABLE_GROWTH
   -sBINARYEN_EXTRA_PASSES=--one-caller-inline-max-function-size=1000)
 
