@@ -184,6 +184,7 @@ static int rod_pair(const xpbd_model *m, xpbd_data *d, int i, int j, double h)
 int xpbd_contacts_find(const xpbd_model *m, xpbd_data *d, double h)
 {
     d->ncontact = 0;
+    if (d->broad.n == 0) return 0;   /* no candidate pair this step: nothing to place */
     place(m, d);
     for (int q = 0; q < d->broad.n; q++) {
         int i = d->broad.pairs[2 * q], j = d->broad.pairs[2 * q + 1];

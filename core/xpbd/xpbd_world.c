@@ -276,8 +276,9 @@ static void update_velocities(const xpbd_model *m, xpbd_data *d, double h)
  * (Müller et al. 2020 §3.5); their normal velocities are read after it (the
  * rods' too).  Rod contacts are solved after the rods' elastic solve, outside
  * its block (Tobin & Rucker §8.2), and their velocity pass follows the rods'
- * velocity update. */
-static int substep(const xpbd_model *m, xpbd_data *d, double h, int contact)
+ * velocity update.  The residuals are the step's last substep's (xpbd_data),
+ * so only that one computes them. */
+static int substep(const xpbd_model *m, xpbd_data *d, double h, int contact, int last)
 {
     double t1 = d->t + h;
     if (contact && xpbd_contacts_find(m, d, h)) return -1;
@@ -295,7 +296,7 @@ static int substep(const xpbd_model *m, xpbd_data *d, double h, int contact)
     }
     update_velocities(m, d, h);
     for (int r = 0; r < d->nrod; r++) xpbd_rod_substep_end(d->rods[r], h);
-    if (d->record_residuals) xpbd_residuals(m, d, h, &d->primal, &d->constraint);
+    if (last && d->record_residuals) xpbd_residuals(m, d, h, &d->primal, &d->constraint);
     if (contact) xpbd_contacts_solve_velocities(m, d, h);
     xpbd_solve_damping(m, d, h);
     d->t = t1;
@@ -308,7 +309,7 @@ int xpbd_step(const xpbd_model *m, xpbd_data *d)
     int contact = m->ncollider > 0 || xpbd_rod_contact_any(d);
     if (contact && xpbd_contacts_broadphase(m, d)) return -1;
     for (int s = 0; s < m->params.substeps; s++)
-        if (substep(m, d, h, contact)) return -1;
+        if (substep(m, d, h, contact, s == m->params.substeps - 1)) return -1;
     return 0;
 }
 
