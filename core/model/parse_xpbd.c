@@ -387,8 +387,8 @@ int xp_store_servos(parser *p)
 
 /* Work units of one XPBD step (docs/mech-format.md, "XPBD scenes"): per
  * substep and iteration each body and joint is one unit and each rod element
- * MECH_XPBD_ROD_ELEMENT_WORK units, the measured cost of a cubic, fully
- * integrated element in joints, so that the cap bounds a step's time whatever
+ * MECH_XPBD_ROD_ELEMENT_WORK units, about what a cubic, fully integrated
+ * element costs against a joint, so that the cap bounds a step's time whatever
  * the scene is made of (the figures: docs/benchmarks.md, "Measured reasons in
  * the code").  The place of the error is the value that sets the count:
  * substeps, else iterations, else the largest rod's size. */
