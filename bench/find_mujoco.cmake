@@ -1,4 +1,4 @@
-# Shared by tests/mujoco.cmake and bench/CMakeLists.txt: find MuJoCo and make
+# Shared by tests/mujoco/mujoco.cmake and bench/CMakeLists.txt: find MuJoCo and make
 # its imported target usable.  Debian's libmujoco-dev 2.2.2 lists
 # /usr/include/libqhull_r/ among the target's include directories without
 # installing it, which CMake rejects at generate time; drop such entries.

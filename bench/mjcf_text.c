@@ -1,4 +1,4 @@
-/* mjcf_text.c — print a .mech model as MJCF (tests/mjcf.c's converter), for
+/* mjcf_text.c — print a .mech model as MJCF (tests/mujoco/mjcf.c's converter), for
  * bench/wasm_bench.mjs to load the same model into mujoco-js.
  *   mech-mjcf FILE */
 #include <stdio.h>

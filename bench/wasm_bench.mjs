@@ -23,7 +23,7 @@
 //              WebAssembly (mw_bench_here), timed in turn with forward():
 //              forward() minus this is what the API costs
 //   mj_forward mujoco-js@0.0.7 (MuJoCo's official WebAssembly build), contacts
-//              disabled, on the same model converted to MJCF (tests/mjcf.c),
+//              disabled, on the same model converted to MJCF (tests/mujoco/mjcf.c),
 //              called from JS at one fixed state like forward()
 //   mj/ABA     mj_forward / ABA fwd(); gate: >= 1.5 on elbow, bintree and
 //              satellite (the runtime engine, which runs edited models)

@@ -40,7 +40,7 @@ file(GLOB MECH_LOOP_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/loops/*.
 # (docs/codegen.md, "Two algorithms"; docs/contact.md, "The M113").
 # models/tracks/large/*.mech (no recursion) is for vehicles whose generated
 # code would still be too large for every build tree; none is there now.
-# tests/parser.cmake and tests/contact.cmake check any by their own glob.
+# tests/model/parser.cmake and tests/contact/contact.cmake check any by their own glob.
 file(GLOB MECH_TRACK_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/tracks/*.mech)
 # Writes the .mech text that `node script source` prints into `out` when the tree is configured (keeping out's
 # timestamp when the text is unchanged, so nothing downstream reruns); `what` names the step in an error.

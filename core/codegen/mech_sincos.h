@@ -38,7 +38,7 @@
  * that have checked the range themselves: a generated function that may call
  * libm costs V8 spills in WebAssembly even when the call is never taken
  * (docs/codegen.md, "Trigonometry").
- * tests/test_sincos.c checks it against libm over about 10^6 arguments
+ * tests/spatial/test_sincos.c checks it against libm over about 10^6 arguments
  * (at most 2 ulp, 1.1e-16 absolute). */
 #ifndef MECH_SINCOS_H
 #define MECH_SINCOS_H

@@ -1,7 +1,7 @@
 /* kinematics.h — lean world kinematics in 3x3 form: per body its world
  * attitude, origin, angular velocity and origin velocity, in one pass down
  * the tree.  The same quantities dense_world_kinematics (rbda/loops.h)
- * carries as 6x6 transforms, at a fraction of the cost; tests/test_contact.c
+ * carries as 6x6 transforms, at a fraction of the cost; tests/contact/test_contact_stage.c
  * checks the two agree.  Frames as docs/conventions.md. */
 #ifndef MECH_KINEMATICS_H
 #define MECH_KINEMATICS_H

@@ -7,7 +7,7 @@
  *              output is differenced with ⊟ as well.
  * The hat map θ^ is m3_skew (spatial.h); vee is its inverse.  Matrices are
  * row-major 3x3, quaternions [w x y z] (docs/conventions.md).  Every Jacobian
- * below is checked against central finite differences in tests/test_so3.c,
+ * below is checked against central finite differences in tests/spatial/test_so3.c,
  * including |θ| ≈ 1e-8 and |θ| ≈ π − 1e-6.
  */
 #ifndef MECH_SO3_H

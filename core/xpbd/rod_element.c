@@ -3,7 +3,7 @@
  * interpolated on the manifold about a reference node (§6.3.2, Crisfield &
  * Jelenić 1999), the element strains (§6.3.3), the Gauss-point constraints
  * (§6.3.4) and the end clamps.  docs/rods.md derives each gradient;
- * tests/test_rod_gradients.c checks each against central differences. */
+ * tests/xpbd/test_rod_gradients.c checks each against central differences. */
 #include "xpbd/rod_internal.h"
 
 #include "spatial/so3.h"

@@ -1,6 +1,6 @@
 /* xpbd_scenes.h — the two rigid-body scenes of Tobin & Rucker §9.1, built in
  * C.  models/xpbd/triple_pendulum.mech and rps3.mech write the same scenes in
- * the model language (what bench/xpbd_results runs); tests/xpbd_scene_files.c
+ * the model language (what bench/xpbd_results runs); tests/xpbd/xpbd_scene_files.c
  * checks them against these.  The paper gives no geometry or masses; the
  * values chosen are listed in docs/xpbd.md. */
 #ifndef MECH_XPBD_SCENES_H

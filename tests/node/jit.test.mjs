@@ -141,7 +141,7 @@ test('malformed texts reject with a MechError, from openModel and generateCode',
 });
 
 test('an over-constrained loop is refused with a MechError', async () => {
-  const text = readFileSync(`${root}tests/overconstrained_fourbar.mech`, 'utf8');
+  const text = readFileSync(`${root}tests/fixtures/overconstrained_fourbar.mech`, 'utf8');
   await assert.rejects(openModel({ text, name: 'overconstrained' }, { backend: 'jit' }), MechError);
 });
 

@@ -133,7 +133,7 @@ export function combineMass(parts) {
 }
 
 /**
- * Symmetric 3×3 A (row-major) = V diag(d) Vᵀ by cyclic Jacobi run to machine precision (as tests/mjcf.c does in C);
+ * Symmetric 3×3 A (row-major) = V diag(d) Vᵀ by cyclic Jacobi run to machine precision (as tests/mujoco/mjcf.c does in C);
  * V's columns are the eigenvectors, det V = +1.
  */
 export function eigSym3(A) {

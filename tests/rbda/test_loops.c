@@ -318,7 +318,7 @@ static void check_model(const mech_model *m)
     aba_ws_free(aws);
 }
 
-/* A planar four-bar closed by a revolute (tests/overconstrained_fourbar.mech):
+/* A planar four-bar closed by a revolute (tests/fixtures/overconstrained_fourbar.mech):
  * nc 5, rank 2 -> rejected with advice. */
 static void check_overconstrained(const char *path)
 {

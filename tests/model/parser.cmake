@@ -1,6 +1,6 @@
-# The .mech parser (tests/test_parser.c): models, round-trips, tests/bad/*.
+# The .mech parser (tests/model/test_parser.c): models, round-trips, tests/bad/*.
 # Runs twice: against mech_internal, and rebuilt from source under ASan + UBSan.
-set(MECH_PARSER_ARGS ${CMAKE_SOURCE_DIR}/models ${CMAKE_CURRENT_LIST_DIR}/bad)
+set(MECH_PARSER_ARGS ${CMAKE_SOURCE_DIR}/models ${CMAKE_CURRENT_LIST_DIR}/../bad)
 
 add_executable(test_parser ${CMAKE_CURRENT_LIST_DIR}/test_parser.c)
 target_link_libraries(test_parser PRIVATE mech_internal)
@@ -18,7 +18,7 @@ if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang" AND NOT EMSCRIPTEN)
   add_test(NAME parser_asan COMMAND test_parser_asan ${MECH_PARSER_ARGS})
 endif()
 
-# Track bands and the ground (tests/test_track_parse.c): belt lengths against
+# Track bands and the ground (tests/model/test_track_parse.c): belt lengths against
 # closed forms, the design pose of models/tracks/*.mech (track_min, track_demo,
 # m113) and of any vehicle kept out of the generated set
 # (models/tracks/large/*.mech), warnings, terrain.

@@ -1,4 +1,4 @@
-# Forward dynamics against MuJoCo (tests/test_mujoco.c): one test per
+# Forward dynamics against MuJoCo (tests/mujoco/test_mujoco.c): one test per
 # models/*.mech plus a closed-form check of MuJoCo itself.  MuJoCo is optional;
 # core/ never links it.
 include(${CMAKE_SOURCE_DIR}/bench/find_mujoco.cmake)
@@ -6,8 +6,8 @@ if(NOT mujoco_FOUND)
   return()
 endif()
 
-add_executable(test_mujoco ${CMAKE_CURRENT_SOURCE_DIR}/test_mujoco.c
-                           ${CMAKE_CURRENT_SOURCE_DIR}/mjcf.c)
+add_executable(test_mujoco ${CMAKE_CURRENT_LIST_DIR}/test_mujoco.c
+                           ${CMAKE_CURRENT_LIST_DIR}/mjcf.c)
 target_link_libraries(test_mujoco PRIVATE mech_internal mujoco::mujoco m)
 # Generator expressions, not if(TARGET): true wherever core/codegen is added.
 set(mech_has_generated $<TARGET_EXISTS:mech_generated>)

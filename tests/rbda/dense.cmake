@@ -1,8 +1,8 @@
-# Dense reference, ABA, energy/poses, integrator (tests/test_dense.c): spatial
+# Dense reference, ABA, energy/poses, integrator (tests/rbda/test_dense.c): spatial
 # unit checks, a hand-built model with every joint type, one test per
 # models/*.mech (CRBA vs ABA, ID, qd == dq/dt, drift, energy), and satellite
 # free fall.  Each test prints its figures (ctest -V or --output-on-failure).
-add_executable(test_dense ${CMAKE_CURRENT_SOURCE_DIR}/test_dense.c)
+add_executable(test_dense ${CMAKE_CURRENT_LIST_DIR}/test_dense.c)
 target_link_libraries(test_dense PRIVATE mech_internal m)
 
 add_test(NAME dense_spatial COMMAND test_dense spatial)
@@ -19,16 +19,4 @@ foreach(model ${MECH_DENSE_LOOP_MODELS})
 endforeach()
 if(EXISTS ${CMAKE_SOURCE_DIR}/models/satellite.mech)
   add_test(NAME dense_satellite_free_fall COMMAND test_dense satellite ${CMAKE_SOURCE_DIR}/models/satellite.mech)
-endif()
-
-# The mech CLI: summaries of every model, one compare, a short run, and that
-# usage errors fail.
-if(TARGET mech)
-  add_test(NAME mech_check_models COMMAND mech check ${MECH_DENSE_MODELS})
-  if(EXISTS ${CMAKE_SOURCE_DIR}/models/threelink.mech)
-    add_test(NAME mech_compare_threelink COMMAND mech compare ${CMAKE_SOURCE_DIR}/models/threelink.mech --trials 200)
-    add_test(NAME mech_run_threelink COMMAND mech run ${CMAKE_SOURCE_DIR}/models/threelink.mech --time 0.5)
-  endif()
-  add_test(NAME mech_usage_error COMMAND mech run --engine bogus)
-  set_tests_properties(mech_usage_error PROPERTIES WILL_FAIL TRUE)
 endif()

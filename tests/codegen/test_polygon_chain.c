@@ -1,12 +1,12 @@
 /* test_polygon_chain.c — generated forward dynamics of a long curled chain
  * against the dense reference, at its design pose and near it.
  *
- *   test_polygon_chain FILE      FILE: tests/polygon_chain.mech, the model
+ *   test_polygon_chain FILE      FILE: tests/codegen/polygon_chain.mech, the model
  *                                the linked mechgen_polygon_chain was made from
  *
  * A tracked vehicle's band laid on its rollers is a serial chain of 16 to 40
  * links curled back on itself, where the trailing pivots of L^T D L nearly
- * cancel (tests/polygon_chain.mech).  There a factorization that is not
+ * cancel (tests/codegen/polygon_chain.mech).  There a factorization that is not
  * backward stable shows up at once, while random states (a chain that does
  * not curl) hide it.  Compared in free fall (qd = 0, tau = 0, no fext), the
  * case whose answer is mostly exact zeros, at the design pose and at random

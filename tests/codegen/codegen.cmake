@@ -16,19 +16,19 @@ foreach(model ${MECH_VALIDATE_MODELS} ${MECH_ROBOT_MODELS})
 endforeach()
 
 # A band's shoes without the band: a 32-link chain curled like a track on its
-# rollers (tests/polygon_chain.mech), generated here for this test only by
+# rollers (tests/codegen/polygon_chain.mech), generated here for this test only by
 # each algorithm (mechgen keeps the articulated-body algorithm for it, and the
 # L^T D L's stability on such a chain is what the test was written for) and
 # compared with the dense reference at its design pose and near it, where an
-# unstable factorization shows at once (tests/test_polygon_chain.c).
+# unstable factorization shows at once (tests/codegen/test_polygon_chain.c).
 foreach(algorithm crba aba)
   set(polygon_chain ${CMAKE_CURRENT_BINARY_DIR}/polygon_chain_${algorithm})
   add_custom_command(
     OUTPUT ${polygon_chain}.c ${polygon_chain}.h
-    COMMAND mechgen --algorithm ${algorithm} tests/polygon_chain.mech ${polygon_chain}.c ${polygon_chain}.h
+    COMMAND mechgen --algorithm ${algorithm} tests/codegen/polygon_chain.mech ${polygon_chain}.c ${polygon_chain}.h
     DEPENDS mechgen ${CMAKE_CURRENT_LIST_DIR}/polygon_chain.mech
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
-    COMMENT "Generating dynamics for tests/polygon_chain.mech by ${algorithm}"
+    COMMENT "Generating dynamics for tests/codegen/polygon_chain.mech by ${algorithm}"
     VERBATIM)
   add_executable(test_polygon_chain_${algorithm} ${CMAKE_CURRENT_LIST_DIR}/test_polygon_chain.c ${polygon_chain}.c)
   target_include_directories(test_polygon_chain_${algorithm} PRIVATE ${CMAKE_SOURCE_DIR}/core/codegen
@@ -39,15 +39,9 @@ foreach(algorithm crba aba)
            COMMAND test_polygon_chain_${algorithm} ${CMAKE_CURRENT_LIST_DIR}/polygon_chain.mech)
 endforeach()
 
-# The inline sincos every generated file uses, against libm over ~10^6 arguments.
-add_executable(test_sincos ${CMAKE_CURRENT_LIST_DIR}/test_sincos.c)
-target_include_directories(test_sincos PRIVATE ${CMAKE_SOURCE_DIR}/core/codegen)
-target_link_libraries(test_sincos PRIVATE m)
-add_test(NAME test_sincos COMMAND test_sincos)
-
 # An over-constrained loop is refused at generation, with the fix in the message.
 add_test(NAME mechgen_rejects_overconstrained
-         COMMAND mechgen ${CMAKE_CURRENT_LIST_DIR}/overconstrained_fourbar.mech
+         COMMAND mechgen ${CMAKE_CURRENT_LIST_DIR}/../fixtures/overconstrained_fourbar.mech
                  ${CMAKE_BINARY_DIR}/overconstrained.c ${CMAKE_BINARY_DIR}/overconstrained.h)
 set_tests_properties(mechgen_rejects_overconstrained PROPERTIES
                      PASS_REGULAR_EXPRESSION "over-constrained: rank\\(K\\) = 2 < nc = 5.*point-on-line")
@@ -81,7 +75,7 @@ foreach(model ${other_models})
 endforeach()
 list(LENGTH other_models other_count)
 file(CONFIGURE OUTPUT ${other_dir}/registry.c @ONLY CONTENT
-"/* registry.c — every model by the algorithm mechgen does not keep, written by tests/codegen.cmake. */
+"/* registry.c — every model by the algorithm mechgen does not keep, written by tests/codegen/codegen.cmake. */
 #include <stddef.h>
 
 #include \"generated.h\"

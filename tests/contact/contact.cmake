@@ -1,10 +1,12 @@
-# The contact stage (tests/test_contact.c): the point laws, a band built in
-# the test, and the stage on every shipped model (with a band or a ground:
-# every stage check; without: zero force).
-add_executable(test_contact ${CMAKE_CURRENT_LIST_DIR}/test_contact.c)
-target_link_libraries(test_contact PRIVATE mech_internal m)
-add_test(NAME contact_laws COMMAND test_contact laws)
-add_test(NAME contact_synthetic COMMAND test_contact synthetic)
+# The contact stage: its point laws (tests/contact/test_contact_laws.c), then the stage on a band built in the
+# test and on every shipped model (tests/contact/test_contact_stage.c; with a band or a ground: every stage check;
+# without: zero force).
+add_executable(test_contact_laws ${CMAKE_CURRENT_LIST_DIR}/test_contact_laws.c)
+target_link_libraries(test_contact_laws PRIVATE mech_internal m)
+add_test(NAME contact_laws COMMAND test_contact_laws)
+add_executable(test_contact_stage ${CMAKE_CURRENT_LIST_DIR}/test_contact_stage.c)
+target_link_libraries(test_contact_stage PRIVATE mech_internal m)
+add_test(NAME contact_synthetic COMMAND test_contact_stage synthetic)
 # models/tracks/large/ would hold vehicles too big for the generated set
 # (cmake/sources.cmake); their contact stage is checked all the same.
 file(GLOB MECH_CONTACT_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/*.mech
@@ -12,7 +14,7 @@ file(GLOB MECH_CONTACT_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/*.mec
      ${CMAKE_SOURCE_DIR}/models/tracks/large/*.mech)
 foreach(model ${MECH_CONTACT_MODELS})
   get_filename_component(stem ${model} NAME_WE)
-  add_test(NAME contact_model_${stem} COMMAND test_contact model ${model})
+  add_test(NAME contact_model_${stem} COMMAND test_contact_stage model ${model})
 endforeach()
 
 # The trajectory checks (cli/sim.c, docs/contact.md "Trajectory checks"): each

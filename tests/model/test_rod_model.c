@@ -4,7 +4,7 @@
  *
  *   test_rod_model <models/xpbd dir>
  *
- * - models/xpbd/cantilever.mech gives exactly the desc of tests/rod_cantilever.h
+ * - models/xpbd/cantilever.mech gives exactly the desc of tests/fixtures/rod_cantilever.h
  *   (5 cubic elements, damping 1e6); 300 world steps agree with 300
  *   xpbd_rod_step of the C-API rod, and settled it reaches the §9.2 reference tip;
  * - models/xpbd/spring.mech: the prescribed end motion is applied (the top
