@@ -5,9 +5,9 @@
 //
 // Each of N fresh Node processes times every model; the table gives, per model, the median over the processes
 // of each figure and of each ratio, with the ratios' range.  One process is not enough: V8 places a module's
-// code anew in each process, and the same machine code (the build-time module's as much as the jit's) runs at
-// 250 ns in one process and 370 ns in another for panda's forward dynamics; with every function compiled by
-// TurboFan up front (node --no-liftoff) the spread goes.  Per model:
+// code anew in each process, and the same machine code (the build-time module's as much as the jit's) runs
+// markedly faster in some processes than in others (docs/benchmarks.md, "The jit"); with every function
+// compiled by TurboFan up front (node --no-liftoff) the spread goes.  Per model:
 //   build ns   ns per forward-dynamics call of the build-time module (the generated C through emcc -O2),
 //              the loop inside WebAssembly (wasm/bench.c, mw_bench_forward: 256 sampled states, the
 //              engine's forward dynamics at the model's gravity); CPU time, the two columns taking turns,

@@ -1,7 +1,7 @@
 /* rod_wasm.c — the Table 2 rods (bench/rod_scenes.c) as a WebAssembly module
  * for bench/rod_wasm.mjs: open a case, take steps, read the state.  The
  * module reads no clock; the caller times rw_steps from JS with the process's
- * CPU time (docs/rods.md, "Table 2 in WebAssembly"). */
+ * CPU time (docs/rods.md, "Table 2: time per step"; the figures: docs/benchmarks.md). */
 #include "rod_scenes.h"
 
 #include <emscripten.h>

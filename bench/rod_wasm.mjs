@@ -1,6 +1,6 @@
 // rod_wasm.mjs — Table 2 of Tobin & Rucker (ms per rod step) measured in
 // WebAssembly under Node, beside the native figures and the paper's
-// (docs/rods.md, "Table 2 in WebAssembly").  Not a test: it prints a table.
+// (docs/rods.md, "Table 2: time per step"; the figures: docs/benchmarks.md).  Not a test: it prints a table.
 //
 //   node bench/rod_wasm.mjs        (after scripts/build.sh and scripts/build-rod-wasm.sh)
 //

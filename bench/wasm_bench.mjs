@@ -144,8 +144,8 @@ async function fromJs(name, state) {
   }
   // The timing loop is compiled afresh for each model (new Function): one
   // arrow function here would be one call site for every model's Sim class,
-  // and V8's feedback there turns polymorphic — threelink, measured last,
-  // read 36.9 ns that way against 29-31 ns for the same call in a fresh loop.
+  // and V8's feedback there turns polymorphic, which slows the models timed
+  // last (docs/benchmarks.md, "Measured reasons in the code").
   const loop = new Function('sim', 'return (calls) => { for (let i = 0; i < calls; i++) sim.forward(); };')(sim);
   let forward = Infinity, here = Infinity;
   for (let turn = 0; turn < 3; turn++) {

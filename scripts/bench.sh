@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # bench.sh — timing benchmarks.  Builds everything (scripts/build.sh, into
-# build/), then runs each benchmark in turn; the native table is explained in
-# docs/benchmarks.md.  Benchmarks are not tests: the
-# figures depend on the machine and on whatever else it is running.
+# build/), then runs each benchmark in turn; docs/benchmarks.md explains the
+# tables.  Benchmarks are not tests: the figures depend on the machine and on
+# whatever else it is running.  A run that completes is appended, with its
+# date, CPU and revision, to docs/benchmark-history.md (BENCH_HISTORY names
+# another file; BENCH_HISTORY= appends nowhere).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
@@ -18,34 +20,58 @@ if [ ! -x "$build/bench/bench_native" ]; then
   echo "bench: $build/bench/bench_native was not built (is add_subdirectory(bench) in CMakeLists.txt?)" >&2
   exit 1
 fi
-echo "bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p'), $(cc --version | head -n1)"
-"$build/bench/bench_native" models/*.mech models/loops/*.mech
+history=${BENCH_HISTORY-docs/benchmark-history.md}
+cpu=$(lscpu | sed -n 's/^Model name: *//p')
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
 
-[ "$build" = build ] || exit 0
+benchmarks() {
+  echo "bench: $started, $(nproc) CPUs, $cpu, $(cc --version | head -n1)"
+  "$build/bench/bench_native" models/*.mech models/loops/*.mech
 
-# WebAssembly (Node): generated module vs runtime engine vs native vs mujoco-js (docs/wasm.md).
-node bench/wasm_bench.mjs
+  [ "$build" = build ] || return 0
 
-# The jit: its generated WebAssembly against the build-time modules, emit time, size, text to a running Sim.
-node bench/jit_wasm.mjs
+  # WebAssembly (Node): generated module vs runtime engine vs native vs mujoco-js (docs/wasm.md).
+  node bench/wasm_bench.mjs
 
-# Calls from JavaScript into the generated modules, this tree against another tree's build, interleaved in one
-# Node process (docs/benchmarks.md); skipped with a message unless MECH_OLD_TREE names that tree.
-node bench/js_calls_ab.mjs
+  # The jit: its generated WebAssembly against the build-time modules, emit time, size, text to a running Sim.
+  node bench/jit_wasm.mjs
 
-# XPBD, paper section 9.1: residuals and microseconds per substep (docs/xpbd.md).
-"$build/bench/xpbd_results"
-node bench/xpbd_wasm.mjs   # the same scenes in WebAssembly, through the public API
-node bench/contact_scenes_wasm.mjs   # the contact scenes with rods (section 9.5-9.7, Table 2)
+  # Calls from JavaScript into the generated modules, this tree against another tree's build, interleaved in one
+  # Node process (docs/benchmarks.md); skipped with a message unless MECH_OLD_TREE names that tree.
+  node bench/js_calls_ab.mjs
 
-# The tracked vehicles' contact stage by part, the whole step native, and the same step in WebAssembly (docs/contact.md).
-"$build/bench/bench_contact" models/tracks/*.mech
-node bench/contact_wasm.mjs
+  # XPBD, paper section 9.1: residuals and microseconds per substep (docs/xpbd.md).
+  "$build/bench/xpbd_results"
+  node bench/xpbd_wasm.mjs   # the same scenes in WebAssembly, through the public API
+  node bench/contact_scenes_wasm.mjs   # the contact scenes with rods (section 9.5-9.7, Table 2)
 
-# Cosserat rods, Table 2 timings in WebAssembly under Node beside native (rod_benchmarks timing, which
-# the script runs) and the paper; the full tables: build/bench/rod_benchmarks (docs/rods.md).
-bash scripts/build-rod-wasm.sh
-node bench/rod_wasm.mjs
+  # The tracked vehicles' contact stage by part, the whole step native, and the same step in WebAssembly (docs/contact.md).
+  "$build/bench/bench_contact" models/tracks/*.mech
+  node bench/contact_wasm.mjs
 
-# The playground's frame rate with the heaviest model, second by second, headless chromium (docs/playground.md).
-node bench/page_fps.mjs hmmwv_pitman 12
+  # Cosserat rods, Table 2 timings in WebAssembly under Node beside native (rod_benchmarks timing, which
+  # the script runs) and the paper; the full tables: build/bench/rod_benchmarks (docs/rods.md).
+  bash scripts/build-rod-wasm.sh >&2   # its build output stays out of the tables
+  node bench/rod_wasm.mjs
+
+  # The playground's frame rate with the heaviest model, second by second, headless chromium (docs/playground.md).
+  node bench/page_fps.mjs hmmwv_pitman 12
+}
+
+# Every table of the run, as printed, goes to the history file too, once the run has completed.
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+benchmarks | tee "$out"
+if [ -n "$history" ]; then
+  rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+  git diff --quiet HEAD -- . ":(exclude)$history" 2>/dev/null || rev="$rev with local changes"
+  {
+    printf '\n## %s, %s (%s CPUs), %s\n\n' "$started" "$cpu" "$(nproc)" "$rev"
+    printf '`%sbash scripts/bench.sh`, load average %s at the end.\n\n' \
+      "$([ "$build" = build ] || echo "BUILD_DIR=$build ")" "$(cut -d' ' -f1-3 /proc/loadavg)"
+    echo '```'
+    cat "$out"
+    echo '```'
+  } >> "$history"
+  echo "bench: appended to $history"
+fi

@@ -10,6 +10,7 @@ have cmake || missing+=(cmake)
 have gcc || missing+=(gcc)
 have make || missing+=(make)
 have clang || missing+=(clang)                       # libFuzzer target (scripts/fuzz.sh)
+have clang-format || missing+=(clang-format)         # C layout check (scripts/lint-c.sh)
 have emcc || missing+=(emscripten)                   # WebAssembly modules
 [ -f /usr/include/mujoco/mujoco.h ] || missing+=(libmujoco-dev)   # external cross-check, tests/bench only
 [ -x /usr/bin/chromium ] || missing+=(chromium)                    # browser test suite

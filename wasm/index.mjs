@@ -253,7 +253,8 @@ export class Sim {
   #ptr;
   #views = null;
   #generation = -1;
-  // forward()'s call, looked up once (0.5-1 ns per forward()): the module's mw_forward export, or the jitted
+  // forward()'s call, looked up once, since a lookup per call is a visible share of a small model's forward()
+  // (docs/benchmarks.md, "Measured reasons in the code"): the module's mw_forward export, or the jitted
   // module's forward; on a generated or jitted module their copy without the gravity compare
   // (mw_forward_model_gravity, forward_model_gravity) until the gravity view is handed out (get gravity()).
   #forward;

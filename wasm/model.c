@@ -111,7 +111,7 @@ static inline uint64_t other_gravity(const double *g)
  * (model_gravity), the gravity is the model's; qdd checked after the call;
  * anything else (another gravity, a bad input, a disposed handle, a
  * non-finite qdd) goes through mw_sim_forward, which runs fwd_dyn or names
- * the bad entry.  Measured: docs/wasm.md, "Measured (latest)". */
+ * the bad entry.  Measured: docs/benchmarks.md, "WebAssembly forward dynamics". */
 static inline int forward(mw_sim *s, int model_gravity)
 {
     const mech_fwd_dyn_own_fn fd =
@@ -131,8 +131,8 @@ EMSCRIPTEN_KEEPALIVE int mw_forward(mw_sim *s) { return forward(s, 0); }
 /* mw_forward for a handle whose gravity nobody can have changed: the shim's
  * Sim until it hands out its gravity view, the one way to write it
  * (restoreState and reset keep it).  Three loads and compares fewer on every
- * call, 0.6 ns of gantry's 10 (docs/benchmarks.md, "Calls from JavaScript after
- * the gravity-view change"). */
+ * call, which is a measurable share of a small model's forward()
+ * (docs/benchmarks.md, "Measured reasons in the code"). */
 EMSCRIPTEN_KEEPALIVE int mw_forward_model_gravity(mw_sim *s) { return forward(s, 1); }
 
 /* Which generator version produced this module's code. */

@@ -388,10 +388,11 @@ static void write_angle_check(FILE *f, const emitter *em, const char *in)
 }
 
 /* MECHGEN_PART: a part of fwd_dyn (a stage, one of the two copies, or a
- * copy's near or far half) is `wasm` in WebAssembly and `native` natively
- * (measured: stages left to gcc's judgement, hmmwv 5.15 -> 4.6 us with plain
- * inline; the two copies always inlined into the dispatcher, whose
- * address-taken near copy otherwise stays a call: springpend 14.6 -> 22.7 ns).
+ * copy's near or far half) is `wasm` in WebAssembly and `native` natively:
+ * stages left to gcc's judgement (plain inline), since it keeps a large w[] in
+ * memory where forcing them inline is slower; the two copies always inlined
+ * into the dispatcher, whose address-taken near copy otherwise stays a call
+ * (docs/benchmarks.md, "Measured reasons in the code").
  * A stage or a half is a function of its own in WebAssembly; a whole copy is
  * inlined there too, so that a model with neither pays no extra call on
  * fwd_dyn's path through the gravity check. */

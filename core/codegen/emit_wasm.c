@@ -807,8 +807,10 @@ static void handle_pointer(body *b, uint32_t at, int l)
 /* Every entry v[k], k < n, finite (v the address in local l), ANDed onto the
  * i32 on the stack: as wasm/model.c's out_of_range, each entry's magnitude
  * bits plus 2^52 carry into bit 63 exactly when it is infinite or NaN; ORed
- * over the entries and tested once, integer operations only (a
- * floating-point compare per entry costs gantry's forward() ~2 ns). */
+ * over the entries and tested once, integer operations only: V8 turns a
+ * floating-point compare per entry into a branch each, a visible share of a
+ * small model's forward() (docs/benchmarks.md, "Measured reasons in the
+ * code"). */
 static void all_finite(body *b, int l, int n)
 {
     op(b, WASM_I64_CONST);

@@ -6,10 +6,10 @@
 #include <string.h>
 
 /* The articulated-body algorithm is kept only below this fraction of the
- * CRBA's operations: at equal counts it runs slower (measured, ns per call:
- * satellite 416 against 425 operations, 56.4 against 55.3 ns; panda 1 948
- * against 1 906, 279 against 228 ns; track_min 6 477 against 9 244, 1.46
- * against 2.15 us; docs/codegen.md, "Two algorithms"). */
+ * CRBA's operations: at equal counts it runs slower, its pivots forming one
+ * chain of divisions where the L^T D L overlaps them in pairs (docs/codegen.md,
+ * "Two algorithms"; the timings: docs/benchmarks.md, "Measured reasons in the
+ * code"). */
 #define ABA_MARGIN 0.9
 
 /* The file stem: what the build, the registry and mechgen_find call the model. */

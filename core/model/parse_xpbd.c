@@ -386,11 +386,12 @@ int xp_store_servos(parser *p)
 }
 
 /* Work units of one XPBD step (docs/mech-format.md, "XPBD scenes"): per
- * substep and iteration each body and joint is one unit (~0.2 us natively)
- * and each rod element MECH_XPBD_ROD_ELEMENT_WORK units (a cubic, fully
- * integrated element costs ~140 times a joint).  At the cap a step takes
- * about two seconds natively; the place of the error is the value that
- * sets the count: substeps, else iterations, else the largest rod's size. */
+ * substep and iteration each body and joint is one unit and each rod element
+ * MECH_XPBD_ROD_ELEMENT_WORK units, about what a cubic, fully integrated
+ * element costs against a joint, so that the cap bounds a step's time whatever
+ * the scene is made of (the figures: docs/benchmarks.md, "Measured reasons in
+ * the code").  The place of the error is the value that sets the count:
+ * substeps, else iterations, else the largest rod's size. */
 int xp_check_work(parser *p)
 {
     const mech_model *m = p->m;

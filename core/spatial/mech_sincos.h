@@ -221,10 +221,11 @@ static inline void mech_sincos2(double x0, double x1, double *s0, double *c0, do
 }
 
 /* One angle, for the last odd one of a generated file's unchecked copy: in
- * WebAssembly through the paired code with its second lane idle (V8's code
- * for the f64x2 form is shorter than for the scalar one: threelink 23.7 ->
- * 22.5 ns; not in the staged files, where it measured slower: elbow 78.4 ->
- * 80.8 ns), natively the scalar form.  Bit-identical either way. */
+ * WebAssembly through the paired code with its second lane idle, since V8's
+ * code for the f64x2 form is shorter than for the scalar one (not in the
+ * staged files, where it measured slower); natively the scalar form.
+ * Bit-identical either way.  The figures: docs/benchmarks.md, "Measured
+ * reasons in the code". */
 static inline void mech_sincos1_near(double x, double *s, double *c)
 {
 #if defined(__wasm_simd128__)

@@ -299,10 +299,10 @@ function measure(snapshotMs) {
 }
 
 // The open XPBD scene's first steps, then its state back bit for bit. V8 runs a WebAssembly function on its
-// baseline code until the function has run hot, then on its optimized code: a bristlebot step takes 1.35 ms in
-// its first 50 ms and 60 µs after 200 ms (Node), so without this the run's first second lags (real-time factor
-// 0.98 over 10 s, 1.00 after the first). Windows of WARM_WINDOW ms until one costs per step within 10 % of the
-// one before (at once when the code is optimized already: a second open of the module), WARM_MAX ms at most.
+// baseline code until the function has run hot, then on its optimized code, many times faster
+// (docs/benchmarks.md, "Measured reasons in the code"), so without this the run's first second lags.
+// Windows of WARM_WINDOW ms until one costs per step within 10 % of the one before (at once when the code is
+// optimized already: a second open of the module), WARM_MAX ms at most.
 function warmUp() {
   const { dt } = model;
   if (!(dt > 0)) return;
