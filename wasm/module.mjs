@@ -24,7 +24,7 @@ export async function load(url) {
     try {
       return await readFile(url);
     } catch (e) {
-      throw new Error(`cannot read ${url.pathname}: ${e.code ?? e.message} (run \`npm run build\`)`);
+      throw new Error(`cannot read ${url.pathname}: ${e.code ?? e.message} (run \`npm run build\`)`, { cause: e });
     }
   }
   const response = await fetch(url);
