@@ -38,6 +38,9 @@ const compiled = new Map();
 export class WasmModule {
   /** Bumped on every memory growth: views made before it are detached. */
   generation = 0;
+  /** The instance's exports: the C functions (mw_*, malloc, free), its memory and its function table. */
+  /** @type {Record<string, any>} */
+  exports;
 
   /**
    * Compile (once per URL per realm) and instantiate the module at `url`.
