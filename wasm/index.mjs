@@ -318,7 +318,7 @@ export class Sim {
     if (this.#views === null || this.#generation !== this.#mod.generation) {
       const h = this.#mod.i32(ptr, HEADER.length);
       /** @param {keyof typeof HEADER} k @param {number} n */
-      const f = (k, n) => this.#mod.f64(h[HEADER[k]], n); // never 0: core/sim/data.c allocates them in one block
+      const f = (k, n) => this.#mod.f64(h[HEADER[k]], n); // never 0: core/sim/data.c sets every one
       this.#views = {
         q: f('q', this.nq), qd: f('qd', this.nv), tau: f('tau', this.nv), act: f('act', this.nact),
         fext: f('fext', 6 * this.nb), qdd: f('qdd', this.nv), poses: f('poses', 7 * this.nb),

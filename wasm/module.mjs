@@ -38,8 +38,10 @@ const compiled = new Map();
 export class WasmModule {
   /** Bumped on every memory growth: views made before it are detached. */
   generation = 0;
-  /** The instance's exports: the C functions (mw_*, malloc, free), its memory and its function table. */
-  /** @type {Record<string, any>} */
+  /**
+   * The instance's exports: the C functions (mw_*, malloc, free), its memory and its function table.
+   * @type {Record<string, any>}
+   */
   exports;
 
   /**
