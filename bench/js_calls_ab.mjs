@@ -54,7 +54,7 @@ const FIRST = opt('first', 'old');
 const ORDER = FIRST === 'new' ? ['new', 'old'] : ['old', 'new'];
 const PROCESSES = Number(opt('processes', 1));
 
-const cpu = (readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m) ?? [, 'unknown CPU'])[1];
+const cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m)?.[1] ?? 'unknown CPU';
 console.log(`js_calls_ab: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ${cpu}`);
 console.log(`  old: ${trees.old}\n  new: ${trees.new}`);
 console.log(`  ${ROUNDS} rounds, A B / B A alternating, ~${BATCH_MS} ms per variant per round after ${WARMUP_MS} ms of warm-up, ${FIRST} loaded first\n`);
@@ -203,7 +203,7 @@ async function inProcesses() {
       { encoding: 'utf8', maxBuffer: 1 << 24 });
     const lines = out.split('\n');
     console.log(`process ${p + 1} of ${PROCESSES}, ${first} first:`);
-    console.log(lines.filter((l) => !l.startsWith('JSON ') && !/^(js_calls_ab:|  old:|  new:)/.test(l)).join('\n'));
+    console.log(lines.filter((l) => !l.startsWith('JSON ') && !/^(js_calls_ab:| {2}old:| {2}new:)/.test(l)).join('\n'));
     runs.push(JSON.parse(lines.find((l) => l.startsWith('JSON ')).slice(5)));
   }
   console.log(`over ${PROCESSES} processes: the median of each process's per-round median new/old (and its range)`);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# test.sh — every test suite: native ctest, then the Node suite, then the browser suite.
+# test.sh — every test suite: lint and types (they need no build), native ctest, then the Node suite, then the
+# browser suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/lint.sh
 bash scripts/build.sh
 (cd build && ctest --output-on-failure -j "$(nproc)")
 # --single-threaded: V8 runs its background tasks (WebAssembly tier-up, concurrent GC) on the main thread. Without

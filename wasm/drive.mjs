@@ -2,6 +2,7 @@
 // vehicle"): which drive rollers a model has and on which side, the differential mapping of throttle and steer
 // onto them, the sprocket motor law, the brake law, and a Driver that steps a Sim with all of it. Plain
 // functions of describe() and the Sim's arrays, shared by the Node API and the page's worker.
+/** @import { DriveRoller, Sim } from './index.js' */
 
 const TURN_SIDE = 1e-9;   // m: a drive roller's root-frame |y| below this is on neither side
 const TOP_SPEED = 5;      // m/s: the default track speed of full throttle (motorLaw)
@@ -56,6 +57,7 @@ export function driveRollers(model) {
 /**
  * A model's differential pair: its drive rollers when there are exactly two, one on each side (left first),
  * else null. What throttle and steer act on.
+ * @param {DriveRoller[]} drives @returns {[DriveRoller, DriveRoller] | null}
  */
 export function differentialPair(drives) {
   if (drives.length !== 2) return null;
@@ -114,8 +116,7 @@ export function checkLevel(value, what, lo, hi, meaning) {
  */
 export class Driver {
   /**
-   * @param {{ q: Float64Array, qd: Float64Array, tau: Float64Array, step(dt: number, n?: number): void,
-   *   describe(): object }} sim the Sim to drive (sim may be replaced later: driver.sim = other)
+   * @param {Sim} sim the Sim to drive (sim may be replaced later: driver.sim = other)
    * @param {{ torque?: number, topSpeed?: number }} [options] torque: full-throttle torque per sprocket (N·m),
    *   default half the grip (μ · weight · radius / 2: both sides together take what the ground's friction can);
    *   topSpeed: the track speed of full throttle (m/s), default 5

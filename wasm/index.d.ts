@@ -204,6 +204,7 @@ export interface RodInfo {
 
 /** Bad model text.  `message` is `name:line:col: what was expected`. */
 export class MechError extends Error {
+  constructor(message: string, line: number, column: number);
   readonly name: 'MechError';
   /** 1-based; 0 when the error has no place. */
   readonly line: number;
@@ -288,6 +289,21 @@ export class Sim {
    * Views of one buffer per Sim, overwritten by the next call.
    */
   rodCentreline(i: number, n?: number, options?: { frames?: boolean }): { positions: Float64Array; frames: Float64Array | null };
+  /** Per body world velocity, 6·nb (a copy): the body origin's vx vy vz (m/s), then wx wy wz (rad/s), base frame. */
+  velocities(): Float64Array;
+  /** The length of saveState()'s array: fixed for the life of this Sim. */
+  readonly stateSize: number;
+  /**
+   * The run's state (a copy): time, q, qd, qdd, the contact stage's and the engine's own, everything a step reads
+   * besides the inputs, so that restoreState(it) and the same steps repeat the run bit for bit.  Into `into`
+   * (a Float64Array of stateSize values, returned) when given, with no allocation; TypeError for another array.
+   */
+  saveState(into?: Float64Array): Float64Array;
+  /**
+   * Back to a state saveState() gave on this Sim or another of the same model and engine.  RangeError, the Sim
+   * unchanged, when it has another length, a value is not finite or a quaternion is zero.
+   */
+  restoreState(state: ArrayLike<number>): void;
   /** Mechanical energy (J) of the current state, each engine's own (XPBD: its bodies'). */
   energy(): { kinetic: number; potential: number; total: number };
   /** The parsed model, for drawing it. */
@@ -410,7 +426,8 @@ export interface DriveInputs {
 
 /** Steps a tracked vehicle with throttle, steer and brakes (docs/wasm.md, "Driving a tracked vehicle"). */
 export class Driver {
-  constructor(sim: Sim, options?: DriverOptions);
+  /** `model`: sim.describe(), when the caller has it already. */
+  constructor(sim: Sim, options?: DriverOptions, model?: ModelDescription);
   sim: Sim;
   readonly drives: DriveRoller[];
   readonly pair: [DriveRoller, DriveRoller] | null;
@@ -418,6 +435,13 @@ export class Driver {
   readonly topSpeed: number;
   /** Throttle, steer or a brake is on: each step needs its own torques (the page then steps one at a time). */
   readonly active: boolean;
+  /** The inputs as set() left them: throttle and steer, and per drive roller its brake level and own torque. */
+  readonly throttle: number;
+  readonly steer: number;
+  readonly brake: readonly number[];
+  readonly extra: readonly number[];
+  /** Per drive roller, the joint position its brake holds: where it was applied, or relock() found it. */
+  readonly locks: readonly number[];
   set(inputs: DriveInputs): void;
   relock(): void;
   commands(): number[];

@@ -1,7 +1,9 @@
+// @ts-check
 // index.mjs — the simulator's JavaScript API, identical in Node >= 20 and in
 // browsers, no bundler needed (docs/wasm.md).  The .wasm modules and the
 // model manifest are read from ./dist/ next to this file, where
-// scripts/build-wasm.sh puts them.
+// scripts/build-wasm.sh puts them.  Its types are index.d.ts's, which the JSDoc
+// here names rather than restates; tests/types/ checks this file against them.
 //
 //   import { openModel } from './wasm/index.mjs';
 //   const sim = await openModel('threelink');
@@ -12,6 +14,8 @@
 import { generate, jitHandle } from './jit.mjs';
 export { Driver, differential, differentialPair, driveRollers, motorTorque, brakeTorque } from './drive.mjs';
 import { HEADER, WasmModule, load } from './module.mjs';
+/** @import { Backend, Engine, GenerateOptions, ImportOptions, ImportResult } from './index.js' */
+/** @import { ModelDescription, ModelInfo, ModelText, OpenOptions, RodInfo } from './index.js' */
 
 const DIST = new URL('./dist/', import.meta.url);
 const OPTIONS = { backend: ['generated', 'runtime', 'jit'], engine: ['featherstone', 'xpbd'] };
@@ -25,6 +29,7 @@ export class MechError extends Error {
   /** @param {string} message @param {number} line @param {number} column */
   constructor(message, line, column) {
     super(message);
+    /** @type {'MechError'} */
     this.name = 'MechError';
     /** 1-based line of the error, 0 when it has no place. */
     this.line = line;
@@ -46,8 +51,7 @@ function cached(map, key, make) {
 
 const loads = new Map();
 
-/** @returns {Promise<{ name: string, description: string, nq: number, nv: number, nb: number, nact: number,
- *   backend: 'generated' | 'runtime', group: 'trees' | 'loops' | 'tracks', module?: string }[]>} */
+/** @returns {Promise<ModelInfo[]>} */
 function manifest() {
   return cached(loads, 'models.json', async () =>
     JSON.parse(new TextDecoder().decode(await load(new URL('models.json', DIST)))));
@@ -93,9 +97,9 @@ async function shippedModel(name) {
  * listed in `warnings` (and in the header).  The importer (wasm/import/) is loaded on first use.  Open the result
  * with openModel({ text, name }).
  * @param {string} text the MJCF or URDF file's text
- * @param {{ format?: 'mjcf' | 'urdf', name?: string }} [options] format default: from the root element
- *   (<mujoco> or <robot>); name: the file name error messages and the header show
- * @returns {Promise<{ text: string, warnings: string[] }>}
+ * @param {ImportOptions} [options] format default: from the root element (<mujoco> or <robot>); name: the
+ *   file name error messages and the header show
+ * @returns {Promise<ImportResult>}
  * @throws {ImportError} (rejects) naming the file, line, column and element it cannot import
  */
 export async function importModel(text, options) {
@@ -139,11 +143,9 @@ function openOptions(options) {
 
 /**
  * Open a model.
- * @param {string | { text: string | Uint8Array, name?: string }} source a
- *   shipped model's name, or .mech text (a string or its UTF-8 bytes) with a
- *   name for error messages and `sim.name`
- * @param {{ backend?: 'generated' | 'runtime' | 'jit', engine?: 'featherstone' | 'xpbd' } | null} [options]
- *   backend default: the model's generated module for a shipped model that
+ * @param {string | ModelText} source a shipped model's name, or .mech text
+ *   (a string or its UTF-8 bytes) with a name for error messages and `sim.name`
+ * @param {OpenOptions | null} [options] backend default: the model's generated module for a shipped model that
  *   has one, the runtime engine (ABA, loops by RBDA §8.5) for text and for a
  *   shipped model without a module; 'jit' generates the dynamics of any text
  *   (or shipped model) in the runtime module and runs them like a build-time
@@ -186,10 +188,19 @@ export async function openModel(source, options) {
 /**
  * The generated dynamics of .mech text: exactly the C source the build's mechgen writes for the file (a
  * string), or the WebAssembly module mechgen --wasm writes (a Uint8Array; docs/codegen.md, "WebAssembly back
- * end"), generated in the runtime module.
+ * end"), generated in the runtime module.  The overloads are index.d.ts's: a string for target 'c', the
+ * bytes for 'wasm'.
+ * @overload @param {string | Uint8Array} text @param {GenerateOptions & { target: 'c' }} options
+ *   @returns {Promise<string>}
+ */
+/** @overload @param {string | Uint8Array} text @param {GenerateOptions & { target: 'wasm' }} options
+ *   @returns {Promise<Uint8Array>} */
+/** @overload @param {string | Uint8Array} text @param {GenerateOptions} options
+ *   @returns {Promise<string | Uint8Array>} */
+/**
  * @param {string | Uint8Array} text .mech text
- * @param {{ target: 'c' | 'wasm', name?: string }} options name: the file's path or name, for error messages;
- *   its stem names the functions (mechgen_<stem>_fwd_dyn), default 'model'
+ * @param {GenerateOptions} options name: the file's path or name, for error messages; its stem names the
+ *   functions (mechgen_<stem>_fwd_dyn), default 'model'
  * @returns {Promise<string | Uint8Array>}
  * @throws {MechError} (rejects) on bad text, or naming why the generator refused the model
  */
@@ -241,6 +252,12 @@ function opened(mod, ptr) {
 }
 
 /**
+ * A Sim's live views of its arrays in WebAssembly memory (the header's pointers, HEADER in module.mjs).
+ * @typedef {{ q: Float64Array, qd: Float64Array, tau: Float64Array, act: Float64Array, fext: Float64Array,
+ *   qdd: Float64Array, poses: Float64Array, energy: Float64Array, gravity: Float64Array }} Views
+ */
+
+/**
  * One simulation: a model, its state and a forward-dynamics backend, living
  * in WebAssembly memory.  q, qd, tau, act, fext and qdd are live
  * Float64Array views of that memory: write inputs into them, read results
@@ -251,6 +268,7 @@ function opened(mod, ptr) {
 export class Sim {
   #mod;
   #ptr;
+  /** @type {Views | null} */
   #views = null;
   #generation = -1;
   // forward()'s call, looked up once, since a lookup per call is a visible share of a small model's forward()
@@ -264,10 +282,9 @@ export class Sim {
   #scratch = { ptr: 0, n: 0 }; // #withBuffer's buffer in the module's memory
 
   /**
-   * @param {WasmModule} mod @param {number} ptr @param {'generated' | 'runtime' | 'jit'} backend
-   * @param {'featherstone' | 'xpbd'} [engine]
+   * @param {WasmModule} mod @param {number} ptr @param {Backend} backend @param {Engine} [engine]
    * @param {(ptr: number) => void} [close] what dispose() does with the handle (default mw_close)
-   * @param {{ model: (ptr: number) => number, any: (ptr: number) => number }} [forwards] a fast path of forward()
+   * @param {{ model: (ptr: number) => number, any: (ptr: number) => number } | null} [forwards] a fast path of forward()
    *   (a jitted module's, at the model's gravity and at any: 0 done, else the module's mw_forward runs; wasm/jit.mjs)
    */
   constructor(mod, ptr, backend, engine = 'featherstone', close = (handle) => mod.exports.mw_close(handle),
@@ -280,9 +297,8 @@ export class Sim {
     this.#forward = forwards ? forwards.model : x.mw_forward_model_gravity ?? x.mw_forward;
     this.#fallback = forwards ? x.mw_forward : null;
     const h = mod.i32(ptr, 4);
-    /** @type {'generated' | 'runtime' | 'jit'} */
     this.backend = backend;
-    /** @type {'featherstone' | 'xpbd'} what step() and poses() run */
+    /** what step() and poses() run */
     this.engine = engine;
     this.nq = h[HEADER.nq];
     this.nv = h[HEADER.nv];
@@ -300,11 +316,13 @@ export class Sim {
     return this.#ptr;
   }
 
+  /** @returns {Views} */
   #view() {
     const ptr = this.#handle();
-    if (this.#generation !== this.#mod.generation) {
+    if (this.#views === null || this.#generation !== this.#mod.generation) {
       const h = this.#mod.i32(ptr, HEADER.length);
-      const f = (k, n) => (h[HEADER[k]] ? this.#mod.f64(h[HEADER[k]], n) : null);
+      /** @param {keyof typeof HEADER} k @param {number} n */
+      const f = (k, n) => this.#mod.f64(h[HEADER[k]], n); // never 0: core/sim/data.c sets every one
       this.#views = {
         q: f('q', this.nq), qd: f('qd', this.nv), tau: f('tau', this.nv), act: f('act', this.nact),
         fext: f('fext', 6 * this.nb), qdd: f('qdd', this.nv), poses: f('poses', 7 * this.nb),
@@ -347,7 +365,7 @@ export class Sim {
     if (this.#forward(this.#ptr) !== 0 && (this.#fallback === null || this.#fallback(this.#ptr) !== 0)) {
       this.#check(this.#handle() && -1);
     }
-    return this.#generation === this.#mod.generation ? this.#views.qdd : this.qdd;
+    return this.#generation === this.#mod.generation ? /** @type {Views} */ (this.#views).qdd : this.qdd;
   }
 
   /**
@@ -457,6 +475,7 @@ export class Sim {
     const x = this.#mod.exports;
     const ptr = this.#handle();
     const n = x.mw_xpbd_nrod?.(ptr) ?? 0;
+    /** @type {RodInfo['disc'][]} */
     const discs = ['rigid', 'linear', 'quadratic', 'cubic'];
     return Array.from({ length: n }, (_, i) => {
       const [order, elements, nodes, length, diameter, r, g, b, a, gaussPoints, E, damping, rho] =
@@ -669,6 +688,7 @@ export class Sim {
    * ground (null, a plane or a height grid), contactDt (the step a model
    * with contact takes, 0 without) and dt (the file's step: its xpbd block's
    * dt, what engine 'xpbd' steps it at).
+   * @returns {ModelDescription}
    */
   describe() {
     const x = this.#mod.exports;

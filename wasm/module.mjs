@@ -24,7 +24,7 @@ export async function load(url) {
     try {
       return await readFile(url);
     } catch (e) {
-      throw new Error(`cannot read ${url.pathname}: ${e.code ?? e.message} (run \`npm run build\`)`);
+      throw new Error(`cannot read ${url.pathname}: ${e.code ?? e.message} (run \`npm run build\`)`, { cause: e });
     }
   }
   const response = await fetch(url);
@@ -38,6 +38,11 @@ const compiled = new Map();
 export class WasmModule {
   /** Bumped on every memory growth: views made before it are detached. */
   generation = 0;
+  /**
+   * The instance's exports: the C functions (mw_*, malloc, free), its memory and its function table.
+   * @type {Record<string, any>}
+   */
+  exports;
 
   /**
    * Compile (once per URL per realm) and instantiate the module at `url`.

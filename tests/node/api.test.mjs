@@ -80,14 +80,14 @@ test('a shipped model without a module opens on the runtime engine, refuses back
   assert.throws(() => sim.terrainHeights([], [0]), { name: 'RangeError', message: /non-empty arrays/ });
   sim.dispose();
   // A sloped plane and a grid from text: heights follow the ground law's terrain.
-  const text = (await loadModelText('track_min')).replace(/ground\n  plane 0\n/, 'ground\n  plane 0.5 slope 10 x\n');
+  const text = (await loadModelText('track_min')).replace('ground\n  plane 0\n', 'ground\n  plane 0.5 slope 10 x\n');
   const sloped = await openModel({ text, name: 'sloped' });
   const h = sloped.terrainHeights([0, 2], [0, 1]);
   const rise = 2 * Math.tan((10 * Math.PI) / 180);
   [0.5, 0.5 + rise, 0.5, 0.5 + rise].forEach((want, i) => assert.ok(Math.abs(h[i] - want) < 1e-12, `h[${i}] = ${h[i]}`));
   sloped.dispose();
   const grid = 'ground\n  grid 3 2 1 1 origin -1 0\n  row 0 0.2 0\n  row 0.1 0.3 0.1\n';
-  const gridded = await openModel({ text: text.replace(/ground\n  plane [^\n]*\n/, grid), name: 'gridded' });
+  const gridded = await openModel({ text: text.replace(/ground\n {2}plane [^\n]*\n/, grid), name: 'gridded' });
   assert.equal(gridded.describe().ground.type, 'grid');
   assert.deepEqual([...gridded.terrainHeights([-1, 0, 1], [0, 1])], [0, 0.2, 0, 0.1, 0.3, 0.1], 'the grid passes through its samples');
   assert.deepEqual([...gridded.terrainHeights([-5, 5], [0])], [0, 0], 'flat at the edge height outside');

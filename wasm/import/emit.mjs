@@ -163,6 +163,7 @@ function rotText(q, what) {
 
 /** Source text made safe for a one-line .mech comment (no control characters, bounded length). */
 function clean(s, max = 1000) {
+  // eslint-disable-next-line no-control-regex -- control characters are what it replaces
   const t = String(s).replace(/[\x00-\x1f\x7f]+/g, ' ');
   return t.length > max ? `${t.slice(0, max)} ...` : t;
 }

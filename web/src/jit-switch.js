@@ -41,7 +41,7 @@ export function createJitSwitch(engine, codegen) {
       reply = await engine.jit(info.open);
     } catch (e) {
       if (!current()) return;
-      // StepTimeout: the worker was restarted without the model (main.js says why); anything else is the jit's refusal.
+      // StepTimeout: the worker was restarted without the model (session.js says why); anything else is the jit's refusal.
       note = e.name === 'StepTimeout' ? '' : `The jit did not take this model, so the runtime engine runs it: ${e.message}`;
       last = { n, state: 'refused', reason: e.message };
       badge(info);

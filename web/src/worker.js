@@ -149,7 +149,7 @@ function advance(dt, n) {
   if (chunkStart?.length !== sim.stateSize) chunkStart = new Float64Array(sim.stateSize);
   const start = sim.saveState(chunkStart);
   const pushed = push && { push, done: push.done };
-  let failure = null;
+  let failure;
   try {
     stepN(dt, n);
     failure = badState();

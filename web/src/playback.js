@@ -1,0 +1,201 @@
+// playback.js — the run of the model shown: play and pause, one step, reset, a scene control's push, the time line's
+// seek and side by side turned on or off; and the frame loop that draws the latest state of the simulation, which
+// the worker steps on its own while playing, with its frame-rate and real-time meters.
+import { FRAME_BUDGET_MS } from './engine.js';
+import { page, askStep, takeStep, setPlaying as playing, setBlown, setFrame } from './page-state.js';
+import { banner, clearBanner, describeError } from './status.js';
+
+const PLOT_INTERVAL_MS = 100; // the live plot redraws at 10 Hz: on a software renderer every redraw costs frames
+
+const $ = (id) => document.getElementById(id);
+
+/**
+ * `timedOut(name)`: the engine stopped a step of the model shown that ran past its limit (engine.js), which
+ * closed the model.
+ */
+export function createPlayback({ engine, scene, controls, plots, sideBySide, inspector, timeline, timedOut }) {
+  const meter = { draws: 0, since: performance.now(), simSince: 0, fps: 0, rtf: 0 };
+  let inFlight = false;
+  let lastPlot = 0;
+
+  function setPlaying(on) {
+    if (!on && page.playing && page.info) stopRun();
+    playing(on);
+    $('play').textContent = on ? '❚❚ Pause' : '▶ Play';
+    if (!on) scene.adapt(null); // a still picture: full quality at once
+  }
+
+  function showFrame(f) {
+    page.view.update(f.poses, f);
+    sideBySide.update(f);
+    inspector.update(f);
+    timeline.update(f);
+    if (!page.view.anchored && controls.view.follow) scene.follow(page.view.root());
+    scene.invalidate();
+    plots.plot.push(f.time, f);
+  }
+
+  function onFrame(f) {
+    setFrame(f);
+    showFrame(f);
+    $('behind').hidden = !f.behind;
+    if (f.blowup) {
+      setPlaying(false);
+      setBlown(true);
+      const { step, time, reason } = f.blowup;
+      banner(`The simulation blew up at step ${step} (t = ${time.toFixed(4)} s): ${reason}.\nPaused on the last finite state — reset, or try a smaller dt.`);
+    }
+  }
+
+  function requestFrame() {
+    if (!page.info || inFlight || !(page.playing || page.pendingStep)) return;
+    const gen = page.generation;
+    const { name } = page.info;
+    const single = takeStep();
+    inFlight = true;
+    const { dt, timeScale } = controls.settings;
+    engine
+      .frame({ play: page.playing, single, dt, timeScale, budget: FRAME_BUDGET_MS })
+      .then((f) => gen === page.generation && onFrame(f))
+      .catch((e) => {
+        if (e.name === 'StepTimeout') return gen === page.generation && timedOut(name);
+        setPlaying(false);
+        banner(`The simulation stopped: ${describeError(e)}`);
+      })
+      .finally(() => (inFlight = false));
+  }
+
+  // Pausing stops the worker's run (it steps on its own while playing); the page then shows where it stopped.
+  function stopRun() {
+    const gen = page.generation;
+    const { dt, timeScale } = controls.settings;
+    engine
+      .frame({ play: false, single: false, dt, timeScale, budget: FRAME_BUDGET_MS })
+      .then((f) => gen === page.generation && onFrame(f))
+      .catch(() => {}); // a closed model (StepTimeout): requestFrame says why
+  }
+
+  // Frame rate counts drawn frames; while paused nothing is drawn unless the view changes.
+  function updateMeters(now, drew) {
+    if (drew) meter.draws++;
+    const span = (now - meter.since) / 1000;
+    if (span < 0.5) return;
+    const simTime = page.lastFrame?.time ?? 0;
+    meter.fps = meter.draws / span;
+    meter.rtf = page.playing ? Math.max(0, simTime - meter.simSince) / span : 0;
+    meter.draws = 0;
+    meter.since = now;
+    meter.simSince = simTime;
+    const level = scene.adapt(page.playing ? meter.fps : null);
+    $('fps').textContent = page.playing ? `${meter.fps.toFixed(0)} fps` : '– fps';
+    $('fps').title = level ? 'rendering at reduced resolution to hold the frame rate' : '';
+    $('rtf').textContent = page.playing ? `RTF ${meter.rtf.toFixed(2)}×` : 'RTF –';
+    const load = page.playing && page.lastFrame?.load;
+    $('rtf').title = load ? `the simulation worker stepped ${(100 * load.busy).toFixed(0)} % of the last second, ` +
+      `${(1000 * load.stepMs).toFixed(0)} µs per step; a frame's copy of the state took ${load.snapshotMs.toFixed(2)} ms` : '';
+    $('time').textContent = `t ${simTime.toFixed(3)} s · step ${page.lastFrame?.steps ?? 0}`;
+  }
+
+  function tick(now) {
+    requestAnimationFrame(tick);
+    requestFrame();
+    if (now - lastPlot > PLOT_INTERVAL_MS) {
+      plots.plot.redraw();
+      lastPlot = now;
+    }
+    updateMeters(now, scene.render());
+  }
+
+  function togglePlay() {
+    if (!page.info) return;
+    if (!page.playing && page.blown) clearBanner();
+    setPlaying(!page.playing);
+  }
+
+  function stepOnce() {
+    setPlaying(false);
+    askStep();
+  }
+
+  /** The run from `f`, a frame at its start: the plot starts over from it. */
+  function startedOver(f) {
+    setBlown(false);
+    clearBanner();
+    setFrame(f);
+    plots.setup(page.info, { sideBySide: sideBySide.on });
+    onFrame(f);
+  }
+
+  async function reset() {
+    if (!page.info) return;
+    const gen = page.generation;
+    let f;
+    try {
+      f = await engine.reset();
+    } catch (e) {
+      if (e.name !== 'StepTimeout') throw e; // the model was closed meanwhile (requestFrame says why)
+      return;
+    }
+    if (gen === page.generation) startedOver(f);
+  }
+
+  /** A scene control's button (scene-controls.js): its push starts at the next step, and the scene plays. */
+  async function sceneAction(action) {
+    if (!page.info) return;
+    const gen = page.generation;
+    let f;
+    try {
+      f = await engine.push(action, controls.sceneValues(), controls.settings.dt);
+    } catch (e) {
+      if (e.name !== 'StepTimeout') banner(`That control was not applied: ${describeError(e)}`);
+      return;
+    }
+    if (gen !== page.generation) return;
+    if (f.reset) startedOver(f);
+    setPlaying(true);
+  }
+
+  /** The time line (timeline.js) went to its entry `index`. */
+  async function seek(index) {
+    const gen = page.generation;
+    try {
+      const f = await engine.seek(index);
+      if (gen === page.generation) onFrame(f);
+    } catch (e) {
+      if (e.name !== 'StepTimeout') banner(`The time line could not go there: ${describeError(e)}`);
+    }
+  }
+
+  /**
+   * Side by side turned on or off (side-by-side.js): the plot starts over; on, both runs start over with the gap
+   * plotted. False when the worker refused.
+   */
+  async function compare(on) {
+    const gen = page.generation;
+    try {
+      const f = await engine.sideBySide(on);
+      if (gen !== page.generation) return false;
+      if (on) {
+        setBlown(false);
+        clearBanner();
+      }
+      setFrame(f);
+      plots.setup(page.info, { sideBySide: sideBySide.on, add: on ? ['gap (m)'] : [] });
+      onFrame(f);
+      return true;
+    } catch (e) {
+      if (e.name !== 'StepTimeout') banner(`Side by side: ${describeError(e)}`);
+      return false;
+    }
+  }
+
+  return {
+    setPlaying, showFrame, onFrame, togglePlay, stepOnce, reset, sceneAction, seek, compare,
+    /** The frame loop, from the next animation frame on. */
+    start: () => requestAnimationFrame(tick),
+    /** The meters' last reading: drawn frames per second and the real-time factor. */
+    meters: () => ({ fps: meter.fps, rtf: meter.rtf }),
+    /** A frame request is out: a frame may still arrive. */
+    stepping: () => inFlight,
+  };
+}

@@ -1,0 +1,217 @@
+// session.js — the model shown and its text: picking one (the gallery, "New model", a link, a dropped file),
+// opening it in the worker and drawing it, the editor's text checked as it is typed, kept per model
+// (storage.js), reloaded and reverted, and the model closed when its step ran too long.
+import TEMPLATE from './template.mech?raw';
+import { STEP_LIMIT_MS } from './engine.js';
+import { createModelView } from './model-view.js';
+import { attachRods } from './rod-view.js';
+import { attachTracks, trackBodies } from './track-view.js';
+import { createGallery } from './gallery.js';
+import { loadEdit, saveEdit, dropEdit } from './storage.js';
+import { banner, clearBanner, describeError, parseStatus } from './status.js';
+import { importError, importXml, isXmlModel, xmlError, announceImport } from './xml-import.js';
+import { forgetLink } from './share-link.js';
+import { page, pick, setShipped, opened, setView, setFramed, closed } from './page-state.js';
+
+const NEW_MODEL = 'untitled'; // what "New model" names the template
+
+const $ = (id) => document.getElementById(id);
+const sameVector = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+export function createSession({ engine, scene, editor, controls, plots, inspector, sideBySide, rodControls, jitSwitch,
+  downloads, playback }) {
+  let gallery = null; // gallery.js object, once the models are known
+
+  /** The gallery of `models` (listModels()); picking one opens it. */
+  function showGallery(models) {
+    gallery = createGallery($('gallery'), models, (name) => {
+      forgetLink();
+      pickModel(name);
+    });
+  }
+
+  /** The editor's text as it is typed: parse errors, or for MJCF and URDF import errors. */
+  async function check(text) {
+    if (isXmlModel(text)) {
+      const err = await xmlError(text, page.model ?? 'model');
+      parseStatus(err);
+      if (!err) $('parse-status').textContent = '✓ imports as .mech: reload (Ctrl+Enter) to convert it';
+      return err;
+    }
+    const err = await engine.check(text, page.model ?? 'model');
+    parseStatus(err);
+    return err;
+  }
+
+  /** The user edited the text: kept for the model, and the link no longer says what the page shows. */
+  function edited(text) {
+    if (!page.model) return;
+    saveEdit(page.model, text, page.shipped);
+    showEdited();
+    forgetLink();
+  }
+
+  function showEdited() {
+    const edited = page.shipped !== null && editor.text !== page.shipped;
+    $('edited').hidden = !edited;
+    $('revert').disabled = !edited;
+    gallery?.markEdited(page.model, edited);
+  }
+
+  /** The gravity sliders' value when the user moved it away from the model's own, else null. */
+  function customGravity() {
+    const g = controls.inputs().gravity;
+    return page.info && !sameVector(g, page.info.model.gravity) ? g : null;
+  }
+
+  function applyView(v = controls.view) {
+    page.view?.setAxesVisible(v.jointAxes);
+    page.view?.setPoisVisible(v.pois);
+    page.view?.setForcesVisible?.(v.contactForces);
+    scene.invalidate();
+    scene.setWorldFrame(v.worldFrame);
+    scene.setShadows(v.shadows);
+    if (!v.follow) scene.unfollow(); // followed again from where the model is when switched back on
+  }
+
+  async function shippedText(name) {
+    try {
+      return await engine.shippedText(name);
+    } catch {
+      return null; // not a shipped model (a shared link's own text)
+    }
+  }
+
+  function clearModel() {
+    closed();
+    playback.setPlaying(false);
+    scene.setModel(null);
+    inspector.setModel(null, null);
+    sideBySide.setModel(null);
+    $('backend').textContent = '';
+    $('behind').hidden = true;
+    downloads.update();
+  }
+
+  /**
+   * Opens `text`, or the shipped module when the text is the shipped one or null. Keeps the camera when
+   * `keepCamera`, applies `inputs` (tau/act/gravity) where they fit. Returns false on a parse error, which
+   * is then shown in the editor. A text that runs on the runtime engine then switches to the jit when that is
+   * ready (jit-switch.js); `since` is when the user asked (performance.now()), for the time that took.
+   */
+  async function openText(text, { keepCamera = false, camera = null, inputs = {}, since = performance.now() } = {}) {
+    const name = page.model;
+    const edited = text !== null && text !== page.shipped;
+    let info;
+    try {
+      info = await engine.open(edited ? { text, name } : name);
+    } catch (e) {
+      if (page.info?.name !== name) clearModel();
+      parseStatus(e);
+      editor.revealError(e);
+      banner(`${name} did not load — ${describeError(e)}\nFix it in the editor and press Ctrl/⌘+Enter.`);
+      return false;
+    }
+    if (name !== page.model) return false; // another model was picked meanwhile
+    const gen = opened(info);
+    jitSwitch.start(info, { current: () => gen === page.generation, since });
+    setView(attachTracks(attachRods(createModelView(info, trackBodies(info.model)), info), info));
+    page.view.update(info.poses, info);
+    const moved = scene.setModel(page.view); // true: another extent, which a kept camera may not show
+    inspector.setModel(page.view, info);
+    if (page.framed !== name) controls.viewDefaults(info.model);
+    applyView();
+    if (camera) scene.setCamera(camera);
+    else if (!keepCamera || page.framed !== name || moved) scene.frameModel();
+    setFramed(name);
+    controls.buildModel(info, inputs);
+    sideBySide.setModel(info);
+    rodControls.build(info);
+    await engine.setInputs(controls.inputs());
+    plots.setup(info, { sideBySide: sideBySide.on });
+    playback.showFrame(info);
+
+    $('model-name').textContent = info.name;
+    jitSwitch.badge(info);
+    downloads.update();
+    clearBanner();
+    return true;
+  }
+
+  /** Slider values to carry into a reopened model (gravity only when moved: an input of every engine). */
+  function carriedInputs() {
+    return { inputs: { ...controls.inputs(), gravity: customGravity() ?? undefined } };
+  }
+
+  /**
+   * Shows the model `name`: `text` (else its kept edit, else its shipped text), opened with `camera` and `inputs`
+   * when given. Resolves as openText does, or undefined when another model was picked meanwhile.
+   */
+  async function pickModel(name, { text, camera, inputs } = {}) {
+    pick(name);
+    gallery.select(name);
+    clearModel();
+    $('model-name').textContent = name;
+    $('file-name').textContent = `${name}.mech`;
+    setShipped(await shippedText(name));
+    if (page.model !== name) return;
+    const source = text ?? loadEdit(name) ?? page.shipped; // null: no text to show, run the module by name
+    editor.setText(source ?? '');
+    showEdited();
+    return openText(source, { camera, inputs });
+  }
+
+  /** `text`, or when it is MJCF or URDF its import, which then replaces it in the editor. */
+  async function imported(text) {
+    if (!isXmlModel(text)) return text;
+    const out = await importXml(text, page.model ?? 'model');
+    editor.setText(out.text);
+    announceImport(out);
+    return out.text;
+  }
+
+  async function reload() {
+    if (!page.model) return;
+    const since = performance.now();
+    let text;
+    try {
+      text = await imported(editor.text);
+    } catch (e) {
+      const err = importError(e);
+      parseStatus(err);
+      editor.revealError(err);
+      return;
+    }
+    saveEdit(page.model, text, page.shipped);
+    showEdited();
+    await openText(text, { keepCamera: true, since, ...carriedInputs() });
+  }
+
+  async function revert() {
+    if (page.shipped === null) return;
+    dropEdit(page.model);
+    editor.setText(page.shipped);
+    showEdited();
+    forgetLink();
+    await openText(page.shipped, { keepCamera: true, ...carriedInputs() });
+  }
+
+  /** "New model": the template (a double pendulum) in the editor, opened and playing. */
+  async function newModel() {
+    forgetLink();
+    if (await pickModel(NEW_MODEL, { text: TEMPLATE })) playback.setPlaying(true);
+  }
+
+  // The engine stopped a step of the model shown that ran past STEP_LIMIT_MS, and restarted its worker
+  // without it: the model is closed, its text stays in the editor, and a reload opens it again.
+  function timedOut(name) {
+    clearModel();
+    banner(`${name}: one simulation step ran longer than ${STEP_LIMIT_MS / 1000} s and was stopped.\n` +
+      'Make a step cheaper — fewer substeps or iterations in the xpbd block, fewer rod elements or bodies — ' +
+      'then press Ctrl/⌘+Enter to reload, or pick another model.');
+  }
+
+  return {
+    showGallery, check, edited, customGravity, applyView, pickModel, reload, revert, newModel, timedOut,
+  };
+}
