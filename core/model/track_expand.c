@@ -228,8 +228,8 @@ static void warn(parser *p, const raw_track *rt)
             mp_warn(p, r->line, rt->roller_col[i], "track '%s': sprocket '%s''s tooth pitch 2 pi R / N = %.4g m is "
                     "more than 5%% off the link %.4g m", t->name, rt->roller[i], tooth, t->link);
     }
-    if (rt->key_line[TK_PITCH] && fabs(t->link - t->pitch) > 0.05 * t->pitch)
-        mp_warn(p, rt->key_line[TK_PITCH], rt->key_col[TK_PITCH], "track '%s': the link %.4g m (the belt "
+    if (rt->seen.line[TK_PITCH] && fabs(t->link - t->pitch) > 0.05 * t->pitch)
+        mp_warn(p, rt->seen.line[TK_PITCH], rt->seen.col[TK_PITCH], "track '%s': the link %.4g m (the belt "
                 "%.4g m over %d shoes) is more than 5%% off the declared pitch %.4g m", t->name, t->link,
                 t->perimeter, t->nshoe, t->pitch);
 }
@@ -256,7 +256,7 @@ int track_expand(parser *p, raw_track *rt)
     mech_track *t = &rt->t;
     t->root = strcmp(rt->root, "base") == 0 ? -1 : mech_model_body_find(m, rt->root);
     if (t->root < 0 && strcmp(rt->root, "base") != 0)
-        return mp_fail(p, rt->key_line[TK_ROOT], rt->root_col, "unknown body '%s' for 'root' in track '%s'",
+        return mp_fail(p, rt->seen.line[TK_ROOT], rt->seen.val_col[TK_ROOT], "unknown body '%s' for 'root' in track '%s'",
                        rt->root, t->name);
     int nb = m->nb > 0 ? m->nb : 1;
     double (*R)[9] = malloc((size_t)nb * sizeof *R), (*x)[3] = malloc((size_t)nb * sizeof *x);
