@@ -39,7 +39,7 @@ static const block_key top_keys[] = {
     { .word = "ground", .read = ground_top },
     { .word = "static", .read = static_top, .repeats = 1 },
 };
-static const block_kind top_kind = BLOCK_KIND("the file", top_keys, NULL, NULL);
+static const block_kind top_kind = { BLOCK_KIND("the file", top_keys, NULL, NULL) };
 
 /* Every block kind, for a key given outside its block. */
 static const block_kind *const block_kinds[] = {
@@ -65,20 +65,19 @@ static int description_top(parser *p, void *raw, const block_key *key, const lex
     return 0;
 }
 
-/* A key of some block kinds given at top level: "'limit' outside a body or loop block". */
+/* A key of some block kinds given at top level: "'compliance' outside a
+ * body, loop or servo block". */
 static int outside_block(parser *p, const lex_tok *kw)
 {
-    char names[MECH_ERROR_MAX] = "";
-    size_t len = 0;
+    const char *names[sizeof block_kinds / sizeof block_kinds[0]];
     int n = 0;
     for (size_t i = 0; i < sizeof block_kinds / sizeof block_kinds[0]; i++)
-        if (block_find(block_kinds[i], kw) >= 0)
-            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", n++ ? " or " : "",
-                                    block_kinds[i]->name);
+        if (block_find(block_kinds[i], kw) >= 0) names[n++] = block_kinds[i]->name;
     if (n == 0) return 0;
-    char q[QUOTE_MAX + 4];
-    return mp_fail(p, p->ln.no, kw->col, "'%s' outside %s %s block", mp_quote(kw, q),
-                   names[0] == 'x' ? "an" : "a", names);
+    char list[160], q[QUOTE_MAX + 4];
+    block_join_or(names, n, list, sizeof list);
+    const char *article = names[0][0] == 'x' ? "an" : "a";   /* an xpbd block */
+    return mp_fail(p, p->ln.no, kw->col, "'%s' outside %s %s block", mp_quote(kw, q), article, list);
 }
 
 static int top_line(parser *p, const lex_tok *kw)

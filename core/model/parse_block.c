@@ -20,10 +20,35 @@ void block_open(parser *p, const block_kind *kind, void *raw, block_seen *seen, 
     b->col = col;
 }
 
+void *block_new(parser *p, const block_kind *kind, const char *noun, const lex_tok *kw, void **arr, int *n, int *cap,
+                int max, const char *plural)
+{
+    char name[MECH_NAME_MAX];
+    int name_col;
+    if (mp_read_name(p, kind->name, name, &name_col)) return NULL;
+    for (int i = 0; i < *n; i++) {
+        const char *other = (const char *)*arr + (size_t)i * kind->size;
+        if (strcmp(other + kind->name_off, name) == 0) {
+            mp_fail(p, p->ln.no, name_col, "duplicate %s name '%s' (first on line %d)", noun, name,
+                    *(const int *)(other + kind->line_off));
+            return NULL;
+        }
+    }
+    if (mp_end_of_line(p, kind->name, "1") || mp_grow(p, arr, cap, *n, kind->size, max, plural, kw->col))
+        return NULL;
+    char *raw = (char *)*arr + (size_t)*n * kind->size;
+    memset(raw, 0, kind->size);
+    memcpy(raw + kind->name_off, name, sizeof name);
+    *(int *)(raw + kind->line_off) = p->ln.no;
+    p->cur = (*n)++;
+    block_open(p, kind, raw, (block_seen *)(raw + kind->seen_off), name, name_col);
+    return raw;
+}
+
 int block_find(const block_kind *kind, const lex_tok *kw)
 {
     for (int k = 0; k < kind->nkeys; k++)
-        if (kind->keys[k].word && lex_is(kw, kind->keys[k].word)) return k;
+        if (lex_is(kw, kind->keys[k].word)) return k;
     return -1;
 }
 
@@ -35,6 +60,14 @@ void block_words(const block_kind *kind, const char *tail, char *buf, size_t siz
         const char *w = k < kind->nkeys ? kind->keys[k].word : tail;
         if (w) len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? " " : "", w);
     }
+}
+
+void block_join_or(const char *const *words, int n, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", words[i]);
 }
 
 static int close_block(parser *p)
@@ -177,13 +210,10 @@ int block_name(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 int block_word(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
     (void)kw;
-    char expect[160] = "", rest[200], what[48];
-    size_t len = 0;
+    char expect[160], rest[200], what[48];
     int n = 0;
     while (key->words[n]) n++;
-    for (int i = 0; i < n; i++)
-        len += (size_t)snprintf(expect + len, sizeof expect - len, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
-                                key->words[i]);
+    block_join_or(key->words, n, expect, sizeof expect);
     lex_tok t;
     if (mp_next_tok(p, &t, key->word, expect)) return -1;
     for (int i = 0; i < n; i++)

@@ -11,6 +11,7 @@
 #define MECH_PARSE_BLOCK_H
 
 #include "model/lex.h"
+#include "model/model.h"
 
 #include <stddef.h>
 
@@ -54,23 +55,37 @@ typedef struct {
     /* A word that is no key of the block and deserves its own message:
      * -1 with the error set, 0 to leave it to the driver; NULL: none. */
     int (*misplaced)(parser *p, void *raw, const lex_tok *kw);
+    /* A named kind's raw struct: its size, the offsets of its name, line
+     * and block_seen (block_new). */
+    size_t size, name_off, line_off, seen_off;
 } block_kind;
 
-#define BLOCK_KIND(name, keys, finish, misplaced) \
-    { name, keys, (int)(sizeof keys / sizeof keys[0]), finish, misplaced }
+/* The fields of a block_kind: its name, table and hooks; a named kind's raw struct. */
+#define BLOCK_KIND(kname, table, on_finish, on_misplaced) \
+    .name = kname, .keys = table, .nkeys = (int)(sizeof table / sizeof table[0]), .finish = on_finish, \
+    .misplaced = on_misplaced
+#define BLOCK_RAW(type, name_field, line_field) \
+    .size = sizeof(type), .name_off = offsetof(type, name_field), .line_off = offsetof(type, line_field), \
+    .seen_off = offsetof(type, seen)
 
 /* The block being read. */
 typedef struct {
     const block_kind *kind;       /* NULL: at top level */
     void *raw;
     block_seen *seen;
-    char title[48];               /* "body 'arm'", "the xpbd block" */
+    char title[MECH_NAME_MAX + 16]; /* "body 'arm'", "the xpbd block" */
     int line, col;                /* where it opened */
 } open_block;
 
 /* Open a block of `kind` on the current line: its name (NULL for the one
  * block of its kind in a file) at column col.  seen is cleared. */
 void block_open(parser *p, const block_kind *kind, void *raw, block_seen *seen, const char *name, int col);
+/* `<kind> <name>` at kw: a new raw block at the end of *arr (*n of them,
+ * room for *cap, at most max `plural`), zeroed but for its name and line,
+ * its name unique among them ("duplicate <noun> name"), and open; NULL with
+ * the error set.  p->cur is its index, p->open.col its name's column. */
+void *block_new(parser *p, const block_kind *kind, const char *noun, const lex_tok *kw, void **arr, int *n, int *cap,
+                int max, const char *plural);
 /* One line inside the open block, kw its first word. */
 int block_line(parser *p, const lex_tok *kw);
 /* A line whose first word kw may be a key of `kind` (its values into raw,
@@ -85,6 +100,8 @@ int block_unclosed(parser *p);
 int block_find(const block_kind *kind, const lex_tok *kw);
 /* "a b c" from the table's words, then `tail` ("end"; NULL: none). */
 void block_words(const block_kind *kind, const char *tail, char *buf, size_t size);
+/* "a, b or c": n words for a message. */
+void block_join_or(const char *const *words, int n, char *buf, size_t size);
 
 /* Readers for the common rows (the key's word names the value in messages). */
 int block_numbers(parser *p, void *raw, const block_key *key, const lex_tok *kw);   /* n doubles, bounded */

@@ -51,7 +51,8 @@ static const block_key body_keys[K_COUNT] = {
     [K_SHAPE] = { .word = "shape", .read = shape_key, .repeats = 1 },
     XJ_KEY_ROWS(K_XJ, xpbd_key),
 };
-const block_kind body_block = BLOCK_KIND("body", body_keys, finish_body, NULL);
+const block_kind body_block = { BLOCK_KIND("body", body_keys, finish_body, NULL),
+                                BLOCK_RAW(raw_body, b.name, b.line) };
 
 /* q0 of a floating body: x y z [<axis> <degrees>]. */
 static int floating_q0(parser *p, double q0[7])
@@ -174,26 +175,12 @@ int body_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
     (void)raw;
     (void)key;
-    char name[MECH_NAME_MAX];
-    int name_col;
-    if (mp_read_name(p, "body", name, &name_col)) return -1;
-    if (strcmp(name, "base") == 0) return mp_fail(p, p->ln.no, name_col, "body name 'base' is reserved");
-    for (int i = 0; i < p->nbodies; i++)
-        if (strcmp(p->bodies[i].b.name, name) == 0)
-            return mp_fail(p, p->ln.no, name_col, "duplicate body name '%s' (first on line %d)", name,
-                           p->bodies[i].b.line);
-    if (mp_end_of_line(p, "body", "1") ||
-        mp_grow(p, (void **)&p->bodies, &p->cap_bodies, p->nbodies, sizeof *p->bodies, MECH_MAX_BODIES,
-                "bodies", kw->col)) return -1;
-    raw_body *rb = &p->bodies[p->nbodies];
-    memset(rb, 0, sizeof *rb);
-    memcpy(rb->b.name, name, sizeof name);
-    rb->b.line = p->ln.no;
-    rb->b.col = name_col;
-    rb->name_col = name_col;
+    raw_body *rb = block_new(p, &body_block, "body", kw, (void **)&p->bodies, &p->nbodies, &p->cap_bodies,
+                             MECH_MAX_BODIES, "bodies");
+    if (!rb) return -1;
+    rb->b.col = rb->name_col = p->open.col;
+    if (strcmp(rb->b.name, "base") == 0) return mp_fail(p, p->ln.no, rb->name_col, "body name 'base' is reserved");
     m3_identity(rb->b.rot);
-    p->cur = p->nbodies++;
-    block_open(p, &body_block, rb, &rb->seen, name, name_col);
     return 0;
 }
 

@@ -35,7 +35,7 @@ static const block_key ground_keys[G_COUNT] = {
     [G_FRICTION] = { .word = "friction", .read = block_word, .off = offsetof(raw_ground, g.friction),
                      .words = frictions, .what = "friction" },
 };
-const block_kind ground_block = BLOCK_KIND("ground", ground_keys, finish_ground, NULL);
+const block_kind ground_block = { BLOCK_KIND("ground", ground_keys, finish_ground, NULL) };
 
 int ground_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {

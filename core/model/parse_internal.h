@@ -101,6 +101,9 @@ int mp_read_restitution(parser *p, double *e);
  * bytes: at most max ("too many <what>: at most <max>" at column col). */
 int mp_grow(parser *p, void **arr, int *cap, int n, size_t elem, int max, const char *what, int col);
 void mp_frame_from_axis(const double a[3], double R[9]);
+/* A stored body by name, -1 for base; none is an error at (line, col)
+ * naming the key and its owner ("loop 'l'"). */
+int mp_body_index(parser *p, const char *name, int line, int col, const char *key, const char *owner, int *b);
 
 /* parse.c: 1 when kw opens a top-level statement: inside a block it means a missing 'end'. */
 int mp_is_top_keyword(const lex_tok *kw);

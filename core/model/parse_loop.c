@@ -4,6 +4,7 @@
 #include "model/parse_internal.h"
 #include "spatial/spatial.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,7 +47,8 @@ static const block_key loop_keys[L_COUNT] = {
     [L_STAB] = { NUMBERS("stab", raw_loop, l.stab, 1, BOUND_POSITIVE) },
     XJ_KEY_ROWS(L_XJ, xpbd_key),
 };
-const block_kind loop_block = BLOCK_KIND("loop", loop_keys, finish_loop, NULL);
+const block_kind loop_block = { BLOCK_KIND("loop", loop_keys, finish_loop, NULL),
+                                BLOCK_RAW(raw_loop, l.name, l.line) };
 
 static int frame_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
@@ -96,28 +98,13 @@ int loop_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
     (void)raw;
     (void)key;
-    char name[MECH_NAME_MAX];
-    int name_col;
-    if (mp_read_name(p, "loop", name, &name_col)) return -1;
-    for (int i = 0; i < p->nloops; i++)
-        if (strcmp(p->loops[i].l.name, name) == 0)
-            return mp_fail(p, p->ln.no, name_col, "duplicate loop name '%s' (first on line %d)", name,
-                           p->loops[i].l.line);
-    if (mp_end_of_line(p, "loop", "1") ||
-        mp_grow(p, (void **)&p->loops, &p->cap_loops, p->nloops, sizeof *p->loops, MECH_MAX_LOOPS, "loops",
-                kw->col))
-        return -1;
-    raw_loop *rl = &p->loops[p->nloops];
-    memset(rl, 0, sizeof *rl);
-    memcpy(rl->l.name, name, sizeof name);
-    rl->l.line = p->ln.no;
-    rl->l.col = name_col;
+    raw_loop *rl = block_new(p, &loop_block, "loop", kw, (void **)&p->loops, &p->nloops, &p->cap_loops,
+                             MECH_MAX_LOOPS, "loops");
+    if (!rl) return -1;
+    rl->l.col = rl->name_col = p->open.col;
     rl->l.stab = 0.1;
     m3_identity(rl->l.prot);
     m3_identity(rl->l.srot);
-    rl->name_col = name_col;
-    p->cur = p->nloops++;
-    block_open(p, &loop_block, rl, &rl->seen, name, name_col);
     return 0;
 }
 
@@ -132,15 +119,12 @@ int loop_store(parser *p)
         raw_loop *rl = &p->loops[i];
         mech_loop *l = &m->loops[i];
         *l = rl->l;
-        for (int side = 0; side < 2; side++) {
-            const char *name = side ? rl->succ : rl->pred;
-            int k = side ? L_SUCC : L_PRED, b = strcmp(name, "base") == 0 ? -1 : mech_model_body_find(m, name);
-            if (b < 0 && strcmp(name, "base") != 0)
-                return mp_fail(p, rl->seen.line[k], rl->seen.val_col[k], "unknown body '%s' for '%s' in loop '%s'",
-                               name, loop_keys[k].word, l->name);
-            if (side) l->succ = b;
-            else l->pred = b;
-        }
+        const block_seen *s = &rl->seen;
+        char owner[MECH_NAME_MAX + 8];
+        snprintf(owner, sizeof owner, "loop '%s'", l->name);
+        if (mp_body_index(p, rl->pred, s->line[L_PRED], s->val_col[L_PRED], "pred", owner, &l->pred) ||
+            mp_body_index(p, rl->succ, s->line[L_SUCC], s->val_col[L_SUCC], "succ", owner, &l->succ))
+            return -1;
         l->cidx = m->nc;
         m->nc += l->nc;
         m->nloop++;

@@ -74,7 +74,7 @@ static const block_key rod_keys[R_COUNT] = {
     [R_FRICTION] = { .word = "friction", .read = friction_key },
     [R_RESTITUTION] = { .word = "restitution", .read = restitution_key },
 };
-const block_kind rod_block = BLOCK_KIND("rod", rod_keys, finish_rod, NULL);
+const block_kind rod_block = { BLOCK_KIND("rod", rod_keys, finish_rod, NULL), BLOCK_RAW(raw_rod, r.name, r.line) };
 
 /* The word of end key k (RE_). */
 static const char *end_word(int k) { return rod_keys[R_CLAMP + k].word; }
@@ -89,7 +89,8 @@ static int nu_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
     lex_tok t;
     if (mp_next_tok(p, &t, "nu", "1") || mp_to_number(p, &t, "nu", &r->nu) || mp_end_of_line(p, "nu", "1"))
         return -1;
-    if (!(r->nu > -1.0 && r->nu <= 0.5)) return mp_fail(p, p->ln.no, t.col, "'nu' must lie in (-1, 0.5]: got %g", r->nu);
+    if (!(r->nu > -1.0 && r->nu <= 0.5))
+        return mp_fail(p, p->ln.no, t.col, "'nu' must lie in (-1, 0.5]: got %g", r->nu);
     return 0;
 }
 
@@ -237,21 +238,10 @@ int rod_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
     (void)raw;
     (void)key;
-    char name[MECH_NAME_MAX];
-    int name_col;
-    if (mp_read_name(p, "rod", name, &name_col)) return -1;
-    for (int i = 0; i < p->nrods; i++)
-        if (strcmp(p->rods[i].r.name, name) == 0)
-            return mp_fail(p, p->ln.no, name_col, "duplicate rod name '%s' (first on line %d)", name,
-                           p->rods[i].r.line);
-    if (mp_end_of_line(p, "rod", "1")) return -1;
-    if (mp_grow(p, (void **)&p->rods, &p->cap_rods, p->nrods, sizeof *p->rods, MECH_MAX_RODS, "rods", kw->col))
-        return -1;
-    raw_rod *rr = &p->rods[p->nrods];
-    memset(rr, 0, sizeof *rr);
-    memcpy(rr->r.name, name, sizeof name);
-    rr->r.line = p->ln.no;
-    rr->r.col = name_col;
+    raw_rod *rr = block_new(p, &rod_block, "rod", kw, (void **)&p->rods, &p->nrods, &p->cap_rods, MECH_MAX_RODS,
+                            "rods");
+    if (!rr) return -1;
+    rr->r.col = rr->name_col = p->open.col;
     rr->r.disc = MECH_ROD_LINEAR;
     rr->r.elements = 1;
     rr->r.nu = 0.5;
@@ -261,9 +251,6 @@ int rod_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
     rr->r.mu_d = MECH_DEFAULT_MU_DYNAMIC;
     rr->r.restitution = MECH_DEFAULT_RESTITUTION;
     m3_identity(rr->r.frame);
-    rr->name_col = name_col;
-    p->cur = p->nrods++;
-    block_open(p, &rod_block, rr, &rr->seen, name, name_col);
     return 0;
 }
 
@@ -283,7 +270,8 @@ static int finish_rod(parser *p, void *raw)
         return key_fail(p, rr, R_LENGTH, "'%s' has no meaning for a %s rod (rod '%s'): the shape gives the length",
                         r->shape == MECH_ROD_HELIX ? "helix" : "points");
     if (rr->seen.line[R_POINT] && r->shape != MECH_ROD_POINTS)
-        return mp_fail(p, rr->seen.line[R_POINT], rr->seen.col[R_POINT], "'point' needs 'shape points' (rod '%s')", r->name);
+        return mp_fail(p, rr->seen.line[R_POINT], rr->seen.col[R_POINT], "'point' needs 'shape points' (rod '%s')",
+                       r->name);
     if (r->shape == MECH_ROD_POINTS && r->npoints < 2)
         return mp_fail(p, rr->seen.line[R_SHAPE], rr->seen.col[R_SHAPE],
                        "rod '%s' has %d point%s: 'shape points' needs at least 2 'point' lines", r->name, r->npoints,
@@ -335,12 +323,14 @@ int rod_store(parser *p)
         *r = rr->r;
         rr->r.points = NULL; /* the model owns them now */
         m->nrod++;
+        char owner[MECH_NAME_MAX + 8], key[16];
+        snprintf(owner, sizeof owner, "rod '%s'", r->name);
         for (int e = 0; e < 2; e++) {
-            if (!r->end[e].hold || strcmp(rr->body[e], "base") == 0) continue;
-            r->end[e].body = mech_model_body_find(m, rr->body[e]);
-            if (r->end[e].body < 0)
-                return mp_fail(p, rr->end_line[e][hold_of(rr, e)], rr->body_col[e], "unknown body '%s' for '%s %s' "
-                               "in rod '%s'", rr->body[e], end_word(hold_of(rr, e)), end_names[e], r->name);
+            if (!r->end[e].hold) continue;
+            int k = hold_of(rr, e);
+            snprintf(key, sizeof key, "%s %s", end_word(k), end_names[e]);
+            if (mp_body_index(p, rr->body[e], rr->end_line[e][k], rr->body_col[e], key, owner, &r->end[e].body))
+                return -1;
         }
     }
     return 0;

@@ -39,8 +39,8 @@ static const block_key rsda_keys[RS_COUNT] = {
     [RS_Q0] = { NUMBERS("q0", raw_elem, q0, 1, BOUND_ANY) },
     [RS_INPUT] = { .word = "input", .read = block_flag, .off = offsetof(raw_elem, input) },
 };
-const block_kind tsda_block = BLOCK_KIND("tsda", tsda_keys, finish_tsda, NULL);
-const block_kind rsda_block = BLOCK_KIND("rsda", rsda_keys, NULL, NULL);
+const block_kind tsda_block = { BLOCK_KIND("tsda", tsda_keys, finish_tsda, NULL), BLOCK_RAW(raw_elem, name, line) };
+const block_kind rsda_block = { BLOCK_KIND("rsda", rsda_keys, NULL, NULL), BLOCK_RAW(raw_elem, name, line) };
 
 static int finish_tsda(parser *p, void *raw)
 {
@@ -57,26 +57,11 @@ int springs_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
     (void)raw;
     (void)key;
     int rsda = lex_is(kw, "rsda");
-    const char *kind = rsda ? "rsda" : "tsda";
-    char name[MECH_NAME_MAX];
-    int name_col;
-    if (mp_read_name(p, kind, name, &name_col)) return -1;
-    for (int i = 0; i < p->nelems; i++)
-        if (strcmp(p->elems[i].name, name) == 0)
-            return mp_fail(p, p->ln.no, name_col, "duplicate force element name '%s' (first on line %d)", name,
-                           p->elems[i].line);
-    if (mp_end_of_line(p, kind, "1") ||
-        mp_grow(p, (void **)&p->elems, &p->cap_elems, p->nelems, sizeof *p->elems, MECH_MAX_ELEMENTS,
-                "force elements", kw->col))
-        return -1;
-    raw_elem *re = &p->elems[p->nelems];
-    memset(re, 0, sizeof *re);
-    memcpy(re->name, name, sizeof name);
+    raw_elem *re = block_new(p, rsda ? &rsda_block : &tsda_block, "force element", kw, (void **)&p->elems,
+                             &p->nelems, &p->cap_elems, MECH_MAX_ELEMENTS, "force elements");
+    if (!re) return -1;
     re->rsda = rsda;
-    re->line = p->ln.no;
-    re->name_col = name_col;
-    p->cur = p->nelems++;
-    block_open(p, rsda ? &rsda_block : &tsda_block, re, &re->seen, name, name_col);
+    re->name_col = p->open.col;
     return 0;
 }
 

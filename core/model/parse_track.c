@@ -36,33 +36,19 @@ static const block_key track_keys[TK_COUNT] = {
     [TK_ZETA] = { NUMBERS("zeta", raw_track, t.zeta, 1, BOUND_NONNEGATIVE) },
     [TK_VEPS] = { POSITIVE("veps", veps) },
 };
-const block_kind track_block = BLOCK_KIND("track", track_keys, finish_track, ground_inside);
+const block_kind track_block = { BLOCK_KIND("track", track_keys, finish_track, ground_inside),
+                                 BLOCK_RAW(raw_track, t.name, t.line) };
 
 int track_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
     (void)raw;
     (void)key;
-    char name[MECH_NAME_MAX];
-    int name_col;
-    if (mp_read_name(p, "track", name, &name_col)) return -1;
-    for (int i = 0; i < p->ntracks; i++)
-        if (strcmp(p->tracks[i].t.name, name) == 0)
-            return mp_fail(p, p->ln.no, name_col, "duplicate track name '%s' (first on line %d)", name,
-                           p->tracks[i].t.line);
-    if (mp_end_of_line(p, "track", "1") ||
-        mp_grow(p, (void **)&p->tracks, &p->cap_tracks, p->ntracks, sizeof *p->tracks, MECH_MAX_TRACKS, "tracks",
-                kw->col))
-        return -1;
-    raw_track *rt = &p->tracks[p->ntracks];
-    memset(rt, 0, sizeof *rt);
-    memcpy(rt->t.name, name, sizeof name);
-    rt->t.line = p->ln.no;
-    rt->t.col = name_col;
+    raw_track *rt = block_new(p, &track_block, "track", kw, (void **)&p->tracks, &p->ntracks, &p->cap_tracks,
+                              MECH_MAX_TRACKS, "tracks");
+    if (!rt) return -1;
+    rt->t.col = rt->name_col = p->open.col;
     rt->t.zeta = 0.2;
     rt->t.veps = 0.01;
-    rt->name_col = name_col;
-    p->cur = p->ntracks++;
-    block_open(p, &track_block, rt, &rt->seen, name, name_col);
     return 0;
 }
 

@@ -290,3 +290,13 @@ void mp_frame_from_axis(const double a[3], double R[9])
     for (int k = 0; k < 3; k++) n[k] /= s;
     rot_axis_angle(n, atan2(s, c), R);
 }
+
+/* A stored body by name, -1 for base; none is an error at (line, col)
+ * naming the key and its owner ("loop 'l'"). */
+int mp_body_index(parser *p, const char *name, int line, int col, const char *key, const char *owner, int *b)
+{
+    int base = strcmp(name, "base") == 0;
+    *b = base ? -1 : mech_model_body_find(p->m, name);
+    if (*b < 0 && !base) return mp_fail(p, line, col, "unknown body '%s' for '%s' in %s", name, key, owner);
+    return 0;
+}

@@ -191,7 +191,7 @@ static const block_key xpbd_keys[XP_SET_COUNT] = {
     [XP_MODE] = { .word = "mode", .read = block_word, .off = offsetof(mech_xpbd_settings, mode), .words = modes,
                   .what = "mode" },
 };
-const block_kind xpbd_block = BLOCK_KIND("xpbd", xpbd_keys, NULL, NULL);
+const block_kind xpbd_block = { BLOCK_KIND("xpbd", xpbd_keys, NULL, NULL) };
 
 int xp_top_xpbd(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
@@ -234,34 +234,20 @@ static const block_key servo_keys[T_COUNT] = {
     [T_RZ] = { .word = "rz", .read = signal_key, .arg = 5 },
     [T_COMPLIANCE] = { NUMBERS("compliance", raw_servo, t.compliance, 1, BOUND_NONNEGATIVE) },
 };
-const block_kind servo_block = BLOCK_KIND("servo", servo_keys, finish_servo, NULL);
+const block_kind servo_block = { BLOCK_KIND("servo", servo_keys, finish_servo, NULL),
+                                 BLOCK_RAW(raw_servo, t.name, t.line) };
 
 int xp_top_servo(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
     (void)raw;
     (void)key;
-    char name[MECH_NAME_MAX];
-    int name_col;
-    if (mp_read_name(p, "servo", name, &name_col)) return -1;
-    for (int i = 0; i < p->nservos; i++)
-        if (strcmp(p->servos[i].t.name, name) == 0)
-            return mp_fail(p, p->ln.no, name_col, "duplicate servo name '%s' (first on line %d)", name,
-                           p->servos[i].t.line);
-    if (mp_end_of_line(p, "servo", "1")) return -1;
-    if (mp_grow(p, (void **)&p->servos, &p->cap_servos, p->nservos, sizeof *p->servos, MECH_MAX_LOOPS, "servos",
-                kw->col))
-        return -1;
-    raw_servo *rt = &p->servos[p->nservos];
-    memset(rt, 0, sizeof *rt);
-    memcpy(rt->t.name, name, sizeof name);
+    raw_servo *rt = block_new(p, &servo_block, "servo", kw, (void **)&p->servos, &p->nservos, &p->cap_servos,
+                              MECH_MAX_LOOPS, "servos");
+    if (!rt) return -1;
+    rt->t.col = rt->name_col = p->open.col;
     memcpy(rt->pred, "base", 5);
-    rt->t.line = p->ln.no;
-    rt->t.col = name_col;
-    rt->name_col = name_col;
     m3_identity(rt->t.prot);
     m3_identity(rt->t.srot);
-    p->cur = p->nservos++;
-    block_open(p, &servo_block, rt, &rt->seen, name, name_col);
     return 0;
 }
 
@@ -300,15 +286,12 @@ int xp_store_servos(parser *p)
         raw_servo *rt = &p->servos[i];
         mech_xtarget *t = &m->xtargets[i];
         *t = rt->t;
-        for (int side = 0; side < 2; side++) {
-            const char *name = side ? rt->succ : rt->pred;
-            int k = side ? T_SUCC : T_PRED, b = strcmp(name, "base") == 0 ? -1 : mech_model_body_find(m, name);
-            if (b < 0 && strcmp(name, "base") != 0)
-                return mp_fail(p, rt->seen.line[k], rt->seen.val_col[k], "unknown body '%s' for '%s' in servo '%s'",
-                               name, servo_keys[k].word, t->name);
-            if (side) t->succ = b;
-            else t->pred = b;
-        }
+        const block_seen *s = &rt->seen;
+        char owner[MECH_NAME_MAX + 8];
+        snprintf(owner, sizeof owner, "servo '%s'", t->name);
+        if (mp_body_index(p, rt->pred, s->line[T_PRED], s->val_col[T_PRED], "pred", owner, &t->pred) ||
+            mp_body_index(p, rt->succ, s->line[T_SUCC], s->val_col[T_SUCC], "succ", owner, &t->succ))
+            return -1;
         m->nxtarget++;
     }
     return 0;

@@ -254,10 +254,10 @@ int track_expand(parser *p, raw_track *rt)
 {
     mech_model *m = p->m;
     mech_track *t = &rt->t;
-    t->root = strcmp(rt->root, "base") == 0 ? -1 : mech_model_body_find(m, rt->root);
-    if (t->root < 0 && strcmp(rt->root, "base") != 0)
-        return mp_fail(p, rt->seen.line[TK_ROOT], rt->seen.val_col[TK_ROOT], "unknown body '%s' for 'root' in track '%s'",
-                       rt->root, t->name);
+    char owner[MECH_NAME_MAX + 8];
+    snprintf(owner, sizeof owner, "track '%s'", t->name);
+    if (mp_body_index(p, rt->root, rt->seen.line[TK_ROOT], rt->seen.val_col[TK_ROOT], "root", owner, &t->root))
+        return -1;
     int nb = m->nb > 0 ? m->nb : 1;
     double (*R)[9] = malloc((size_t)nb * sizeof *R), (*x)[3] = malloc((size_t)nb * sizeof *x);
     double *pins = malloc((size_t)(2 * t->nshoe + 2) * sizeof *pins);
