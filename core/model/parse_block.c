@@ -137,12 +137,14 @@ int block_unclosed(parser *p)
 
 static void *field(void *raw, const block_key *key) { return (char *)raw + key->off; }
 
-static int bounded(parser *p, const lex_tok *t, const char *key, block_bound bound, double v)
+int block_number(parser *p, const char *key, const char *expect, block_bound bound, double *v)
 {
-    if (bound == BOUND_POSITIVE && !(v > 0.0))
-        return mp_fail(p, p->ln.no, t->col, "'%s' must be positive: got %g", key, v);
-    if (bound == BOUND_NONNEGATIVE && !(v >= 0.0))
-        return mp_fail(p, p->ln.no, t->col, "'%s' must not be negative: got %g", key, v);
+    lex_tok t;
+    if (mp_next_tok(p, &t, key, expect) || mp_to_number(p, &t, key, v)) return -1;
+    if (bound == BOUND_POSITIVE && !(*v > 0.0))
+        return mp_fail(p, p->ln.no, t.col, "'%s' must be positive: got %g", key, *v);
+    if (bound == BOUND_NONNEGATIVE && !(*v >= 0.0))
+        return mp_fail(p, p->ln.no, t.col, "'%s' must not be negative: got %g", key, *v);
     return 0;
 }
 
@@ -152,11 +154,8 @@ int block_numbers(parser *p, void *raw, const block_key *key, const lex_tok *kw)
     double *v = field(raw, key);
     char expect[16];
     snprintf(expect, sizeof expect, "%d", key->n);
-    lex_tok t;
     for (int i = 0; i < key->n; i++)
-        if (mp_next_tok(p, &t, key->word, expect) || mp_to_number(p, &t, key->word, &v[i]) ||
-            bounded(p, &t, key->word, key->bound, v[i]))
-            return -1;
+        if (block_number(p, key->word, expect, key->bound, &v[i])) return -1;
     return mp_end_of_line(p, key->word, expect);
 }
 

@@ -103,6 +103,9 @@ void block_words(const block_kind *kind, const char *tail, char *buf, size_t siz
 /* "a, b or c": n words for a message. */
 void block_join_or(const char *const *words, int n, char *buf, size_t size);
 
+/* One number of a line, within bound (the error names key). */
+int block_number(parser *p, const char *key, const char *expect, block_bound bound, double *v);
+
 /* Readers for the common rows (the key's word names the value in messages). */
 int block_numbers(parser *p, void *raw, const block_key *key, const lex_tok *kw);   /* n doubles, bounded */
 int block_count(parser *p, void *raw, const block_key *key, const lex_tok *kw);     /* an int, 1 to arg */

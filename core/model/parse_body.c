@@ -15,7 +15,6 @@ enum { K_PARENT, K_JOINT, K_POS, K_ROT, K_MASS, K_COM, K_INERTIA, K_ARMATURE, K_
 typedef struct raw_body {
     mech_body b;
     char parent[MECH_NAME_MAX];
-    int name_col;
     block_seen seen;
     lex_line q0, qd0;           /* kept until the joint type is known */
     int ntarget;                /* signals on the target line */
@@ -178,8 +177,8 @@ int body_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
     raw_body *rb = block_new(p, &body_block, "body", kw, (void **)&p->bodies, &p->nbodies, &p->cap_bodies,
                              MECH_MAX_BODIES, "bodies");
     if (!rb) return -1;
-    rb->b.col = rb->name_col = p->open.col;
-    if (strcmp(rb->b.name, "base") == 0) return mp_fail(p, p->ln.no, rb->name_col, "body name 'base' is reserved");
+    rb->b.col = p->open.col;
+    if (strcmp(rb->b.name, "base") == 0) return mp_fail(p, p->ln.no, rb->b.col, "body name 'base' is reserved");
     m3_identity(rb->b.rot);
     return 0;
 }

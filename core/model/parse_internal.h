@@ -35,7 +35,6 @@ typedef struct raw_track {
     char root[MECH_NAME_MAX];
     char roller[MECH_MAX_ROLLERS][MECH_NAME_MAX];
     int roller_col[MECH_MAX_ROLLERS];          /* of each roller's body name */
-    int name_col;
     block_seen seen;
 } raw_track;
 

@@ -15,7 +15,6 @@ enum { L_TYPE, L_PRED, L_SUCC, L_PPOS, L_PROT, L_PAXIS, L_SPOS, L_SROT, L_SAXIS,
 typedef struct raw_loop {
     mech_loop l;
     char pred[MECH_NAME_MAX], succ[MECH_NAME_MAX];
-    int name_col;
     block_seen seen;
     int ntarget;                /* signals on the target line */
 } raw_loop;
@@ -85,7 +84,7 @@ static int finish_loop(parser *p, void *raw)
             return mp_fail(p, s->line[k], s->col[k], "'%s' has no meaning for a %s loop (loop '%s')",
                            loop_keys[k].word, loop_types[rl->l.type], rl->l.name);
     if (rl->l.type == MECH_LOOP_DISTANCE && !s->line[L_LENGTH])
-        return mp_fail(p, rl->l.line, rl->name_col, "distance loop '%s' has no 'length'", rl->l.name);
+        return mp_fail(p, rl->l.line, rl->l.col, "distance loop '%s' has no 'length'", rl->l.name);
     if (strcmp(rl->pred, rl->succ) == 0)
         return mp_fail(p, s->line[L_SUCC], s->val_col[L_SUCC], "loop '%s' joins '%s' to itself", rl->l.name,
                        rl->succ);
@@ -101,7 +100,7 @@ int loop_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
     raw_loop *rl = block_new(p, &loop_block, "loop", kw, (void **)&p->loops, &p->nloops, &p->cap_loops,
                              MECH_MAX_LOOPS, "loops");
     if (!rl) return -1;
-    rl->l.col = rl->name_col = p->open.col;
+    rl->l.col = p->open.col;
     rl->l.stab = 0.1;
     m3_identity(rl->l.prot);
     m3_identity(rl->l.srot);

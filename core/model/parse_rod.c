@@ -25,7 +25,6 @@ static const char *const end_names[2] = { "start", "end" };
 typedef struct raw_rod {
     mech_rod r;
     char body[2][MECH_NAME_MAX];    /* clamp or pin target names ("base" = ground) */
-    int name_col;
     block_seen seen;                /* a `point` line: the first */
     int end_line[2][RE_COUNT], end_col[2][RE_COUNT], body_col[2];
     int cap_points;
@@ -241,7 +240,7 @@ int rod_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
     raw_rod *rr = block_new(p, &rod_block, "rod", kw, (void **)&p->rods, &p->nrods, &p->cap_rods, MECH_MAX_RODS,
                             "rods");
     if (!rr) return -1;
-    rr->r.col = rr->name_col = p->open.col;
+    rr->r.col = p->open.col;
     rr->r.disc = MECH_ROD_LINEAR;
     rr->r.elements = 1;
     rr->r.nu = 0.5;
@@ -265,7 +264,7 @@ static int finish_rod(parser *p, void *raw)
     raw_rod *rr = raw;
     mech_rod *r = &rr->r;
     if (r->shape == MECH_ROD_STRAIGHT && !rr->seen.line[R_LENGTH])
-        return mp_fail(p, r->line, rr->name_col, "rod '%s' has no 'length' (a straight rod needs one)", r->name);
+        return mp_fail(p, r->line, r->col, "rod '%s' has no 'length' (a straight rod needs one)", r->name);
     if (r->shape != MECH_ROD_STRAIGHT && rr->seen.line[R_LENGTH])
         return key_fail(p, rr, R_LENGTH, "'%s' has no meaning for a %s rod (rod '%s'): the shape gives the length",
                         r->shape == MECH_ROD_HELIX ? "helix" : "points");
@@ -349,5 +348,5 @@ void rod_size_place(const parser *p, int i, int *line, int *col)
     const raw_rod *rr = &p->rods[i];
     int given = rr->seen.line[R_ELEMENTS] > 0;
     *line = given ? rr->seen.line[R_ELEMENTS] : rr->r.line;
-    *col = given ? rr->seen.val_col[R_ELEMENTS] : rr->name_col;
+    *col = given ? rr->seen.val_col[R_ELEMENTS] : rr->r.col;
 }

@@ -46,18 +46,9 @@ int track_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
     raw_track *rt = block_new(p, &track_block, "track", kw, (void **)&p->tracks, &p->ntracks, &p->cap_tracks,
                               MECH_MAX_TRACKS, "tracks");
     if (!rt) return -1;
-    rt->t.col = rt->name_col = p->open.col;
+    rt->t.col = p->open.col;
     rt->t.zeta = 0.2;
     rt->t.veps = 0.01;
-    return 0;
-}
-
-/* One positive number of a longer line. */
-static int positive_number(parser *p, const char *key, double *v)
-{
-    lex_tok t;
-    if (mp_next_tok(p, &t, key, "1") || mp_to_number(p, &t, key, v)) return -1;
-    if (!(*v > 0.0)) return mp_fail(p, p->ln.no, t.col, "'%s' must be positive: got %g", key, *v);
     return 0;
 }
 
@@ -109,7 +100,8 @@ static int pad_key(parser *p, void *raw, const block_key *key, const lex_tok *kw
     mech_track *t = &((raw_track *)raw)->t;
     lex_tok tok;
     if (mp_next_tok(p, &tok, "pad", "Z LENGTH WIDTH") || mp_to_number(p, &tok, "pad", &t->pad_z)) return -1;
-    if (positive_number(p, "pad length", &t->pad_length) || positive_number(p, "pad width", &t->pad_width))
+    if (block_number(p, "pad length", "1", BOUND_POSITIVE, &t->pad_length) ||
+        block_number(p, "pad width", "1", BOUND_POSITIVE, &t->pad_width))
         return -1;
     return mp_end_of_line(p, "pad", "3");
 }
@@ -139,7 +131,7 @@ static int roller_key(parser *p, void *raw, const block_key *key, const lex_tok 
         if (strcmp(rt->roller[j], rt->roller[i]) == 0)
             return mp_fail(p, p->ln.no, rt->roller_col[i], "duplicate roller '%s' in track '%s' (first on line %d)",
                            rt->roller[i], t->name, t->rollers[j].line);
-    if (positive_number(p, "roller radius", &r->radius)) return -1;
+    if (block_number(p, "roller radius", "1", BOUND_POSITIVE, &r->radius)) return -1;
     lex_tok o;
     int teeth_col = 0, drive_col = 0;
     while (lex_next(&p->ln, &o)) {
@@ -178,7 +170,7 @@ static int finish_track(parser *p, void *raw)
 {
     raw_track *rt = raw;
     if (rt->t.nroller < 2)
-        return mp_fail(p, rt->t.line, rt->name_col, "track '%s' has %d roller%s: a band wraps at least 2",
+        return mp_fail(p, rt->t.line, rt->t.col, "track '%s' has %d roller%s: a band wraps at least 2",
                        rt->t.name, rt->t.nroller, rt->t.nroller == 1 ? "" : "s");
     if (!rt->seen.line[TK_KT]) rt->t.kt = rt->t.kn;
     return 0;

@@ -19,7 +19,6 @@ enum { T_PRED, T_SUCC, T_PPOS, T_PROT, T_SPOS, T_SROT, T_X, T_Y, T_Z, T_RX, T_RY
 typedef struct raw_servo {
     mech_xtarget t;
     char pred[MECH_NAME_MAX], succ[MECH_NAME_MAX];
-    int name_col;
     block_seen seen;
 } raw_servo;
 
@@ -244,7 +243,7 @@ int xp_top_servo(parser *p, void *raw, const block_key *key, const lex_tok *kw)
     raw_servo *rt = block_new(p, &servo_block, "servo", kw, (void **)&p->servos, &p->nservos, &p->cap_servos,
                               MECH_MAX_LOOPS, "servos");
     if (!rt) return -1;
-    rt->t.col = rt->name_col = p->open.col;
+    rt->t.col = p->open.col;
     memcpy(rt->pred, "base", 5);
     m3_identity(rt->t.prot);
     m3_identity(rt->t.srot);
@@ -268,7 +267,7 @@ static int finish_servo(parser *p, void *raw)
 {
     raw_servo *rt = raw;
     if (!rt->t.rows)
-        return mp_fail(p, rt->t.line, rt->name_col, "servo '%s' drives no row: give x, y, z, rx, ry or rz",
+        return mp_fail(p, rt->t.line, rt->t.col, "servo '%s' drives no row: give x, y, z, rx, ry or rz",
                        rt->t.name);
     if (strcmp(rt->pred, rt->succ) == 0)
         return mp_fail(p, rt->seen.line[T_SUCC], rt->seen.val_col[T_SUCC], "servo '%s' joins '%s' to itself",
