@@ -35,6 +35,7 @@ static int state_key(parser *p, void *raw, const block_key *key, const lex_tok *
 static int xpbd_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 static int finish_body(parser *p, void *raw);
 
+_Static_assert(K_COUNT <= BLOCK_MAX_KEYS, "block_seen holds every row");
 static const block_key body_keys[K_COUNT] = {
     [K_PARENT] = { .word = "parent", .read = block_body_ref, .off = offsetof(raw_body, parent), .required = 1 },
     [K_JOINT] = { .word = "joint", .read = joint_key, .required = 1 },

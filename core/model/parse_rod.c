@@ -46,6 +46,7 @@ _Static_assert(sizeof(mech_rod_disc) == sizeof(int), "block_word stores an int")
 
 #define WORD(w, field, choices, name) \
     .word = w, .read = block_word, .off = offsetof(raw_rod, field), .words = choices, .what = name
+_Static_assert(R_COUNT <= BLOCK_MAX_KEYS, "block_seen holds every row");
 static const block_key rod_keys[R_COUNT] = {
     [R_DISC] = { WORD("disc", r.disc, discs, "discretization") },
     [R_ELEMENTS] = { .word = "elements", .read = block_count, .off = offsetof(raw_rod, r.elements),

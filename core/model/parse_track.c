@@ -18,6 +18,7 @@ static int finish_track(parser *p, void *raw);
 static int ground_inside(parser *p, void *raw, const lex_tok *kw);
 
 #define POSITIVE(w, field) NUMBERS(w, raw_track, t.field, 1, BOUND_POSITIVE)
+_Static_assert(TK_COUNT <= BLOCK_MAX_KEYS, "block_seen holds every row");
 static const block_key track_keys[TK_COUNT] = {
     [TK_ROOT] = { .word = "root", .read = block_body_ref, .off = offsetof(raw_track, root), .required = 1 },
     [TK_PLANE] = { .word = "plane", .read = plane_key },
