@@ -1,6 +1,6 @@
 /* model.h — the immutable mechanism model every consumer shares.
  *
- * One parser (parse.c) turns `.mech` text into a mech_model; the code
+ * One parser (parse.c and its parse_*.c) turns `.mech` text into a mech_model; the code
  * generator, the dense reference, the engines and the WASM modules all read
  * this struct and never re-parse.  Conventions (frames, signs, layouts) are
  * normative in docs/conventions.md; the grammar is docs/mech-format.md.

@@ -7,22 +7,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { G_PLANE, G_GRID, G_KN, G_KT, G_MU, G_ZETA, G_VEPS, G_FRICTION, G_COUNT };
-static const char *const ground_keys[G_COUNT] = { "plane", "grid", "kn", "kt", "mu", "zeta", "veps", "friction" };
-#define GROUND_KEYS "plane grid row kn kt mu zeta veps friction end"
+/* Rows of the ground table, in the order "expected one of" lists them. */
+enum { G_PLANE, G_GRID, G_ROW, G_KN, G_KT, G_MU, G_ZETA, G_VEPS, G_FRICTION, G_COUNT };
 
 typedef struct raw_ground {
     mech_ground g;
-    int key_line[G_COUNT], key_col[G_COUNT];
+    block_seen seen;
     int rows, row_line;        /* `row` lines read, the last one's line */
-    int open;                  /* 1 while the block is open */
 } raw_ground;
 
-int ground_top(parser *p, const lex_tok *kw)
+static int terrain_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+static int row_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+static int finish_ground(parser *p, void *raw);
+
+static const char *const frictions[] = { "regularized", "anchored", NULL };   /* mech_friction's order */
+_Static_assert(sizeof(mech_friction) == sizeof(int), "block_word stores an int");
+
+static const block_key ground_keys[G_COUNT] = {
+    [G_PLANE] = { .word = "plane", .read = terrain_key },
+    [G_GRID] = { .word = "grid", .read = terrain_key },
+    [G_ROW] = { .word = "row", .read = row_key, .repeats = 1 },
+    [G_KN] = { NUMBERS("kn", raw_ground, g.kn, 1, BOUND_POSITIVE), .required = 1 },
+    [G_KT] = { NUMBERS("kt", raw_ground, g.kt, 1, BOUND_POSITIVE) },
+    [G_MU] = { NUMBERS("mu", raw_ground, g.mu, 1, BOUND_NONNEGATIVE), .required = 1 },
+    [G_ZETA] = { NUMBERS("zeta", raw_ground, g.zeta, 1, BOUND_NONNEGATIVE) },
+    [G_VEPS] = { NUMBERS("veps", raw_ground, g.veps, 1, BOUND_POSITIVE) },
+    [G_FRICTION] = { .word = "friction", .read = block_word, .off = offsetof(raw_ground, g.friction),
+                     .words = frictions, .what = "friction" },
+};
+const block_kind ground_block = { BLOCK_KIND("ground", ground_keys, finish_ground, NULL) };
+
+int ground_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
-    if (p->ground)
-        return mp_fail(p, p->ln.no, kw->col, "duplicate 'ground' (first on line %d): one ground per file",
-                       p->ground->g.line);
+    (void)raw;
+    (void)key;
     if (lex_more(&p->ln))
         return mp_fail(p, p->ln.no, lex_end_col(&p->ln) + 1, "'ground' opens a block and takes no values: write "
                        "'ground', then 'plane Z' (or 'grid ...' and its rows) and the material, then 'end'");
@@ -33,8 +51,7 @@ int ground_top(parser *p, const lex_tok *kw)
     g->zeta = 0.5;
     g->veps = 0.01;
     g->friction = MECH_FRICTION_REGULARIZED;
-    p->ground->open = 1;
-    p->block = B_GROUND;
+    block_open(p, &ground_block, p->ground, &p->ground->seen, NULL, kw->col);
     return 0;
 }
 
@@ -76,7 +93,7 @@ static int grid_key(parser *p, mech_ground *g)
         if (i >= 2 && !(v[i] > 0.0)) return mp_fail(p, p->ln.no, t.col, "grid spacing must be positive: got %g", v[i]);
     }
     if (v[0] * v[1] > MECH_MAX_GRID)
-        return mp_fail(p, p->ln.no, p->ground->key_col[G_GRID], "grid of %g x %g samples: at most %d", v[0], v[1],
+        return mp_fail(p, p->ln.no, p->ground->seen.col[G_GRID], "grid of %g x %g samples: at most %d", v[0], v[1],
                        MECH_MAX_GRID);
     g->type = MECH_GROUND_GRID;
     g->nx = (int)v[0];
@@ -93,8 +110,10 @@ static int grid_key(parser *p, mech_ground *g)
 }
 
 /* row h0 .. h(NX-1): the heights at y = y0 + j dy, j the row's index. */
-static int row_line(parser *p, raw_ground *rg, const lex_tok *kw)
+static int row_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
+    (void)key;
+    raw_ground *rg = raw;
     mech_ground *g = &rg->g;
     if (g->type != MECH_GROUND_GRID)
         return mp_fail(p, p->ln.no, kw->col, "'row' before 'grid NX NY DX DY' in the ground block");
@@ -115,79 +134,27 @@ static int row_line(parser *p, raw_ground *rg, const lex_tok *kw)
     return 0;
 }
 
-static int friction_key(parser *p, mech_ground *g)
+/* plane or grid: one of them. */
+static int terrain_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
-    lex_tok t;
-    if (mp_next_tok(p, &t, "friction", "regularized or anchored")) return -1;
-    if (lex_is(&t, "regularized")) g->friction = MECH_FRICTION_REGULARIZED;
-    else if (lex_is(&t, "anchored")) g->friction = MECH_FRICTION_ANCHORED;
-    else return mp_fail_at(p, &t, "unknown friction ", ": expected regularized or anchored");
-    return mp_end_of_line(p, "friction", "1");
+    raw_ground *rg = raw;
+    int k = key == &ground_keys[G_PLANE] ? G_PLANE : G_GRID, other = k == G_PLANE ? G_GRID : G_PLANE;
+    if (rg->seen.line[other])
+        return mp_fail(p, p->ln.no, kw->col, "the ground has both 'plane' and 'grid': give one");
+    return k == G_PLANE ? plane_key(p, &rg->g) : grid_key(p, &rg->g);
 }
 
-static int ground_key(parser *p, raw_ground *rg, int k)
+static int finish_ground(parser *p, void *raw)
 {
+    raw_ground *rg = raw;
     mech_ground *g = &rg->g;
-    if (k == G_PLANE || k == G_GRID) {
-        int other = k == G_PLANE ? G_GRID : G_PLANE;
-        if (rg->key_line[other])
-            return mp_fail(p, p->ln.no, rg->key_col[k], "the ground has both 'plane' and 'grid': give one");
-        return k == G_PLANE ? plane_key(p, g) : grid_key(p, g);
-    }
-    if (k == G_FRICTION) return friction_key(p, g);
-    double *dst[G_COUNT] = { [G_KN] = &g->kn, [G_KT] = &g->kt, [G_MU] = &g->mu, [G_ZETA] = &g->zeta,
-                             [G_VEPS] = &g->veps };
-    lex_tok t;
-    if (number(p, ground_keys[k], "1", &t, dst[k])) return -1;
-    int positive = k != G_MU && k != G_ZETA;
-    if (positive ? !(*dst[k] > 0.0) : !(*dst[k] >= 0.0))
-        return mp_fail(p, p->ln.no, t.col, "'%s' must be %s: got %g", ground_keys[k],
-                       positive ? "positive" : "non-negative", *dst[k]);
-    return mp_end_of_line(p, ground_keys[k], "1");
-}
-
-static int finish_ground(parser *p, raw_ground *rg)
-{
-    mech_ground *g = &rg->g;
-    if (mp_end_of_line(p, "end", "no values")) return -1;
     if (g->type == MECH_GROUND_NONE)
         return mp_fail(p, g->line, 1, "the ground has no terrain: give 'plane Z' or 'grid NX NY DX DY' and its rows");
     if (g->type == MECH_GROUND_GRID && rg->rows != g->ny)
-        return mp_fail(p, rg->rows ? rg->row_line : rg->key_line[G_GRID], 1, "the grid has %d row%s: NY = %d",
+        return mp_fail(p, rg->rows ? rg->row_line : rg->seen.line[G_GRID], 1, "the grid has %d row%s: NY = %d",
                        rg->rows, rg->rows == 1 ? "" : "s", g->ny);
-    static const int required[] = { G_KN, G_MU };
-    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
-        if (!rg->key_line[required[i]])
-            return mp_fail(p, g->line, 1, "the ground has no '%s'", ground_keys[required[i]]);
-    if (!rg->key_line[G_KT]) g->kt = g->kn;
-    rg->open = 0;
-    p->block = B_NONE;
+    if (!rg->seen.line[G_KT]) g->kt = g->kn;
     return 0;
-}
-
-int ground_line(parser *p, const lex_tok *kw)
-{
-    raw_ground *rg = p->ground;
-    if (lex_is(kw, "end")) return finish_ground(p, rg);
-    if (lex_is(kw, "row")) return row_line(p, rg, kw);
-    for (int k = 0; k < G_COUNT; k++) {
-        if (!lex_is(kw, ground_keys[k])) continue;
-        if (rg->key_line[k])
-            return mp_fail(p, p->ln.no, kw->col, "duplicate '%s' in the ground (first on line %d)", ground_keys[k],
-                           rg->key_line[k]);
-        rg->key_line[k] = p->ln.no;
-        rg->key_col[k] = kw->col;
-        return ground_key(p, rg, k);
-    }
-    if (mp_is_top_keyword(kw))
-        return mp_fail(p, p->ln.no, kw->col, "'%.*s' inside the ground block: missing 'end'", kw->n, kw->s);
-    return mp_fail_at(p, kw, "unknown keyword ", " in ground: expected one of: " GROUND_KEYS);
-}
-
-int ground_unclosed(parser *p)
-{
-    if (p->block != B_GROUND) return 0;
-    return mp_fail(p, p->ground->g.line, 1, "the ground block has no 'end' before the end of the file");
 }
 
 void ground_store(parser *p)

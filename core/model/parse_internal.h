@@ -1,112 +1,84 @@
-/* parse_internal.h — the parser's state and helpers, shared by parse.c (the
- * mechanism: bodies, POIs, loops, force elements) and parse_xpbd.c (the XPBD
- * keys, the `xpbd` settings block and `servo` blocks).  Internal to
- * core/model; the public interface is model.h. */
+/* parse_internal.h — the parser's state and helpers, shared by its files:
+ * parse.c (the entry point and top-level statements), parse_block.c (the
+ * block driver), parse_values.c (errors and values) and one file per block
+ * kind (parse_body.c, parse_loop.c, parse_springs.c, parse_xpbd.c,
+ * parse_rod.c, parse_track.c, parse_ground.c).  Internal to core/model; the
+ * public interface is model.h. */
 #ifndef MECH_PARSE_INTERNAL_H
 #define MECH_PARSE_INTERNAL_H
 
 #include "model/lex.h"
 #include "model/model.h"
+#include "model/parse_block.h"
 
 #define DEG (3.14159265358979323846 / 180.0)
 #define QUOTE_MAX 40            /* characters of a token shown in a message */
 #define AXIS_EXPECT "an axis (x, y, z, -x, -y, -z or 3 numbers)"
 
-enum { K_PARENT, K_JOINT, K_POS, K_ROT, K_MASS, K_COM, K_INERTIA, K_ARMATURE, K_FEXT, K_Q0, K_QD0, K_COUNT };
-enum { L_TYPE, L_PRED, L_SUCC, L_PPOS, L_PROT, L_PAXIS, L_SPOS, L_SROT, L_SAXIS, L_LENGTH, L_STAB, L_COUNT };
-enum { E_FROM, E_TO, E_JOINT, E_K, E_C, E_L0, E_Q0, E_INPUT, E_COUNT };
-
-enum { B_NONE, B_BODY, B_LOOP, B_ELEM, B_XPBD, B_SERVO, B_ROD, B_TRACK, B_GROUND };   /* the open block */
-
-/* XPBD joint keys (body and loop blocks): where each was seen, 0 = not. */
+/* XPBD joint keys, rows of the body and loop tables from K_XJ / L_XJ on. */
 enum { XJ_LIMIT, XJ_SWING, XJ_DRIVE, XJ_TARGET, XJ_COMPLIANCE, XJ_COUNT };
-typedef struct {
-    int line[XJ_COUNT], col[XJ_COUNT];
-    int ntarget;                /* signals on the target line */
-} raw_xj;
+#define XJ_KEY_ROWS(first, reader) \
+    [first + XJ_LIMIT] = { .word = "limit", .read = reader, .arg = XJ_LIMIT }, \
+    [first + XJ_SWING] = { .word = "swing", .read = reader, .arg = XJ_SWING }, \
+    [first + XJ_DRIVE] = { .word = "drive", .read = reader, .arg = XJ_DRIVE }, \
+    [first + XJ_TARGET] = { .word = "target", .read = reader, .arg = XJ_TARGET }, \
+    [first + XJ_COMPLIANCE] = { .word = "compliance", .read = reader, .arg = XJ_COMPLIANCE }
 
 /* `xpbd` block keys. */
 enum { XP_DT, XP_SUBSTEPS, XP_ITERATIONS, XP_MODE, XP_SET_COUNT };
 
-/* `servo` block keys: the frames of a loop, then the six rows and compliance. */
-enum { T_PRED, T_SUCC, T_PPOS, T_PROT, T_SPOS, T_SROT, T_X, T_Y, T_Z, T_RX, T_RY, T_RZ, T_COMPLIANCE, T_COUNT };
-typedef struct {
-    mech_xtarget t;
-    char pred[MECH_NAME_MAX], succ[MECH_NAME_MAX];
-    int name_col;
-    int key_line[T_COUNT], key_col[T_COUNT], val_col[T_COUNT];
-} raw_servo;
+/* `track` block keys, in the order of its table. */
+enum { TK_ROOT, TK_PLANE, TK_SHOES, TK_PITCH, TK_MASS, TK_COM, TK_INERTIA, TK_FEXT, TK_ROLLER, TK_PAD,
+       TK_THICKNESS, TK_KN, TK_KT, TK_MU, TK_ZETA, TK_VEPS, TK_COUNT };
+typedef struct raw_track {
+    mech_track t;
+    char root[MECH_NAME_MAX];
+    char roller[MECH_MAX_ROLLERS][MECH_NAME_MAX];
+    int roller_col[MECH_MAX_ROLLERS];          /* of each roller's body name */
+    block_seen seen;
+} raw_track;
 
-typedef struct {
-    mech_body b;
-    char parent[MECH_NAME_MAX];
-    int parent_col, name_col;
-    int key_line[K_COUNT], key_col[K_COUNT];   /* line 0 = key not seen */
-    lex_line q0, qd0;           /* kept until the joint type is known */
-    raw_xj xj;
-} raw_body;
-
-typedef struct {
-    mech_poi p;
-    char body[MECH_NAME_MAX];
-    int body_col;
-} raw_poi;
-
-typedef struct {
-    mech_loop l;
-    char pred[MECH_NAME_MAX], succ[MECH_NAME_MAX];
-    int name_col, type_set;
-    int key_line[L_COUNT], key_col[L_COUNT], val_col[L_COUNT];
-    raw_xj xj;
-} raw_loop;
-
-typedef struct {
-    int rsda;                   /* 0 tsda, 1 rsda */
-    char name[MECH_NAME_MAX];
-    char ref[3][MECH_NAME_MAX]; /* from, to (POIs) / joint (a body), by E_FROM..E_JOINT */
-    double val[E_COUNT];        /* k, c, l0, q0 by their E_ index */
-    int name_col, line;
-    int key_line[E_COUNT], key_col[E_COUNT], val_col[E_COUNT];
-} raw_elem;
-
-typedef struct {
+struct parser {
     lex_src src;
     lex_line ln;
     mech_error *err;
     int failed;
     mech_model *m;
-    raw_body *bodies;
-    int nbodies, cap_bodies, cur;               /* cur: open block's index, or -1 */
-    int block;                                  /* B_NONE, B_BODY, ... */
-    raw_poi *pois;
+    open_block open;                           /* the block being read */
+    block_seen top_seen;                       /* top-level statements given */
+    int cur;                                   /* open block's index, or -1 */
+    struct raw_body *bodies;                   /* parse_body.c */
+    int nbodies, cap_bodies;
+    struct raw_poi *pois;
     int cap_pois, cap_shapes, cap_statics;
-    raw_loop *loops;
+    struct raw_loop *loops;                    /* parse_loop.c */
     int nloops, cap_loops;
-    raw_elem *elems;
+    struct raw_elem *elems;                    /* parse_springs.c */
     int nelems, cap_elems;
-    raw_servo *servos;
+    struct raw_servo *servos;                  /* parse_xpbd.c */
     int nservos, cap_servos;
-    int desc_line, grav_line, integrator_line;
-    int xpbd_key_line[XP_SET_COUNT];           /* keys seen in the xpbd block */
-    int xpbd_val_col[XP_SET_COUNT];            /* and their values' columns */
+    block_seen xpbd_seen;                      /* keys of the xpbd block */
     struct raw_rod *rods;                      /* parse_rod.c */
     int nrods, cap_rods;
     struct raw_track *tracks;                  /* parse_track.c */
     int ntracks, cap_tracks;
     struct raw_ground *ground;                 /* parse_ground.c */
-} parser;
+};
 
-/* parse.c: errors, tokens and values (all return 0, or -1 with the error set). */
+/* parse_values.c: errors, tokens and values (all return 0, or -1 with the error set). */
 int mp_fail(parser *p, int line, int col, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Warnings: kept in the model, never fatal (mech_model_warning). */
+void mp_warn(parser *p, int line, int col, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
 const char *mp_quote(const lex_tok *t, char buf[QUOTE_MAX + 4]);
 int mp_fail_at(parser *p, const lex_tok *t, const char *what, const char *rest);
-
-/* 1 when kw opens a top-level statement: inside a block it means a missing 'end'. */
-int mp_is_top_keyword(const lex_tok *kw);
 int mp_next_tok(parser *p, lex_tok *t, const char *key, const char *expect);
 int mp_end_of_line(parser *p, const char *key, const char *expect);
 int mp_to_number(parser *p, const lex_tok *t, const char *key, double *v);
@@ -118,64 +90,68 @@ int mp_check_name(parser *p, const lex_tok *t, const char *key);
 int mp_read_name(parser *p, const char *key, char out[MECH_NAME_MAX], int *col);
 /* A rotational inertia line: 3 (diagonal) or 6 numbers (xx yy zz xy xz yz), checked physical. */
 int mp_read_inertia(parser *p, double I[9]);
+/* #rrggbb into rgba, alpha 1. */
+int mp_read_color(parser *p, float rgba[4]);
 /* A collider's material: friction <static> <dynamic> (0 <= dynamic <= static)
  * and restitution <e> (in [0, 1]), the values after the keyword. */
 int mp_read_friction(parser *p, double *mu_s, double *mu_d);
 int mp_read_restitution(parser *p, double *e);
-int mp_read_body_ref(parser *p, const char *key, char out[MECH_NAME_MAX], int *col);
 /* Room for one more element in a growing array of n elements of `elem`
  * bytes: at most max ("too many <what>: at most <max>" at column col). */
 int mp_grow(parser *p, void **arr, int *cap, int n, size_t elem, int max, const char *what, int col);
 void mp_frame_from_axis(const double a[3], double R[9]);
+/* A stored body by name, -1 for base; none is an error at (line, col)
+ * naming the key and its owner ("loop 'l'"). */
+int mp_body_index(parser *p, const char *name, int line, int col, const char *key, const char *owner, int *b);
+
+/* parse.c: 1 when kw opens a top-level statement: inside a block it means a missing 'end'. */
+int mp_is_top_keyword(const lex_tok *kw);
+
+/* The block kinds, each a table (parse_block.h), and the statements that open them. */
+extern const block_kind body_block, loop_block, tsda_block, rsda_block, xpbd_block, servo_block, rod_block,
+    track_block, ground_block;
+int body_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+int poi_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+int static_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);    /* parse_shape.c */
+/* parse_shape.c: a `shape` line of the open body. */
+int shape_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+int loop_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+int springs_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);   /* tsda, rsda */
+int xp_top_xpbd(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+int xp_top_servo(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+int rod_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+int track_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+int ground_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+
+/* parse_body.c: the bodies in tree order (parents first), the shapes' and
+ * pois' bodies by name. */
+int body_store(parser *p);
+void body_parse_free(parser *p);
+/* parse_loop.c, parse_springs.c: loops and force elements into the model. */
+int loop_store(parser *p);
+int springs_store(parser *p);
 
 /* parse_xpbd.c */
-/* A limit / swing / drive / target / compliance line in a body or loop
- * block: 1 if kw is one of them (handled, or failed with the error set:
- * check p->failed), 0 if not. */
-int xp_joint_line(parser *p, const lex_tok *kw, mech_xjoint *xj, raw_xj *rx, const char *block, const char *name);
-/* At `end` of a body / loop: the keys must suit the joint type. */
-int xp_check_body(parser *p, mech_body *b, const raw_xj *rx);
-int xp_check_loop(parser *p, mech_loop *l, const raw_xj *rx);
-/* 1 if kw is one of those keys (for the message outside a block). */
-int xp_is_joint_key(const lex_tok *kw);
-/* `xpbd` and `servo` blocks: open, one line inside, end of file inside. */
-int xp_top_xpbd(parser *p, const lex_tok *kw);
-int xp_xpbd_line(parser *p, const lex_tok *kw);
-int xp_top_servo(parser *p, const lex_tok *kw);
-int xp_servo_line(parser *p, const lex_tok *kw);
-int xp_unclosed(parser *p);
+/* A limit / swing / drive / target / compliance line (a row of XJ_KEY_ROWS)
+ * of a body or loop; ntarget: the signals on its target line. */
+int xp_joint_key(parser *p, const block_key *key, mech_xjoint *xj, int *ntarget, const lex_tok *kw);
+/* At `end` of a body / loop: the keys (rows first.. of its table) must suit
+ * the joint type. */
+int xp_check_body(parser *p, mech_body *b, int first, int ntarget);
+int xp_check_loop(parser *p, mech_loop *l, int first, int ntarget);
 /* After the bodies are stored: servo bodies by name. */
 int xp_store_servos(parser *p);
 /* After everything is stored: one XPBD step's work within XPBD_MAX_WORK. */
 int xp_check_work(parser *p);
 
 /* parse_rod.c: `rod` blocks (docs/mech-format.md, "Rods"). */
-int rod_top(parser *p, const lex_tok *kw);
-int rod_line(parser *p, const lex_tok *kw);
-int rod_unclosed(parser *p);
 /* After the bodies are stored: clamp bodies by name, rods into the model. */
 int rod_store(parser *p);
 void rod_parse_free(parser *p);
 /* Where rod i's size is given: its `elements` value, else its name. */
 void rod_size_place(const parser *p, int i, int *line, int *col);
 
-/* `track` block keys (the `roller` lines aside, which repeat). */
-enum { TK_ROOT, TK_PLANE, TK_SHOES, TK_PITCH, TK_MASS, TK_COM, TK_INERTIA, TK_FEXT, TK_PAD, TK_THICKNESS,
-       TK_KN, TK_KT, TK_MU, TK_ZETA, TK_VEPS, TK_COUNT };
-typedef struct raw_track {
-    mech_track t;
-    char root[MECH_NAME_MAX];
-    char roller[MECH_MAX_ROLLERS][MECH_NAME_MAX];
-    int roller_col[MECH_MAX_ROLLERS];          /* of each roller's body name */
-    int name_col, root_col;
-    int key_line[TK_COUNT], key_col[TK_COUNT], val_col[TK_COUNT];
-} raw_track;
-
 /* parse_track.c: `track` blocks (docs/mech-format.md, "Tracks"). */
-int track_top(parser *p, const lex_tok *kw);
-int track_line(parser *p, const lex_tok *kw);
-/* An unclosed track or ground block at the end of the file. */
-int track_unclosed(parser *p);
 /* After the hand-written bodies are stored: expand every band into its shoe
  * bodies and closing loop (track_belt.c lays the design pose), then store
  * the ground. */
@@ -185,18 +161,8 @@ void track_parse_free(parser *p);
 int track_expand(parser *p, raw_track *rt);
 
 /* parse_ground.c: the `ground` block (docs/mech-format.md, "Ground"). */
-int ground_top(parser *p, const lex_tok *kw);
-int ground_line(parser *p, const lex_tok *kw);
-int ground_unclosed(parser *p);
 /* Into the model (owns the grid heights from then on). */
 void ground_store(parser *p);
 void ground_parse_free(parser *p);
-
-/* Warnings: kept in the model, never fatal (mech_model_warning). */
-void mp_warn(parser *p, int line, int col, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
 
 #endif

@@ -10,86 +10,120 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Rows of the rod table, in the order "expected one of" lists them; the keys
+ * given per end (`clamp start base`, `pin end base`, `move end 0 0 -0.1`,
+ * ...) are the rows from R_CLAMP on, in the order of RE_. */
 enum {
     R_DISC, R_ELEMENTS, R_INTEGRATION, R_SOLVER, R_LENGTH, R_DIAMETER, R_E, R_NU, R_RHO, R_DAMPING, R_SHAPE,
-    R_ORIGIN, R_DIR, R_FRAME, R_COLOR, R_VISUAL, R_FRICTION, R_RESTITUTION, R_COUNT
+    R_POINT, R_ORIGIN, R_DIR, R_FRAME, R_CLAMP, R_PIN, R_MOVE, R_TWIST, R_RAMP, R_COLOR, R_VISUAL, R_FRICTION,
+    R_RESTITUTION, R_COUNT
 };
-/* keys given per end: `clamp start base`, `pin end base`, `move end 0 0 -0.1`, ... */
 enum { RE_CLAMP, RE_PIN, RE_MOVE, RE_TWIST, RE_RAMP, RE_COUNT };
 
-static const char *const rod_keys[R_COUNT] = {
-    "disc", "elements", "integration", "solver", "length", "diameter", "E", "nu", "rho", "damping", "shape",
-    "origin", "dir", "frame", "color", "visual", "friction", "restitution"
-};
-static const char *const end_keys[RE_COUNT] = { "clamp", "pin", "move", "twist", "ramp" };
 static const char *const end_names[2] = { "start", "end" };
-static const char *const discs[] = { "rigid", "linear", "quadratic", "cubic" };
-#define ROD_KEYS "disc elements integration solver length diameter E nu rho damping shape point origin dir " \
-                 "frame clamp pin move twist ramp color visual friction restitution end"
 
 typedef struct raw_rod {
     mech_rod r;
     char body[2][MECH_NAME_MAX];    /* clamp or pin target names ("base" = ground) */
-    int name_col, elements_col;     /* elements_col: its value's, 0 if not given */
-    int key_line[R_COUNT], key_col[R_COUNT];
+    block_seen seen;                /* a `point` line: the first */
     int end_line[2][RE_COUNT], end_col[2][RE_COUNT], body_col[2];
-    int point_line, point_col;      /* first `point` line */
     int cap_points;
 } raw_rod;
 
+static int nu_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+static int rod_shape_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+static int point_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+static int end_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+static int color_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+static int friction_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+static int restitution_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+static int finish_rod(parser *p, void *raw);
+
+static const char *const discs[] = { "rigid", "linear", "quadratic", "cubic", NULL };
+static const char *const integrations[] = { "reduced", "full", NULL };
+static const char *const solvers[] = { "banded", "gauss-seidel", NULL };
+_Static_assert(sizeof(mech_rod_disc) == sizeof(int), "block_word stores an int");
+
+#define WORD(w, field, choices, name) \
+    .word = w, .read = block_word, .off = offsetof(raw_rod, field), .words = choices, .what = name
+_Static_assert(R_COUNT <= BLOCK_MAX_KEYS, "block_seen holds every row");
+static const block_key rod_keys[R_COUNT] = {
+    [R_DISC] = { WORD("disc", r.disc, discs, "discretization") },
+    [R_ELEMENTS] = { .word = "elements", .read = block_count, .off = offsetof(raw_rod, r.elements),
+                     .arg = MECH_MAX_ROD_ELEMENTS },
+    [R_INTEGRATION] = { WORD("integration", r.full_integration, integrations, "integration") },
+    [R_SOLVER] = { WORD("solver", r.gauss_seidel, solvers, "rod solver") },
+    [R_LENGTH] = { NUMBERS("length", raw_rod, r.length, 1, BOUND_POSITIVE) },
+    [R_DIAMETER] = { NUMBERS("diameter", raw_rod, r.diameter, 1, BOUND_POSITIVE), .required = 1 },
+    [R_E] = { NUMBERS("E", raw_rod, r.E, 1, BOUND_POSITIVE), .required = 1 },
+    [R_NU] = { .word = "nu", .read = nu_key },
+    [R_RHO] = { NUMBERS("rho", raw_rod, r.rho, 1, BOUND_POSITIVE), .required = 1 },
+    [R_DAMPING] = { NUMBERS("damping", raw_rod, r.damping, 1, BOUND_NONNEGATIVE) },
+    [R_SHAPE] = { .word = "shape", .read = rod_shape_key },
+    [R_POINT] = { .word = "point", .read = point_key, .repeats = 1 },
+    [R_ORIGIN] = { NUMBERS("origin", raw_rod, r.origin, 3, BOUND_ANY) },
+    [R_DIR] = { .word = "dir", .read = block_axis_frame, .off = offsetof(raw_rod, r.frame) },
+    [R_FRAME] = { .word = "frame", .read = block_rotation, .off = offsetof(raw_rod, r.frame) },
+    [R_CLAMP] = { .word = "clamp", .read = end_key, .repeats = 1, .arg = RE_CLAMP },
+    [R_PIN] = { .word = "pin", .read = end_key, .repeats = 1, .arg = RE_PIN },
+    [R_MOVE] = { .word = "move", .read = end_key, .repeats = 1, .arg = RE_MOVE },
+    [R_TWIST] = { .word = "twist", .read = end_key, .repeats = 1, .arg = RE_TWIST },
+    [R_RAMP] = { .word = "ramp", .read = end_key, .repeats = 1, .arg = RE_RAMP },
+    [R_COLOR] = { .word = "color", .read = color_key },
+    [R_VISUAL] = { .word = "visual", .read = block_flag, .off = offsetof(raw_rod, r.visual) },
+    [R_FRICTION] = { .word = "friction", .read = friction_key },
+    [R_RESTITUTION] = { .word = "restitution", .read = restitution_key },
+};
+const block_kind rod_block = { BLOCK_KIND("rod", rod_keys, finish_rod, NULL), BLOCK_RAW(raw_rod, r.name, r.line) };
+
+/* The word of end key k (RE_). */
+static const char *end_word(int k) { return rod_keys[R_CLAMP + k].word; }
+
 /* ---- values ---- */
 
-static int number_key(parser *p, const char *key, double *v, lex_tok *t)
+static int nu_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
-    return mp_next_tok(p, t, key, "1") || mp_to_number(p, t, key, v) || mp_end_of_line(p, key, "1") ? -1 : 0;
-}
-
-static int positive_key(parser *p, const char *key, double *v)
-{
+    (void)key;
+    (void)kw;
+    mech_rod *r = &((raw_rod *)raw)->r;
     lex_tok t;
-    if (number_key(p, key, v, &t)) return -1;
-    if (!(*v > 0.0)) return mp_fail(p, p->ln.no, t.col, "'%s' must be positive: got %g", key, *v);
+    if (mp_next_tok(p, &t, "nu", "1") || mp_to_number(p, &t, "nu", &r->nu) || mp_end_of_line(p, "nu", "1"))
+        return -1;
+    if (!(r->nu > -1.0 && r->nu <= 0.5))
+        return mp_fail(p, p->ln.no, t.col, "'nu' must lie in (-1, 0.5]: got %g", r->nu);
     return 0;
 }
 
-static int hex_digit(char c)
+static int color_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                                                                                      : -1;
+    (void)key;
+    (void)kw;
+    return mp_read_color(p, ((raw_rod *)raw)->r.rgba) || mp_end_of_line(p, "color", "#rrggbb") ? -1 : 0;
 }
 
-static int color_key(parser *p, float rgba[4])
+static int friction_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
-    lex_tok c;
-    if (mp_next_tok(p, &c, "color", "#rrggbb")) return -1;
-    int ok = c.n == 7 && c.s[0] == '#';
-    for (int i = 1; ok && i < 7; i++) ok = hex_digit(c.s[i]) >= 0;
-    if (!ok) return mp_fail_at(p, &c, "bad color ", ": expected #rrggbb");
-    for (int k = 0; k < 3; k++) rgba[k] = (float)(hex_digit(c.s[1 + 2 * k]) * 16 + hex_digit(c.s[2 + 2 * k])) / 255.0f;
-    rgba[3] = 1.0f;
-    return mp_end_of_line(p, "color", "#rrggbb");
+    (void)key;
+    (void)kw;
+    mech_rod *r = &((raw_rod *)raw)->r;
+    return mp_read_friction(p, &r->mu_s, &r->mu_d) || mp_end_of_line(p, "friction", "<static> <dynamic>") ? -1 : 0;
 }
 
-/* A word among `words` (n of them) into *out, or an error naming `expect`. */
-static int word_key(parser *p, const char *key, const char *const *words, int n, const char *what,
-                    const char *expect, int *out)
+static int restitution_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
-    lex_tok t;
-    char rest[160];
-    if (mp_next_tok(p, &t, key, expect)) return -1;
-    for (int i = 0; i < n; i++)
-        if (lex_is(&t, words[i])) {
-            *out = i;
-            return mp_end_of_line(p, key, "1");
-        }
-    snprintf(rest, sizeof rest, ": expected %s", expect);
-    return mp_fail_at(p, &t, what, rest);
+    (void)key;
+    (void)kw;
+    return mp_read_restitution(p, &((raw_rod *)raw)->r.restitution) || mp_end_of_line(p, "restitution", "1") ? -1
+                                                                                                          : 0;
 }
 
 /* shape straight | helix <coil radius> <pitch> <turns> | points */
-static int shape_key(parser *p, mech_rod *r)
+static int rod_shape_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
+    (void)key;
+    (void)kw;
     static const char *const shapes[] = { "straight", "helix", "points" };
+    mech_rod *r = &((raw_rod *)raw)->r;
     lex_tok t;
     if (mp_next_tok(p, &t, "shape", "straight, helix <coil radius> <pitch> <turns> or points")) return -1;
     int s = -1;
@@ -113,80 +147,12 @@ static int shape_key(parser *p, mech_rod *r)
     return 0;
 }
 
-static int rod_key(parser *p, raw_rod *rr, int k)
-{
-    mech_rod *r = &rr->r;
-    const char *key = rod_keys[k];
-    lex_tok t;
-    double v;
-    int w = 0;
-    switch (k) {
-    case R_DISC:
-        if (word_key(p, key, discs, 4, "unknown discretization ", "rigid, linear, quadratic or cubic", &w)) return -1;
-        r->disc = (mech_rod_disc)w;
-        return 0;
-    case R_ELEMENTS:
-        if (number_key(p, key, &v, &t)) return -1;
-        if (!(v >= 1 && v <= MECH_MAX_ROD_ELEMENTS && v == (double)(int)v))
-            return mp_fail(p, p->ln.no, t.col, "'elements' must be a whole number from 1 to %d: got %g",
-                           MECH_MAX_ROD_ELEMENTS, v);
-        r->elements = (int)v;
-        rr->elements_col = t.col;
-        return 0;
-    case R_INTEGRATION: {
-        static const char *const ints[] = { "reduced", "full" };
-        if (word_key(p, key, ints, 2, "unknown integration ", "reduced or full", &w)) return -1;
-        r->full_integration = w;
-        return 0;
-    }
-    case R_SOLVER: {
-        static const char *const solvers[] = { "banded", "gauss-seidel" };
-        if (word_key(p, key, solvers, 2, "unknown rod solver ", "banded or gauss-seidel", &w)) return -1;
-        r->gauss_seidel = w;
-        return 0;
-    }
-    case R_LENGTH: return positive_key(p, key, &r->length);
-    case R_DIAMETER: return positive_key(p, key, &r->diameter);
-    case R_E: return positive_key(p, key, &r->E);
-    case R_RHO: return positive_key(p, key, &r->rho);
-    case R_NU:
-        if (number_key(p, key, &r->nu, &t)) return -1;
-        if (!(r->nu > -1.0 && r->nu <= 0.5))
-            return mp_fail(p, p->ln.no, t.col, "'nu' must lie in (-1, 0.5]: got %g", r->nu);
-        return 0;
-    case R_DAMPING:
-        if (number_key(p, key, &r->damping, &t)) return -1;
-        if (!(r->damping >= 0.0))
-            return mp_fail(p, p->ln.no, t.col, "'damping' must not be negative: got %g", r->damping);
-        return 0;
-    case R_SHAPE: return shape_key(p, r);
-    case R_ORIGIN: return mp_number_line(p, key, r->origin, 3);
-    case R_DIR: {
-        double axis[3];
-        if (mp_read_axis(p, key, axis) || mp_end_of_line(p, key, AXIS_EXPECT)) return -1;
-        mp_frame_from_axis(axis, r->frame);
-        return 0;
-    }
-    case R_FRAME:
-        return mp_read_rotation(p, key, r->frame) || mp_end_of_line(p, key, "<axis> <degrees>") ? -1 : 0;
-    case R_VISUAL:
-        r->visual = 1;
-        return mp_end_of_line(p, key, "no values");
-    case R_FRICTION:
-        return mp_read_friction(p, &r->mu_s, &r->mu_d) || mp_end_of_line(p, key, "<static> <dynamic>") ? -1 : 0;
-    case R_RESTITUTION: return mp_read_restitution(p, &r->restitution) || mp_end_of_line(p, key, "1") ? -1 : 0;
-    default: return color_key(p, r->rgba);
-    }
-}
-
 /* point x y z: one more point of a `shape points` rod. */
-static int point_line(parser *p, raw_rod *rr, const lex_tok *kw)
+static int point_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
+    (void)key;
+    raw_rod *rr = raw;
     mech_rod *r = &rr->r;
-    if (!rr->point_line) {
-        rr->point_line = p->ln.no;
-        rr->point_col = kw->col;
-    }
     if (r->npoints >= MECH_MAX_ROD_POINTS)
         return mp_fail(p, p->ln.no, kw->col, "too many points in rod '%s': at most %d", r->name,
                        MECH_MAX_ROD_POINTS);
@@ -203,7 +169,7 @@ static int point_line(parser *p, raw_rod *rr, const lex_tok *kw)
 }
 
 /* The key that holds end e: RE_CLAMP or RE_PIN (either, for a free end). */
-static int hold_key(const raw_rod *rr, int e) { return rr->end_line[e][RE_PIN] ? RE_PIN : RE_CLAMP; }
+static int hold_of(const raw_rod *rr, int e) { return rr->end_line[e][RE_PIN] ? RE_PIN : RE_CLAMP; }
 
 /* clamp|pin <start|end> <base|body>: the end's position and orientation, or
  * its position only, held. */
@@ -211,12 +177,12 @@ static int hold_line(parser *p, raw_rod *rr, int k, int e, const lex_tok *kw)
 {
     mech_rod *r = &rr->r;
     mech_rod_end *end = &r->end[e];
-    const char *key = end_keys[k], *expect = "start or end, then base or a body name";
+    const char *key = end_word(k), *expect = "start or end, then base or a body name";
     int other = k == RE_PIN ? RE_CLAMP : RE_PIN;
     lex_tok t;
     if (rr->end_line[e][other])
         return mp_fail(p, p->ln.no, kw->col, "'%s %s' and '%s %s' in rod '%s' (line %d): an end is clamped or "
-                       "pinned, not both", key, end_names[e], end_keys[other], end_names[e], r->name,
+                       "pinned, not both", key, end_names[e], end_word(other), end_names[e], r->name,
                        rr->end_line[e][other]);
     if (mp_next_tok(p, &t, key, expect) || (!lex_is(&t, "base") && mp_check_name(p, &t, key))) return -1;
     memcpy(rr->body[e], t.s, (size_t)t.n);
@@ -228,10 +194,12 @@ static int hold_line(parser *p, raw_rod *rr, int k, int e, const lex_tok *kw)
 }
 
 /* clamp|pin|move|twist|ramp <start|end> ... */
-static int end_line(parser *p, raw_rod *rr, int k, const lex_tok *kw)
+static int end_key(parser *p, void *raw, const block_key *row, const lex_tok *kw)
 {
+    raw_rod *rr = raw;
     mech_rod *r = &rr->r;
-    const char *key = end_keys[k];
+    int k = row->arg;
+    const char *key = row->word;
     static const char *const expect[RE_COUNT] = {
         "start or end, then base or a body name", "start or end, then base or a body name",
         "start or end, then x y z (m)", "start or end, then degrees", "start or end, then seconds"
@@ -266,23 +234,14 @@ static int end_line(parser *p, raw_rod *rr, int k, const lex_tok *kw)
 
 /* ---- the block ---- */
 
-int rod_top(parser *p, const lex_tok *kw)
+int rod_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
-    char name[MECH_NAME_MAX];
-    int name_col;
-    if (mp_read_name(p, "rod", name, &name_col)) return -1;
-    for (int i = 0; i < p->nrods; i++)
-        if (strcmp(p->rods[i].r.name, name) == 0)
-            return mp_fail(p, p->ln.no, name_col, "duplicate rod name '%s' (first on line %d)", name,
-                           p->rods[i].r.line);
-    if (mp_end_of_line(p, "rod", "1")) return -1;
-    if (mp_grow(p, (void **)&p->rods, &p->cap_rods, p->nrods, sizeof *p->rods, MECH_MAX_RODS, "rods", kw->col))
-        return -1;
-    raw_rod *rr = &p->rods[p->nrods];
-    memset(rr, 0, sizeof *rr);
-    memcpy(rr->r.name, name, sizeof name);
-    rr->r.line = p->ln.no;
-    rr->r.col = name_col;
+    (void)raw;
+    (void)key;
+    raw_rod *rr = block_new(p, &rod_block, "rod", kw, (void **)&p->rods, &p->nrods, &p->cap_rods, MECH_MAX_RODS,
+                            "rods");
+    if (!rr) return -1;
+    rr->r.col = p->open.col;
     rr->r.disc = MECH_ROD_LINEAR;
     rr->r.elements = 1;
     rr->r.nu = 0.5;
@@ -292,44 +251,38 @@ int rod_top(parser *p, const lex_tok *kw)
     rr->r.mu_d = MECH_DEFAULT_MU_DYNAMIC;
     rr->r.restitution = MECH_DEFAULT_RESTITUTION;
     m3_identity(rr->r.frame);
-    rr->name_col = name_col;
-    p->cur = p->nrods++;
-    p->block = B_ROD;
     return 0;
 }
 
 static int key_fail(parser *p, const raw_rod *rr, int k, const char *fmt, const char *extra)
 {
-    return mp_fail(p, rr->key_line[k], rr->key_col[k], fmt, rod_keys[k], extra, rr->r.name);
+    return mp_fail(p, rr->seen.line[k], rr->seen.col[k], fmt, rod_keys[k].word, extra, rr->r.name);
 }
 
 /* At `end`: what each key needs. */
-static int finish_rod(parser *p, raw_rod *rr)
+static int finish_rod(parser *p, void *raw)
 {
+    raw_rod *rr = raw;
     mech_rod *r = &rr->r;
-    if (mp_end_of_line(p, "end", "no values")) return -1;
-    static const int required[] = { R_DIAMETER, R_E, R_RHO };
-    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
-        if (!rr->key_line[required[i]])
-            return mp_fail(p, r->line, rr->name_col, "rod '%s' has no '%s'", r->name, rod_keys[required[i]]);
-    if (r->shape == MECH_ROD_STRAIGHT && !rr->key_line[R_LENGTH])
-        return mp_fail(p, r->line, rr->name_col, "rod '%s' has no 'length' (a straight rod needs one)", r->name);
-    if (r->shape != MECH_ROD_STRAIGHT && rr->key_line[R_LENGTH])
+    if (r->shape == MECH_ROD_STRAIGHT && !rr->seen.line[R_LENGTH])
+        return mp_fail(p, r->line, r->col, "rod '%s' has no 'length' (a straight rod needs one)", r->name);
+    if (r->shape != MECH_ROD_STRAIGHT && rr->seen.line[R_LENGTH])
         return key_fail(p, rr, R_LENGTH, "'%s' has no meaning for a %s rod (rod '%s'): the shape gives the length",
                         r->shape == MECH_ROD_HELIX ? "helix" : "points");
-    if (rr->point_line && r->shape != MECH_ROD_POINTS)
-        return mp_fail(p, rr->point_line, rr->point_col, "'point' needs 'shape points' (rod '%s')", r->name);
+    if (rr->seen.line[R_POINT] && r->shape != MECH_ROD_POINTS)
+        return mp_fail(p, rr->seen.line[R_POINT], rr->seen.col[R_POINT], "'point' needs 'shape points' (rod '%s')",
+                       r->name);
     if (r->shape == MECH_ROD_POINTS && r->npoints < 2)
-        return mp_fail(p, rr->key_line[R_SHAPE], rr->key_col[R_SHAPE],
+        return mp_fail(p, rr->seen.line[R_SHAPE], rr->seen.col[R_SHAPE],
                        "rod '%s' has %d point%s: 'shape points' needs at least 2 'point' lines", r->name, r->npoints,
                        r->npoints == 1 ? "" : "s");
-    if (rr->key_line[R_DIR] && rr->key_line[R_FRAME]) {
-        int later = rr->key_line[R_FRAME] > rr->key_line[R_DIR] ? R_FRAME : R_DIR;
-        return mp_fail(p, rr->key_line[later], rr->key_col[later], "'dir' and 'frame' both given in rod '%s': "
+    if (rr->seen.line[R_DIR] && rr->seen.line[R_FRAME]) {
+        int later = rr->seen.line[R_FRAME] > rr->seen.line[R_DIR] ? R_FRAME : R_DIR;
+        return mp_fail(p, rr->seen.line[later], rr->seen.col[later], "'dir' and 'frame' both given in rod '%s': "
                        "use one", r->name);
     }
-    if (r->visual && (rr->key_line[R_FRICTION] || rr->key_line[R_RESTITUTION]))
-        return key_fail(p, rr, rr->key_line[R_FRICTION] ? R_FRICTION : R_RESTITUTION,
+    if (r->visual && (rr->seen.line[R_FRICTION] || rr->seen.line[R_RESTITUTION]))
+        return key_fail(p, rr, rr->seen.line[R_FRICTION] ? R_FRICTION : R_RESTITUTION,
                         "'%s'%s on a visual rod (rod '%s'): a visual rod never collides", "");
     if (r->full_integration && r->disc == MECH_ROD_RIGID)
         return key_fail(p, rr, R_INTEGRATION, "'%s full'%s has no meaning for the rigid chain (rod '%s')", "");
@@ -338,54 +291,24 @@ static int finish_rod(parser *p, raw_rod *rr)
             if (!rr->end_line[e][k]) continue;
             if (!r->end[e].hold && k == RE_TWIST)
                 return mp_fail(p, rr->end_line[e][k], rr->end_col[e][k], "'%s %s' needs 'clamp %s base' (rod '%s')",
-                               end_keys[k], end_names[e], end_names[e], r->name);
+                               end_word(k), end_names[e], end_names[e], r->name);
             if (!r->end[e].hold)
                 return mp_fail(p, rr->end_line[e][k], rr->end_col[e][k], "'%s %s' needs 'clamp %s base' or "
-                               "'pin %s base' (rod '%s')", end_keys[k], end_names[e], end_names[e], end_names[e],
+                               "'pin %s base' (rod '%s')", end_word(k), end_names[e], end_names[e], end_names[e],
                                r->name);
             if (r->end[e].hold == MECH_ROD_PIN && k == RE_TWIST)
                 return mp_fail(p, rr->end_line[e][k], rr->end_col[e][k], "'twist %s' has no meaning for a pinned "
                                "end: its orientation is free (rod '%s')", end_names[e], r->name);
             if (strcmp(rr->body[e], "base") != 0)
                 return mp_fail(p, rr->end_line[e][k], rr->end_col[e][k], "'%s %s': prescribed motion of an end "
-                               "clamped to a body is not supported (rod '%s'); drive body '%s' instead", end_keys[k],
+                               "clamped to a body is not supported (rod '%s'); drive body '%s' instead", end_word(k),
                                end_names[e], r->name, rr->body[e]);
         }
     if (r->end[0].hold && r->end[1].hold && strcmp(rr->body[0], "base") != 0 &&
         strcmp(rr->body[0], rr->body[1]) == 0)
-        return mp_fail(p, rr->end_line[1][hold_key(rr, 1)], rr->body_col[1], "rod '%s': both ends clamped to body "
+        return mp_fail(p, rr->end_line[1][hold_of(rr, 1)], rr->body_col[1], "rod '%s': both ends clamped to body "
                        "'%s' is not supported", r->name, rr->body[1]);
-    p->cur = -1;
-    p->block = B_NONE;
     return 0;
-}
-
-int rod_line(parser *p, const lex_tok *kw)
-{
-    raw_rod *rr = &p->rods[p->cur];
-    if (lex_is(kw, "end")) return finish_rod(p, rr);
-    if (lex_is(kw, "point")) return point_line(p, rr, kw);
-    for (int k = 0; k < RE_COUNT; k++)
-        if (lex_is(kw, end_keys[k])) return end_line(p, rr, k, kw);
-    for (int k = 0; k < R_COUNT; k++) {
-        if (!lex_is(kw, rod_keys[k])) continue;
-        if (rr->key_line[k])
-            return mp_fail(p, p->ln.no, kw->col, "duplicate '%s' in rod '%s' (first on line %d)", rod_keys[k],
-                           rr->r.name, rr->key_line[k]);
-        rr->key_line[k] = p->ln.no;
-        rr->key_col[k] = kw->col;
-        return rod_key(p, rr, k);
-    }
-    if (mp_is_top_keyword(kw))
-        return mp_fail(p, p->ln.no, kw->col, "'%.*s' inside rod '%s': missing 'end'", kw->n, kw->s, rr->r.name);
-    return mp_fail_at(p, kw, "unknown keyword ", " in rod: expected one of: " ROD_KEYS);
-}
-
-int rod_unclosed(parser *p)
-{
-    if (p->block != B_ROD) return 0;
-    raw_rod *rr = &p->rods[p->cur];
-    return mp_fail(p, rr->r.line, rr->name_col, "rod '%s' has no 'end' before the end of the file", rr->r.name);
 }
 
 int rod_store(parser *p)
@@ -400,12 +323,14 @@ int rod_store(parser *p)
         *r = rr->r;
         rr->r.points = NULL; /* the model owns them now */
         m->nrod++;
+        char owner[MECH_NAME_MAX + 8], key[16];
+        snprintf(owner, sizeof owner, "rod '%s'", r->name);
         for (int e = 0; e < 2; e++) {
-            if (!r->end[e].hold || strcmp(rr->body[e], "base") == 0) continue;
-            r->end[e].body = mech_model_body_find(m, rr->body[e]);
-            if (r->end[e].body < 0)
-                return mp_fail(p, rr->end_line[e][hold_key(rr, e)], rr->body_col[e], "unknown body '%s' for '%s %s' "
-                               "in rod '%s'", rr->body[e], end_keys[hold_key(rr, e)], end_names[e], r->name);
+            if (!r->end[e].hold) continue;
+            int k = hold_of(rr, e);
+            snprintf(key, sizeof key, "%s %s", end_word(k), end_names[e]);
+            if (mp_body_index(p, rr->body[e], rr->end_line[e][k], rr->body_col[e], key, owner, &r->end[e].body))
+                return -1;
         }
     }
     return 0;
@@ -422,7 +347,7 @@ void rod_parse_free(parser *p)
 void rod_size_place(const parser *p, int i, int *line, int *col)
 {
     const raw_rod *rr = &p->rods[i];
-    int given = rr->elements_col > 0;
-    *line = given ? rr->key_line[R_ELEMENTS] : rr->r.line;
-    *col = given ? rr->elements_col : rr->name_col;
+    int given = rr->seen.line[R_ELEMENTS] > 0;
+    *line = given ? rr->seen.line[R_ELEMENTS] : rr->r.line;
+    *col = given ? rr->seen.val_col[R_ELEMENTS] : rr->r.col;
 }

@@ -8,51 +8,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const track_keys[TK_COUNT] = {
-    "root", "plane", "shoes", "pitch", "mass", "com", "inertia", "fext", "pad", "thickness",
-    "kn", "kt", "mu", "zeta", "veps"
-};
-#define TRACK_KEYS "root plane shoes pitch mass com inertia fext roller pad thickness kn kt mu zeta veps end"
+static int plane_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+static int shoes_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+static int inertia_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+static int fext_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+static int roller_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+static int pad_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+static int finish_track(parser *p, void *raw);
+static int ground_inside(parser *p, void *raw, const lex_tok *kw);
 
-int track_top(parser *p, const lex_tok *kw)
+#define POSITIVE(w, field) NUMBERS(w, raw_track, t.field, 1, BOUND_POSITIVE)
+_Static_assert(TK_COUNT <= BLOCK_MAX_KEYS, "block_seen holds every row");
+static const block_key track_keys[TK_COUNT] = {
+    [TK_ROOT] = { .word = "root", .read = block_body_ref, .off = offsetof(raw_track, root), .required = 1 },
+    [TK_PLANE] = { .word = "plane", .read = plane_key },
+    [TK_SHOES] = { .word = "shoes", .read = shoes_key, .required = 1 },
+    [TK_PITCH] = { POSITIVE("pitch", pitch) },
+    [TK_MASS] = { POSITIVE("mass", shoe_mass), .required = 1 },
+    [TK_COM] = { NUMBERS("com", raw_track, t.shoe_com, 3, BOUND_ANY) },
+    [TK_INERTIA] = { .word = "inertia", .read = inertia_key, .required = 1 },
+    [TK_FEXT] = { .word = "fext", .read = fext_key },
+    [TK_ROLLER] = { .word = "roller", .read = roller_key, .repeats = 1 },
+    [TK_PAD] = { .word = "pad", .read = pad_key, .required = 1 },
+    [TK_THICKNESS] = { POSITIVE("thickness", thickness), .required = 1 },
+    [TK_KN] = { POSITIVE("kn", kn), .required = 1 },
+    [TK_KT] = { POSITIVE("kt", kt) },
+    [TK_MU] = { NUMBERS("mu", raw_track, t.mu, 1, BOUND_NONNEGATIVE), .required = 1 },
+    [TK_ZETA] = { NUMBERS("zeta", raw_track, t.zeta, 1, BOUND_NONNEGATIVE) },
+    [TK_VEPS] = { POSITIVE("veps", veps) },
+};
+const block_kind track_block = { BLOCK_KIND("track", track_keys, finish_track, ground_inside),
+                                 BLOCK_RAW(raw_track, t.name, t.line) };
+
+int track_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
-    char name[MECH_NAME_MAX];
-    int name_col;
-    if (mp_read_name(p, "track", name, &name_col)) return -1;
-    for (int i = 0; i < p->ntracks; i++)
-        if (strcmp(p->tracks[i].t.name, name) == 0)
-            return mp_fail(p, p->ln.no, name_col, "duplicate track name '%s' (first on line %d)", name,
-                           p->tracks[i].t.line);
-    if (mp_end_of_line(p, "track", "1") ||
-        mp_grow(p, (void **)&p->tracks, &p->cap_tracks, p->ntracks, sizeof *p->tracks, MECH_MAX_TRACKS, "tracks",
-                kw->col))
-        return -1;
-    raw_track *rt = &p->tracks[p->ntracks];
-    memset(rt, 0, sizeof *rt);
-    memcpy(rt->t.name, name, sizeof name);
-    rt->t.line = p->ln.no;
-    rt->t.col = name_col;
+    (void)raw;
+    (void)key;
+    raw_track *rt = block_new(p, &track_block, "track", kw, (void **)&p->tracks, &p->ntracks, &p->cap_tracks,
+                              MECH_MAX_TRACKS, "tracks");
+    if (!rt) return -1;
+    rt->t.col = p->open.col;
     rt->t.zeta = 0.2;
     rt->t.veps = 0.01;
-    rt->name_col = name_col;
-    p->cur = p->ntracks++;
-    p->block = B_TRACK;
     return 0;
 }
 
-/* One number with a sign rule: 1 positive, 0 non-negative. */
-static int checked_number(parser *p, const char *key, int positive, double *v)
+static int shoes_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
-    lex_tok t;
-    if (mp_next_tok(p, &t, key, "1") || mp_to_number(p, &t, key, v)) return -1;
-    if (positive ? !(*v > 0.0) : !(*v >= 0.0))
-        return mp_fail(p, p->ln.no, t.col, "'%s' must be %s: got %g", key, positive ? "positive" : "non-negative",
-                       *v);
-    return 0;
-}
-
-static int shoes_key(parser *p, raw_track *rt)
-{
+    (void)key;
+    (void)kw;
+    raw_track *rt = raw;
     lex_tok t;
     double v;
     if (mp_next_tok(p, &t, "shoes", "1") || mp_to_number(p, &t, "shoes", &v)) return -1;
@@ -63,8 +68,11 @@ static int shoes_key(parser *p, raw_track *rt)
     return mp_end_of_line(p, "shoes", "1");
 }
 
-static int plane_key(parser *p)
+static int plane_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
+    (void)raw;
+    (void)key;
+    (void)kw;
     lex_tok t;
     if (mp_next_tok(p, &t, "plane", "xz")) return -1;
     if (!lex_is(&t, "xz"))
@@ -72,8 +80,11 @@ static int plane_key(parser *p)
     return mp_end_of_line(p, "plane", "1");
 }
 
-static int fext_key(parser *p)
+static int fext_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
+    (void)raw;
+    (void)key;
+    (void)kw;
     lex_tok t;
     if (mp_next_tok(p, &t, "fext", "1")) return -1;
     if (lex_is(&t, "0"))
@@ -83,39 +94,31 @@ static int fext_key(parser *p)
     return mp_end_of_line(p, "fext", "1");
 }
 
-static int pad_key(parser *p, raw_track *rt)
+static int pad_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
-    mech_track *t = &rt->t;
+    (void)key;
+    (void)kw;
+    mech_track *t = &((raw_track *)raw)->t;
     lex_tok tok;
     if (mp_next_tok(p, &tok, "pad", "Z LENGTH WIDTH") || mp_to_number(p, &tok, "pad", &t->pad_z)) return -1;
-    if (checked_number(p, "pad length", 1, &t->pad_length) || checked_number(p, "pad width", 1, &t->pad_width))
+    if (block_number(p, "pad length", "1", BOUND_POSITIVE, &t->pad_length) ||
+        block_number(p, "pad width", "1", BOUND_POSITIVE, &t->pad_width))
         return -1;
     return mp_end_of_line(p, "pad", "3");
 }
 
-static int track_key(parser *p, raw_track *rt, int k)
+static int inertia_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
-    mech_track *t = &rt->t;
-    switch (k) {
-    case TK_ROOT: return mp_read_body_ref(p, "root", rt->root, &rt->root_col);
-    case TK_PLANE: return plane_key(p);
-    case TK_SHOES: return shoes_key(p, rt);
-    case TK_COM: return mp_number_line(p, "com", t->shoe_com, 3);
-    case TK_INERTIA: return mp_read_inertia(p, t->shoe_inertia);
-    case TK_FEXT: return fext_key(p);
-    case TK_PAD: return pad_key(p, rt);
-    default: break;
-    }
-    double *dst[TK_COUNT] = { [TK_PITCH] = &t->pitch, [TK_MASS] = &t->shoe_mass, [TK_THICKNESS] = &t->thickness,
-                              [TK_KN] = &t->kn, [TK_KT] = &t->kt, [TK_MU] = &t->mu, [TK_ZETA] = &t->zeta,
-                              [TK_VEPS] = &t->veps };
-    int positive = k != TK_MU && k != TK_ZETA;
-    return checked_number(p, track_keys[k], positive, dst[k]) || mp_end_of_line(p, track_keys[k], "1") ? -1 : 0;
+    (void)key;
+    (void)kw;
+    return mp_read_inertia(p, ((raw_track *)raw)->t.shoe_inertia);
 }
 
 /* roller BODY RADIUS [end] [drive] [teeth N] */
-static int roller_line(parser *p, raw_track *rt, const lex_tok *kw)
+static int roller_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
+    (void)key;
+    raw_track *rt = raw;
     mech_track *t = &rt->t;
     if (t->nroller == MECH_MAX_ROLLERS)
         return mp_fail(p, p->ln.no, kw->col, "too many rollers in track '%s': at most %d", t->name,
@@ -129,7 +132,7 @@ static int roller_line(parser *p, raw_track *rt, const lex_tok *kw)
         if (strcmp(rt->roller[j], rt->roller[i]) == 0)
             return mp_fail(p, p->ln.no, rt->roller_col[i], "duplicate roller '%s' in track '%s' (first on line %d)",
                            rt->roller[i], t->name, t->rollers[j].line);
-    if (checked_number(p, "roller radius", 1, &r->radius)) return -1;
+    if (block_number(p, "roller radius", "1", BOUND_POSITIVE, &r->radius)) return -1;
     lex_tok o;
     int teeth_col = 0, drive_col = 0;
     while (lex_next(&p->ln, &o)) {
@@ -164,53 +167,23 @@ static int roller_line(parser *p, raw_track *rt, const lex_tok *kw)
     return 0;
 }
 
-static int finish_track(parser *p, raw_track *rt)
+static int finish_track(parser *p, void *raw)
 {
-    static const int required[] = { TK_ROOT, TK_SHOES, TK_MASS, TK_INERTIA, TK_PAD, TK_THICKNESS, TK_KN, TK_MU };
-    if (mp_end_of_line(p, "end", "no values")) return -1;
-    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
-        if (!rt->key_line[required[i]])
-            return mp_fail(p, rt->t.line, rt->name_col, "track '%s' has no '%s'", rt->t.name,
-                           track_keys[required[i]]);
+    raw_track *rt = raw;
     if (rt->t.nroller < 2)
-        return mp_fail(p, rt->t.line, rt->name_col, "track '%s' has %d roller%s: a band wraps at least 2",
+        return mp_fail(p, rt->t.line, rt->t.col, "track '%s' has %d roller%s: a band wraps at least 2",
                        rt->t.name, rt->t.nroller, rt->t.nroller == 1 ? "" : "s");
-    if (!rt->key_line[TK_KT]) rt->t.kt = rt->t.kn;
-    p->cur = -1;
-    p->block = B_NONE;
+    if (!rt->seen.line[TK_KT]) rt->t.kt = rt->t.kn;
     return 0;
 }
 
-int track_line(parser *p, const lex_tok *kw)
+/* The ground inside a track: its own message, for the old form of the language. */
+static int ground_inside(parser *p, void *raw, const lex_tok *kw)
 {
-    raw_track *rt = &p->tracks[p->cur];
-    if (lex_is(kw, "end")) return finish_track(p, rt);
-    if (lex_is(kw, "roller")) return roller_line(p, rt, kw);
-    for (int k = 0; k < TK_COUNT; k++) {
-        if (!lex_is(kw, track_keys[k])) continue;
-        if (rt->key_line[k])
-            return mp_fail(p, p->ln.no, kw->col, "duplicate '%s' in track '%s' (first on line %d)", track_keys[k],
-                           rt->t.name, rt->key_line[k]);
-        rt->key_line[k] = p->ln.no;
-        rt->key_col[k] = kw->col;
-        return track_key(p, rt, k);
-    }
-    if (lex_is(kw, "ground"))
-        return mp_fail(p, p->ln.no, kw->col, "'ground' is not a track key: the ground is one top-level block for "
-                       "every band (ground, plane Z, kn, mu, end), after this track's 'end'");
-    if (mp_is_top_keyword(kw))
-        return mp_fail(p, p->ln.no, kw->col, "'%.*s' inside track '%s': missing 'end'", kw->n, kw->s, rt->t.name);
-    return mp_fail_at(p, kw, "unknown keyword ", " in track: expected one of: " TRACK_KEYS);
-}
-
-int track_unclosed(parser *p)
-{
-    if (p->block == B_TRACK) {
-        raw_track *rt = &p->tracks[p->cur];
-        return mp_fail(p, rt->t.line, rt->name_col, "track '%s' has no 'end' before the end of the file",
-                       rt->t.name);
-    }
-    return ground_unclosed(p);
+    (void)raw;
+    if (!lex_is(kw, "ground")) return 0;
+    return mp_fail(p, p->ln.no, kw->col, "'ground' is not a track key: the ground is one top-level block for "
+                   "every band (ground, plane Z, kn, mu, end), after this track's 'end'");
 }
 
 int track_store(parser *p)

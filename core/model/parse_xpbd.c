@@ -13,12 +13,14 @@
 
 #define SIGNAL_EXPECT "a number or 'sin <amp> <freq> <phase> <offset>'"
 
-static const char *const xj_keys[XJ_COUNT] = { "limit", "swing", "drive", "target", "compliance" };
-static const char *const set_keys[XP_SET_COUNT] = { "dt", "substeps", "iterations", "mode" };
-static const char *const modes[] = { "rows", "block", "scalar" };
-static const char *const servo_keys[T_COUNT] = {
-    "pred", "succ", "ppos", "prot", "spos", "srot", "x", "y", "z", "rx", "ry", "rz", "compliance"
-};
+/* `servo` block keys: the frames of a loop, then the six rows and compliance. */
+enum { T_PRED, T_SUCC, T_PPOS, T_PROT, T_SPOS, T_SROT, T_X, T_Y, T_Z, T_RX, T_RY, T_RZ, T_COMPLIANCE, T_COUNT };
+
+typedef struct raw_servo {
+    mech_xtarget t;
+    char pred[MECH_NAME_MAX], succ[MECH_NAME_MAX];
+    block_seen seen;
+} raw_servo;
 
 /* ---- values ---- */
 
@@ -60,9 +62,8 @@ static void scale_signal(mech_signal *s, double unit)
 
 /* ---- limit, swing, drive, target, compliance ---- */
 
-static int joint_key(parser *p, int k, mech_xjoint *xj, int *ntarget)
+static int joint_values(parser *p, int k, const char *key, mech_xjoint *xj, int *ntarget)
 {
-    const char *key = xj_keys[k];
     lex_tok t;
     double v[2];
     switch (k) {
@@ -103,51 +104,34 @@ static int joint_key(parser *p, int k, mech_xjoint *xj, int *ntarget)
     }
 }
 
-int xp_joint_line(parser *p, const lex_tok *kw, mech_xjoint *xj, raw_xj *rx, const char *block, const char *name)
+int xp_joint_key(parser *p, const block_key *key, mech_xjoint *xj, int *ntarget, const lex_tok *kw)
 {
-    for (int k = 0; k < XJ_COUNT; k++) {
-        if (!lex_is(kw, xj_keys[k])) continue;
-        if (rx->line[k])
-            mp_fail(p, p->ln.no, kw->col, "duplicate '%s' in %s '%s' (first on line %d)", xj_keys[k], block, name,
-                    rx->line[k]);
-        else {
-            rx->line[k] = p->ln.no;
-            rx->col[k] = kw->col;
-            if (!xj->line) {
-                xj->line = p->ln.no;
-                xj->col = kw->col;
-            }
-            joint_key(p, k, xj, &rx->ntarget);
-        }
-        return 1;
+    if (!xj->line) {
+        xj->line = p->ln.no;
+        xj->col = kw->col;
     }
-    return 0;
+    return joint_values(p, key->arg, key->word, xj, ntarget);
 }
 
-int xp_is_joint_key(const lex_tok *kw)
-{
-    for (int k = 0; k < XJ_COUNT; k++)
-        if (lex_is(kw, xj_keys[k])) return 1;
-    return 0;
-}
-
-/* Keys `allowed` (bit per XJ_ key) for a joint called `what`; units to SI. */
-static int check_joint(parser *p, mech_xjoint *xj, const raw_xj *rx, unsigned allowed, const char *what,
+/* Keys `allowed` (bit per XJ_ key) for a joint called `what`; units to SI.
+ * The keys are the open block's rows first.. (XJ_KEY_ROWS). */
+static int check_joint(parser *p, mech_xjoint *xj, int first, int ntarget_given, unsigned allowed, const char *what,
                        const char *block, const char *name, double unit, int ntarget)
 {
+    const int *line = p->open.seen->line + first, *col = p->open.seen->col + first;
+    const block_key *keys = p->open.kind->keys + first;
     for (int k = 0; k < XJ_COUNT; k++)
-        if (rx->line[k] && !(allowed >> k & 1u))
-            return mp_fail(p, rx->line[k], rx->col[k], "'%s' has no meaning for a %s (%s '%s')", xj_keys[k], what,
-                           block, name);
-    if (rx->line[XJ_TARGET] && !xj->drive)
-        return mp_fail(p, rx->line[XJ_TARGET], rx->col[XJ_TARGET], "'target' needs a 'drive' (%s '%s')", block,
-                       name);
-    if (rx->line[XJ_TARGET] && rx->ntarget != ntarget)
-        return mp_fail(p, rx->line[XJ_TARGET], rx->col[XJ_TARGET], "'target' of a %s takes %d signal%s, got %d",
-                       what, ntarget, ntarget > 1 ? "s" : "", rx->ntarget);
-    if (rx->line[XJ_COMPLIANCE] && (xj->has_limit || xj->has_swing))
-        return mp_fail(p, rx->line[XJ_COMPLIANCE], rx->col[XJ_COMPLIANCE], "'compliance' together with limits is "
-                       "not supported (%s '%s')", block, name);
+        if (line[k] && !(allowed >> k & 1u))
+            return mp_fail(p, line[k], col[k], "'%s' has no meaning for a %s (%s '%s')", keys[k].word, what, block,
+                           name);
+    if (line[XJ_TARGET] && !xj->drive)
+        return mp_fail(p, line[XJ_TARGET], col[XJ_TARGET], "'target' needs a 'drive' (%s '%s')", block, name);
+    if (line[XJ_TARGET] && ntarget_given != ntarget)
+        return mp_fail(p, line[XJ_TARGET], col[XJ_TARGET], "'target' of a %s takes %d signal%s, got %d", what,
+                       ntarget, ntarget > 1 ? "s" : "", ntarget_given);
+    if (line[XJ_COMPLIANCE] && (xj->has_limit || xj->has_swing))
+        return mp_fail(p, line[XJ_COMPLIANCE], col[XJ_COMPLIANCE], "'compliance' together with limits is not "
+                       "supported (%s '%s')", block, name);
     xj->lower *= unit;
     xj->upper *= unit;
     xj->swing *= DEG;
@@ -157,207 +141,137 @@ static int check_joint(parser *p, mech_xjoint *xj, const raw_xj *rx, unsigned al
 
 #define ALL_1DOF (1u << XJ_LIMIT | 1u << XJ_DRIVE | 1u << XJ_TARGET | 1u << XJ_COMPLIANCE)
 
-int xp_check_body(parser *p, mech_body *b, const raw_xj *rx)
+int xp_check_body(parser *p, mech_body *b, int first, int nt)
 {
     switch (b->joint) {
     case MECH_JOINT_REVOLUTE:
-        return check_joint(p, &b->xj, rx, ALL_1DOF, "revolute joint", "body", b->name, DEG, 1);
+        return check_joint(p, &b->xj, first, nt, ALL_1DOF, "revolute joint", "body", b->name, DEG, 1);
     case MECH_JOINT_PRISMATIC:
-        return check_joint(p, &b->xj, rx, ALL_1DOF, "prismatic joint", "body", b->name, 1.0, 1);
+        return check_joint(p, &b->xj, first, nt, ALL_1DOF, "prismatic joint", "body", b->name, 1.0, 1);
     case MECH_JOINT_FIXED:
-        return check_joint(p, &b->xj, rx, 1u << XJ_COMPLIANCE, "fixed joint", "body", b->name, 1.0, 0);
+        return check_joint(p, &b->xj, first, nt, 1u << XJ_COMPLIANCE, "fixed joint", "body", b->name, 1.0, 0);
     default:
-        return check_joint(p, &b->xj, rx, 0, "floating joint", "body", b->name, 1.0, 0);
+        return check_joint(p, &b->xj, first, nt, 0, "floating joint", "body", b->name, 1.0, 0);
     }
 }
 
-int xp_check_loop(parser *p, mech_loop *l, const raw_xj *rx)
+int xp_check_loop(parser *p, mech_loop *l, int first, int nt)
 {
     switch (l->type) {
     case MECH_LOOP_REVOLUTE:
-        return check_joint(p, &l->xj, rx, ALL_1DOF, "revolute loop", "loop", l->name, DEG, 1);
+        return check_joint(p, &l->xj, first, nt, ALL_1DOF, "revolute loop", "loop", l->name, DEG, 1);
     case MECH_LOOP_PRISMATIC:
-        return check_joint(p, &l->xj, rx, ALL_1DOF, "prismatic loop", "loop", l->name, 1.0, 1);
+        return check_joint(p, &l->xj, first, nt, ALL_1DOF, "prismatic loop", "loop", l->name, 1.0, 1);
     case MECH_LOOP_SPHERICAL:
-        return check_joint(p, &l->xj, rx, ALL_1DOF | 1u << XJ_SWING, "spherical loop", "loop", l->name, DEG, 3);
+        return check_joint(p, &l->xj, first, nt, ALL_1DOF | 1u << XJ_SWING, "spherical loop", "loop", l->name, DEG,
+                           3);
     case MECH_LOOP_CYLINDRICAL:
-        return check_joint(p, &l->xj, rx, 0, "cylindrical loop in XPBD", "loop", l->name, 1.0, 0);
+        return check_joint(p, &l->xj, first, nt, 0, "cylindrical loop in XPBD", "loop", l->name, 1.0, 0);
     case MECH_LOOP_POINT_ON_LINE:
-        return check_joint(p, &l->xj, rx, 0, "point-on-line loop in XPBD", "loop", l->name, 1.0, 0);
+        return check_joint(p, &l->xj, first, nt, 0, "point-on-line loop in XPBD", "loop", l->name, 1.0, 0);
     default:
-        return check_joint(p, &l->xj, rx, 0, "distance loop in XPBD", "loop", l->name, 1.0, 0);
+        return check_joint(p, &l->xj, first, nt, 0, "distance loop in XPBD", "loop", l->name, 1.0, 0);
     }
 }
 
 /* ---- the xpbd block ---- */
 
-int xp_top_xpbd(parser *p, const lex_tok *kw)
+static int dt_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+
+static const char *const modes[] = { "rows", "block", "scalar", NULL };
+_Static_assert(sizeof(mech_xpbd_mode) == sizeof(int), "block_word stores an int");
+
+static const block_key xpbd_keys[XP_SET_COUNT] = {
+    [XP_DT] = { .word = "dt", .read = dt_key },
+    [XP_SUBSTEPS] = { .word = "substeps", .read = block_count, .off = offsetof(mech_xpbd_settings, substeps),
+                      .arg = MECH_XPBD_MAX_SUBSTEPS },
+    [XP_ITERATIONS] = { .word = "iterations", .read = block_count, .off = offsetof(mech_xpbd_settings, iterations),
+                        .arg = MECH_XPBD_MAX_ITERATIONS },
+    [XP_MODE] = { .word = "mode", .read = block_word, .off = offsetof(mech_xpbd_settings, mode), .words = modes,
+                  .what = "mode" },
+};
+const block_kind xpbd_block = { BLOCK_KIND("xpbd", xpbd_keys, NULL, NULL) };
+
+int xp_top_xpbd(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
-    if (p->m->xpbd.line)
-        return mp_fail(p, p->ln.no, kw->col, "duplicate 'xpbd' block (first on line %d)", p->m->xpbd.line);
+    (void)raw;
+    (void)key;
     p->m->xpbd.line = p->ln.no;
-    p->block = B_XPBD;
+    block_open(p, &xpbd_block, &p->m->xpbd, &p->xpbd_seen, NULL, kw->col);
     return mp_end_of_line(p, "xpbd", "no values");
 }
 
-static int count_line(parser *p, const char *key, int max, int *out, int *col)
+static int dt_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
+    (void)key;
+    (void)kw;
+    mech_xpbd_settings *s = raw;
     lex_tok t;
-    double v;
-    if (mp_next_tok(p, &t, key, "1") || mp_to_number(p, &t, key, &v)) return -1;
-    if (!(v >= 1 && v <= max && v == (double)(int)v))
-        return mp_fail(p, p->ln.no, t.col, "'%s' must be a whole number from 1 to %d: got %g", key, max, v);
-    *out = (int)v;
-    *col = t.col;
-    return mp_end_of_line(p, key, "1");
-}
-
-static int mode_line(parser *p)
-{
-    lex_tok t;
-    if (mp_next_tok(p, &t, "mode", "rows, block or scalar")) return -1;
-    for (int i = 0; i < 3; i++)
-        if (lex_is(&t, modes[i])) {
-            p->m->xpbd.mode = (mech_xpbd_mode)i;
-            return mp_end_of_line(p, "mode", "1");
-        }
-    return mp_fail_at(p, &t, "unknown mode ", ": expected rows, block or scalar");
-}
-
-int xp_xpbd_line(parser *p, const lex_tok *kw)
-{
-    mech_xpbd_settings *s = &p->m->xpbd;
-    if (lex_is(kw, "end")) {
-        p->block = B_NONE;
-        return mp_end_of_line(p, "end", "no values");
-    }
-    for (int k = 0; k < XP_SET_COUNT; k++) {
-        if (!lex_is(kw, set_keys[k])) continue;
-        if (p->xpbd_key_line[k])
-            return mp_fail(p, p->ln.no, kw->col, "duplicate '%s' in the xpbd block (first on line %d)", set_keys[k],
-                           p->xpbd_key_line[k]);
-        p->xpbd_key_line[k] = p->ln.no;
-        switch (k) {
-        case XP_DT: {
-            lex_tok t;
-            if (mp_next_tok(p, &t, "dt", "1") || mp_to_number(p, &t, "dt", &s->dt)) return -1;
-            if (!(s->dt > 0.0 && s->dt <= 1.0))
-                return mp_fail(p, p->ln.no, t.col, "'dt' must be in (0, 1] s: got %g", s->dt);
-            return mp_end_of_line(p, "dt", "1");
-        }
-        case XP_SUBSTEPS:
-            return count_line(p, "substeps", MECH_XPBD_MAX_SUBSTEPS, &s->substeps, &p->xpbd_val_col[k]);
-        case XP_ITERATIONS:
-            return count_line(p, "iterations", MECH_XPBD_MAX_ITERATIONS, &s->iterations, &p->xpbd_val_col[k]);
-        default: return mode_line(p);
-        }
-    }
-    if (lex_is(kw, "body") || lex_is(kw, "loop") || lex_is(kw, "servo") || lex_is(kw, "poi"))
-        return mp_fail(p, p->ln.no, kw->col, "'%.*s' inside the xpbd block: missing 'end'", kw->n, kw->s);
-    return mp_fail_at(p, kw, "unknown keyword ", " in xpbd: expected one of: dt substeps iterations mode end");
+    if (mp_next_tok(p, &t, "dt", "1") || mp_to_number(p, &t, "dt", &s->dt)) return -1;
+    if (!(s->dt > 0.0 && s->dt <= 1.0)) return mp_fail(p, p->ln.no, t.col, "'dt' must be in (0, 1] s: got %g", s->dt);
+    return mp_end_of_line(p, "dt", "1");
 }
 
 /* ---- servo blocks ---- */
 
-int xp_top_servo(parser *p, const lex_tok *kw)
+static int signal_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+static int finish_servo(parser *p, void *raw);
+
+/* x y z rx ry rz: .arg is the row (rx ry rz in degrees). */
+static const block_key servo_keys[T_COUNT] = {
+    [T_PRED] = { .word = "pred", .read = block_body_ref, .off = offsetof(raw_servo, pred) },
+    [T_SUCC] = { .word = "succ", .read = block_body_ref, .off = offsetof(raw_servo, succ), .required = 1 },
+    [T_PPOS] = { NUMBERS("ppos", raw_servo, t.ppos, 3, BOUND_ANY) },
+    [T_PROT] = { .word = "prot", .read = block_rotation, .off = offsetof(raw_servo, t.prot) },
+    [T_SPOS] = { NUMBERS("spos", raw_servo, t.spos, 3, BOUND_ANY) },
+    [T_SROT] = { .word = "srot", .read = block_rotation, .off = offsetof(raw_servo, t.srot) },
+    [T_X] = { .word = "x", .read = signal_key, .arg = 0 },
+    [T_Y] = { .word = "y", .read = signal_key, .arg = 1 },
+    [T_Z] = { .word = "z", .read = signal_key, .arg = 2 },
+    [T_RX] = { .word = "rx", .read = signal_key, .arg = 3 },
+    [T_RY] = { .word = "ry", .read = signal_key, .arg = 4 },
+    [T_RZ] = { .word = "rz", .read = signal_key, .arg = 5 },
+    [T_COMPLIANCE] = { NUMBERS("compliance", raw_servo, t.compliance, 1, BOUND_NONNEGATIVE) },
+};
+const block_kind servo_block = { BLOCK_KIND("servo", servo_keys, finish_servo, NULL),
+                                 BLOCK_RAW(raw_servo, t.name, t.line) };
+
+int xp_top_servo(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
-    char name[MECH_NAME_MAX];
-    int name_col;
-    if (mp_read_name(p, "servo", name, &name_col)) return -1;
-    for (int i = 0; i < p->nservos; i++)
-        if (strcmp(p->servos[i].t.name, name) == 0)
-            return mp_fail(p, p->ln.no, name_col, "duplicate servo name '%s' (first on line %d)", name,
-                           p->servos[i].t.line);
-    if (mp_end_of_line(p, "servo", "1")) return -1;
-    if (mp_grow(p, (void **)&p->servos, &p->cap_servos, p->nservos, sizeof *p->servos, MECH_MAX_LOOPS, "servos",
-                kw->col))
-        return -1;
-    raw_servo *rt = &p->servos[p->nservos];
-    memset(rt, 0, sizeof *rt);
-    memcpy(rt->t.name, name, sizeof name);
+    (void)raw;
+    (void)key;
+    raw_servo *rt = block_new(p, &servo_block, "servo", kw, (void **)&p->servos, &p->nservos, &p->cap_servos,
+                              MECH_MAX_LOOPS, "servos");
+    if (!rt) return -1;
+    rt->t.col = p->open.col;
     memcpy(rt->pred, "base", 5);
-    rt->t.line = p->ln.no;
-    rt->t.col = name_col;
-    rt->name_col = name_col;
     m3_identity(rt->t.prot);
     m3_identity(rt->t.srot);
-    p->cur = p->nservos++;
-    p->block = B_SERVO;
     return 0;
 }
 
-static int servo_key(parser *p, raw_servo *rt, int k)
+static int signal_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
-    const char *key = servo_keys[k];
+    (void)kw;
+    raw_servo *rt = raw;
+    int row = key->arg;
+    mech_signal *s = &rt->t.value[row];
     lex_tok t;
-    switch (k) {
-    case T_PRED: return mp_read_body_ref(p, key, rt->pred, &rt->val_col[k]);
-    case T_SUCC: return mp_read_body_ref(p, key, rt->succ, &rt->val_col[k]);
-    case T_PPOS: return mp_number_line(p, key, rt->t.ppos, 3);
-    case T_SPOS: return mp_number_line(p, key, rt->t.spos, 3);
-    case T_PROT: case T_SROT:
-        return mp_read_rotation(p, key, k == T_PROT ? rt->t.prot : rt->t.srot) ||
-               mp_end_of_line(p, key, "<axis> <degrees>") ? -1 : 0;
-    case T_COMPLIANCE:
-        if (mp_next_tok(p, &t, key, "1") || mp_to_number(p, &t, key, &rt->t.compliance) ||
-            nonnegative(p, &t, key, rt->t.compliance)) return -1;
-        return mp_end_of_line(p, key, "1");
-    default: {
-        int row = k - T_X;
-        mech_signal *s = &rt->t.value[row];
-        if (mp_next_tok(p, &t, key, SIGNAL_EXPECT) || read_signal(p, &t, key, s)) return -1;
-        if (row >= 3) scale_signal(s, DEG);
-        rt->t.rows |= 1u << row;
-        return mp_end_of_line(p, key, SIGNAL_EXPECT);
-    }
-    }
+    if (mp_next_tok(p, &t, key->word, SIGNAL_EXPECT) || read_signal(p, &t, key->word, s)) return -1;
+    if (row >= 3) scale_signal(s, DEG);
+    rt->t.rows |= 1u << row;
+    return mp_end_of_line(p, key->word, SIGNAL_EXPECT);
 }
 
-static int finish_servo(parser *p, raw_servo *rt)
+static int finish_servo(parser *p, void *raw)
 {
-    if (mp_end_of_line(p, "end", "no values")) return -1;
-    if (!rt->key_line[T_SUCC])
-        return mp_fail(p, rt->t.line, rt->name_col, "servo '%s' has no 'succ'", rt->t.name);
+    raw_servo *rt = raw;
     if (!rt->t.rows)
-        return mp_fail(p, rt->t.line, rt->name_col, "servo '%s' drives no row: give x, y, z, rx, ry or rz",
+        return mp_fail(p, rt->t.line, rt->t.col, "servo '%s' drives no row: give x, y, z, rx, ry or rz",
                        rt->t.name);
     if (strcmp(rt->pred, rt->succ) == 0)
-        return mp_fail(p, rt->key_line[T_SUCC], rt->val_col[T_SUCC], "servo '%s' joins '%s' to itself",
+        return mp_fail(p, rt->seen.line[T_SUCC], rt->seen.val_col[T_SUCC], "servo '%s' joins '%s' to itself",
                        rt->t.name, rt->succ);
-    p->cur = -1;
-    p->block = B_NONE;
-    return 0;
-}
-
-int xp_servo_line(parser *p, const lex_tok *kw)
-{
-    raw_servo *rt = &p->servos[p->cur];
-    if (lex_is(kw, "end")) return finish_servo(p, rt);
-    for (int k = 0; k < T_COUNT; k++) {
-        if (!lex_is(kw, servo_keys[k])) continue;
-        if (rt->key_line[k])
-            return mp_fail(p, p->ln.no, kw->col, "duplicate '%s' in servo '%s' (first on line %d)", servo_keys[k],
-                           rt->t.name, rt->key_line[k]);
-        rt->key_line[k] = p->ln.no;
-        rt->key_col[k] = kw->col;
-        return servo_key(p, rt, k);
-    }
-    if (lex_is(kw, "body") || lex_is(kw, "loop") || lex_is(kw, "xpbd") || lex_is(kw, "poi"))
-        return mp_fail(p, p->ln.no, kw->col, "'%.*s' inside servo '%s': missing 'end'", kw->n, kw->s,
-                       rt->t.name);
-    return mp_fail_at(p, kw, "unknown keyword ", " in servo: expected one of: pred succ ppos prot spos srot "
-                      "x y z rx ry rz compliance end");
-}
-
-int xp_unclosed(parser *p)
-{
-    if (p->block == B_XPBD)
-        return mp_fail(p, p->m->xpbd.line, 1, "xpbd block has no 'end' before the end of the file");
-    if (p->block == B_SERVO) {
-        raw_servo *rt = &p->servos[p->cur];
-        return mp_fail(p, rt->t.line, rt->name_col, "servo '%s' has no 'end' before the end of the file",
-                       rt->t.name);
-    }
     return 0;
 }
 
@@ -371,15 +285,12 @@ int xp_store_servos(parser *p)
         raw_servo *rt = &p->servos[i];
         mech_xtarget *t = &m->xtargets[i];
         *t = rt->t;
-        for (int side = 0; side < 2; side++) {
-            const char *name = side ? rt->succ : rt->pred;
-            int k = side ? T_SUCC : T_PRED, b = strcmp(name, "base") == 0 ? -1 : mech_model_body_find(m, name);
-            if (b < 0 && strcmp(name, "base") != 0)
-                return mp_fail(p, rt->key_line[k], rt->val_col[k], "unknown body '%s' for '%s' in servo '%s'",
-                               name, servo_keys[k], t->name);
-            if (side) t->succ = b;
-            else t->pred = b;
-        }
+        const block_seen *s = &rt->seen;
+        char owner[MECH_NAME_MAX + 8];
+        snprintf(owner, sizeof owner, "servo '%s'", t->name);
+        if (mp_body_index(p, rt->pred, s->line[T_PRED], s->val_col[T_PRED], "pred", owner, &t->pred) ||
+            mp_body_index(p, rt->succ, s->line[T_SUCC], s->val_col[T_SUCC], "succ", owner, &t->succ))
+            return -1;
         m->nxtarget++;
     }
     return 0;
@@ -406,10 +317,11 @@ int xp_check_work(parser *p)
     double work = (double)m->xpbd.substeps * m->xpbd.iterations * per_sweep;
     if (work <= MECH_XPBD_MAX_WORK) return 0;
     int line, col;
-    if (p->xpbd_key_line[XP_SUBSTEPS] || p->xpbd_key_line[XP_ITERATIONS]) {
-        int k = p->xpbd_key_line[XP_SUBSTEPS] ? XP_SUBSTEPS : XP_ITERATIONS;
-        line = p->xpbd_key_line[k];
-        col = p->xpbd_val_col[k];
+    const block_seen *s = &p->xpbd_seen;
+    if (s->line[XP_SUBSTEPS] || s->line[XP_ITERATIONS]) {
+        int k = s->line[XP_SUBSTEPS] ? XP_SUBSTEPS : XP_ITERATIONS;
+        line = s->line[k];
+        col = s->val_col[k];
     } else {
         rod_size_place(p, big, &line, &col);
     }

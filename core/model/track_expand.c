@@ -104,14 +104,14 @@ static int check_room(parser *p, const raw_track *rt)
     const mech_track *t = &rt->t;
     char name[64];
     if (m->nb + t->nshoe > MECH_MAX_BODIES)
-        return mp_fail(p, t->line, rt->name_col, "track '%s' makes %d bodies: at most %d", t->name,
+        return mp_fail(p, t->line, t->col, "track '%s' makes %d bodies: at most %d", t->name,
                        m->nb + t->nshoe, MECH_MAX_BODIES);
     if (m->nshape + t->nshoe > MECH_MAX_SHAPES || m->nloop + 1 > MECH_MAX_LOOPS)
-        return mp_fail(p, t->line, rt->name_col, "track '%s' makes too many shapes or loops", t->name);
+        return mp_fail(p, t->line, t->col, "track '%s' makes too many shapes or loops", t->name);
     for (int i = 0; i < t->nshoe; i++) {
         int n = snprintf(name, sizeof name, "%s_shoe%d", t->name, i);
         if (n >= MECH_NAME_MAX)
-            return mp_fail(p, t->line, rt->name_col, "track name '%s' is too long for its shoes' names "
+            return mp_fail(p, t->line, t->col, "track name '%s' is too long for its shoes' names "
                            "(%s: at most %d characters)", t->name, name, MECH_NAME_MAX - 1);
         int b = mech_model_body_find(m, name);
         if (b >= 0)
@@ -147,7 +147,7 @@ static void add_shoes(mech_model *m, const raw_track *rt, const double *Rroot, c
         b->fext = 1;
         m3_identity(b->rot);
         b->line = t->line;
-        b->col = rt->name_col;
+        b->col = t->col;
         /* Shoe x at angle phi in (x, z) is R_y(-phi) x: a turn about +y takes x towards -z. */
         double phi = chord_angle(pins, i);
         if (i == 0) {
@@ -228,8 +228,8 @@ static void warn(parser *p, const raw_track *rt)
             mp_warn(p, r->line, rt->roller_col[i], "track '%s': sprocket '%s''s tooth pitch 2 pi R / N = %.4g m is "
                     "more than 5%% off the link %.4g m", t->name, rt->roller[i], tooth, t->link);
     }
-    if (rt->key_line[TK_PITCH] && fabs(t->link - t->pitch) > 0.05 * t->pitch)
-        mp_warn(p, rt->key_line[TK_PITCH], rt->key_col[TK_PITCH], "track '%s': the link %.4g m (the belt "
+    if (rt->seen.line[TK_PITCH] && fabs(t->link - t->pitch) > 0.05 * t->pitch)
+        mp_warn(p, rt->seen.line[TK_PITCH], rt->seen.col[TK_PITCH], "track '%s': the link %.4g m (the belt "
                 "%.4g m over %d shoes) is more than 5%% off the declared pitch %.4g m", t->name, t->link,
                 t->perimeter, t->nshoe, t->pitch);
 }
@@ -241,11 +241,11 @@ static int lay_band(parser *p, raw_track *rt, double (*R)[9], double (*x)[3], do
     belt_path bp;
     if (locate_rollers(p, rt, R, x, c)) return -1;
     if (belt_wrap(c, t->nroller, &bp))
-        return mp_fail(p, t->line, rt->name_col, "the band of track '%s' cannot wrap its rollers: their circles "
+        return mp_fail(p, t->line, t->col, "the band of track '%s' cannot wrap its rollers: their circles "
                        "coincide or lie inside one another", t->name);
     t->perimeter = bp.perimeter;
     if (belt_pins(&bp, t->nshoe, belt_start(&bp), &t->link, pins))
-        return mp_fail(p, t->line, rt->name_col, "%d shoes of track '%s' cannot close around its %.4g m belt: "
+        return mp_fail(p, t->line, t->col, "%d shoes of track '%s' cannot close around its %.4g m belt: "
                        "give more shoes", t->nshoe, t->name, t->perimeter);
     return check_room(p, rt);
 }
@@ -254,10 +254,10 @@ int track_expand(parser *p, raw_track *rt)
 {
     mech_model *m = p->m;
     mech_track *t = &rt->t;
-    t->root = strcmp(rt->root, "base") == 0 ? -1 : mech_model_body_find(m, rt->root);
-    if (t->root < 0 && strcmp(rt->root, "base") != 0)
-        return mp_fail(p, rt->key_line[TK_ROOT], rt->root_col, "unknown body '%s' for 'root' in track '%s'",
-                       rt->root, t->name);
+    char owner[MECH_NAME_MAX + 8];
+    snprintf(owner, sizeof owner, "track '%s'", t->name);
+    if (mp_body_index(p, rt->root, rt->seen.line[TK_ROOT], rt->seen.val_col[TK_ROOT], "root", owner, &t->root))
+        return -1;
     int nb = m->nb > 0 ? m->nb : 1;
     double (*R)[9] = malloc((size_t)nb * sizeof *R), (*x)[3] = malloc((size_t)nb * sizeof *x);
     double *pins = malloc((size_t)(2 * t->nshoe + 2) * sizeof *pins);
@@ -273,7 +273,7 @@ int track_expand(parser *p, raw_track *rt)
     if (!r && (!bodies || !loops)) r = mp_fail(p, 0, 0, "out of memory");
     while (!r && p->cap_shapes < m->nshape + t->nshoe)
         r = mp_grow(p, (void **)&m->shapes, &p->cap_shapes, p->cap_shapes, sizeof *m->shapes, MECH_MAX_SHAPES,
-                    "shapes", rt->name_col);
+                    "shapes", t->col);
     if (!r) {
         double Rr[9], xr[3] = { 0, 0, 0 };
         m3_identity(Rr);
@@ -283,7 +283,7 @@ int track_expand(parser *p, raw_track *rt)
         }
         t->shoe0 = m->nb;
         add_shoes(m, rt, Rr, xr, pins);
-        add_loop(m, t, rt->name_col);
+        add_loop(m, t, t->col);
         warn(p, rt);
     }
     free(R);

@@ -515,7 +515,7 @@ static void test_line_endings(const char *dir)
     mech_model_free(ref);
     free(lf);
     const char *bad = "body a\n parent base\n mass -1\n joint fixed\n inertia 1 1 1\nend\n";
-    const char *want = "t.mech:3:7: mass must be positive: got -1";
+    const char *want = "t.mech:3:7: 'mass' must be positive: got -1";
     for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
         size_t n;
         char *text = with_endings(bad, strlen(bad), forms[f].prefix, forms[f].eol, &n);

@@ -1,0 +1,98 @@
+/* parse_shape.c — a body's `shape` lines and the top-level `static`
+ * colliders (docs/mech-format.md): a type, its dimensions, then options. */
+#include "model/parse_internal.h"
+#include "spatial/spatial.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Options of a body shape (all six) or a static collider (no `visual`). */
+enum { SO_POS, SO_ROT, SO_COLOR, SO_FRICTION, SO_RESTITUTION, SO_VISUAL, SO_COUNT };
+static int shape_option(parser *p, mech_shape *s, const lex_tok *t, int line[SO_COUNT], int col[SO_COUNT],
+                        int is_static)
+{
+    static const char *const opts[SO_COUNT] = { "pos", "rot", "color", "friction", "restitution", "visual" };
+    int n = is_static ? SO_VISUAL : SO_COUNT, o = 0;
+    while (o < n && !lex_is(t, opts[o])) o++;
+    if (o == n)
+        return mp_fail_at(p, t, "unknown shape option ", is_static
+                          ? ": expected pos, rot, color, friction or restitution"
+                          : ": expected pos, rot, color, friction, restitution or visual");
+    if (line[o]) return mp_fail(p, p->ln.no, t->col, "duplicate '%s' in shape", opts[o]);
+    line[o] = p->ln.no;
+    col[o] = t->col;
+    switch (o) {
+    case SO_POS: return mp_read_numbers(p, "shape pos", "3", s->pos, 3);
+    case SO_ROT: return mp_read_rotation(p, "shape rot", s->rot);
+    case SO_COLOR: return mp_read_color(p, s->rgba);
+    case SO_FRICTION: return mp_read_friction(p, &s->mu_s, &s->mu_d);
+    case SO_RESTITUTION: return mp_read_restitution(p, &s->restitution);
+    default: s->visual = 1; return 0;
+    }
+}
+
+/* A `shape` line of the open body, or a top-level `static` collider line
+ * (plane or box, body -1). */
+
+static int key_shape(parser *p, int col, int is_static)
+{
+    static const char *const types[] = { "box", "sphere", "cylinder", "capsule", "plane" };
+    static const int ndims[] = { 3, 1, 2, 2, 0 };
+    static const char *const dims[] = { "lx ly lz", "r", "r length", "r length", "" };
+    mech_model *m = p->m;
+    mech_shape **arr = is_static ? &m->statics : &m->shapes;
+    int *count = is_static ? &m->nstatic : &m->nshape;
+    if (mp_grow(p, (void **)arr, is_static ? &p->cap_statics : &p->cap_shapes, *count, sizeof **arr,
+                MECH_MAX_SHAPES, is_static ? "static colliders" : "shapes", col)) return -1;
+    mech_shape *s = &(*arr)[*count];
+    memset(s, 0, sizeof *s);
+    m3_identity(s->rot);
+    s->body = is_static ? -1 : p->cur;
+    s->line = p->ln.no;
+    s->mu_s = MECH_DEFAULT_MU_STATIC;
+    s->mu_d = MECH_DEFAULT_MU_DYNAMIC;
+    s->restitution = MECH_DEFAULT_RESTITUTION;
+    const char *what = is_static ? "static" : "shape";
+    lex_tok t;
+    if (mp_next_tok(p, &t, what, is_static ? "plane or box" : "box, sphere, cylinder or capsule")) return -1;
+    int ty = 0;
+    while (ty < 5 && !lex_is(&t, types[ty])) ty++;
+    if (is_static && ty != MECH_SHAPE_PLANE && ty != MECH_SHAPE_BOX)
+        return mp_fail_at(p, &t, "unknown static collider ", ": expected plane or box");
+    if (!is_static && ty >= MECH_SHAPE_PLANE)
+        return mp_fail_at(p, &t, "unknown shape type ", ty == MECH_SHAPE_PLANE
+                          ? ": expected box, sphere, cylinder or capsule (a plane is a 'static' collider)"
+                          : ": expected box, sphere, cylinder or capsule");
+    s->type = (mech_shape_type)ty;
+    char key[24];
+    snprintf(key, sizeof key, "%s %s", what, types[ty]);
+    for (int i = 0; i < ndims[ty]; i++) {
+        if (mp_next_tok(p, &t, key, dims[ty]) || mp_to_number(p, &t, key, &s->size[i])) return -1;
+        if (!(s->size[i] > 0.0))
+            return mp_fail(p, p->ln.no, t.col, "shape dimensions must be positive: got %g", s->size[i]);
+    }
+    int line[SO_COUNT] = { 0 }, ocol[SO_COUNT] = { 0 };
+    while (lex_next(&p->ln, &t))
+        if (shape_option(p, s, &t, line, ocol, is_static)) return -1;
+    if (s->visual && (line[SO_FRICTION] || line[SO_RESTITUTION])) {
+        int o = line[SO_FRICTION] ? SO_FRICTION : SO_RESTITUTION;
+        return mp_fail(p, p->ln.no, ocol[o], "'%s' on a visual shape: a visual shape never collides",
+                       o == SO_FRICTION ? "friction" : "restitution");
+    }
+    (*count)++;
+    return 0;
+}
+
+int shape_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
+{
+    (void)raw;
+    (void)key;
+    return key_shape(p, kw->col, 0);
+}
+
+int static_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
+{
+    (void)raw;
+    (void)key;
+    return key_shape(p, kw->col, 1);
+}
