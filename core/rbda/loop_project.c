@@ -8,6 +8,7 @@
 #include "rbda/dense.h"
 #include "rbda/drift.h"
 #include "rbda/loops.h"
+#include "spatial/linalg.h"
 
 /* (K K^T) y = b for the K in ws->K; b overwritten by y.  -1 if singular. */
 static int solve_kkt(const mech_model *m, dense_ws *ws, double *b)
