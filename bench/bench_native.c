@@ -33,6 +33,7 @@
 #include "sim/sample.h"
 #ifdef MECH_HAVE_GENERATED
 #include "codegen/generated.h"
+#include "mech/featherstone.h"
 #endif
 #ifdef MECH_HAVE_MUJOCO
 #include "mjcf.h"
@@ -214,7 +215,7 @@ static int alloc_pool(bench *b)
 static fwd_dyn_fn generated_for(const char *name)
 {
 #ifdef MECH_HAVE_GENERATED
-    const mech_generated *g = mechgen_find(name);
+    const mech_generated *g = mech_generated_find(name);
     if (g) return g->fwd_dyn_own_gravity;
 #else
     (void)name;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "generated.h"
+#include "mech/featherstone.h"
 #include "model/model.h"
 #include "rbda/dense.h"
 #include "rbda/loops.h"
@@ -91,7 +92,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s <model> <model.mech>\n", argv[0]);
         return 2;
     }
-    const mech_generated *gen = mechgen_find(argv[1]);
+    const mech_generated *gen = mech_generated_find(argv[1]);
     if (!gen) {
         fprintf(stderr, "validate: no generated model '%s' in this build\n", argv[1]);
         return 1;
