@@ -1,7 +1,8 @@
 // drive.mjs — driving a tracked vehicle through its drive sprockets (docs/wasm.md, "Driving a tracked
 // vehicle"): which drive rollers a model has and on which side, the differential mapping of throttle and steer
-// onto them, the sprocket motor law, the brake law, and a Driver that steps a Sim with all of it. Plain
-// functions of describe() and the Sim's arrays, shared by the Node API and the page's worker.
+// onto them, the sprocket motor law, and a Driver that steps a Sim with them and the brake law (the C core's,
+// sim.brakeTorque). Plain functions of describe() and the Sim's arrays, shared by the Node API and the page's
+// worker.
 
 const TURN_SIDE = 1e-9;   // m: a drive roller's root-frame |y| below this is on neither side
 const TOP_SPEED = 5;      // m/s: the default track speed of full throttle (motorLaw)
@@ -85,16 +86,6 @@ export function motorTorque(drive, u, torque, topSpeed, qd) {
   return drive.sign * torque * Math.min(1, Math.max(-1, e));
 }
 
-/**
- * The brake: at level 0 … 1 a spring-damper on the drive joint, locked at the angle where it was applied,
- * level · (k · (lock − q) − c · qd) with describe()'s brake gains [k, c]: it holds the sprocket still against
- * a steady torque (a slope), where a damper alone would let it creep.
- */
-export function brakeTorque(drive, level, lock, q, qd) {
-  const [k, c] = drive.brake;
-  return level * (k * (lock - q) - c * qd);
-}
-
 /** A level checked: a number in [lo, hi], or a RangeError naming `what`. */
 export function checkLevel(value, what, lo, hi, meaning) {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < lo || value > hi) {
@@ -115,7 +106,8 @@ export function checkLevel(value, what, lo, hi, meaning) {
 export class Driver {
   /**
    * @param {{ q: Float64Array, qd: Float64Array, tau: Float64Array, step(dt: number, n?: number): void,
-   *   describe(): object }} sim the Sim to drive (sim may be replaced later: driver.sim = other)
+   *   describe(): object, brakeTorque(body: number, level: number, lock: number): number }} sim the Sim to
+   *   drive (sim may be replaced later: driver.sim = other)
    * @param {{ torque?: number, topSpeed?: number }} [options] torque: full-throttle torque per sprocket (N·m),
    *   default half the grip (μ · weight · radius / 2: both sides together take what the ground's friction can);
    *   topSpeed: the track speed of full throttle (m/s), default 5
@@ -192,13 +184,13 @@ export class Driver {
 
   /** Writes every drive roller's torque for the state as it is into sim.tau; returns them. */
   apply() {
-    const { q, qd, tau } = this.sim;
+    const { qd, tau } = this.sim;
     const u = this.commands();
     const motor = this.throttle !== 0 || this.steer !== 0;
     return this.drives.map((d, i) => {
       let t = this.extra[i];
       if (motor) t += motorTorque(d, u[i], this.torque, this.topSpeed, qd[d.vidx]);
-      if (this.brake[i] > 0) t += brakeTorque(d, this.brake[i], this.locks[i], q[d.qidx], qd[d.vidx]);
+      if (this.brake[i] > 0) t += this.sim.brakeTorque(d.body, this.brake[i], this.locks[i]);
       tau[d.vidx] = t;
       return t;
     });

@@ -10,7 +10,7 @@
 //   sim.dispose();
 
 import { generate, jitHandle } from './jit.mjs';
-export { Driver, differential, differentialPair, driveRollers, motorTorque, brakeTorque } from './drive.mjs';
+export { Driver, differential, differentialPair, driveRollers, motorTorque } from './drive.mjs';
 import { HEADER, WasmModule, load } from './module.mjs';
 
 const DIST = new URL('./dist/', import.meta.url);
@@ -620,6 +620,17 @@ export class Sim {
     const ptr = this.#mod.exports.mw_ground_forces(this.#handle());
     return ptr ? Float64Array.from(this.#mod.f64(ptr, 3 * this.nb)) : new Float64Array(3 * this.nb);
   }
+  /**
+   * The brake torque (N·m) of band roller `body` at `level` 0 … 1, locked at the joint angle `lock`, at the
+   * current state: level · (k · (lock − q) − c · q̇), k and c describe()'s brake gains (mech_data_brake_torque,
+   * docs/wasm.md, "Driving a tracked vehicle"). The torque of the step's start, for sim.tau.
+   */
+  brakeTorque(body, level, lock) {
+    const t = this.#mod.exports.mw_brake_torque(this.#handle(), body, level, lock);
+    if (Number.isNaN(t)) throw new RangeError(`brakeTorque: body ${body} is not a band's roller`);
+    return t;
+  }
+
 
   /**
    * The terrain's height z = h(x, y) on a grid of points, Float64Array(xs.length · ys.length)

@@ -118,6 +118,13 @@ EMSCRIPTEN_KEEPALIVE const double *mw_ground_forces(const mw_sim *s)
     return s->contact ? contact_ground_forces(s->contact) : NULL;
 }
 
+/* The brake torque of band roller `body` at level 0..1 locked at `lock`
+ * (mech_data_brake_torque); NaN when body is not a band's roller. */
+EMSCRIPTEN_KEEPALIVE double mw_brake_torque(mw_sim *s, int body, double level, double lock)
+{
+    return mech_data_brake_torque(s, body, level, lock);
+}
+
 /* The terrain's heights h(xs[i], ys[j]) into out[j * nx + i] (terrain.c,
  * what the ground law reads; 0 without a ground), for drawing it. */
 EMSCRIPTEN_KEEPALIVE void mw_terrain_heights(const mw_sim *s, const double *xs, int nx, const double *ys, int ny,
