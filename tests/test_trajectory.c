@@ -1,4 +1,4 @@
-/* sim.c — `mech sim`: a tracked vehicle (or anything with a ground) settled
+/* test_trajectory.c — a tracked vehicle (or anything with a ground) settled
  * from its design pose with contact in the loop, and optionally parked on a
  * slope with its sprockets braked; the checks only a trajectory can make
  * (docs/contact.md, "Trajectory checks"):
@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "contact/contact.h"
 #include "contact/terrain.h"
 #include "generated.h"
@@ -36,34 +35,15 @@
 #define HOLD_WINDOW 2.0      /* s: the patch is read over the last two seconds     */
 #define SETTLED_WINDOW 0.5   /* s: the ground load is averaged over the last half second */
 
-const char cli_sim_help[] =
-    "usage: mech sim FILE [--time T] [--dt DT] [--slope DEG] [--fric reg|anchor]\n"
-    "                     [--trace out.csv] [--engine aba|dense|generated]\n"
-    "\n"
-    "Settle a model with a ground block (a tracked vehicle: docs/contact.md) from\n"
-    "its design pose for T seconds with contact in the loop, then, with --slope,\n"
-    "park it on a DEG slope with its drive sprockets braked for another T seconds.\n"
-    "Each check prints its own line; the settle ends with\n"
-    "  settled ground load: <F> N against weight <W> N (<p> %)\n"
-    "and the slope run with\n"
-    "  hold: patch slip <v> m/s\n"
-    "\n"
-    "  --time T        seconds per run (default 4; the hold reads its last 2 s)\n"
-    "  --dt DT         step (default: the model's, a fixed fraction of its contact period)\n"
-    "  --slope DEG     also park the vehicle on this slope (0 < DEG < 60)\n"
-    "  --fric reg|anchor  ground friction: regularized Coulomb or the anchored\n"
-    "                  elastoplastic law (default: the model file's)\n"
-    "  --trace FILE    write time histories as CSV (hull pose, ground force, energy)\n"
-    "  --engine E      aba (default), dense, or generated: this build's generated\n"
-    "                  code of the shipped model with the file's name\n"
-    "\n"
-    "Exit status 1 if the model fails to load, the run blows up or a check fails:\n"
-    "on the slope, anchored friction must hold (patch slip <= 5e-4 m/s) and\n"
-    "regularized friction must be seen sliding (above it).\n";
+/* usage: test_trajectory FILE [--time T] [--slope DEG] [--fric reg|anchor] [--engine aba|generated]
+ * Settles for T seconds (default 4), then with --slope parks on DEG degrees with the drive sprockets braked
+ * for another T.  Exit status 1 when the model fails to load, the run blows up or a check fails: on the
+ * slope, anchored friction must hold (patch slip <= SLIP_GATE) and regularized friction must be seen
+ * sliding (above it). */
 
 typedef struct {
-    int vidx, qidx;
-    double k, c, lock;       /* brake: spring-damper on the drive joint, locked at q = lock */
+    int body, vidx, qidx;
+    double k, lock;          /* brake: spring-damper on the drive joint (mech_data_brake_torque), locked at q = lock */
     double radius;           /* the sprocket's pitch radius */
 } brake;
 
@@ -74,7 +54,6 @@ typedef struct {
     double mass, dt;
     int nbrake;
     brake brakes[2 * MECH_MAX_TRACKS];
-    FILE *trace;
     double *poses;
 } sim_run;
 
@@ -151,15 +130,14 @@ static int total_energy(sim_run *r, double *E, double *K)
 /* The brake torques at the current state, into tau. */
 static void apply_brakes(sim_run *r)
 {
-    const double *q = mech_data_q(r->d), *qd = mech_data_qd(r->d);
     double *tau = mech_data_tau(r->d);
     for (int i = 0; i < r->nbrake; i++) {
         const brake *b = &r->brakes[i];
-        tau[b->vidx] = -b->k * (q[b->qidx] - b->lock) - b->c * qd[b->vidx];
+        tau[b->vidx] = mech_data_brake_torque(r->d, b->body, 1, b->lock);
     }
 }
 
-/* contact_brake_gains on every drive sprocket's joint, locked where it is. */
+/* The brake on every drive sprocket's joint, locked where it is. */
 static void engage_brakes(sim_run *r)
 {
     const mech_model *m = r->m;
@@ -172,9 +150,11 @@ static void engage_brakes(sim_run *r)
             if (!ro->drive) continue;
             const mech_body *b = &m->bodies[ro->body];
             brake *br = &r->brakes[r->nbrake++];
+            double c;
+            br->body = ro->body;
             br->vidx = b->vidx;
             br->qidx = b->qidx;
-            contact_brake_gains(m, tr, ro, &br->k, &br->c);
+            mech_model_brake_gains(m, ro->body, &br->k, &c);
             br->lock = q[b->qidx];
             br->radius = ro->radius;
         }
@@ -213,22 +193,6 @@ static double worst_penetration(sim_run *r, double *depth)
         }
     }
     return worst;
-}
-
-static void trace_header(sim_run *r)
-{
-    fprintf(r->trace, "# model %s, dt %.9g s, mass %.9g kg\n", r->m->name, r->dt, r->mass);
-    fprintf(r->trace, "t,phase,x,y,z,qw,qx,qy,qz,Fx,Fy,Fz,kinetic,total\n");
-}
-
-static void trace_row(sim_run *r, double t, const char *phase, const double F[3], double K, double E)
-{
-    mech_data_poses(r->d, r->poses);
-    const mech_model *m = r->m;
-    int root = m->ntrack ? m->tracks[0].root : 0;
-    const double *p = r->poses + 7 * root;
-    fprintf(r->trace, "%.6f,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", t, phase, p[0], p[1],
-            p[2], p[3], p[4], p[5], p[6], F[0], F[1], F[2], K, E);
 }
 
 typedef struct {
@@ -272,7 +236,7 @@ static int shoes_on_ground(sim_run *r, int *shoes)
 }
 
 /* One run of T seconds from the current state; hold = 1 reads the patch. */
-static int simulate(sim_run *r, double T, int hold, const char *phase, run_figures *f)
+static int simulate(sim_run *r, double T, int hold, run_figures *f)
 {
     mech_data *d = r->d;
     const double dt = r->dt;
@@ -289,7 +253,6 @@ static int simulate(sim_run *r, double T, int hold, const char *phase, run_figur
     f->E0 = E;
     f->max_kinetic = K;
     momentum(r, f->P0);
-    long stride = f->steps / 2000 > 1 ? f->steps / 2000 : 1;
     for (long s = 0; s < f->steps; s++) {
         if (r->nbrake) apply_brakes(r);
         if (mech_data_step(d, dt, 1)) goto failed;
@@ -320,7 +283,6 @@ static int simulate(sim_run *r, double T, int hold, const char *phase, run_figur
             for (int k = 0; k < 3; k++) patch_sum[half][k] += c[k];
             patch_count[half]++;
         }
-        if (r->trace && s % stride == 0) trace_row(r, (double)(s + 1) * dt, phase, F, K, E);
     }
     long nsettled = f->steps - (settled_from > 0 ? settled_from : 0);
     for (int k = 0; k < 3; k++) f->load[k] /= (double)(nsettled ? nsettled : 1);
@@ -336,7 +298,7 @@ static int simulate(sim_run *r, double T, int hold, const char *phase, run_figur
     free(patch);
     return 0;
 failed:
-    fprintf(stderr, "mech sim: %s: %s\n", r->m->name, mech_data_error(d)->message);
+    fprintf(stderr, "test_trajectory: %s: %s\n", r->m->name, mech_data_error(d)->message);
     free(patch);
     return -1;
 }
@@ -373,95 +335,89 @@ static int report(sim_run *r, const run_figures *f, const double g[3], double T)
     return failed;
 }
 
-static int parse_args(int argc, char **argv, const char **file, double *T, double *dt, double *slope, int *fric,
-                      const char **trace, const char **engine)
+/* The arguments (see the usage above); 0, or 2 with the complaint on stderr. */
+static int parse_args(int argc, char **argv, const char **file, double *T, double *slope, int *fric,
+                      const char **engine)
 {
-    for (int i = 0; i < argc; i++) {
-        int missing = 0;
-        const char *v;
-        if (cli_is_help(argv[i])) {
-            fputs(cli_sim_help, stdout);
-            return 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end = NULL;
+        if (a[0] != '-') {
+            if (*file) goto bad;
+            *file = a;
+            continue;
         }
-        if ((v = cli_option(argc, argv, &i, "--time", &missing))) {
-            if (!cli_parse_double(v, T) || *T < HOLD_WINDOW || *T > 1e4)
-                return cli_usage_error("sim", "--time wants seconds in [2, 1e4], got '%s'", v);
-        } else if ((v = cli_option(argc, argv, &i, "--dt", &missing))) {
-            if (!cli_parse_double(v, dt) || *dt <= 0 || *dt > 1e-2)
-                return cli_usage_error("sim", "--dt wants seconds in (0, 0.01], got '%s'", v);
-        } else if ((v = cli_option(argc, argv, &i, "--slope", &missing))) {
-            if (!cli_parse_double(v, slope) || *slope <= 0 || *slope >= 60)
-                return cli_usage_error("sim", "--slope wants degrees in (0, 60), got '%s'", v);
-        } else if ((v = cli_option(argc, argv, &i, "--fric", &missing))) {
+        if (!v) goto bad;
+        i++;
+        if (strcmp(a, "--time") == 0) {
+            *T = strtod(v, &end);
+            if (*end || !(*T >= HOLD_WINDOW && *T <= 1e4)) goto bad;
+        } else if (strcmp(a, "--slope") == 0) {
+            *slope = strtod(v, &end);
+            if (*end || !(*slope > 0 && *slope < 60)) goto bad;
+        } else if (strcmp(a, "--fric") == 0) {
             if (strcmp(v, "reg") == 0) *fric = MECH_FRICTION_REGULARIZED;
             else if (strcmp(v, "anchor") == 0) *fric = MECH_FRICTION_ANCHORED;
-            else return cli_usage_error("sim", "--fric is reg or anchor, got '%s'", v);
-        } else if ((v = cli_option(argc, argv, &i, "--trace", &missing))) {
-            *trace = v;
-        } else if ((v = cli_option(argc, argv, &i, "--engine", &missing))) {
-            if (strcmp(v, "aba") && strcmp(v, "dense") && strcmp(v, "generated"))
-                return cli_usage_error("sim", "--engine is aba, dense or generated, got '%s'", v);
+            else goto bad;
+        } else if (strcmp(a, "--engine") == 0) {
+            if (strcmp(v, "aba") && strcmp(v, "generated")) goto bad;
             *engine = v;
-        } else if (missing) {
-            return cli_usage_error("sim", "option '%s' needs a value", argv[i]);
-        } else if (argv[i][0] == '-') {
-            return cli_usage_error("sim", "unknown option '%s'", argv[i]);
-        } else if (*file) {
-            return cli_usage_error("sim", "one model file only (extra '%s')", argv[i]);
         } else {
-            *file = argv[i];
+            goto bad;
         }
     }
-    if (!*file) return cli_usage_error("sim", "%s", "no model file given");
-    return -1;
+    if (*file) return 0;
+bad:
+    fprintf(stderr, "usage: test_trajectory FILE [--time T] [--slope DEG] [--fric reg|anchor] "
+                    "[--engine aba|generated]\n");
+    return 2;
 }
 
 static mech_data *open_run(const mech_model *m, const char *engine, const char *path)
 {
     mech_error err;
     mech_data *d = NULL;
-    if (strcmp(engine, "dense") == 0) d = mech_data_new_dense(m, &err);
-    else if (strcmp(engine, "aba") == 0) d = mech_data_new_aba(m, &err);
+    if (strcmp(engine, "aba") == 0) d = mech_data_new_aba(m, &err);
     else {
-        const mech_generated *g = mechgen_find(m->name);
+        const mech_generated *g = mech_generated_find(m->name);
         if (!g) {
-            fprintf(stderr, "mech sim: %s: this build has no generated code of a model '%s'\n", path, m->name);
+            fprintf(stderr, "test_trajectory: %s: this build has no generated code of a model '%s'\n", path, m->name);
             return NULL;
         }
         d = mech_data_new_generated(m, g, &err);
     }
-    if (!d) fprintf(stderr, "mech sim: %s: %s\n", path, err.message);
+    if (!d) fprintf(stderr, "test_trajectory: %s: %s\n", path, err.message);
     return d;
 }
 
-int cli_sim(int argc, char **argv)
+int main(int argc, char **argv)
 {
-    const char *file = NULL, *trace = NULL, *engine = "aba";
-    double T = 4, dt = 0, slope = 0;
+    const char *file = NULL, *engine = "aba";
+    double T = 4, slope = 0;
     int fric = -1;
-    int rc = parse_args(argc, argv, &file, &T, &dt, &slope, &fric, &trace, &engine);
-    if (rc >= 0) return rc;
-    mech_model *loaded = cli_load(file);
-    if (!loaded) return 1;
-    rc = 1;
+    if (parse_args(argc, argv, &file, &T, &slope, &fric, &engine)) return 2;
+    mech_error err;
+    mech_model *loaded = mech_model_load(file, &err);
+    if (!loaded) {
+        char msg[MECH_ERROR_MAX + 160];
+        mech_error_format(&err, msg, sizeof msg);
+        fprintf(stderr, "%s\n", msg);
+        return 1;
+    }
+    int rc = 1;
     sim_run r = { 0 };
     mech_model m = *loaded;                     /* a view with the friction law asked for */
     if (m.ground.type == MECH_GROUND_NONE) {
-        fprintf(stderr, "mech sim: %s: the model has no ground block: nothing to settle on\n", file);
+        fprintf(stderr, "test_trajectory: %s: the model has no ground block: nothing to settle on\n", file);
         goto done;
     }
     if (fric >= 0) m.ground.friction = (mech_friction)fric;
     r.m = &m;
-    r.dt = dt > 0 ? dt : mech_model_options(&m).dt;
+    r.dt = mech_model_options(&m).dt;
     for (int i = 0; i < m.nb; i++) r.mass += m.bodies[i].mass;
     r.ws = dense_ws_new(&m);
     r.poses = malloc(sizeof(double) * 7 * (size_t)m.nb);
     if (!r.ws || !r.poses || !(r.d = open_run(&m, engine, file))) goto done;
-    if (trace && !(r.trace = fopen(trace, "w"))) {
-        fprintf(stderr, "mech sim: cannot write the trace '%s'\n", trace);
-        goto done;
-    }
-    if (r.trace) trace_header(&r);
     double *q = mech_data_q(r.d), *qd = mech_data_qd(r.d), g[3];
     mech_loop_project(&m, r.ws, q);
     mech_loop_project_velocity(&m, r.ws, q, qd);
@@ -471,10 +427,7 @@ int cli_sim(int argc, char **argv)
     printf("mass: %.6g kg, weight %.6g N; friction %s; dt %.6g s\n", r.mass, r.mass * v3_norm(g),
            m.ground.friction == MECH_FRICTION_ANCHORED ? "anchored" : "regularized", r.dt);
     run_figures f;
-    double t0 = cli_now();
-    if (simulate(&r, T, 0, "settle", &f)) goto done;
-    double wall = cli_now() - t0;
-    printf("settle: %.6g s simulated in %.3f s wall (real-time factor %.2f)\n", T, wall, wall > 0 ? T / wall : 0);
+    if (simulate(&r, T, 0, &f)) goto done;
     int failed = report(&r, &f, g, T);
     if (slope > 0) {
         double th = slope * PI / 180, gn = v3_norm(g);
@@ -482,7 +435,7 @@ int cli_sim(int argc, char **argv)
         memcpy(mech_data_gravity(r.d), gs, sizeof gs);
         engage_brakes(&r);
         printf("slope: %.6g deg, %d sprockets braked\n", slope, r.nbrake);
-        if (simulate(&r, T, 1, "hold", &f)) goto done;
+        if (simulate(&r, T, 1, &f)) goto done;
         failed += report(&r, &f, gs, T);
         int anchored = m.ground.friction == MECH_FRICTION_ANCHORED;
         printf("patch: %d shoes on the ground at t = %.6g s\n", f.shoes_on_ground, T - HOLD_WINDOW);
@@ -499,7 +452,6 @@ int cli_sim(int argc, char **argv)
     }
     rc = failed ? 1 : 0;
 done:
-    if (r.trace) fclose(r.trace);
     mech_data_free(r.d);
     dense_ws_free(r.ws);
     free(r.poses);
