@@ -275,7 +275,7 @@ export class Sim {
     this.#forwardAny = forwards ? forwards.any : x.mw_forward;
     this.#forward = forwards ? forwards.model : x.mw_forward_model_gravity ?? x.mw_forward;
     this.#fallback = forwards ? x.mw_forward : null;
-    const h = mod.i32(ptr, 4);
+    const h = mod.i32(mod.exports.mw_arrays(ptr), 4);
     /** @type {'generated' | 'runtime' | 'jit'} */
     this.backend = backend;
     /** @type {'featherstone' | 'xpbd'} what step() and poses() run */
@@ -299,7 +299,7 @@ export class Sim {
   #view() {
     const ptr = this.#handle();
     if (this.#generation !== this.#mod.generation) {
-      const h = this.#mod.i32(ptr, HEADER.length);
+      const h = this.#mod.i32(this.#mod.exports.mw_arrays(ptr), HEADER.length);
       const f = (k, n) => (h[HEADER[k]] ? this.#mod.f64(h[HEADER[k]], n) : null);
       this.#views = {
         q: f('q', this.nq), qd: f('qd', this.nv), tau: f('tau', this.nv), act: f('act', this.nact),

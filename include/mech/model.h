@@ -40,6 +40,8 @@ MECH_API mech_model *mech_model_load(const char *path, mech_error *err);
 MECH_API void mech_model_free(mech_model *m);
 
 MECH_API const char *mech_model_name(const mech_model *m);
+/* The file's `description` line ("" without one). */
+MECH_API const char *mech_model_description(const mech_model *m);
 MECH_API mech_sizes mech_model_sizes(const mech_model *m);
 MECH_API mech_options mech_model_options(const mech_model *m);
 /* Body i's name ("" when i is out of range), the index of the body called
@@ -78,6 +80,30 @@ typedef struct {
 /* Band i, and roller j of band i, into *out: 0, or -1 when out of range. */
 MECH_API int mech_model_track(const mech_model *m, int i, mech_track_info *out);
 MECH_API int mech_model_roller(const mech_model *m, int i, int j, mech_roller_info *out);
+
+/* Rod i's name, density (kg/m^3) and display colour (alpha 0: the viewer's
+ * choice); its discretization is the run's (mech_data_rod_info). */
+typedef struct {
+    const char *name;
+    double density;
+    float rgba[4];
+} mech_rod_def;
+/* Rod i into *out: 0, or -1 when i is out of range. */
+MECH_API int mech_model_rod(const mech_model *m, int i, mech_rod_def *out);
+
+/* The offset in mech_data_observe's values of the element called `name` of
+ * `kind` "poi", "tsda" or "rsda", or the act[] slot it reads ("act"); -1
+ * when there is none. */
+MECH_API int mech_model_find(const mech_model *m, const char *kind, const char *name);
+/* The ground's height at (x, y) (m, base frame; docs/contact.md, what the
+ * ground law reads); 0 without a ground. */
+MECH_API double mech_model_ground_height(const mech_model *m, double x, double y);
+/* The model as a JSON object, exactly as the parser read it (bodies, points
+ * of interest, force elements, shapes, static colliders, track bands with
+ * their rollers' brake gains, the ground, the steps, the inputs; docs/wasm.md,
+ * "describe()"): a malloc'd NUL-terminated string to free, NULL when out of
+ * memory. */
+MECH_API char *mech_model_describe(const mech_model *m);
 
 /* Warnings: what parsed but is suspect (a track's pitch against its end
  * rollers, ...), each with its place; at most 16 are kept.  Entry i, or
