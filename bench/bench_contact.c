@@ -34,7 +34,7 @@
 #include "mech/sim.h"
 #include "rbda/kinematics.h"
 #include "rbda/sample.h"
-#include "sim/generated.h"   /* mechgen_find only with MECH_HAVE_GENERATED */
+#include "sim/generated.h"   /* mech_generated_find only with MECH_HAVE_GENERATED */
 
 #define POOL 64
 #define MIN_BATCH_SECONDS 0.005
@@ -169,7 +169,7 @@ static void time_parts(bench *b)
 static void time_run(const bench *b)
 {
 #ifdef MECH_HAVE_GENERATED
-    const mech_generated *g = mechgen_find(b->m->name);
+    const mech_generated *g = mech_generated_find(b->m->name);
     mech_error err;
     mech_data *d = g ? mech_data_new_generated(b->m, g, &err) : NULL;
     if (!d) return;
@@ -214,7 +214,7 @@ static int bench_model(const char *path, long fixed_calls)
     }
     bench b = { .m = m };
 #ifdef MECH_HAVE_GENERATED
-    const mech_generated *g = mechgen_find(m->name);
+    const mech_generated *g = mech_generated_find(m->name);
     b.gen = g ? g->fwd_dyn_own_gravity : NULL;   /* what the engine runs at the model's gravity */
 #endif
     b.q = calloc((size_t)m->nq * POOL, sizeof *b.q);

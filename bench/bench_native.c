@@ -35,6 +35,7 @@
 #include "rbda/sample.h"
 #ifdef MECH_HAVE_GENERATED
 #include "sim/generated.h"
+#include "mech/featherstone.h"
 #endif
 #ifdef MECH_HAVE_MUJOCO
 #include "mjcf.h"
@@ -216,7 +217,7 @@ static int alloc_pool(bench *b)
 static fwd_dyn_fn generated_for(const char *name)
 {
 #ifdef MECH_HAVE_GENERATED
-    const mech_generated *g = mechgen_find(name);
+    const mech_generated *g = mech_generated_find(name);
     if (g) return g->fwd_dyn_own_gravity;
 #else
     (void)name;

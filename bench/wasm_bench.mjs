@@ -137,7 +137,7 @@ async function fromJs(name, state) {
   const sim = await open(name);
   const mod = await WasmModule.instantiate(new URL(`${name}.wasm`, dist));
   const handle = mod.exports.mw_open();
-  const h = mod.i32(handle, HEADER.length);
+  const h = mod.i32(mod.exports.mw_arrays(handle), HEADER.length);
   for (const k of ['q', 'qd', 'tau', 'fext']) {
     sim[k].set(state[k]);
     mod.f64(h[HEADER[k]], state[k].length).set(state[k]);
@@ -209,7 +209,7 @@ async function callCosts(states) {
   const mod = await WasmModule.instantiate(new URL('threelink.wasm', dist));
   const empty = nsPerCall((calls) => { for (let i = 0; i < calls; i++) mod.exports.mw_error_line(); });
   const handle = mod.exports.mw_open();
-  const h = mod.i32(handle, HEADER.length);
+  const h = mod.i32(mod.exports.mw_arrays(handle), HEADER.length);
   for (const k of ['q', 'qd', 'tau']) mod.f64(h[HEADER[k]], sim.nv).set(states.get('threelink')[k]);
   const rawForward = mod.exports.mw_forward;
   const raw = nsPerCall((calls) => { for (let i = 0; i < calls; i++) rawForward(handle); });

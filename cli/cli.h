@@ -3,7 +3,7 @@
 #ifndef MECH_CLI_H
 #define MECH_CLI_H
 
-#include "model/model.h"
+#include "mech/mech.h"
 
 /* "mech CMD: <message>" and the --help hint on stderr; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, const char *arg);

@@ -31,7 +31,7 @@ static const char USAGE[] =
     "  check FILE...    parse .mech files, print a one-line summary of each\n"
     "  compare FILE     CRBA-route vs ABA-route forward dynamics on random states\n"
     "  run [FILE]       simulate from the model's initial state\n"
-    "  sim FILE         settle a tracked vehicle on its ground, with the contact checks\n"
+    "  sim FILE         settle a tracked vehicle on its ground (and park it braked on a slope)\n"
     "  help [COMMAND]   this text, or a command's\n"
     "\n"
     "Run 'mech COMMAND --help' for a command's options.\n"

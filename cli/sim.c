@@ -1,15 +1,8 @@
 /* sim.c — `mech sim`: a tracked vehicle (or anything with a ground) settled
  * from its design pose with contact in the loop, and optionally parked on a
- * slope with its sprockets braked; the checks only a trajectory can make
- * (docs/contact.md, "Trajectory checks"):
- *   - the band is never crushed onto its axles;
- *   - the settled ground load equals the weight;
- *   - linear momentum follows dP/dt = M g + F_ground;
- *   - the settled ground force has no period-2 content (a friction limit cycle);
- *   - the energy budget (kinetic, gravity, force elements, contact springs,
- *     brake) has a net loss and no single-step rise above truncation scale;
- *   - on the slope, the ground patch holds (anchored friction) or visibly
- *     slides (regularized), so the two laws are told apart.
+ * slope with its drive sprockets braked; what it came to, printed and
+ * traced.  The checks such a trajectory must pass (ground load, momentum,
+ * energy budget, the friction laws told apart) are tests/contact/test_trajectory.c.
  * The slope is gravity turned about the pin axis y, which is the world turned
  * under the vehicle: exact, and the same generated code. */
 #include <math.h>
@@ -18,362 +11,148 @@
 #include <string.h>
 
 #include "cli.h"
-#include "contact/contact.h"
-#include "contact/terrain.h"
 #include "mech/mech.h"
-#include "rbda/dense.h"
-#include "rbda/loop_project.h"
-#include "sim/generated.h"
-#include "spatial/spatial.h"
 
 #define PI 3.14159265358979323846
-#define LOAD_GATE 5e-3       /* settled ground load vs weight, relative            */
-#define MOMENTUM_GATE 1e-3   /* momentum residual over M |g| T                     */
-#define PERIOD2_GATE 1e-3    /* period-2 content of the ground force over weight   */
-#define RISE_GATE 1e-4       /* a single step's energy rise over the run's peak kinetic energy */
-#define CRUSH_GATE 0.25      /* worst band penetration over the roller radius      */
-#define SLIP_GATE 5e-4       /* patch slip on the slope, m/s                       */
-#define HOLD_WINDOW 2.0      /* s: the patch is read over the last two seconds     */
+#define HOLD_WINDOW 2.0      /* s: the hull's drift is read over the last two seconds */
 #define SETTLED_WINDOW 0.5   /* s: the ground load is averaged over the last half second */
+#define MAX_BRAKES 64
 
 const char cli_sim_help[] =
-    "usage: mech sim FILE [--time T] [--dt DT] [--slope DEG] [--fric reg|anchor]\n"
-    "                     [--trace out.csv] [--engine aba|dense|generated]\n"
+    "usage: mech sim FILE [--time T] [--dt DT] [--slope DEG] [--trace out.csv]\n"
+    "                     [--engine aba|dense|generated]\n"
     "\n"
     "Settle a model with a ground block (a tracked vehicle: docs/contact.md) from\n"
     "its design pose for T seconds with contact in the loop, then, with --slope,\n"
     "park it on a DEG slope with its drive sprockets braked for another T seconds.\n"
-    "Each check prints its own line; the settle ends with\n"
+    "Each run ends with\n"
     "  settled ground load: <F> N against weight <W> N (<p> %)\n"
-    "and the slope run with\n"
-    "  hold: patch slip <v> m/s\n"
+    "and the slope run also with\n"
+    "  hold: hull drift <v> m/s\n"
     "\n"
-    "  --time T        seconds per run (default 4; the hold reads its last 2 s)\n"
+    "  --time T        seconds per run (default 4; the drift reads its last 2 s)\n"
     "  --dt DT         step (default: the model's, a fixed fraction of its contact period)\n"
     "  --slope DEG     also park the vehicle on this slope (0 < DEG < 60)\n"
-    "  --fric reg|anchor  ground friction: regularized Coulomb or the anchored\n"
-    "                  elastoplastic law (default: the model file's)\n"
     "  --trace FILE    write time histories as CSV (hull pose, ground force, energy)\n"
     "  --engine E      aba (default), dense, or generated: this build's generated\n"
     "                  code of the shipped model with the file's name\n"
     "\n"
-    "Exit status 1 if the model fails to load, the run blows up or a check fails:\n"
-    "on the slope, anchored friction must hold (patch slip <= 5e-4 m/s) and\n"
-    "regularized friction must be seen sliding (above it).\n";
+    "Exit status 1 if the model fails to load or the run blows up.  The checks\n"
+    "of such runs are ctests (tests/contact/test_trajectory.c).\n";
 
 typedef struct {
-    int vidx, qidx;
-    double k, c, lock;       /* brake: spring-damper on the drive joint, locked at q = lock */
+    int body, vidx;
+    double lock;             /* the joint angle the brake holds (mech_data_brake_torque) */
     double radius;           /* the sprocket's pitch radius */
 } brake;
 
 typedef struct {
-    const mech_model *m;
     mech_data *d;
-    dense_ws *ws;
+    const char *name;
+    int nb, root;            /* the first band's root: the hull the trace follows */
     double mass, dt;
     int nbrake;
-    brake brakes[2 * MECH_MAX_TRACKS];
+    brake brakes[MAX_BRAKES];
     FILE *trace;
     double *poses;
 } sim_run;
 
-/* Total linear momentum: the force part of sum_i 0X_i^T (I_i v_i) (RBDA eq. 2.62). */
-static void momentum(sim_run *r, double P[3])
-{
-    const mech_model *m = r->m;
-    dense_world_kinematics(m, r->ws, mech_data_q(r->d), mech_data_qd(r->d));
-    double h[6] = { 0 };
-    for (int i = 0; i < m->nb; i++) {
-        double hi[6], h0[6];
-        m6_mulv(r->ws->I[i], r->ws->v[i], hi);
-        m6_tmulv(r->ws->X0[i], hi, h0);
-        for (int k = 0; k < 6; k++) h[k] += h0[k];
-    }
-    memcpy(P, h + 3, 3 * sizeof *P);
-}
-
-static double brake_energy(const sim_run *r)
-{
-    const double *q = mech_data_q(r->d);
-    double e = 0;
-    for (int i = 0; i < r->nbrake; i++) {
-        double x = q[r->brakes[i].qidx] - r->brakes[i].lock;
-        e += 0.5 * r->brakes[i].k * x * x;
-    }
-    return e;
-}
-
-/* The force elements' springs: 1/2 k (l - l0)^2 per tsda, 1/2 k (q - q0)^2 per
- * rsda (mech_data_energy's potential holds gravity and the contact springs only). */
-static double element_energy(sim_run *r)
-{
-    const mech_model *m = r->m;
-    const double *q = mech_data_q(r->d);
-    double e = 0;
-    if (m->ntsda) mech_data_poses(r->d, r->poses);
-    for (int i = 0; i < m->ntsda; i++) {
-        const mech_tsda *t = &m->tsdas[i];
-        double x[2][3];
-        for (int s = 0; s < 2; s++) {
-            const mech_poi *p = &m->pois[s ? t->poi_b : t->poi_a];
-            if (p->body < 0) {
-                memcpy(x[s], p->pos, sizeof x[s]);
-                continue;
-            }
-            const double *pose = r->poses + 7 * p->body;
-            double R[9];
-            quat_to_rot(pose + 3, R);
-            m3_mulv(R, p->pos, x[s]);
-            for (int k = 0; k < 3; k++) x[s][k] += pose[k];
-        }
-        double d[3] = { x[1][0] - x[0][0], x[1][1] - x[0][1], x[1][2] - x[0][2] }, l = v3_norm(d) - t->l0;
-        e += 0.5 * t->k * l * l;
-    }
-    for (int i = 0; i < m->nrsda; i++) {
-        const mech_rsda *s = &m->rsdas[i];
-        double x = q[m->bodies[s->body].qidx] - s->q0;
-        e += 0.5 * s->k * x * x;
-    }
-    return e;
-}
-
-/* Kinetic + potential (gravity, force elements, contact springs) + brake. */
-static int total_energy(sim_run *r, double *E, double *K)
-{
-    double e[2];
-    if (mech_data_energy(r->d, e)) return -1;
-    *K = e[0];
-    *E = e[0] + e[1] + element_energy(r) + brake_energy(r);
-    return 0;
-}
-
 /* The brake torques at the current state, into tau. */
 static void apply_brakes(sim_run *r)
 {
-    const double *q = mech_data_q(r->d), *qd = mech_data_qd(r->d);
     double *tau = mech_data_tau(r->d);
-    for (int i = 0; i < r->nbrake; i++) {
-        const brake *b = &r->brakes[i];
-        tau[b->vidx] = -b->k * (q[b->qidx] - b->lock) - b->c * qd[b->vidx];
-    }
+    for (int i = 0; i < r->nbrake; i++)
+        tau[r->brakes[i].vidx] = mech_data_brake_torque(r->d, r->brakes[i].body, 1, r->brakes[i].lock);
 }
 
-/* contact_brake_gains on every drive sprocket's joint, locked where it is. */
+/* The brake on every drive sprocket's joint, locked where it is. */
 static void engage_brakes(sim_run *r)
 {
-    const mech_model *m = r->m;
+    const mech_model *m = mech_data_model(r->d);
     const double *q = mech_data_q(r->d);
     r->nbrake = 0;
-    for (int t = 0; t < m->ntrack; t++) {
-        const mech_track *tr = &m->tracks[t];
-        for (int j = 0; j < tr->nroller; j++) {
-            const mech_roller *ro = &tr->rollers[j];
-            if (!ro->drive) continue;
-            const mech_body *b = &m->bodies[ro->body];
-            brake *br = &r->brakes[r->nbrake++];
-            br->vidx = b->vidx;
-            br->qidx = b->qidx;
-            contact_brake_gains(m, tr, ro, &br->k, &br->c);
-            br->lock = q[b->qidx];
-            br->radius = ro->radius;
+    mech_track_info t;
+    for (int i = 0; mech_model_track(m, i, &t) == 0; i++) {
+        mech_roller_info ro;
+        for (int j = 0; mech_model_roller(m, i, j, &ro) == 0 && r->nbrake < MAX_BRAKES; j++) {
+            if (!ro.drive) continue;
+            mech_body_info b;
+            mech_model_body(m, ro.body, &b);
+            r->brakes[r->nbrake++] = (brake){ .body = ro.body, .vidx = b.vidx, .lock = q[b.qidx], .radius = ro.radius };
         }
     }
 }
 
-/* Deepest penetration of the band into a roller at the current poses, as a
- * fraction of that roller's radius: pins into end rollers (distance to the
- * axle line), the running face into road wheels (shoe-frame height). */
-static double worst_penetration(sim_run *r, double *depth)
-{
-    const mech_model *m = r->m;
-    mech_data_poses(r->d, r->poses);
-    double worst = 0;
-    *depth = 0;
-    for (int t = 0; t < m->ntrack; t++) {
-        const mech_track *tr = &m->tracks[t];
-        for (int s = 0; s < tr->nshoe; s++) {
-            const double *ps = r->poses + 7 * (tr->shoe0 + s);
-            double R[9];
-            quat_to_rot(ps + 3, R);
-            for (int j = 0; j < tr->nroller; j++) {
-                const mech_roller *ro = &tr->rollers[j];
-                const double *pc = r->poses + 7 * ro->body;
-                double dpos[3] = { pc[0] - ps[0], pc[1] - ps[1], pc[2] - ps[2] }, l[3];
-                m3_tmulv(R, dpos, l);            /* roller centre in the shoe frame */
-                double delta;
-                if (ro->end) delta = ro->radius - hypot(l[0], l[2]);
-                else if (l[0] >= 0 && l[0] <= tr->link) delta = ro->radius - (l[2] - (tr->pad_z + tr->thickness));
-                else continue;
-                if (delta / ro->radius > worst) {
-                    worst = delta / ro->radius;
-                    *depth = delta;
-                }
-            }
-        }
-    }
-    return worst;
-}
-
-static void trace_header(sim_run *r)
-{
-    fprintf(r->trace, "# model %s, dt %.9g s, mass %.9g kg\n", r->m->name, r->dt, r->mass);
-    fprintf(r->trace, "t,phase,x,y,z,qw,qx,qy,qz,Fx,Fy,Fz,kinetic,total\n");
-}
-
-static void trace_row(sim_run *r, double t, const char *phase, const double F[3], double K, double E)
+static void trace_row(sim_run *r, double t, const char *phase, const double F[3], const double e[2])
 {
     mech_data_poses(r->d, r->poses);
-    const mech_model *m = r->m;
-    int root = m->ntrack ? m->tracks[0].root : 0;
-    const double *p = r->poses + 7 * root;
+    const double *p = r->poses + 7 * (r->root < 0 ? 0 : r->root);
     fprintf(r->trace, "%.6f,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", t, phase, p[0], p[1],
-            p[2], p[3], p[4], p[5], p[6], F[0], F[1], F[2], K, E);
+            p[2], p[3], p[4], p[5], p[6], F[0], F[1], F[2], e[0], e[1]);
 }
 
 typedef struct {
     long steps;
-    double E0, E1, max_rise, max_kinetic, worst_pen, worst_depth;
-    double P0[3], P1[3], impulse[3];
-    double load[3], period2;          /* settled window: mean ground force, |mean of (-1)^s Fz| */
-    int shoes_on_ground;
-    double slip;                      /* hold: patch slip, m/s */
-    double brake_force;               /* settled window: mean of sum over brakes of tau / radius, N */
+    double load[3];          /* settled window: mean ground force */
+    double brake_force;      /* settled window: mean of the brakes' tau / radius, N */
+    double drift;            /* the hull's mean speed over the last HOLD_WINDOW, m/s */
 } run_figures;
 
-/* Mean world position of the given shoes. */
-static void patch_position(sim_run *r, const int *shoes, int n, double out[3])
-{
-    mech_data_poses(r->d, r->poses);
-    out[0] = out[1] = out[2] = 0;
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < 3; k++) out[k] += r->poses[7 * shoes[i] + k] / n;
-}
-
-/* The shoes whose pad plate is within its thickness of the terrain now. */
-static int shoes_on_ground(sim_run *r, int *shoes)
-{
-    const mech_model *m = r->m;
-    mech_data_poses(r->d, r->poses);
-    int n = 0;
-    for (int t = 0; t < m->ntrack; t++) {
-        const mech_track *tr = &m->tracks[t];
-        for (int s = 0; s < tr->nshoe; s++) {
-            const double *ps = r->poses + 7 * (tr->shoe0 + s);
-            double R[9], c[3] = { tr->link / 2, 0, tr->pad_z }, w[3];
-            quat_to_rot(ps + 3, R);
-            m3_mulv(R, c, w);
-            double x = ps[0] + w[0], y = ps[1] + w[1], z = ps[2] + w[2], h, hx, hy;
-            terrain_eval(&m->ground, x, y, &h, &hx, &hy);
-            if (z - h < tr->thickness) shoes[n++] = tr->shoe0 + s;
-        }
-    }
-    return n;
-}
-
-/* One run of T seconds from the current state; hold = 1 reads the patch. */
-static int simulate(sim_run *r, double T, int hold, const char *phase, run_figures *f)
+/* One run of T seconds from the current state. */
+static int simulate(sim_run *r, double T, const char *phase, run_figures *f)
 {
     mech_data *d = r->d;
     const double dt = r->dt;
     memset(f, 0, sizeof *f);
     f->steps = lround(T / dt);
-    long settled_from = f->steps - lround(SETTLED_WINDOW / dt);
-    long patch_from = f->steps - lround(HOLD_WINDOW / dt), patch_mid = f->steps - lround(HOLD_WINDOW / 2 / dt);
-    int *patch = hold ? malloc(sizeof(int) * (size_t)r->m->nb) : NULL;
-    int npatch = 0;
-    double patch_sum[2][3] = { { 0 } };
-    long patch_count[2] = { 0, 0 };
-    double K, E;
-    if (total_energy(r, &E, &K)) goto failed;
-    f->E0 = E;
-    f->max_kinetic = K;
-    momentum(r, f->P0);
+    long settled_from = f->steps - lround(SETTLED_WINDOW / dt), drift_from = f->steps - lround(HOLD_WINDOW / dt);
     long stride = f->steps / 2000 > 1 ? f->steps / 2000 : 1;
+    double x0[3] = { 0 };
     for (long s = 0; s < f->steps; s++) {
-        if (r->nbrake) apply_brakes(r);
-        if (mech_data_step(d, dt, 1)) goto failed;
-        double F[3], Eprev = E;
-        mech_data_ground_reaction(d, F);
-        for (int k = 0; k < 3; k++) f->impulse[k] += F[k] * dt;
-        if (total_energy(r, &E, &K)) goto failed;
-        if (E - Eprev > f->max_rise) f->max_rise = E - Eprev;
-        if (K > f->max_kinetic) f->max_kinetic = K;
-        if (s % 16 == 0) {
-            double depth, pen = worst_penetration(r, &depth);
-            if (pen > f->worst_pen) {
-                f->worst_pen = pen;
-                f->worst_depth = depth;
-            }
+        if (s == drift_from) {
+            mech_data_poses(d, r->poses);
+            memcpy(x0, r->poses + 7 * r->root, sizeof x0);
         }
+        if (r->nbrake) apply_brakes(r);
+        if (mech_data_step(d, dt, 1)) {
+            fprintf(stderr, "mech sim: %s: %s\n", r->name, mech_data_error(d)->message);
+            return -1;
+        }
+        double F[3];
+        mech_data_ground_reaction(d, F);
         if (s >= settled_from) {
             for (int k = 0; k < 3; k++) f->load[k] += F[k];
             for (int i = 0; i < r->nbrake; i++)
                 f->brake_force += mech_data_tau(d)[r->brakes[i].vidx] / r->brakes[i].radius;
-            f->period2 += (s % 2 ? -1 : 1) * F[2];
         }
-        if (hold && s == patch_from) npatch = f->shoes_on_ground = shoes_on_ground(r, patch);
-        if (hold && s >= patch_from && npatch) {
-            double c[3];
-            patch_position(r, patch, npatch, c);
-            int half = s >= patch_mid;
-            for (int k = 0; k < 3; k++) patch_sum[half][k] += c[k];
-            patch_count[half]++;
+        if (r->trace && s % stride == 0) {
+            double e[2];
+            if (mech_data_energy(d, e)) e[0] = e[1] = NAN;
+            trace_row(r, (double)(s + 1) * dt, phase, F, e);
         }
-        if (r->trace && s % stride == 0) trace_row(r, (double)(s + 1) * dt, phase, F, K, E);
     }
     long nsettled = f->steps - (settled_from > 0 ? settled_from : 0);
     for (int k = 0; k < 3; k++) f->load[k] /= (double)(nsettled ? nsettled : 1);
-    f->period2 = fabs(f->period2) / (double)(nsettled ? nsettled : 1);
     f->brake_force /= (double)(nsettled ? nsettled : 1);
-    f->E1 = E;
-    momentum(r, f->P1);
-    if (hold && patch_count[0] && patch_count[1]) {
-        double dx = patch_sum[1][0] / patch_count[1] - patch_sum[0][0] / patch_count[0];
-        double dy = patch_sum[1][1] / patch_count[1] - patch_sum[0][1] / patch_count[0];
-        f->slip = hypot(dx, dy) / (HOLD_WINDOW / 2);
-    }
-    free(patch);
+    mech_data_poses(d, r->poses);
+    const double *x1 = r->poses + 7 * r->root;
+    f->drift = hypot(x1[0] - x0[0], x1[1] - x0[1]) / HOLD_WINDOW;
     return 0;
-failed:
-    fprintf(stderr, "mech sim: %s: %s\n", r->m->name, mech_data_error(d)->message);
-    free(patch);
-    return -1;
 }
 
-static int check(int ok, const char *what)
-{
-    printf("  %-34s %s\n", what, ok ? "ok" : "FAILED");
-    return ok ? 0 : 1;
-}
+static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
-/* The figures and gates of one run; the number of failed gates. */
-static int report(sim_run *r, const run_figures *f, const double g[3], double T)
+/* The figures of one run. */
+static void report(sim_run *r, const run_figures *f, const double g[3])
 {
-    const double gnorm = v3_norm(g), W = r->mass * gnorm;
-    int failed = 0;
-    double res[3], scale = r->mass * gnorm * T;
-    for (int k = 0; k < 3; k++) res[k] = f->P1[k] - f->P0[k] - (r->mass * g[k] * T + f->impulse[k]);
-    double bound = RISE_GATE * f->max_kinetic;
+    const double gnorm = norm3(g), W = r->mass * gnorm;
     printf("steps: %ld of %.6g s (%.6g s)\n", f->steps, r->dt, (double)f->steps * r->dt);
-    printf("worst band penetration: %.3g m (%.3g of the roller radius)\n", f->worst_depth, f->worst_pen);
-    failed += check(f->worst_pen < CRUSH_GATE, "never crushed onto the axles");
-    printf("momentum residual: %.3g N s against %.3g N s (%.3g)\n", v3_norm(res), scale, v3_norm(res) / scale);
-    failed += check(v3_norm(res) <= MOMENTUM_GATE * scale, "momentum = integral of (M g + F_ground)");
-    printf("period-2 ground force: %.3g N (%.3g %% of the weight)\n", f->period2, 100 * f->period2 / W);
-    failed += check(f->period2 <= PERIOD2_GATE * W, "no period-2 ground force");
-    printf("energy: %.9g J -> %.9g J (net %.6g J); largest single-step rise %.3g J against %.3g J\n", f->E0,
-           f->E1, f->E1 - f->E0, f->max_rise, bound);
-    failed += check(f->E1 < f->E0, "net energy loss");
-    failed += check(f->max_rise <= bound, "no single-step rise above truncation");
     /* The load the ground carries along -g: the weight, settled. */
-    double along = -v3_dot(f->load, g) / gnorm;
+    double along = -(f->load[0] * g[0] + f->load[1] * g[1] + f->load[2] * g[2]) / gnorm;
     printf("settled ground load: %.6g N against weight %.6g N (%.3f %%)\n", along, W, 100 * (along - W) / W);
-    failed += check(fabs(along - W) <= LOAD_GATE * W, "ground carries the weight");
-    return failed;
 }
 
-static int parse_args(int argc, char **argv, const char **file, double *T, double *dt, double *slope, int *fric,
+static int parse_args(int argc, char **argv, const char **file, double *T, double *dt, double *slope,
                       const char **trace, const char **engine)
 {
     for (int i = 0; i < argc; i++) {
@@ -392,10 +171,6 @@ static int parse_args(int argc, char **argv, const char **file, double *T, doubl
         } else if ((v = cli_option(argc, argv, &i, "--slope", &missing))) {
             if (!cli_parse_double(v, slope) || *slope <= 0 || *slope >= 60)
                 return cli_usage_error("sim", "--slope wants degrees in (0, 60), got '%s'", v);
-        } else if ((v = cli_option(argc, argv, &i, "--fric", &missing))) {
-            if (strcmp(v, "reg") == 0) *fric = MECH_FRICTION_REGULARIZED;
-            else if (strcmp(v, "anchor") == 0) *fric = MECH_FRICTION_ANCHORED;
-            else return cli_usage_error("sim", "--fric is reg or anchor, got '%s'", v);
         } else if ((v = cli_option(argc, argv, &i, "--trace", &missing))) {
             *trace = v;
         } else if ((v = cli_option(argc, argv, &i, "--engine", &missing))) {
@@ -423,9 +198,10 @@ static mech_data *open_run(const mech_model *m, const char *engine, const char *
     if (strcmp(engine, "dense") == 0) d = mech_data_new_dense(m, &err);
     else if (strcmp(engine, "aba") == 0) d = mech_data_new_aba(m, &err);
     else {
-        const mech_generated *g = mechgen_find(m->name);
+        const struct mech_generated *g = mech_generated_find(mech_model_name(m));
         if (!g) {
-            fprintf(stderr, "mech sim: %s: this build has no generated code of a model '%s'\n", path, m->name);
+            fprintf(stderr, "mech sim: %s: this build has no generated code of a model '%s'\n", path,
+                    mech_model_name(m));
             return NULL;
         }
         d = mech_data_new_generated(m, g, &err);
@@ -438,71 +214,64 @@ int cli_sim(int argc, char **argv)
 {
     const char *file = NULL, *trace = NULL, *engine = "aba";
     double T = 4, dt = 0, slope = 0;
-    int fric = -1;
-    int rc = parse_args(argc, argv, &file, &T, &dt, &slope, &fric, &trace, &engine);
+    int rc = parse_args(argc, argv, &file, &T, &dt, &slope, &trace, &engine);
     if (rc >= 0) return rc;
-    mech_model *loaded = cli_load(file);
-    if (!loaded) return 1;
+    mech_model *m = cli_load(file);
+    if (!m) return 1;
     rc = 1;
-    sim_run r = { 0 };
-    mech_model m = *loaded;                     /* a view with the friction law asked for */
-    if (m.ground.type == MECH_GROUND_NONE) {
+    const mech_sizes n = mech_model_sizes(m);
+    sim_run r = { .name = mech_model_name(m), .nb = n.nb };
+    mech_track_info band;
+    r.root = mech_model_track(m, 0, &band) == 0 && band.root >= 0 ? band.root : 0;
+    if (!n.ground) {
         fprintf(stderr, "mech sim: %s: the model has no ground block: nothing to settle on\n", file);
         goto done;
     }
-    if (fric >= 0) m.ground.friction = (mech_friction)fric;
-    r.m = &m;
-    r.dt = dt > 0 ? dt : mech_model_options(&m).dt;
-    for (int i = 0; i < m.nb; i++) r.mass += m.bodies[i].mass;
-    r.ws = dense_ws_new(&m);
-    r.poses = malloc(sizeof(double) * 7 * (size_t)m.nb);
-    if (!r.ws || !r.poses || !(r.d = open_run(&m, engine, file))) goto done;
+    r.dt = dt > 0 ? dt : mech_model_options(m).dt;
+    mech_body_info b;
+    for (int i = 0; mech_model_body(m, i, &b) == 0; i++) r.mass += b.mass;
+    r.poses = malloc(sizeof(double) * 7 * (size_t)(n.nb ? n.nb : 1));
+    if (!r.poses || !(r.d = open_run(m, engine, file))) goto done;
     if (trace && !(r.trace = fopen(trace, "w"))) {
         fprintf(stderr, "mech sim: cannot write the trace '%s'\n", trace);
         goto done;
     }
-    if (r.trace) trace_header(&r);
-    double *q = mech_data_q(r.d), *qd = mech_data_qd(r.d), g[3];
-    mech_loop_project(&m, r.ws, q);
-    mech_loop_project_velocity(&m, r.ws, q, qd);
+    if (r.trace) {
+        fprintf(r.trace, "# model %s, dt %.9g s, mass %.9g kg\n", r.name, r.dt, r.mass);
+        fprintf(r.trace, "t,phase,x,y,z,qw,qx,qy,qz,Fx,Fy,Fz,kinetic,potential\n");
+    }
+    double g[3];
     memcpy(g, mech_data_gravity(r.d), sizeof g);
-    printf("model: %s (%s), %d bodies, nv %d, %d bands, engine %s\n", m.name, file, m.nb, m.nv, m.ntrack,
+    printf("model: %s (%s), %d bodies, nv %d, %d bands, engine %s\n", r.name, file, n.nb, n.nv, n.ntrack,
            mech_data_engine(r.d));
-    printf("mass: %.6g kg, weight %.6g N; friction %s; dt %.6g s\n", r.mass, r.mass * v3_norm(g),
-           m.ground.friction == MECH_FRICTION_ANCHORED ? "anchored" : "regularized", r.dt);
+    printf("mass: %.6g kg, weight %.6g N; dt %.6g s\n", r.mass, r.mass * norm3(g), r.dt);
     run_figures f;
     double t0 = cli_now();
-    if (simulate(&r, T, 0, "settle", &f)) goto done;
+    if (simulate(&r, T, "settle", &f)) goto done;
     double wall = cli_now() - t0;
     printf("settle: %.6g s simulated in %.3f s wall (real-time factor %.2f)\n", T, wall, wall > 0 ? T / wall : 0);
-    int failed = report(&r, &f, g, T);
+    report(&r, &f, g);
     if (slope > 0) {
-        double th = slope * PI / 180, gn = v3_norm(g);
+        double th = slope * PI / 180, gn = norm3(g);
         double gs[3] = { -gn * sin(th), 0, -gn * cos(th) };   /* the world turned about y: the hull faces uphill */
         memcpy(mech_data_gravity(r.d), gs, sizeof gs);
         engage_brakes(&r);
         printf("slope: %.6g deg, %d sprockets braked\n", slope, r.nbrake);
-        if (simulate(&r, T, 1, "hold", &f)) goto done;
-        failed += report(&r, &f, gs, T);
-        int anchored = m.ground.friction == MECH_FRICTION_ANCHORED;
-        printf("patch: %d shoes on the ground at t = %.6g s\n", f.shoes_on_ground, T - HOLD_WINDOW);
-        failed += check(f.shoes_on_ground > 0, "a patch on the ground");
-        failed += check(anchored ? f.slip <= SLIP_GATE : f.slip > SLIP_GATE,
-                        anchored ? "anchored friction holds" : "regularized friction slides");
-        printf("hold: patch slip %.3g m/s\n", f.slip);
-        /* Not a gate: what the brakes hold against the ground's pull along the slope (docs/contact.md). */
-        double band = 0;
-        for (int t = 0; t < m.ntrack; t++) band += m.tracks[t].nshoe * m.tracks[t].shoe_mass;
+        if (simulate(&r, T, "hold", &f)) goto done;
+        report(&r, &f, gs);
+        printf("hold: hull drift %.3g m/s\n", f.drift);
+        /* What the brakes hold against the ground's pull along the slope (docs/contact.md). */
+        double bands = 0;
+        for (int t = 0; mech_model_track(m, t, &band) == 0; t++) bands += band.nshoe * band.shoe_mass;
         printf("hold: brake torques / pitch radius %.6g N; ground force along the slope %.6g N (ratio %.4f); "
                "(M - bands) g sin %.6g N\n", f.brake_force, f.load[0], f.brake_force / f.load[0],
-               (r.mass - band) * gn * sin(th));
+               (r.mass - bands) * gn * sin(th));
     }
-    rc = failed ? 1 : 0;
+    rc = 0;
 done:
     if (r.trace) fclose(r.trace);
     mech_data_free(r.d);
-    dense_ws_free(r.ws);
     free(r.poses);
-    mech_model_free(loaded);
+    mech_model_free(m);
     return rc;
 }

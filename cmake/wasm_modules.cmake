@@ -28,7 +28,7 @@ set(MECH_WASM_INCLUDES ${MECH_CORE_INCLUDES} ${CMAKE_SOURCE_DIR}/wasm)
 set(MECH_WASM_LINK -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1MB -sINITIAL_MEMORY=2MB)
 set(MECH_WASM_EXPORTS -sEXPORTED_FUNCTIONS=_malloc,_free)
 # Added for the per-model modules' own sources (the generated dynamics,
-# model.c, describe.c; not the shared archive): wasm SIMD, so that
+# model.c; not the shared archive): wasm SIMD, so that
 # mech_sincos2 (core/spatial/mech_sincos.h) evaluates its two angles with
 # f64x2 operations as it does with SSE2 natively.  Measured (docs/wasm.md,
 # "Benchmark"): up to 8% faster (bintree, satellite, threelink, fourlink),
@@ -40,9 +40,9 @@ set(MECH_WASM_EXPORTS -sEXPORTED_FUNCTIONS=_malloc,_free)
 set(MECH_WASM_GEN_FLAGS -msimd128 -fno-slp-vectorize)
 
 # The shared core, compiled once into an archive every module links (the
-# linker takes from it only what a module uses; describe.c, which no other
-# file calls, is compiled into each module instead).
-add_library(mech_wasm STATIC ${MECH_CORE_SOURCES} ${CMAKE_SOURCE_DIR}/wasm/bench.c ${CMAKE_SOURCE_DIR}/wasm/sim.c)
+# linker takes from it only what a module uses).
+add_library(mech_wasm STATIC ${MECH_CORE_SOURCES} ${CMAKE_SOURCE_DIR}/wasm/bench.c ${CMAKE_SOURCE_DIR}/wasm/bench_sim.c
+  ${CMAKE_SOURCE_DIR}/wasm/sim.c)
 target_include_directories(mech_wasm PRIVATE ${MECH_WASM_INCLUDES})
 # -O3 for the core (after the build type's -O2, so it wins): the XPBD scenes
 # step 16 % (bowling) and 5 % (bristlebot) faster under Node than at -O2,
@@ -67,7 +67,7 @@ endfunction()
 # table is exported (as __indirect_function_table, which STANDALONE_WASM
 # exports) and may grow, for the jitted modules' functions.
 add_executable(runtime ${CMAKE_SOURCE_DIR}/wasm/runtime.c ${CMAKE_SOURCE_DIR}/wasm/jit.c
-  ${CMAKE_SOURCE_DIR}/wasm/describe.c ${CMAKE_SOURCE_DIR}/wasm/observe.c ${CMAKE_SOURCE_DIR}/wasm/xpbd.c
+  ${CMAKE_SOURCE_DIR}/wasm/observe.c ${CMAKE_SOURCE_DIR}/wasm/xpbd.c
   ${MECHGEN_SOURCES})
 target_include_directories(runtime PRIVATE ${MECH_WASM_INCLUDES})
 mech_wasm_executable(runtime runtime)
@@ -104,7 +104,7 @@ function(mech_wasm_module stem mech symbol gen_c gen_h)
     DEPENDS ${mech}
     VERBATIM)
   set_source_files_properties(${gen_c} PROPERTIES HEADER_FILE_ONLY ON)
-  add_executable(model_${stem} ${CMAKE_SOURCE_DIR}/wasm/model.c ${CMAKE_SOURCE_DIR}/wasm/describe.c
+  add_executable(model_${stem} ${CMAKE_SOURCE_DIR}/wasm/model.c
     ${CMAKE_SOURCE_DIR}/wasm/observe.c ${CMAKE_SOURCE_DIR}/wasm/scene.c ${text} ${gen_c} ${gen_h} ${dist}/models/${stem}.mech)
   target_include_directories(model_${stem} PRIVATE ${MECH_WASM_INCLUDES} ${CMAKE_BINARY_DIR}/generated)
   target_compile_definitions(model_${stem} PRIVATE MW_GEN=${symbol} MW_GEN_SOURCE="${stem}.c")

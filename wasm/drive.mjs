@@ -1,7 +1,8 @@
 // drive.mjs — driving a tracked vehicle through its drive sprockets (docs/wasm.md, "Driving a tracked
 // vehicle"): which drive rollers a model has and on which side, the differential mapping of throttle and steer
-// onto them, the sprocket motor law, the brake law, and a Driver that steps a Sim with all of it. Plain
-// functions of describe() and the Sim's arrays, shared by the Node API and the page's worker.
+// onto them, the sprocket motor law, and a Driver that steps a Sim with them and the brake law (the C core's,
+// sim.brakeTorque). Plain functions of describe() and the Sim's arrays, shared by the Node API and the page's
+// worker.
 /** @import { DriveRoller, Sim } from './index.js' */
 
 const TURN_SIDE = 1e-9;   // m: a drive roller's root-frame |y| below this is on neither side
@@ -85,16 +86,6 @@ export function differential(throttle, steer) {
 export function motorTorque(drive, u, torque, topSpeed, qd) {
   const e = u - (drive.sign * qd * drive.radius) / topSpeed;
   return drive.sign * torque * Math.min(1, Math.max(-1, e));
-}
-
-/**
- * The brake: at level 0 … 1 a spring-damper on the drive joint, locked at the angle where it was applied,
- * level · (k · (lock − q) − c · qd) with describe()'s brake gains [k, c]: it holds the sprocket still against
- * a steady torque (a slope), where a damper alone would let it creep.
- */
-export function brakeTorque(drive, level, lock, q, qd) {
-  const [k, c] = drive.brake;
-  return level * (k * (lock - q) - c * qd);
 }
 
 /** A level checked: a number in [lo, hi], or a RangeError naming `what`. */
@@ -193,13 +184,13 @@ export class Driver {
 
   /** Writes every drive roller's torque for the state as it is into sim.tau; returns them. */
   apply() {
-    const { q, qd, tau } = this.sim;
+    const { qd, tau } = this.sim;
     const u = this.commands();
     const motor = this.throttle !== 0 || this.steer !== 0;
     return this.drives.map((d, i) => {
       let t = this.extra[i];
       if (motor) t += motorTorque(d, u[i], this.torque, this.topSpeed, qd[d.vidx]);
-      if (this.brake[i] > 0) t += brakeTorque(d, this.brake[i], this.locks[i], q[d.qidx], qd[d.vidx]);
+      if (this.brake[i] > 0) t += this.sim.brakeTorque(d.body, this.brake[i], this.locks[i]);
       tau[d.vidx] = t;
       return t;
     });

@@ -312,6 +312,8 @@ export class Sim {
   groundReaction(): Float64Array;
   /** The ground's force on each body in the last step, 3 per body (a shoe's pad corners summed); zeros without a ground. */
   groundForces(): Float64Array;
+  /** Band roller `body`'s brake torque at level 0 … 1 locked at angle `lock`: level · (k · (lock − q) − c · qd). */
+  brakeTorque(body: number, level: number, lock: number): number;
   /** Terrain heights at (xs[i], ys[j]) into entry j·nx + i (a copy): what the ground law reads. */
   terrainHeights(xs: ArrayLike<number>, ys: ArrayLike<number>): Float64Array;
   /** The model's initial q and qd; tau, act, fext and qdd zeroed; gravity kept. */
@@ -403,8 +405,6 @@ export function differentialPair(drives: DriveRoller[]): [DriveRoller, DriveRoll
 export function differential(throttle: number, steer: number): { left: number; right: number };
 /** sign · torque · clamp(u − sign · qd · radius / topSpeed, −1, 1). */
 export function motorTorque(drive: DriveRoller, u: number, torque: number, topSpeed: number, qd: number): number;
-/** level · (k · (lock − q) − c · qd). */
-export function brakeTorque(drive: DriveRoller, level: number, lock: number, q: number, qd: number): number;
 
 export interface DriverOptions {
   /** Full-throttle torque per sprocket, N·m; default half the grip. */

@@ -12,7 +12,7 @@
 //   sim.dispose();
 
 import { generate, jitHandle } from './jit.mjs';
-export { Driver, differential, differentialPair, driveRollers, motorTorque, brakeTorque } from './drive.mjs';
+export { Driver, differential, differentialPair, driveRollers, motorTorque } from './drive.mjs';
 import { HEADER, WasmModule, load } from './module.mjs';
 /** @import { Backend, Engine, GenerateOptions, ImportOptions, ImportResult } from './index.js' */
 /** @import { ModelDescription, ModelInfo, ModelText, OpenOptions, RodInfo } from './index.js' */
@@ -296,7 +296,7 @@ export class Sim {
     this.#forwardAny = forwards ? forwards.any : x.mw_forward;
     this.#forward = forwards ? forwards.model : x.mw_forward_model_gravity ?? x.mw_forward;
     this.#fallback = forwards ? x.mw_forward : null;
-    const h = mod.i32(ptr, 4);
+    const h = mod.i32(mod.exports.mw_arrays(ptr), 4);
     this.backend = backend;
     /** what step() and poses() run */
     this.engine = engine;
@@ -320,7 +320,7 @@ export class Sim {
   #view() {
     const ptr = this.#handle();
     if (this.#views === null || this.#generation !== this.#mod.generation) {
-      const h = this.#mod.i32(ptr, HEADER.length);
+      const h = this.#mod.i32(this.#mod.exports.mw_arrays(ptr), HEADER.length);
       /** @param {keyof typeof HEADER} k @param {number} n */
       const f = (k, n) => this.#mod.f64(h[HEADER[k]], n); // never 0: core/sim/data.c sets every one
       this.#views = {
@@ -648,6 +648,17 @@ export class Sim {
     const ptr = this.#mod.exports.mw_ground_forces(this.#handle());
     return ptr ? Float64Array.from(this.#mod.f64(ptr, 3 * this.nb)) : new Float64Array(3 * this.nb);
   }
+  /**
+   * The brake torque (N·m) of band roller `body` at `level` 0 … 1, locked at the joint angle `lock`, at the
+   * current state: level · (k · (lock − q) − c · q̇), k and c describe()'s brake gains (mech_data_brake_torque,
+   * docs/wasm.md, "Driving a tracked vehicle"). The torque of the step's start, for sim.tau.
+   */
+  brakeTorque(body, level, lock) {
+    const t = this.#mod.exports.mw_brake_torque(this.#handle(), body, level, lock);
+    if (Number.isNaN(t)) throw new RangeError(`brakeTorque: body ${body} is not a band's roller`);
+    return t;
+  }
+
 
   /**
    * The terrain's height z = h(x, y) on a grid of points, Float64Array(xs.length · ys.length)

@@ -10,6 +10,7 @@
 
 #include "mech/featherstone.h"
 #include "sim.h"
+#include "sim/data.h"
 
 /* The generated source itself, not only its header: in this translation unit
  * its descriptor MW_GEN is a constant the compiler reads through, so
@@ -19,6 +20,10 @@
 
 extern const unsigned char mw_model_text[];
 extern const size_t mw_model_text_len;
+
+/* The name of the module's model (scene.c names it in its errors). */
+const char *mw_model_name(void);
+const char *mw_model_name(void) { return MW_GEN.name; }
 
 /* The generated engine's forward dynamics with the descriptor a constant:
  * direct calls the compiler sees through (inlined), where the engine's own

@@ -3,7 +3,7 @@
 // the one import the modules need, C strings, and views into linear memory.
 // Internal to wasm/index.mjs; not part of the public API.
 
-/** Word offsets of the header at a handle's address (mw_sim in sim.h). */
+/** Word offsets in a handle's arrays (mw_arrays: mech_data_arrays, include/mech/sim.h). */
 export const HEADER = Object.freeze({
   nq: 0, nv: 1, nb: 2, nact: 3, q: 4, qd: 5, tau: 6, act: 7, fext: 8, qdd: 9, poses: 10,
   energy: 11, gravity: 12, length: 13,

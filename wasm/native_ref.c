@@ -112,7 +112,7 @@ static int engines_open(engines *e, const char *path)
 {
     memset(e, 0, sizeof *e);
     if (!(e->m = load(path))) return -1;
-    const mech_generated *g = mechgen_find(e->m->name);
+    const mech_generated *g = mech_generated_find(e->m->name);
     e->zeros = calloc((size_t)(g && g->nact > e->m->nact ? g->nact : e->m->nact) + 1, sizeof(double));
     e->gen = (gen_engine){ g, e->zeros };
     mech_error err;
@@ -155,7 +155,7 @@ static int info(int argc, char **argv)
         const char *group = strstr(path, "/loops/") ? "loops" : strstr(path, "/tracks/") ? "tracks" : "trees";
         mech_model *m = load(path);
         if (!m) return 1;
-        const mech_generated *g = mechgen_find(base ? base : m->name);
+        const mech_generated *g = mech_generated_find(base ? base : m->name);
         if (base && (!g || g->nq != m->nq || g->nv != m->nv || g->nb != m->nb || g->nc != m->nc || g->nact != m->nact)) {
             fprintf(stderr, "%s: its base '%s' has no generated code of the same size\n", path, base);
             mech_model_free(m);

@@ -11,13 +11,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mech/featherstone.h"
-#include "sim/generated.h"
 #include "sim.h"
 
-extern const mech_generated MW_GEN;
+extern const struct mech_generated MW_GEN;
 extern const unsigned char mw_model_text[];
 extern const size_t mw_model_text_len;
+const char *mw_model_name(void);   /* model.c */
 
 /* A reader of significant lines: not blank, not a comment, not the
  * description, not inside (or opening or closing) the ground block. */
@@ -97,7 +96,7 @@ EMSCRIPTEN_KEEPALIVE mw_sim *mw_open_scene(const char *text, size_t len, const c
         snprintf(err.message, sizeof err.message,
                  "not the model of this module ('%s', its line %d) with another ground: a scene may change only "
                  "'description' and the 'ground' block; open other text on the runtime engine",
-                 MW_GEN.name, base_line);
+                 mw_model_name(), base_line);
         mw_fail_parse(&err);
         return NULL;
     }

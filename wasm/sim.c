@@ -10,13 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
-#include "contact/contact.h"
-#include "contact/terrain.h"
+#include <stdlib.h>
 
 _Static_assert(sizeof(void *) == 4, "the JS header layout assumes wasm32");
-_Static_assert(offsetof(mech_data, nact) == 12 && offsetof(mech_data, q) == 16 &&
-               offsetof(mech_data, gravity) == 48, "keep HEADER in module.mjs in step");
+_Static_assert(offsetof(mech_data_arrays, nact) == 12 && offsetof(mech_data_arrays, q) == 16 &&
+               offsetof(mech_data_arrays, gravity) == 48, "keep HEADER in module.mjs in step");
 
 static struct {
     char message[MECH_ERROR_MAX + 160];
@@ -76,6 +74,15 @@ static int passed(mw_sim *s, int status)
     return status;
 }
 
+/* The handle's arrays (mech_data_arrays, HEADER in module.mjs), at a static
+ * address valid until the next call. */
+EMSCRIPTEN_KEEPALIVE const mech_data_arrays *mw_arrays(mw_sim *s)
+{
+    static mech_data_arrays a;
+    mech_data_arrays_get(s, &a);
+    return &a;
+}
+
 EMSCRIPTEN_KEEPALIVE void mw_close(mw_sim *s) { mech_data_free(s); }
 EMSCRIPTEN_KEEPALIVE void mw_reset(mw_sim *s) { mech_data_reset(s); }
 
@@ -86,9 +93,19 @@ int mw_sim_forward(mw_sim *s)
 }
 
 EMSCRIPTEN_KEEPALIVE int mw_step(mw_sim *s, double dt, int n) { return passed(s, mech_data_step(s, dt, n)); }
-EMSCRIPTEN_KEEPALIVE int mw_poses(mw_sim *s) { return passed(s, mech_data_poses(s, s->poses)); }
-/* Kinetic and potential energy into the header's energy array. */
-EMSCRIPTEN_KEEPALIVE int mw_energy(mw_sim *s) { return passed(s, mech_data_energy(s, s->energy)); }
+EMSCRIPTEN_KEEPALIVE int mw_poses(mw_sim *s)
+{
+    mech_data_arrays a;
+    mech_data_arrays_get(s, &a);
+    return passed(s, mech_data_poses(s, a.poses));
+}
+/* Kinetic and potential energy into the arrays' energy buffer. */
+EMSCRIPTEN_KEEPALIVE int mw_energy(mw_sim *s)
+{
+    mech_data_arrays a;
+    mech_data_arrays_get(s, &a);
+    return passed(s, mech_data_energy(s, a.energy));
+}
 
 /* Per body world velocity, origin then angular, into out (6 nb). */
 EMSCRIPTEN_KEEPALIVE int mw_velocities(mw_sim *s, double *out) { return passed(s, mech_data_velocities(s, out)); }
@@ -112,60 +129,62 @@ EMSCRIPTEN_KEEPALIVE const double *mw_ground_reaction(const mw_sim *s)
 }
 
 /* The ground's force on each body in the last step (3 per body, N, base
- * frame), in the contact stage's memory; NULL for a model without contact. */
+ * frame), in a buffer shared by every handle of this module and overwritten
+ * by the next call; NULL when out of memory (index.mjs gives zeros then). */
 EMSCRIPTEN_KEEPALIVE const double *mw_ground_forces(const mw_sim *s)
 {
-    return s->contact ? contact_ground_forces(s->contact) : NULL;
+    static double *buf;
+    static size_t cap;
+    size_t n = 3 * (size_t)mech_model_sizes(mech_data_model(s)).nb;
+    if (n == 0) return NULL;
+    if (n > cap) {
+        double *grown = realloc(buf, n * sizeof *grown);
+        if (!grown) return NULL;
+        buf = grown;
+        cap = n;
+    }
+    mech_data_ground_forces(s, buf);
+    return buf;
 }
 
-/* The terrain's heights h(xs[i], ys[j]) into out[j * nx + i] (terrain.c,
- * what the ground law reads; 0 without a ground), for drawing it. */
+/* The brake torque of band roller `body` at level 0..1 locked at `lock`
+ * (mech_data_brake_torque); NaN when body is not a band's roller. */
+EMSCRIPTEN_KEEPALIVE double mw_brake_torque(mw_sim *s, int body, double level, double lock)
+{
+    return mech_data_brake_torque(s, body, level, lock);
+}
+
+/* The terrain's heights h(xs[i], ys[j]) into out[j * nx + i]
+ * (mech_model_ground_height, what the ground law reads; 0 without a
+ * ground), for drawing it. */
 EMSCRIPTEN_KEEPALIVE void mw_terrain_heights(const mw_sim *s, const double *xs, int nx, const double *ys, int ny,
                                              double *out)
 {
+    const mech_model *m = mech_data_model(s);
     for (int j = 0; j < ny; j++)
-        for (int i = 0; i < nx; i++) {
-            double hx, hy;
-            terrain_eval(&s->model->ground, xs[i], ys[j], &out[(size_t)j * (size_t)nx + (size_t)i], &hx, &hy);
-        }
+        for (int i = 0; i < nx; i++) out[(size_t)j * (size_t)nx + (size_t)i] = mech_model_ground_height(m, xs[i], ys[j]);
 }
 
-EMSCRIPTEN_KEEPALIVE const char *mw_name(const mw_sim *s) { return s->model->name; }
-EMSCRIPTEN_KEEPALIVE const char *mw_description(const mw_sim *s) { return s->model->description; }
-EMSCRIPTEN_KEEPALIVE const char *mw_body_name(const mw_sim *s, int i) { return mech_model_body_name(s->model, i); }
-
-/* The bench loop of bench.c over this handle's forward dynamics; see bench.h. */
-EMSCRIPTEN_KEEPALIVE double mw_bench_forward(mw_sim *s, int calls)
+EMSCRIPTEN_KEEPALIVE const char *mw_name(const mw_sim *s) { return mech_model_name(mech_data_model(s)); }
+EMSCRIPTEN_KEEPALIVE const char *mw_description(const mw_sim *s)
 {
-    if (!s->engine->fd) {
-        mw_fail("bench: engine '%s' has no forward dynamics", s->engine->name);
-        return NAN;
-    }
-    double sum = mech_bench_forward(s->model, mech_data_fd(s), s, calls);
-    if (isnan(sum)) mw_fail("bench: out of memory");
-    return sum;
+    return mech_model_description(mech_data_model(s));
+}
+EMSCRIPTEN_KEEPALIVE const char *mw_body_name(const mw_sim *s, int i)
+{
+    return mech_model_body_name(mech_data_model(s), i);
 }
 
-/* The same loop over the null backend: the call overhead (bench.h). */
-EMSCRIPTEN_KEEPALIVE double mw_bench_overhead(mw_sim *s, int calls)
+/* The model as a malloc'd NUL-terminated JSON object (mech_model_describe;
+ * free it with free), or NULL with the error set when out of memory. */
+EMSCRIPTEN_KEEPALIVE char *mw_describe(const mw_sim *s)
 {
-    mech_bench_gen_fn null = mech_bench_null_gen;
-    double sum = mech_bench_forward(s->model, mech_bench_null_fd, &null, calls);
-    if (isnan(sum)) mw_fail("bench: out of memory");
-    return sum;
+    char *json = mech_model_describe(mech_data_model(s));
+    if (!json) mw_fail("describe: out of memory");
+    return json;
 }
 
-/* `calls` evaluations of the forward dynamics at the handle's current
- * state, with none of mw_forward's checks: what forward() costs inside
- * WebAssembly, for splitting the cost of forward() from JS into dynamics and
- * API.  Returns a checksum. */
-EMSCRIPTEN_KEEPALIVE double mw_bench_here(mw_sim *s, int calls)
-{
-    double sum = 0;
-    if (!s->engine->fd) return NAN;
-    for (int c = 0; c < calls; c++) {
-        s->engine->fd(s, s->q, s->qd, s->tau, s->fext, s->qdd);
-        sum += s->nv ? s->qdd[c % s->nv] : 0;
-    }
-    return sum;
-}
+/* The timing loops of bench.c (sim.h). */
+EMSCRIPTEN_KEEPALIVE double mw_bench_forward(mw_sim *s, int calls) { return mw_sim_bench_forward(s, calls); }
+EMSCRIPTEN_KEEPALIVE double mw_bench_overhead(mw_sim *s, int calls) { return mw_sim_bench_overhead(s, calls); }
+EMSCRIPTEN_KEEPALIVE double mw_bench_here(mw_sim *s, int calls) { return mw_sim_bench_here(s, calls); }

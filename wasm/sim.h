@@ -4,9 +4,9 @@
  * runtime module (runtime.c and xpbd.c: parser, ABA and XPBD, runs any .mech
  * text) and the per-model modules (model.c: one model's generated
  * dynamics).  A handle is a mech_data that owns its parsed model; JavaScript
- * reads the array pointers from the fixed header at its address
- * (core/sim/data.h) and views them in place.  Everything is computed by
- * the core through the engine interface; nothing here computes.
+ * reads its array pointers once (mw_arrays: mech_data_arrays_get) and views
+ * them in place.  Everything is computed by the core through the public API
+ * (include/mech/); nothing here computes.
  *
  * Every exported function reports failure through mw_error_message/line/col
  * and returns normally: no abort, no trap, no stdio, so the module imports
@@ -15,8 +15,7 @@
 #ifndef MECH_WASM_SIM_H
 #define MECH_WASM_SIM_H
 
-#include "model/model.h"
-#include "sim/data.h"
+#include "mech/mech.h"
 
 typedef mech_data mw_sim;
 
@@ -34,5 +33,14 @@ void mw_fail_parse(const mech_error *err);
 
 /* The parsed .mech text, or NULL with the parse error set. */
 mech_model *mw_parse(const char *text, size_t len, const char *name);
+
+/* The timing loops of bench.c over a handle (bench.h, docs/wasm.md
+ * "Benchmark"): its forward dynamics on 256 random states, the same loop
+ * over the null backend (the call overhead), and `calls` evaluations at its
+ * current state with none of forward()'s checks.  Each returns a checksum,
+ * NaN with the error set when it cannot run. */
+double mw_sim_bench_forward(mw_sim *s, int calls);
+double mw_sim_bench_overhead(mw_sim *s, int calls);
+double mw_sim_bench_here(mw_sim *s, int calls);
 
 #endif

@@ -68,7 +68,8 @@ static int is_rod(const mw_sim *s, int i) { return s && i >= 0 && i < mech_data_
 
 EMSCRIPTEN_KEEPALIVE const char *mw_xpbd_rod_name(const mw_sim *s, int i)
 {
-    return is_rod(s, i) ? s->model->rods[i].name : NULL;
+    mech_rod_def def;
+    return is_rod(s, i) && mech_model_rod(mech_data_model(s), i, &def) == 0 ? def.name : NULL;
 }
 
 /* [order (0 = rigid chain), elements, nodes, rest length, diameter, r, g, b,
@@ -78,10 +79,10 @@ EMSCRIPTEN_KEEPALIVE const double *mw_xpbd_rod_info(const mw_sim *s, int i)
 {
     static double info[13];
     mech_rod_info r;
-    if (!is_rod(s, i) || mech_data_rod_info(s, i, &r)) return NULL;
-    const mech_rod *mr = &s->model->rods[i];
-    double v[13] = { r.order, r.elements, r.nodes, r.length, r.diameter, mr->rgba[0], mr->rgba[1],
-                     mr->rgba[2], mr->rgba[3], r.gauss_points, r.E, r.damping, mr->rho };
+    mech_rod_def def;
+    if (!is_rod(s, i) || mech_data_rod_info(s, i, &r) || mech_model_rod(mech_data_model(s), i, &def)) return NULL;
+    double v[13] = { r.order, r.elements, r.nodes, r.length, r.diameter, def.rgba[0], def.rgba[1],
+                     def.rgba[2], def.rgba[3], r.gauss_points, r.E, r.damping, def.density };
     memcpy(info, v, sizeof info);
     return info;
 }

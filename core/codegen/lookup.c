@@ -3,8 +3,9 @@
 #include <string.h>
 
 #include "sim/generated.h"
+#include "mech/featherstone.h"
 
-const mech_generated *mechgen_find(const char *name)
+const mech_generated *mech_generated_find(const char *name)
 {
     for (int i = 0; i < mechgen_count; i++)
         if (strcmp(mechgen_all[i]->name, name) == 0) return mechgen_all[i];

@@ -12,7 +12,7 @@
  * code"). */
 #define ABA_MARGIN 0.9
 
-/* The file stem: what the build, the registry and mechgen_find call the model. */
+/* The file stem: what the build, the registry and mech_generated_find call the model. */
 static void file_stem(const char *path, char *out, size_t cap)
 {
     const char *base = strrchr(path, '/');

@@ -136,7 +136,8 @@ mech_sizes mech_model_sizes(const mech_model *m)
 {
     return (mech_sizes){ .nb = m->nb, .nq = m->nq, .nv = m->nv, .nact = m->nact, .nc = m->nc,
                          .npoi = m->npoi, .nshape = m->nshape, .nrod = m->nrod,
-                         .observe_len = 6 * m->npoi + 2 * m->ntsda + 2 * m->nrsda };
+                         .observe_len = 6 * m->npoi + 2 * m->ntsda + 2 * m->nrsda, .ntrack = m->ntrack,
+                         .ground = m->ground.type != MECH_GROUND_NONE };
 }
 
 mech_options mech_model_options(const mech_model *m)

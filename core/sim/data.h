@@ -60,9 +60,8 @@ typedef struct mech_engine {
 } mech_engine;
 
 struct mech_data {
-    /* The first words are a fixed header the WebAssembly binding reads at
-     * the handle's address (wasm/module.mjs HEADER; wasm/sim.c checks the
-     * offsets): four int32, then the array pointers in this order. */
+    /* The sizes and the live arrays (mech_data_arrays_get hands them to a
+     * binding, mech/sim.h). */
     int32_t nq, nv, nb, nact;
     double *q, *qd, *tau, *act, *fext, *qdd, *poses;
     double *energy;            /* [kinetic, potential] of the last mech_data_energy */
@@ -93,9 +92,6 @@ struct mech_data {
 /* A run of m on `engine` with engine state `state` (freed by engine->free on
  * failure); state at the model's initial state.  NULL with *err filled. */
 mech_data *mech_data_new(const mech_model *m, const mech_engine *engine, void *state, mech_error *err);
-
-/* Hand m to d: it is freed with d (for bindings that parse text per run). */
-void mech_data_adopt_model(mech_data *d, mech_model *m);
 
 /* Fill *err (no place, file = the model's name, printf-style message) for a
  * constructor that fails; returns NULL. */

@@ -56,8 +56,7 @@ typedef struct mech_generated {
 extern const mech_generated *const mechgen_all[];
 extern const int mechgen_count;
 
-/* The model called `name`, or NULL. */
-const mech_generated *mechgen_find(const char *name);
+/* mech_generated_find (mech/featherstone.h): the model called `name`, or NULL. */
 
 /* mech_find for a generated model: kind "poi", "tsda" or "rsda" gives the
  * offset of that element's first value in observe's out, "act" the act[]

@@ -26,4 +26,9 @@ MECH_API mech_data *mech_data_new_dense(const mech_model *m, mech_error *err);
 MECH_API mech_data *mech_data_new_generated(const mech_model *m, const struct mech_generated *g,
                                             mech_error *err);
 
+/* The generated code of this build's shipped model called `name` (its file
+ * stem), or NULL: the registry of the library of generated models
+ * (mech_generated, core/codegen/lookup.c), linked beside libmech. */
+MECH_API const struct mech_generated *mech_generated_find(const char *name);
+
 #endif

@@ -27,6 +27,8 @@ typedef struct {
     int nc;                  /* closed-loop constraint rows */
     int npoi, nshape, nrod;
     int observe_len;         /* values of mech_data_observe */
+    int ntrack;              /* track bands (mech_model_track) */
+    int ground;              /* 1 when the model stands on a ground (its `ground` block) */
 } mech_sizes;
 
 /* Parse `len` bytes of .mech text labelled `name` (errors say name:line:col,
@@ -38,12 +40,71 @@ MECH_API mech_model *mech_model_load(const char *path, mech_error *err);
 MECH_API void mech_model_free(mech_model *m);
 
 MECH_API const char *mech_model_name(const mech_model *m);
+/* The file's `description` line ("" without one). */
+MECH_API const char *mech_model_description(const mech_model *m);
 MECH_API mech_sizes mech_model_sizes(const mech_model *m);
 MECH_API mech_options mech_model_options(const mech_model *m);
 /* Body i's name ("" when i is out of range), the index of the body called
  * `name` (-1 when none). */
 MECH_API const char *mech_model_body_name(const mech_model *m, int i);
 MECH_API int mech_model_body_find(const mech_model *m, const char *name);
+/* What the bindings read of a model, read only (docs/mech-format.md). */
+
+/* Body i's tree joint and mass: its parent (-1: the base), its joint's
+ * coordinates q[qidx .. qidx + nq) and velocities qd[vidx .. vidx + nv). */
+typedef struct {
+    const char *name;
+    int parent;
+    int qidx, vidx, nq, nv;
+    double mass;             /* kg */
+} mech_body_info;
+/* Body i into *out: 0, or -1 when i is out of range. */
+MECH_API int mech_model_body(const mech_model *m, int i, mech_body_info *out);
+
+/* Track band i (docs/mech-format.md, "Tracks"): its shoes are the bodies
+ * shoe0 .. shoe0 + nshoe - 1, its geometry in the frame of body root (-1:
+ * the base), and it wraps nroller rollers (mech_model_roller). */
+typedef struct {
+    const char *name;
+    int root, shoe0, nshoe, nroller;
+    double shoe_mass;        /* kg per shoe */
+} mech_track_info;
+/* A band's roller: its body, pitch radius (end rollers) or rim radius (road
+ * wheels, m), and whether it is an end roller (sprocket, idler) and a drive
+ * sprocket. */
+typedef struct {
+    int body;
+    double radius;
+    int end, drive;
+} mech_roller_info;
+/* Band i, and roller j of band i, into *out: 0, or -1 when out of range. */
+MECH_API int mech_model_track(const mech_model *m, int i, mech_track_info *out);
+MECH_API int mech_model_roller(const mech_model *m, int i, int j, mech_roller_info *out);
+
+/* Rod i's name, density (kg/m^3) and display colour (alpha 0: the viewer's
+ * choice); its discretization is the run's (mech_data_rod_info). */
+typedef struct {
+    const char *name;
+    double density;
+    float rgba[4];
+} mech_rod_def;
+/* Rod i into *out: 0, or -1 when i is out of range. */
+MECH_API int mech_model_rod(const mech_model *m, int i, mech_rod_def *out);
+
+/* The offset in mech_data_observe's values of the element called `name` of
+ * `kind` "poi", "tsda" or "rsda", or the act[] slot it reads ("act"); -1
+ * when there is none. */
+MECH_API int mech_model_find(const mech_model *m, const char *kind, const char *name);
+/* The ground's height at (x, y) (m, base frame; docs/contact.md, what the
+ * ground law reads); 0 without a ground. */
+MECH_API double mech_model_ground_height(const mech_model *m, double x, double y);
+/* The model as a JSON object, exactly as the parser read it (bodies, points
+ * of interest, force elements, shapes, static colliders, track bands with
+ * their rollers' brake gains, the ground, the steps, the inputs; docs/wasm.md,
+ * "describe()"): a malloc'd NUL-terminated string to free, NULL when out of
+ * memory. */
+MECH_API char *mech_model_describe(const mech_model *m);
+
 /* Warnings: what parsed but is suspect (a track's pitch against its end
  * rollers, ...), each with its place; at most 16 are kept.  Entry i, or
  * NULL when i is out of range. */

@@ -10,6 +10,8 @@
 #ifndef MECH_SIM_H
 #define MECH_SIM_H
 
+#include <stdint.h>
+
 #include "mech/common.h"
 
 /* Live arrays of d, valid until mech_data_free.  Layouts (docs/conventions.md):
@@ -27,6 +29,17 @@ MECH_API double *mech_data_fext(mech_data *d);
 MECH_API double *mech_data_gravity(mech_data *d);
 MECH_API const double *mech_data_qdd(const mech_data *d);
 MECH_API const mech_model *mech_data_model(const mech_data *d);
+/* Every live array of d at once, for a binding that views them in place
+ * (wasm/index.mjs): the sizes, then the pointers (NULL for an empty act);
+ * poses (7 nb) and energy (2) are d's own buffers, for mech_data_poses and
+ * mech_data_energy to write into. */
+typedef struct {
+    int32_t nq, nv, nb, nact;
+    double *q, *qd, *tau, *act, *fext, *qdd, *poses, *energy, *gravity;
+} mech_data_arrays;
+MECH_API void mech_data_arrays_get(mech_data *d, mech_data_arrays *out);
+/* Hand m to d: it is freed with d (for bindings that parse text per run). */
+MECH_API void mech_data_adopt_model(mech_data *d, mech_model *m);
 /* "aba", "generated" or "xpbd". */
 MECH_API const char *mech_data_engine(const mech_data *d);
 /* Simulated time (s) since the last reset. */

@@ -5,6 +5,7 @@
  * through mech_data_error, never an abort. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <mech/mech.h>
@@ -64,6 +65,20 @@ int main(void)
     CHECK(z.nb == 1 && z.nq == 7 && z.nv == 6, "sizes");
     CHECK(strcmp(mech_model_body_name(m, 0), "box") == 0 && mech_model_body_find(m, "box") == 0, "names");
     CHECK(mech_model_options(m).gravity[2] == -9.81, "options");
+    /* The read-only description the bindings read. */
+    mech_body_info b;
+    mech_track_info t;
+    mech_rod_def r;
+    CHECK(mech_model_body(m, 0, &b) == 0 && strcmp(b.name, "box") == 0 && b.parent == -1 && b.nq == 7 &&
+          b.nv == 6 && b.qidx == 0 && b.vidx == 0 && b.mass > 0 && mech_model_body(m, 1, &b) == -1, "body info");
+    CHECK(z.ntrack == 0 && !z.ground && mech_model_track(m, 0, &t) == -1 && mech_model_rod(m, 0, &r) == -1,
+          "no bands, no ground, no rods");
+    CHECK(mech_model_find(m, "poi", "nothing") == -1 && mech_model_ground_height(m, 1, 2) == 0, "find, ground");
+    double k, c;
+    CHECK(mech_model_brake_gains(m, 0, &k, &c) == -1, "a brake only on a band's roller");
+    char *json = mech_model_describe(m);
+    CHECK(json && strstr(json, "\"name\":\"box\""), "describe");
+    free(json);
 
     producer_matches_fext(m, mech_data_new_aba);
     producer_matches_fext(m, mech_data_new_dense);

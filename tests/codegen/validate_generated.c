@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mech/featherstone.h"
 #include "model/model.h"
 #include "rbda/dense.h"
 #include "rbda/elements.h"
@@ -95,7 +96,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s <model> <model.mech>\n", argv[0]);
         return 2;
     }
-    const mech_generated *gen = mechgen_find(argv[1]);
+    const mech_generated *gen = mech_generated_find(argv[1]);
     if (!gen) {
         fprintf(stderr, "validate: no generated model '%s' in this build\n", argv[1]);
         return 1;

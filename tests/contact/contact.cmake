@@ -17,25 +17,32 @@ foreach(model ${MECH_CONTACT_MODELS})
   add_test(NAME contact_model_${stem} COMMAND test_contact_stage model ${model})
 endforeach()
 
-# The trajectory checks (cli/sim.c, docs/contact.md "Trajectory checks"): each
-# tracked vehicle settles from its design pose onto its ground; track_min is
-# then parked on 15 degrees with its sprocket braked, once per friction law:
-# the anchored law must hold the patch, the regularized one must be seen
-# sliding, so the two are told apart.  track_min settles once more on its
-# generated code, whose step runs the same contact stage.
-if(TARGET mech)
-  add_test(NAME mech_sim_track_demo COMMAND mech sim ${CMAKE_SOURCE_DIR}/models/tracks/track_demo.mech)
+# The trajectory checks (tests/contact/test_trajectory.c, docs/contact.md "Trajectory
+# checks"): each tracked vehicle settles from its design pose onto its ground;
+# track_min is then parked on 15 degrees with its sprocket braked, once per
+# friction law: the anchored law must hold the patch, the regularized one must
+# be seen sliding, so the two are told apart.  track_min settles once more on
+# its generated code, whose step runs the same contact stage.
+if(TARGET mech_generated)
+  add_executable(test_trajectory ${CMAKE_CURRENT_LIST_DIR}/test_trajectory.c)
+  target_link_libraries(test_trajectory PRIVATE mech_internal mech_generated m)
+  set(tracks ${CMAKE_SOURCE_DIR}/models/tracks)
+  add_test(NAME trajectory_track_demo COMMAND test_trajectory ${tracks}/track_demo.mech)
   # The M113: tensioners and torsion bars in the energy budget; about 50 s of
   # CPU on the runtime ABA.
-  add_test(NAME mech_sim_m113 COMMAND mech sim ${CMAKE_SOURCE_DIR}/models/tracks/m113.mech)
+  add_test(NAME trajectory_m113 COMMAND test_trajectory ${tracks}/m113.mech)
   # The M113 on its generated code: settled, then parked on 15 degrees with
   # both sprockets braked, anchored friction (the patch must hold).
-  add_test(NAME mech_sim_m113_hold_anchored
-           COMMAND mech sim ${CMAKE_SOURCE_DIR}/models/tracks/m113.mech --engine generated --slope 15 --fric anchor)
-  add_test(NAME mech_sim_track_min_generated
-           COMMAND mech sim ${CMAKE_SOURCE_DIR}/models/tracks/track_min.mech --engine generated)
-  add_test(NAME mech_sim_track_min_hold_anchored
-           COMMAND mech sim ${CMAKE_SOURCE_DIR}/models/tracks/track_min.mech --slope 15 --fric anchor)
-  add_test(NAME mech_sim_track_min_hold_regularized
-           COMMAND mech sim ${CMAKE_SOURCE_DIR}/models/tracks/track_min.mech --slope 15 --fric reg)
+  add_test(NAME trajectory_m113_hold_anchored
+           COMMAND test_trajectory ${tracks}/m113.mech --engine generated --slope 15 --fric anchor)
+  add_test(NAME trajectory_track_min_generated COMMAND test_trajectory ${tracks}/track_min.mech --engine generated)
+  add_test(NAME trajectory_track_min_hold_anchored
+           COMMAND test_trajectory ${tracks}/track_min.mech --slope 15 --fric anchor)
+  add_test(NAME trajectory_track_min_hold_regularized
+           COMMAND test_trajectory ${tracks}/track_min.mech --slope 15 --fric reg)
+  # `mech sim` itself, as a user runs it: settled, parked on the slope, traced.
+  if(TARGET mech)
+    add_test(NAME mech_sim_track_min
+             COMMAND mech sim ${tracks}/track_min.mech --slope 15 --trace ${CMAKE_CURRENT_BINARY_DIR}/track_min_sim.csv)
+  endif()
 endif()

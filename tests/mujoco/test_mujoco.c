@@ -26,6 +26,7 @@
 #include "spatial/spatial.h"
 #ifdef MECH_HAVE_GENERATED
 #include "sim/generated.h"
+#include "mech/featherstone.h"
 #endif
 
 #define TRIALS 200
@@ -252,7 +253,7 @@ typedef void (*fwd_dyn_fn)(const double *q, const double *qd, const double *tau,
 static fwd_dyn_fn generated_for(const char *name, const char **why, int *required)
 {
 #ifdef MECH_HAVE_GENERATED
-    const mech_generated *g = mechgen_find(name);
+    const mech_generated *g = mech_generated_find(name);
     if (g) return g->fwd_dyn;
     *why = "FAIL (mech_generated has no entry for this model)";
     *required = 1;

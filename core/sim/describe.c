@@ -1,16 +1,15 @@
-/* describe.c — the parsed model as JSON, for the page to draw: bodies
- * (tree frames, joint, mass properties), points of interest, shapes and the
- * force elements that read act[] (inputs, one per slot), the track bands
- * and the ground,
- * exactly as the one parser read them (fields as in core/model/model.h). */
-#include <emscripten.h>
+/* describe.c — the parsed model as JSON (mech_model_describe, mech/model.h),
+ * for the page to draw: bodies (tree frames, joint, mass properties), points
+ * of interest, shapes and the force elements that read act[] (inputs, one per
+ * slot), the track bands and the ground, exactly as the one parser read them
+ * (fields as in core/model/model.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "contact/contact.h"
-#include "sim.h"
+#include "model/model.h"
 
 typedef struct {
     char *s;
@@ -123,11 +122,8 @@ static void put_ground(json_buf *b, const mech_ground *g)
     put(b, "}");
 }
 
-/* The model as a malloc'd NUL-terminated JSON object (free it with free),
- * or NULL with the error set when out of memory. */
-EMSCRIPTEN_KEEPALIVE char *mw_describe(const mw_sim *s)
+char *mech_model_describe(const mech_model *m)
 {
-    const mech_model *m = s->model;
     json_buf b = { 0 };
     put(&b, "{");
     put_string(&b, "name", m->name);
@@ -198,7 +194,6 @@ EMSCRIPTEN_KEEPALIVE char *mw_describe(const mw_sim *s)
     put(&b, "]}");
     if (b.failed) {
         free(b.s);
-        mw_fail("describe: out of memory");
         return NULL;
     }
     return b.s;

@@ -1,0 +1,39 @@
+/* brake.c — the brake of a band's roller (mech/contact.h): a torsional
+ * spring-damper on the roller's joint, locked at the angle where it went
+ * on, with the gains of contact_brake_gains.  The one law `mech sim --slope`
+ * parks on and the JavaScript driver (wasm/drive.mjs) applies. */
+#include <math.h>
+
+#include "contact/contact.h"
+#include "mech/contact.h"
+#include "mech/sim.h"
+
+/* The band roller on body `body`, or NULL (and *t untouched). */
+static const mech_roller *find_roller(const mech_model *m, int body, const mech_track **t)
+{
+    for (int i = 0; i < m->ntrack; i++)
+        for (int j = 0; j < m->tracks[i].nroller; j++)
+            if (m->tracks[i].rollers[j].body == body) {
+                *t = &m->tracks[i];
+                return &m->tracks[i].rollers[j];
+            }
+    return NULL;
+}
+
+int mech_model_brake_gains(const mech_model *m, int body, double *k, double *c)
+{
+    const mech_track *t;
+    const mech_roller *r = find_roller(m, body, &t);
+    if (!r) return -1;
+    contact_brake_gains(m, t, r, k, c);
+    return 0;
+}
+
+double mech_data_brake_torque(mech_data *d, int body, double level, double lock)
+{
+    const mech_model *m = mech_data_model(d);
+    double k, c;
+    if (mech_model_brake_gains(m, body, &k, &c)) return NAN;
+    const mech_body *b = &m->bodies[body];
+    return level * (k * (lock - mech_data_q(d)[b->qidx]) - c * mech_data_qd(d)[b->vidx]);
+}
