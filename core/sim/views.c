@@ -1,9 +1,9 @@
 /* views.c — what the bindings read of a run and its model that lives above
  * the model layer (mech/sim.h, mech/model.h): the run's arrays at once,
- * element names (the observation layout of rbda/loops.h) and the ground's
+ * element names (the observation layout of rbda/elements.h) and the ground's
  * height (contact/terrain.h). */
 #include "contact/terrain.h"
-#include "rbda/loops.h"
+#include "rbda/elements.h"
 #include "sim/data.h"
 
 void mech_data_arrays_get(mech_data *d, mech_data_arrays *out)
