@@ -50,6 +50,7 @@
 
 /* { sin(j pi/64), cos(j pi/64) }, j = 0..127, correctly rounded (exact 0 at
  * multiples of pi/2): one 16-byte load gives both S_k and C_k. */
+/* clang-format off */
 static _Alignas(16) const double mech_sincos_table[128][2] = {
     { 0.0, 1.0 }, { 0.049067674327418015, 0.9987954562051724 },
     { 0.0980171403295606, 0.9951847266721969 }, { 0.14673047445536175, 0.989176509964781 },
@@ -116,6 +117,7 @@ static _Alignas(16) const double mech_sincos_table[128][2] = {
     { -0.19509032201612828, 0.9807852804032304 }, { -0.14673047445536175, 0.989176509964781 },
     { -0.0980171403295606, 0.9951847266721969 }, { -0.049067674327418015, 0.9987954562051724 }
 };
+/* clang-format on */
 static const double mech_sincos_k_scale = 20.371832715762604;        /* 64/pi                 */
 static const double mech_sincos_magic = 6755399441055744.0;          /* 1.5 * 2^52: rounds to an integer */
 static const double mech_sincos_Q1 = 0.049087385210441425;           /* pi/64, first 31 bits  */
