@@ -34,7 +34,7 @@
 #include "mech/sim.h"
 #include "rbda/kinematics.h"
 #include "rbda/sample.h"
-#include "sim/generated.h"   /* mech_generated_find only with MECH_HAVE_GENERATED */
+#include "sim/generated.h" /* mech_generated_find only with MECH_HAVE_GENERATED */
 
 #define POOL 64
 #define MIN_BATCH_SECONDS 0.005
@@ -78,13 +78,15 @@ static double run(bench *b, int part, long n)
             break;
         case TRACK:
             memset(b->fext, 0, 6 * (size_t)m->nb * sizeof *b->fext);
-            for (int t = 0; t < m->ntrack; t++) track_band_forces(&b->bands[t], b->kin0 + (size_t)m->nb * (size_t)(i % POOL), 1e-4, b->fext);
+            for (int t = 0; t < m->ntrack; t++)
+                track_band_forces(&b->bands[t], b->kin0 + (size_t)m->nb * (size_t)(i % POOL), 1e-4, b->fext);
             check += b->fext[6 * m->tracks[0].shoe0 + 5];
             break;
         case GROUND:
             memset(b->fext, 0, 6 * (size_t)m->nb * sizeof *b->fext);
             react[0] = react[1] = react[2] = 0;
-            ground_stage_forces(&b->gs, b->kin0 + (size_t)m->nb * (size_t)(i % POOL), 1e-4, b->anchors, b->fext, react, NULL);
+            ground_stage_forces(&b->gs, b->kin0 + (size_t)m->nb * (size_t)(i % POOL), 1e-4, b->anchors, b->fext, react,
+                                NULL);
             check += react[2];
             break;
         case STAGE:
@@ -92,7 +94,7 @@ static double run(bench *b, int part, long n)
             memset(b->fext, 0, 6 * (size_t)m->nb * sizeof *b->fext);
             contact_forces(b->cs, m, q, qd, 1e-4, b->fext);
             check += b->fext[6 * m->tracks[0].shoe0 + 5];
-            if (part == STEP) {   /* the dynamics on the stage's fext */
+            if (part == STEP) { /* the dynamics on the stage's fext */
                 b->gen(q, qd, b->tau, b->fext, NULL, b->qdd);
                 check += b->qdd[0];
             }
@@ -119,8 +121,7 @@ static void pool(bench *b)
             memcpy(q + bd->qidx, bd->q0, (size_t)bd->nq * sizeof *q);
             if (bd->joint == MECH_JOINT_FLOATING)
                 for (int c = 4; c < 7; c++) q[bd->qidx + c] += mech_rng_uniform(&r, -0.003, 0.003);
-            else if (bd->nq == 1)
-                q[bd->qidx] += mech_rng_uniform(&r, -0.002, 0.002);
+            else if (bd->nq == 1) q[bd->qidx] += mech_rng_uniform(&r, -0.002, 0.002);
             for (int c = 0; c < bd->nv; c++) qd[bd->vidx + c] = mech_rng_uniform(&r, -0.5, 0.5);
         }
         mech_world_kinematics(m, q, qd, b->kin0 + (size_t)m->nb * s);
@@ -139,7 +140,10 @@ static void time_parts(bench *b)
 {
     double best[NPART];
     long calls[NPART];
-    for (int p = 0; p < NPART; p++) { best[p] = INFINITY; calls[p] = 1; }
+    for (int p = 0; p < NPART; p++) {
+        best[p] = INFINITY;
+        calls[p] = 1;
+    }
     double sink = 0;
     for (int rep = 0; rep < REPETITIONS; rep++)
         for (int p = 0; p < NPART; p++) {
@@ -147,7 +151,10 @@ static void time_parts(bench *b)
             double t0 = now();
             sink += run(b, p, calls[p]);
             double dt = now() - t0;
-            if (dt < MIN_BATCH_SECONDS) { calls[p] *= 2; continue; }
+            if (dt < MIN_BATCH_SECONDS) {
+                calls[p] *= 2;
+                continue;
+            }
             best[p] = fmin(best[p], dt / calls[p]);
         }
     printf("%-12s", b->m->name);
@@ -215,7 +222,7 @@ static int bench_model(const char *path, long fixed_calls)
     bench b = { .m = m };
 #ifdef MECH_HAVE_GENERATED
     const mech_generated *g = mech_generated_find(m->name);
-    b.gen = g ? g->fwd_dyn_own_gravity : NULL;   /* what the engine runs at the model's gravity */
+    b.gen = g ? g->fwd_dyn_own_gravity : NULL; /* what the engine runs at the model's gravity */
 #endif
     b.q = calloc((size_t)m->nq * POOL, sizeof *b.q);
     b.qd = calloc((size_t)m->nv * POOL, sizeof *b.qd);
@@ -229,7 +236,8 @@ static int bench_model(const char *path, long fixed_calls)
     b.bands = calloc((size_t)m->ntrack, sizeof *b.bands);
     b.cs = contact_new(m);
     double *q0 = calloc((size_t)m->nq, sizeof *q0);
-    for (int i = 0; i < m->nb; i++) memcpy(q0 + m->bodies[i].qidx, m->bodies[i].q0, (size_t)m->bodies[i].nq * sizeof *q0);
+    for (int i = 0; i < m->nb; i++)
+        memcpy(q0 + m->bodies[i].qidx, m->bodies[i].q0, (size_t)m->bodies[i].nq * sizeof *q0);
     mech_world_kinematics(m, q0, NULL, b.kin);
     for (int t = 0; t < m->ntrack; t++) track_band_init(&b.bands[t], m, &m->tracks[t], b.kin);
     free(q0);
@@ -240,7 +248,15 @@ static int bench_model(const char *path, long fixed_calls)
         time_parts(&b);
         time_run(&b);
     }
-    free(b.q); free(b.qd); free(b.tau); free(b.qdd); free(b.fext); free(b.joints); free(b.kin); free(b.kin0); free(b.bands);
+    free(b.q);
+    free(b.qd);
+    free(b.tau);
+    free(b.qdd);
+    free(b.fext);
+    free(b.joints);
+    free(b.kin);
+    free(b.kin0);
+    free(b.bands);
     contact_free(b.cs);
     mech_model_free(m);
     return 0;

@@ -41,28 +41,28 @@
 #include "mjcf.h"
 #endif
 
-#define POOL 256               /* power of two: k = i & (POOL - 1) */
+#define POOL 256 /* power of two: k = i & (POOL - 1) */
 #define MIN_BATCH_SECONDS 0.005
 #define REPETITIONS 200
 
 /* The generated forward dynamics at the model's gravity (mech_fwd_dyn_own_fn). */
-typedef void (*fwd_dyn_fn)(const double *q, const double *qd, const double *tau,
-                           const double *fext, const double *act, double *qdd);
+typedef void (*fwd_dyn_fn)(const double *q, const double *qd, const double *tau, const double *fext, const double *act,
+                           double *qdd);
 
 typedef struct {
     const mech_model *m;
     double *q, *qd, *tau, *fext, *act, *qdd; /* pools: POOL states; qdd: nv */
     int full;                                /* loops or force elements: method 2 */
     dense_ws *ws;
-    fwd_dyn_fn gen;                          /* NULL when not built */
+    fwd_dyn_fn gen; /* NULL when not built */
 #ifdef MECH_HAVE_MUJOCO
-    mjcf_sim *sim;                           /* NULL when it failed to build */
-    double *qpos, *qvel, *qfrc, *xfrc;       /* the pool in MuJoCo coordinates */
+    mjcf_sim *sim;                     /* NULL when it failed to build */
+    double *qpos, *qvel, *qfrc, *xfrc; /* the pool in MuJoCo coordinates */
     int has_fext;
 #endif
 } bench;
 
-typedef double (*batch_fn)(bench *b, long n);   /* n calls, returns a checksum */
+typedef double (*batch_fn)(bench *b, long n); /* n calls, returns a checksum */
 
 static double sum(const double *x, int n)
 {
@@ -82,10 +82,7 @@ static double now(void)
 
 /* ---- the three implementations, one batch each ---- */
 
-static double *state(double *pool, int n, long i)
-{
-    return pool + (size_t)n * (size_t)(i & (POOL - 1));
-}
+static double *state(double *pool, int n, long i) { return pool + (size_t)n * (size_t)(i & (POOL - 1)); }
 
 static void dense_reference(bench *b, long i, double *qdd)
 {
@@ -114,8 +111,8 @@ static double batch_generated(bench *b, long n)
     const mech_model *m = b->m;
     double check = 0;
     for (long i = 0; i < n; i++) {
-        b->gen(state(b->q, m->nq, i), state(b->qd, m->nv, i), state(b->tau, m->nv, i),
-               state(b->fext, 6 * m->nb, i), state(b->act, m->nact, i), b->qdd);
+        b->gen(state(b->q, m->nq, i), state(b->qd, m->nv, i), state(b->tau, m->nv, i), state(b->fext, 6 * m->nb, i),
+               state(b->act, m->nact, i), b->qdd);
         check += sum(b->qdd, m->nv);
     }
     return check;
@@ -129,8 +126,7 @@ static void stage_mujoco(bench *b, long i)
     memcpy(d->qpos, state(b->qpos, mm->nq, i), sizeof(double) * (size_t)mm->nq);
     memcpy(d->qvel, state(b->qvel, mm->nv, i), sizeof(double) * (size_t)mm->nv);
     memcpy(d->qfrc_applied, state(b->qfrc, mm->nv, i), sizeof(double) * (size_t)mm->nv);
-    if (b->has_fext)
-        memcpy(d->xfrc_applied, state(b->xfrc, 6 * mm->nbody, i), sizeof(double) * 6 * (size_t)mm->nbody);
+    if (b->has_fext) memcpy(d->xfrc_applied, state(b->xfrc, 6 * mm->nbody, i), sizeof(double) * 6 * (size_t)mm->nbody);
 }
 
 static double batch_mujoco(bench *b, long n)
@@ -152,9 +148,9 @@ static volatile double checksum_sink;
 enum { GENERATED, DENSE, MUJOCO, NIMPL };
 
 typedef struct {
-    batch_fn batch;     /* NULL: implementation not available */
-    long n;             /* calls per batch */
-    double best;        /* fastest batch so far, s */
+    batch_fn batch; /* NULL: implementation not available */
+    long n;         /* calls per batch */
+    double best;    /* fastest batch so far, s */
 } timer;
 
 static double run_batch(bench *b, const timer *t)
@@ -183,8 +179,7 @@ static void time_all(bench *b, timer t[NIMPL], double ns[NIMPL])
     for (int r = 1; r < REPETITIONS; r++)
         for (int i = 0; i < NIMPL; i++)
             if (t[i].batch) t[i].best = fmin(t[i].best, run_batch(b, &t[i]));
-    for (int i = 0; i < NIMPL; i++)
-        ns[i] = t[i].batch ? 1e9 * t[i].best / (double)t[i].n : NAN;
+    for (int i = 0; i < NIMPL; i++) ns[i] = t[i].batch ? 1e9 * t[i].best / (double)t[i].n : NAN;
 }
 
 /* ---- setting up one model ---- */
@@ -232,19 +227,25 @@ static void setup_mujoco(bench *b)
     char err[1024];
     const mech_model *m = b->m;
     b->sim = mjcf_sim_new(m, err, sizeof err);
-    if (!b->sim) { fprintf(stderr, "bench: %s: MuJoCo: %s\n", m->name, err); return; }
+    if (!b->sim) {
+        fprintf(stderr, "bench: %s: MuJoCo: %s\n", m->name, err);
+        return;
+    }
     const mjModel *mm = b->sim->m;
     size_t nq = (size_t)mm->nq, nv = (size_t)mm->nv, nx = 6 * (size_t)mm->nbody;
     b->qpos = calloc((nq + 2 * nv + nx) * POOL + 1, sizeof(double));
-    if (!b->qpos) { mjcf_sim_free(b->sim); b->sim = NULL; return; }
+    if (!b->qpos) {
+        mjcf_sim_free(b->sim);
+        b->sim = NULL;
+        return;
+    }
     b->qvel = b->qpos + nq * POOL;
     b->qfrc = b->qvel + nv * POOL;
     b->xfrc = b->qfrc + nv * POOL;
     for (int i = 0; i < m->nb; i++) b->has_fext |= m->bodies[i].fext;
     for (long i = 0; i < POOL; i++)
-        mjcf_map_state(b->sim, state(b->q, m->nq, i), state(b->qd, m->nv, i),
-                       state(b->tau, m->nv, i), state(b->fext, 6 * m->nb, i),
-                       state(b->qpos, mm->nq, i), state(b->qvel, mm->nv, i),
+        mjcf_map_state(b->sim, state(b->q, m->nq, i), state(b->qd, m->nv, i), state(b->tau, m->nv, i),
+                       state(b->fext, 6 * m->nb, i), state(b->qpos, mm->nq, i), state(b->qvel, mm->nv, i),
                        state(b->qfrc, mm->nv, i), state(b->xfrc, 6 * mm->nbody, i));
 }
 
@@ -317,12 +318,12 @@ static int bench_model(const char *path)
         fprintf(stderr, "bench: %s\n", msg);
         return 0;
     }
-    bench b = { .m = m, .ws = dense_ws_new(m), .gen = generated_for(m->name),
-                .full = m->nc > 0 || m->ntsda > 0 || m->nrsda > 0 };
+    bench b = {
+        .m = m, .ws = dense_ws_new(m), .gen = generated_for(m->name), .full = m->nc > 0 || m->ntsda > 0 || m->nrsda > 0
+    };
     int ok = b.ws && alloc_pool(&b);
     if (ok) {
-        timer t[NIMPL] = { [GENERATED] = { b.gen ? batch_generated : NULL, 0, 0 },
-                           [DENSE] = { batch_dense, 0, 0 } };
+        timer t[NIMPL] = { [GENERATED] = { b.gen ? batch_generated : NULL, 0, 0 }, [DENSE] = { batch_dense, 0, 0 } };
         double ns[NIMPL];
 #ifdef MECH_HAVE_MUJOCO
         if (!b.full) setup_mujoco(&b);
@@ -350,8 +351,8 @@ int main(int argc, char **argv)
     }
     printf("bench: ns per forward-dynamics call, fastest of %d batches of >= %g ms CPU time, pool of %d states\n",
            REPETITIONS, 1e3 * MIN_BATCH_SECONDS, POOL);
-    printf("%-12s %4s %12s %12s %12s %10s %10s %10s\n", "model", "nv", "generated",
-           "dense", "MuJoCo", "dense/gen", "MuJoCo/gen", "max err");
+    printf("%-12s %4s %12s %12s %12s %10s %10s %10s\n", "model", "nv", "generated", "dense", "MuJoCo", "dense/gen",
+           "MuJoCo/gen", "max err");
     int ok = 1;
     for (int i = 1; i < argc; i++) ok &= bench_model(argv[i]);
     printf("bench: checksum %.6e%s\n", checksum_sink,

@@ -125,8 +125,7 @@ static void convergence(void)
     double ref[3], t0 = now_s();
     cantilever_tip(XPBD_ROD_CUBIC, 500, ref, NULL);
     printf("## §9.2 large-deflection cantilever under gravity (E = 5 MPa, d = 0.1 m, L = 1 m, rho = 1000)\n\n");
-    printf("Reference: 500 cubic elements, tip (%.12f, %.12f) m (%.1f s to settle).\n", ref[0], ref[2],
-           now_s() - t0);
+    printf("Reference: 500 cubic elements, tip (%.12f, %.12f) m (%.1f s to settle).\n", ref[0], ref[2], now_s() - t0);
     printf("Time/step: dt = 5 ms, one substep, one banded iteration.\n\n");
     printf("| discretization | elements | DOF | tip error (m) | time/step (ms) |\n|---|---|---|---|---|\n");
     for (int disc = 0; disc < 4; disc++) {
@@ -177,12 +176,14 @@ static double locking_error(xpbd_rod_discretization disc, int nel, int full, dou
 static void locking(void)
 {
     static const double slender[] = { 5, 10, 20, 50, 100, 200, 500, 1000 };
-    static const struct { xpbd_rod_discretization disc; int nel; } cases[] = {
-        { XPBD_ROD_LINEAR, 3 }, { XPBD_ROD_QUADRATIC, 1 }, { XPBD_ROD_CUBIC, 1 }
-    };
+    static const struct {
+        xpbd_rod_discretization disc;
+        int nel;
+    } cases[] = { { XPBD_ROD_LINEAR, 3 }, { XPBD_ROD_QUADRATIC, 1 }, { XPBD_ROD_CUBIC, 1 } };
     printf("## §9.3 shear locking: tip deflection error (%%) against Timoshenko, d/L = 0.02\n\n");
     printf("r = 0.01 m, P = 1 N, nu = 0.3, E set per L/r; reduced / full integration.\n\n");
-    printf("| L/r | 3 linear red. | 3 linear full | 1 quadratic red. | 1 quadratic full | 1 cubic red. | 1 cubic full |\n");
+    printf(
+        "| L/r | 3 linear red. | 3 linear full | 1 quadratic red. | 1 quadratic full | 1 cubic red. | 1 cubic full |\n");
     printf("|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < sizeof slender / sizeof slender[0]; i++) {
         printf("| %g |", slender[i]);
@@ -200,7 +201,11 @@ static void locking(void)
 /* ---- Fig. 11: 5 cubic elements, dt = 1e-2 s, solvers compared ---- */
 static void fig11(void)
 {
-    static const struct { const char *name; xpbd_rod_solver solver; int iterations, substeps; } runs[] = {
+    static const struct {
+        const char *name;
+        xpbd_rod_solver solver;
+        int iterations, substeps;
+    } runs[] = {
         { "banded, 1 iteration", XPBD_ROD_BANDED, 1, 1 },
         { "Gauss-Seidel, 1 iteration", XPBD_ROD_GAUSS_SEIDEL, 1, 1 },
         { "Gauss-Seidel, 100 iterations", XPBD_ROD_GAUSS_SEIDEL, 100, 1 },
@@ -309,8 +314,11 @@ static double southwell(int n, double c0, double dc, const double *lat, double b
 
 static void buckling(void)
 {
-    static const struct { xpbd_rod_discretization disc; int nel; } all[] = {
-        { XPBD_ROD_RIGID, 120 }, { XPBD_ROD_LINEAR, 120 }, { XPBD_ROD_LINEAR, 250 },
+    static const struct {
+        xpbd_rod_discretization disc;
+        int nel;
+    } all[] = {
+        { XPBD_ROD_RIGID, 120 },    { XPBD_ROD_LINEAR, 120 }, { XPBD_ROD_LINEAR, 250 },
         { XPBD_ROD_QUADRATIC, 66 }, { XPBD_ROD_CUBIC, 40 },
     };
     enum { NMAX = 64 };
@@ -329,8 +337,7 @@ static void buckling(void)
         if (!use[c]) continue;
         double t0 = now_s();
         onset[c] = buckling_curve(all[c].disc, all[c].nel, n, c0, dc, lat[c]);
-        fprintf(stderr, "buckling %s %s %d: %.0f s\n", ends->name, rod_disc_name[all[c].disc], all[c].nel,
-                now_s() - t0);
+        fprintf(stderr, "buckling %s %s %d: %.0f s\n", ends->name, rod_disc_name[all[c].disc], all[c].nel, now_s() - t0);
     }
     printf("| compression (m) |");
     for (int c = 0; c < 5; c++)
@@ -443,7 +450,9 @@ static double writhe(int n, const double (*x)[3])
  * of the buckling plane x–z, writhe, and the smallest gap between the
  * surfaces of two parts of the rod more than 1 m apart along it (negative:
  * they overlap, which contact would have prevented). */
-typedef struct { double axis, plane, writhe, gap; } plect_shape;
+typedef struct {
+    double axis, plane, writhe, gap;
+} plect_shape;
 
 static plect_shape plect_measure(const xpbd_rod *rod)
 {
@@ -461,7 +470,7 @@ static plect_shape plect_measure(const xpbd_rod *rod)
             double d[3] = { x[j][0] - x[i][0], x[j][1] - x[i][1], x[j][2] - x[i][2] };
             m.gap = fmin(m.gap, v3_norm(d) - dia);
         }
-    m.writhe = writhe(PLECT_SAMPLES + 1, (const double (*)[3])x);
+    m.writhe = writhe(PLECT_SAMPLES + 1, (const double(*)[3])x);
     return m;
 }
 
@@ -501,8 +510,8 @@ static void plectoneme(void)
     printf("## §9.5 plectoneme (L = 10 m, d = 0.1 m, E = 5e7, nu = 0.4, rho = 1000, beta = 1e6, h = 1 ms), "
            "no self-contact\n\n");
     printf("Along x, both ends clamped, no gravity; the start moved %.0f m inwards (and %g m along z) over 1 s, "
-           "the end twisted %.0f turns about x over %.0f s.\n\n", PLECT_SLACK, PLECT_KICK, PLECT_TURNS,
-           PLECT_TWIST_TIME);
+           "the end twisted %.0f turns about x over %.0f s.\n\n",
+           PLECT_SLACK, PLECT_KICK, PLECT_TURNS, PLECT_TWIST_TIME);
     for (int r = 0; r < n; r++) {
         const rod_timing_case *c = &rod_timing_cases[rows[r]];
         onset[r] = plectoneme_run(c->disc, c->elements, at[r]);
@@ -514,8 +523,7 @@ static void plectoneme(void)
     printf("\n");
     for (int r = 0; r < n; r++) {
         const rod_timing_case *c = &rod_timing_cases[rows[r]];
-        printf("| %s %d | %d | %.3f |", rod_disc_name[c->disc], c->elements, c->elements * (int)c->disc + 1,
-               onset[r]);
+        printf("| %s %d | %d | %.3f |", rod_disc_name[c->disc], c->elements, c->elements * (int)c->disc + 1, onset[r]);
         for (int k = 0; k < PLECT_REPORTS; k++)
             printf(" %.2f / %.2f / %.2f / %+.2f |", at[r][k].axis, at[r][k].plane, at[r][k].writhe, at[r][k].gap);
         printf("\n");
@@ -523,14 +531,18 @@ static void plectoneme(void)
     printf("\naxis: largest distance (m) of the centreline from the end-to-end axis (the ends stay %.0f m apart); "
            "plane: largest distance (m) out of the buckling plane x-z; Wr: writhe of the centreline; gap: smallest "
            "surface gap (m) between parts of the rod more than 1 m apart along it (negative: they overlap; there is "
-           "no self-contact).\n\n", 10 - PLECT_SLACK);
+           "no self-contact).\n\n",
+           10 - PLECT_SLACK);
 }
 
 int main(int argc, char **argv)
 {
-    static const struct { const char *name; void (*run)(void); } parts[] = {
+    static const struct {
+        const char *name;
+        void (*run)(void);
+    } parts[] = {
         { "convergence", convergence }, { "locking", locking }, { "fig11", fig11 },
-        { "buckling", buckling }, { "timing", timing }, { "plectoneme", plectoneme },
+        { "buckling", buckling },       { "timing", timing },   { "plectoneme", plectoneme },
     };
     for (int a = 1; a < argc; a++) {
         int known = 0;

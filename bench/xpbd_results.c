@@ -94,10 +94,10 @@ static void scene(const char *name, const char *dir, const char *file, double T,
     }
     run_stats st[3];
     for (int mode = 0; mode < 3; mode++) run(&x, (xpbd_mode)mode, T, &st[mode]);
-    printf("\n%s: %.0f s, dt %.4g s, %d substeps, %d iteration(s)\n", name, T, x.m.params.dt,
-           x.m.params.substeps, x.m.params.iterations);
-    printf("%-16s %11s %11s %11s %11s %11s %11s %9s %8s\n", "mode", "primal@1s", "primal", "primal max",
-           "constr@1s", "constr", "constr max", "blow-up", "us/sub");
+    printf("\n%s: %.0f s, dt %.4g s, %d substeps, %d iteration(s)\n", name, T, x.m.params.dt, x.m.params.substeps,
+           x.m.params.iterations);
+    printf("%-16s %11s %11s %11s %11s %11s %11s %9s %8s\n", "mode", "primal@1s", "primal", "primal max", "constr@1s",
+           "constr", "constr max", "blow-up", "us/sub");
     for (int k = 0; k < 3; k++) {
         char bu[32];
         if (st[k].blowup_t > 0) snprintf(bu, sizeof bu, "%.2f s", st[k].blowup_t);

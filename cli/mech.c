@@ -21,21 +21,20 @@
 #include "cli.h"
 
 #define COMPARE_GATE 1e-12
-#define LOOP_GATE 1e-9          /* method 2 at near-manifold states: cond(A) enters */
+#define LOOP_GATE 1e-9 /* method 2 at near-manifold states: cond(A) enters */
 #define DEFAULT_MODEL "models/threelink.mech"
 
-static const char USAGE[] =
-    "usage: mech <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  check FILE...    parse .mech files, print a one-line summary of each\n"
-    "  compare FILE     CRBA-route vs ABA-route forward dynamics on random states\n"
-    "  run [FILE]       simulate from the model's initial state\n"
-    "  sim FILE         settle a tracked vehicle on its ground (and park it braked on a slope)\n"
-    "  help [COMMAND]   this text, or a command's\n"
-    "\n"
-    "Run 'mech COMMAND --help' for a command's options.\n"
-    "Exit status: 0 success, 1 model error or failed gate, 2 usage error.\n";
+static const char USAGE[] = "usage: mech <command> [options]\n"
+                            "\n"
+                            "commands:\n"
+                            "  check FILE...    parse .mech files, print a one-line summary of each\n"
+                            "  compare FILE     CRBA-route vs ABA-route forward dynamics on random states\n"
+                            "  run [FILE]       simulate from the model's initial state\n"
+                            "  sim FILE         settle a tracked vehicle on its ground (and park it braked on a slope)\n"
+                            "  help [COMMAND]   this text, or a command's\n"
+                            "\n"
+                            "Run 'mech COMMAND --help' for a command's options.\n"
+                            "Exit status: 0 success, 1 model error or failed gate, 2 usage error.\n";
 
 static const char CHECK_HELP[] =
     "usage: mech check FILE...\n"
@@ -50,46 +49,44 @@ static const char CHECK_HELP[] =
     "q0 projected onto the closure manifold, and rank(K) < nc there is an error too.\n"
     "Exit status 1 if any file fails to parse or has rank(K) < nc.\n";
 
-static const char COMPARE_HELP[] =
-    "usage: mech compare FILE [--trials N] [--seed S]\n"
-    "\n"
-    "On N random states (q, qd, tau, fext; mech_sample_state), compare the\n"
-    "dense forward dynamics (RNEA bias + CRBA + LU, RBDA Tables 5.1 and 6.2)\n"
-    "with the articulated-body algorithm (Table 7.1), and feed each forward\n"
-    "result back through inverse dynamics (RNEA) to recover tau.  Prints the\n"
-    "maximum scaled errors and the worst trials: qdd as max|a - b| / max(1, max|b|);\n"
-    "the ID residual over max(1, |tau|, |C|), the forces in balance in\n"
-    "H qdd + C = tau (see dense_id_residual; the tau-only figure is shown too).\n"
-    "\n"
-    "  --trials N   number of random states (default 1000)\n"
-    "  --seed S     random seed (default 1)\n"
-    "\n"
-    "Exit status 1 if any error exceeds the gate 1e-12.\n"
-    "\n"
-    "A model with loops or force elements is compared with its constraints:\n"
-    "states come from the near-manifold random walk (Gauss-Newton projection,\n"
-    "consistent qd, then a 1e-3 tear so Baumgarte is live) and random act[];\n"
-    "method 2 by CRBA + LU (dense_fd_full) vs by one ABA factorization\n"
-    "(aba_fd_full), and rank(K) = nc at every trial.  Gate 1e-9.\n";
+static const char COMPARE_HELP[] = "usage: mech compare FILE [--trials N] [--seed S]\n"
+                                   "\n"
+                                   "On N random states (q, qd, tau, fext; mech_sample_state), compare the\n"
+                                   "dense forward dynamics (RNEA bias + CRBA + LU, RBDA Tables 5.1 and 6.2)\n"
+                                   "with the articulated-body algorithm (Table 7.1), and feed each forward\n"
+                                   "result back through inverse dynamics (RNEA) to recover tau.  Prints the\n"
+                                   "maximum scaled errors and the worst trials: qdd as max|a - b| / max(1, max|b|);\n"
+                                   "the ID residual over max(1, |tau|, |C|), the forces in balance in\n"
+                                   "H qdd + C = tau (see dense_id_residual; the tau-only figure is shown too).\n"
+                                   "\n"
+                                   "  --trials N   number of random states (default 1000)\n"
+                                   "  --seed S     random seed (default 1)\n"
+                                   "\n"
+                                   "Exit status 1 if any error exceeds the gate 1e-12.\n"
+                                   "\n"
+                                   "A model with loops or force elements is compared with its constraints:\n"
+                                   "states come from the near-manifold random walk (Gauss-Newton projection,\n"
+                                   "consistent qd, then a 1e-3 tear so Baumgarte is live) and random act[];\n"
+                                   "method 2 by CRBA + LU (dense_fd_full) vs by one ABA factorization\n"
+                                   "(aba_fd_full), and rank(K) = nc at every trial.  Gate 1e-9.\n";
 
-static const char RUN_HELP[] =
-    "usage: mech run [FILE] [--time T] [--dt DT] [--engine dense|aba]\n"
-    "\n"
-    "Simulate the model (default " DEFAULT_MODEL ") from its initial state\n"
-    "with zero joint forces and Stormer-Verlet, and print a summary:\n"
-    "steps, wall time and real-time factor, initial and final total energy\n"
-    "and their relative drift, and the final q.\n"
-    "\n"
-    "  --time T          simulated time in seconds (default 5)\n"
-    "  --dt DT           time step in seconds (default 0.001)\n"
-    "  --engine dense|aba  forward dynamics: dense CRBA route or ABA (default aba)\n"
-    "\n"
-    "A model with loops or force elements always runs on the dense engine\n"
-    "(method 2, dense_fd_full), from q0 projected onto the closure manifold and\n"
-    "the consistent part of qd0.\n"
-    "\n"
-    "Exit status 1 if the model fails to load or the state stops being finite\n"
-    "(a blow-up, or a singular step whose accelerations are NaN).\n";
+static const char RUN_HELP[] = "usage: mech run [FILE] [--time T] [--dt DT] [--engine dense|aba]\n"
+                               "\n"
+                               "Simulate the model (default " DEFAULT_MODEL ") from its initial state\n"
+                               "with zero joint forces and Stormer-Verlet, and print a summary:\n"
+                               "steps, wall time and real-time factor, initial and final total energy\n"
+                               "and their relative drift, and the final q.\n"
+                               "\n"
+                               "  --time T          simulated time in seconds (default 5)\n"
+                               "  --dt DT           time step in seconds (default 0.001)\n"
+                               "  --engine dense|aba  forward dynamics: dense CRBA route or ABA (default aba)\n"
+                               "\n"
+                               "A model with loops or force elements always runs on the dense engine\n"
+                               "(method 2, dense_fd_full), from q0 projected onto the closure manifold and\n"
+                               "the consistent part of qd0.\n"
+                               "\n"
+                               "Exit status 1 if the model fails to load or the state stops being finite\n"
+                               "(a blow-up, or a singular step whose accelerations are NaN).\n";
 
 int cli_usage_error(const char *cmd, const char *fmt, const char *arg)
 {
@@ -185,7 +182,8 @@ static int check_loops(const mech_model *m)
     if (rank < m->nc) fprintf(stderr, "%s\n", msg);
     rc = rank < m->nc;
 done:
-    free(q); free(e);
+    free(q);
+    free(e);
     dense_ws_free(ws);
     return rc;
 }
@@ -267,14 +265,21 @@ static int compare_loops(const char *path, mech_model *m, long trials, unsigned 
         aba_fd_full(m, aws, dws, qt, qd, tau, fext, act, qdd_a);
         track(&fd, mech_scaled_error(qdd_a, qdd_c, nv), (int)t);
     }
-    printf("compare: %s: %ld near-manifold trials (seed %llu), nb %d, nq %d, nv %d, nc %d, nact %d, gate %.0e\n",
-           path, trials, seed, m->nb, m->nq, nv, m->nc, m->nact, LOOP_GATE);
+    printf("compare: %s: %ld near-manifold trials (seed %llu), nb %d, nq %d, nv %d, nc %d, nact %d, gate %.0e\n", path,
+           trials, seed, m->nb, m->nq, nv, m->nc, m->nact, LOOP_GATE);
     printf("compare:   walk closure max|e| = %.3e, trials with rank(K) < nc: %d\n", closure, rank_short);
     printf("compare:   max scaled |qdd_aba - qdd_crba| (method 2) = %.3e (worst at trial %d)\n", fd.err, fd.worst);
     rc = fd.err <= LOOP_GATE && rank_short == 0 ? 0 : 1;
     printf("compare: %s\n", rc ? "FAIL" : "PASS");
 done:
-    free(q); free(qt); free(qd); free(tau); free(fext); free(qdd_c); free(qdd_a); free(act);
+    free(q);
+    free(qt);
+    free(qd);
+    free(tau);
+    free(fext);
+    free(qdd_c);
+    free(qdd_a);
+    free(act);
     dense_ws_free(dws);
     aba_ws_free(aws);
     return rc;
@@ -325,7 +330,12 @@ static int compare_model(const char *path, long trials, unsigned long long seed)
     rc = fd.err <= COMPARE_GATE && idc.err <= COMPARE_GATE && ida.err <= COMPARE_GATE ? 0 : 1;
     printf("compare: %s\n", rc ? "FAIL" : "PASS");
 done:
-    free(q); free(qd); free(tau); free(fext); free(qdd_c); free(qdd_a);
+    free(q);
+    free(qd);
+    free(tau);
+    free(fext);
+    free(qdd_c);
+    free(qdd_a);
     dense_ws_free(dws);
     aba_ws_free(aws);
     mech_model_free(m);
@@ -346,7 +356,8 @@ static int cmd_compare(int argc, char **argv)
             if (!parse_ulong(v, &trials) || trials == 0 || trials > 1000000000ull)
                 return cli_usage_error("compare", "--trials wants a positive integer, got '%s'", v);
         } else if ((v = cli_option(argc, argv, &i, "--seed", &missing))) {
-            if (!parse_ulong(v, &seed)) return cli_usage_error("compare", "--seed wants a non-negative integer, got '%s'", v);
+            if (!parse_ulong(v, &seed))
+                return cli_usage_error("compare", "--seed wants a non-negative integer, got '%s'", v);
         } else if (missing) {
             return cli_usage_error("compare", "option '%s' needs a value", argv[i]);
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
@@ -408,10 +419,9 @@ static int run_model(const char *path, double T, double dt, int use_dense)
            use_dense ? "dense (RNEA + CRBA + LU)" : "aba (with method 2 for loops and force elements)", dt);
     printf("steps    %ld (%g s simulated)\n", steps, sim);
     if (wall > 0)
-        printf("wall     %.3f s, %.0f ns/step, real-time factor %.1fx\n", wall, 1e9 * wall / (double)(steps ? steps : 1),
-               sim / wall);
-    else
-        printf("wall     below the clock's resolution\n");
+        printf("wall     %.3f s, %.0f ns/step, real-time factor %.1fx\n", wall,
+               1e9 * wall / (double)(steps ? steps : 1), sim / wall);
+    else printf("wall     below the clock's resolution\n");
     printf("energy   initial %.9g J, final %.9g J, drift %.3e J", E0, E1, E1 - E0);
     if (E0 != 0) printf(" (relative %.3e)", (E1 - E0) / fabs(E0));
     printf("\nfinal q ");

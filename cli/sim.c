@@ -14,42 +14,41 @@
 #include "mech/mech.h"
 
 #define PI 3.14159265358979323846
-#define HOLD_WINDOW 2.0      /* s: the hull's drift is read over the last two seconds */
-#define SETTLED_WINDOW 0.5   /* s: the ground load is averaged over the last half second */
+#define HOLD_WINDOW 2.0    /* s: the hull's drift is read over the last two seconds */
+#define SETTLED_WINDOW 0.5 /* s: the ground load is averaged over the last half second */
 #define MAX_BRAKES 64
 
-const char cli_sim_help[] =
-    "usage: mech sim FILE [--time T] [--dt DT] [--slope DEG] [--trace out.csv]\n"
-    "                     [--engine aba|dense|generated]\n"
-    "\n"
-    "Settle a model with a ground block (a tracked vehicle: docs/contact.md) from\n"
-    "its design pose for T seconds with contact in the loop, then, with --slope,\n"
-    "park it on a DEG slope with its drive sprockets braked for another T seconds.\n"
-    "Each run ends with\n"
-    "  settled ground load: <F> N against weight <W> N (<p> %)\n"
-    "and the slope run also with\n"
-    "  hold: hull drift <v> m/s\n"
-    "\n"
-    "  --time T        seconds per run (default 4; the drift reads its last 2 s)\n"
-    "  --dt DT         step (default: the model's, a fixed fraction of its contact period)\n"
-    "  --slope DEG     also park the vehicle on this slope (0 < DEG < 60)\n"
-    "  --trace FILE    write time histories as CSV (hull pose, ground force, energy)\n"
-    "  --engine E      aba (default), dense, or generated: this build's generated\n"
-    "                  code of the shipped model with the file's name\n"
-    "\n"
-    "Exit status 1 if the model fails to load or the run blows up.  The checks\n"
-    "of such runs are ctests (tests/contact/test_trajectory.c).\n";
+const char cli_sim_help[] = "usage: mech sim FILE [--time T] [--dt DT] [--slope DEG] [--trace out.csv]\n"
+                            "                     [--engine aba|dense|generated]\n"
+                            "\n"
+                            "Settle a model with a ground block (a tracked vehicle: docs/contact.md) from\n"
+                            "its design pose for T seconds with contact in the loop, then, with --slope,\n"
+                            "park it on a DEG slope with its drive sprockets braked for another T seconds.\n"
+                            "Each run ends with\n"
+                            "  settled ground load: <F> N against weight <W> N (<p> %)\n"
+                            "and the slope run also with\n"
+                            "  hold: hull drift <v> m/s\n"
+                            "\n"
+                            "  --time T        seconds per run (default 4; the drift reads its last 2 s)\n"
+                            "  --dt DT         step (default: the model's, a fixed fraction of its contact period)\n"
+                            "  --slope DEG     also park the vehicle on this slope (0 < DEG < 60)\n"
+                            "  --trace FILE    write time histories as CSV (hull pose, ground force, energy)\n"
+                            "  --engine E      aba (default), dense, or generated: this build's generated\n"
+                            "                  code of the shipped model with the file's name\n"
+                            "\n"
+                            "Exit status 1 if the model fails to load or the run blows up.  The checks\n"
+                            "of such runs are ctests (tests/contact/test_trajectory.c).\n";
 
 typedef struct {
     int body, vidx;
-    double lock;             /* the joint angle the brake holds (mech_data_brake_torque) */
-    double radius;           /* the sprocket's pitch radius */
+    double lock;   /* the joint angle the brake holds (mech_data_brake_torque) */
+    double radius; /* the sprocket's pitch radius */
 } brake;
 
 typedef struct {
     mech_data *d;
     const char *name;
-    int nb, root;            /* the first band's root: the hull the trace follows */
+    int nb, root; /* the first band's root: the hull the trace follows */
     double mass, dt;
     int nbrake;
     brake brakes[MAX_BRAKES];
@@ -93,9 +92,9 @@ static void trace_row(sim_run *r, double t, const char *phase, const double F[3]
 
 typedef struct {
     long steps;
-    double load[3];          /* settled window: mean ground force */
-    double brake_force;      /* settled window: mean of the brakes' tau / radius, N */
-    double drift;            /* the hull's mean speed over the last HOLD_WINDOW, m/s */
+    double load[3];     /* settled window: mean ground force */
+    double brake_force; /* settled window: mean of the brakes' tau / radius, N */
+    double drift;       /* the hull's mean speed over the last HOLD_WINDOW, m/s */
 } run_figures;
 
 /* One run of T seconds from the current state. */
@@ -200,8 +199,7 @@ static mech_data *open_run(const mech_model *m, const char *engine, const char *
     else {
         const struct mech_generated *g = mech_generated_find(mech_model_name(m));
         if (!g) {
-            fprintf(stderr, "mech sim: %s: this build has no generated code of a model '%s'\n", path,
-                    mech_model_name(m));
+            fprintf(stderr, "mech sim: %s: this build has no generated code of a model '%s'\n", path, mech_model_name(m));
             return NULL;
         }
         d = mech_data_new_generated(m, g, &err);
@@ -253,7 +251,7 @@ int cli_sim(int argc, char **argv)
     report(&r, &f, g);
     if (slope > 0) {
         double th = slope * PI / 180, gn = norm3(g);
-        double gs[3] = { -gn * sin(th), 0, -gn * cos(th) };   /* the world turned about y: the hull faces uphill */
+        double gs[3] = { -gn * sin(th), 0, -gn * cos(th) }; /* the world turned about y: the hull faces uphill */
         memcpy(mech_data_gravity(r.d), gs, sizeof gs);
         engage_brakes(&r);
         printf("slope: %.6g deg, %d sprockets braked\n", slope, r.nbrake);
@@ -264,8 +262,8 @@ int cli_sim(int argc, char **argv)
         double bands = 0;
         for (int t = 0; mech_model_track(m, t, &band) == 0; t++) bands += band.nshoe * band.shoe_mass;
         printf("hold: brake torques / pitch radius %.6g N; ground force along the slope %.6g N (ratio %.4f); "
-               "(M - bands) g sin %.6g N\n", f.brake_force, f.load[0], f.brake_force / f.load[0],
-               (r.mass - bands) * gn * sin(th));
+               "(M - bands) g sin %.6g N\n",
+               f.brake_force, f.load[0], f.brake_force / f.load[0], (r.mass - bands) * gn * sin(th));
     }
     rc = 0;
 done:

@@ -52,8 +52,8 @@ static void near_design(const mech_model *m, mech_rng *r, int s, double *q, doub
             for (int j = 4; j < 7; j++) qi[j] += mech_rng_uniform(r, -0.004, 0.004);
             if (i == 0) qi[6] += lift;
         } else if (b->nq == 1) {
-            qi[0] += is_shoe(m, i) ? mech_rng_uniform(r, -0.003, 0.003)
-                                   : mech_rng_uniform(r, -4, 4) + (s % 7 == 3 ? 60 : 0);
+            qi[0] +=
+                is_shoe(m, i) ? mech_rng_uniform(r, -0.003, 0.003) : mech_rng_uniform(r, -4, 4) + (s % 7 == 3 ? 60 : 0);
         }
         for (int j = 0; j < b->nv; j++) qd[b->vidx + j] = mech_rng_uniform(r, -0.5, 0.5);
     }
@@ -63,14 +63,23 @@ static void variant(mech_model *m, int v)
 {
     mech_ground *g = &m->ground;
     if (v >= 1) g->friction = MECH_FRICTION_ANCHORED;
-    if (v == 2) { g->sx = 0.15; g->sy = -0.05; }
+    if (v == 2) {
+        g->sx = 0.15;
+        g->sy = -0.05;
+    }
     if (v == 3) {
         g->friction = MECH_FRICTION_REGULARIZED;
         g->type = MECH_GROUND_GRID;
-        g->nx = 21; g->ny = 9; g->x0 = -3; g->y0 = -1; g->dx = 0.3; g->dy = 0.25;
+        g->nx = 21;
+        g->ny = 9;
+        g->x0 = -3;
+        g->y0 = -1;
+        g->dx = 0.3;
+        g->dy = 0.25;
         g->h = malloc(sizeof(double) * (size_t)(g->nx * g->ny));
         for (int j = 0; j < g->ny; j++)
-            for (int i = 0; i < g->nx; i++) g->h[j * g->nx + i] = 0.01 * sin(1.3 * i + 0.7 * j) + 0.004 * cos(2.1 * i * j);
+            for (int i = 0; i < g->nx; i++)
+                g->h[j * g->nx + i] = 0.01 * sin(1.3 * i + 0.7 * j) + 0.004 * cos(2.1 * i * j);
     }
 }
 
@@ -89,7 +98,8 @@ static int dump(FILE *out, const char *path, int ulp)
         mech_rng_seed(&r, 7);
         for (int s = 0; s < STATES; s++) {
             near_design(m, &r, s, q, qd);
-            if (ulp) for (int j = 0; j < m->nq; j++) q[j] = nextafter(q[j], INFINITY);
+            if (ulp)
+                for (int j = 0; j < m->nq; j++) q[j] = nextafter(q[j], INFINITY);
             mech_world_kinematics(m, q, qd, k);
             put(out, KIN, (const double *)k, (int)(sizeof *k / sizeof(double)) * m->nb);
             memset(fext, 0, 6 * (size_t)m->nb * sizeof *fext);
@@ -101,7 +111,10 @@ static int dump(FILE *out, const char *path, int ulp)
             put(out, POTENTIAL, &U, 1);
         }
         contact_free(c);
-        free(q); free(qd); free(fext); free(k);
+        free(q);
+        free(qd);
+        free(fext);
+        free(k);
         mech_model_free(m);
     }
     return 0;
@@ -111,7 +124,10 @@ static double *get(FILE *f, int *qty, int *n)
 {
     if (fread(qty, sizeof *qty, 1, f) != 1 || fread(n, sizeof *n, 1, f) != 1) return NULL;
     double *v = malloc(sizeof *v * (size_t)(*n ? *n : 1));
-    if (fread(v, sizeof *v, (size_t)*n, f) != (size_t)*n) { free(v); return NULL; }
+    if (fread(v, sizeof *v, (size_t)*n, f) != (size_t)*n) {
+        free(v);
+        return NULL;
+    }
     return v;
 }
 
@@ -121,14 +137,18 @@ static int compare(FILE *a, FILE *b)
     int qa, qb, na, nb;
     double *va, *vb;
     while ((va = get(a, &qa, &na)) && (vb = get(b, &qb, &nb))) {
-        if (qa != qb || na != nb) { fprintf(stderr, "the dumps differ in shape\n"); return 1; }
+        if (qa != qb || na != nb) {
+            fprintf(stderr, "the dumps differ in shape\n");
+            return 1;
+        }
         double scale = 0, d = 0;
         for (int i = 0; i < na; i++) {
             scale = fmax(scale, fmax(fabs(va[i]), fabs(vb[i])));
             d = fmax(d, fabs(va[i] - vb[i]));
         }
         if (scale > 0) worst[qa] = fmax(worst[qa], d / scale);
-        free(va); free(vb);
+        free(va);
+        free(vb);
     }
     for (int i = 0; i < NQTY; i++) printf("  %-16s %.2e\n", qty_names[i], worst[i]);
     return 0;

@@ -32,8 +32,8 @@ double mech_bench_forward(const mech_model *m, mech_fd_fn fd, void *ctx, int cal
     return sum;
 }
 
-void mech_bench_null_gen(const double *q, const double *qd, const double *tau, const double *fext,
-                         const double *act, double *qdd)
+void mech_bench_null_gen(const double *q, const double *qd, const double *tau, const double *fext, const double *act,
+                         double *qdd)
 {
     (void)q;
     (void)qd;
@@ -43,8 +43,7 @@ void mech_bench_null_gen(const double *q, const double *qd, const double *tau, c
     (void)qdd;
 }
 
-void mech_bench_null_fd(void *ctx, const double *q, const double *qd, const double *tau,
-                        const double *fext, double *qdd)
+void mech_bench_null_fd(void *ctx, const double *q, const double *qd, const double *tau, const double *fext, double *qdd)
 {
     (*(const mech_bench_gen_fn *)ctx)(q, qd, tau, fext, NULL, qdd);
 }

@@ -30,9 +30,8 @@ double mech_bench_forward(const mech_model *m, mech_fd_fn fd, void *ctx, int cal
  * cannot inline or skip either call. */
 typedef void (*mech_bench_gen_fn)(const double *q, const double *qd, const double *tau, const double *fext,
                                   const double *act, double *qdd);
-void mech_bench_null_gen(const double *q, const double *qd, const double *tau, const double *fext,
-                         const double *act, double *qdd);
-void mech_bench_null_fd(void *ctx, const double *q, const double *qd, const double *tau,
-                        const double *fext, double *qdd);
+void mech_bench_null_gen(const double *q, const double *qd, const double *tau, const double *fext, const double *act,
+                         double *qdd);
+void mech_bench_null_fd(void *ctx, const double *q, const double *qd, const double *tau, const double *fext, double *qdd);
 
 #endif

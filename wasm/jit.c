@@ -3,7 +3,7 @@
  * and a run of the generated engine (mech_data_new_generated) on a module
  * JavaScript instantiated from those bytes and put in this module's function
  * table, so that the engine calls it by call_indirect (docs/wasm.md, "Jit"). */
-#define _POSIX_C_SOURCE 200809L   /* open_memstream */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <emscripten.h>
 #include <math.h>
 #include <stddef.h>
@@ -72,8 +72,12 @@ static int write_c(mechgen_output *o)
 static int write_wasm(mechgen_output *o)
 {
     static const gen_wasm_handle handle = {
-        .q = offsetof(mech_data, q), .qd = offsetof(mech_data, qd), .tau = offsetof(mech_data, tau),
-        .fext = offsetof(mech_data, fext), .act = offsetof(mech_data, act), .qdd = offsetof(mech_data, qdd),
+        .q = offsetof(mech_data, q),
+        .qd = offsetof(mech_data, qd),
+        .tau = offsetof(mech_data, tau),
+        .fext = offsetof(mech_data, fext),
+        .act = offsetof(mech_data, act),
+        .qdd = offsetof(mech_data, qdd),
         .gravity = offsetof(mech_data, gravity),
     };
     wasm_buf w = { 0 };
@@ -97,7 +101,7 @@ EMSCRIPTEN_KEEPALIVE const unsigned char *mw_generate(const char *text, size_t l
     mech_model *m = mw_parse(text, len, name);
     if (!m) return NULL;
     mech_error err;
-    if (mech_loops_check(m, &err)) {   /* over-constrained: mechgen refuses it too */
+    if (mech_loops_check(m, &err)) { /* over-constrained: mechgen refuses it too */
         mech_model_free(m);
         mw_fail_parse(&err);
         return NULL;
@@ -163,13 +167,24 @@ static jit_run *jit_new(const mech_model *m, void *scratch, int fwd_dyn, int fwd
     }
     mech_generated *g = &j->g;
     *g = (mech_generated){
-        .name = m->name, .generator = MECHGEN_VERSION, .nq = m->nq, .nv = m->nv, .nb = m->nb, .nact = m->nact,
-        .nc = m->nc, .fext_bodies = j->fext_bodies, .gravity = { m->gravity[0], m->gravity[1], m->gravity[2] },
+        .name = m->name,
+        .generator = MECHGEN_VERSION,
+        .nq = m->nq,
+        .nv = m->nv,
+        .nb = m->nb,
+        .nact = m->nact,
+        .nc = m->nc,
+        .fext_bodies = j->fext_bodies,
+        .gravity = { m->gravity[0], m->gravity[1], m->gravity[2] },
         /* function pointers are table slots in WebAssembly */
         .fwd_dyn = (mech_fwd_dyn_fn)(uintptr_t)fwd_dyn,
         .fwd_dyn_own_gravity = (mech_fwd_dyn_own_fn)(uintptr_t)fwd_dyn_own_gravity,
-        .npoi = m->npoi, .ntsda = m->ntsda, .nrsda = m->nrsda, .observe_len = mech_observe_len(m),
-        .names = j->names, .act_slot = j->act_slot,
+        .npoi = m->npoi,
+        .ntsda = m->ntsda,
+        .nrsda = m->nrsda,
+        .observe_len = mech_observe_len(m),
+        .names = j->names,
+        .act_slot = j->act_slot,
         .observe = observe ? (mech_observe_fn)(uintptr_t)observe : NULL,
     };
     return j;

@@ -28,15 +28,14 @@ const char *mw_model_name(void) { return MW_GEN.name; }
 /* The generated engine's forward dynamics with the descriptor a constant:
  * direct calls the compiler sees through (inlined), where the engine's own
  * fd and fd_own_gravity call through the descriptor. */
-static void model_fd(void *ctx, const double *q, const double *qd, const double *tau, const double *fext,
-                     double *qdd)
+static void model_fd(void *ctx, const double *q, const double *qd, const double *tau, const double *fext, double *qdd)
 {
     const mech_data *d = ctx;
     MW_GEN.fwd_dyn(q, qd, tau, fext, d->act, d->gravity, qdd);
 }
 
-static void model_fd_own_gravity(void *ctx, const double *q, const double *qd, const double *tau,
-                                 const double *fext, double *qdd)
+static void model_fd_own_gravity(void *ctx, const double *q, const double *qd, const double *tau, const double *fext,
+                                 double *qdd)
 {
     const mech_data *d = ctx;
     MW_GEN.fwd_dyn_own_gravity(q, qd, tau, fext, d->act, qdd);
@@ -123,8 +122,8 @@ static inline int forward(mw_sim *s, int model_gravity)
         MW_GEN.fwd_dyn_own_gravity_near ? MW_GEN.fwd_dyn_own_gravity_near : MW_GEN.fwd_dyn_own_gravity;
     const double range = MW_GEN.fwd_dyn_own_gravity_near ? MECH_SINCOS_MAX : DBL_MAX;
     /* q, qd: one block (mech_data_new); gravity read where s->gravity points, at a fixed offset */
-    if (s && !((out_of_range(s->q, MW_GEN.nq + MW_GEN.nv, range) |
-                (model_gravity ? 0 : other_gravity(s->eval.gravity))) >> 63)) {
+    if (s && !((out_of_range(s->q, MW_GEN.nq + MW_GEN.nv, range) | (model_gravity ? 0 : other_gravity(s->eval.gravity))) >>
+               63)) {
         fd(s->q, s->qd, s->tau, s->fext, s->act, s->qdd);
         if (!(out_of_range(s->qdd, MW_GEN.nv, DBL_MAX) >> 63)) return 0;
     }

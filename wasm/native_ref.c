@@ -82,8 +82,7 @@ typedef struct {
     const double *act;
 } gen_engine;
 
-static void gen_engine_fd(void *ctx, const double *q, const double *qd, const double *tau,
-                          const double *fext, double *qdd)
+static void gen_engine_fd(void *ctx, const double *q, const double *qd, const double *tau, const double *fext, double *qdd)
 {
     const gen_engine *e = ctx;
     e->g->fwd_dyn_own_gravity(q, qd, tau, fext, e->act, qdd);
@@ -93,9 +92,9 @@ static void gen_engine_fd(void *ctx, const double *q, const double *qd, const do
 typedef struct {
     mech_model *m;
     gen_engine gen;
-    mech_data *runtime;    /* the runtime module's engine: ABA */
+    mech_data *runtime; /* the runtime module's engine: ABA */
     dense_engine dense;
-    double *zeros;         /* act */
+    double *zeros; /* act */
 } engines;
 
 static void engines_free(engines *e)
@@ -239,8 +238,8 @@ static int states(const char *path, unsigned long long seed, int n)
     printf("[");
     for (int k = 0; k < n; k++) {
         mech_sample_loop_state(m, e.dense.ws, &rng, q_walk, q, qd, tau, fext, act);
-        memcpy(e.zeros, act, sizeof(double) * (size_t)na);       /* the generated code reads act here, */
-        memcpy(mech_data_act(e.runtime), act, sizeof(double) * (size_t)na);   /* the runtime its own */
+        memcpy(e.zeros, act, sizeof(double) * (size_t)na);                  /* the generated code reads act here, */
+        memcpy(mech_data_act(e.runtime), act, sizeof(double) * (size_t)na); /* the runtime its own */
         printf("%s\n{", k ? "," : "");
         json_array("q", q, nq);
         putchar(',');
@@ -316,15 +315,15 @@ static int bench(const char *path, int runs)
     printf(",\"runs\":%d,\"generated\":", runs);
     if (isnan(gen)) printf("null");
     else printf("%.6g", gen);
-    printf(",\"runtime\":%.6g,\"dense\":%.6g,\"overhead\":%.6g,\"checksum\":%.17g}\n", runtime, dense,
-           overhead, sum);
+    printf(",\"runtime\":%.6g,\"dense\":%.6g,\"overhead\":%.6g,\"checksum\":%.17g}\n", runtime, dense, overhead, sum);
     engines_free(&e);
     return 0;
 }
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: mech-wasm-ref info FILE... | scenes FILE... | check FILE | states FILE SEED N | bench FILE RUNS\n");
+    fprintf(stderr,
+            "usage: mech-wasm-ref info FILE... | scenes FILE... | check FILE | states FILE SEED N | bench FILE RUNS\n");
     return 2;
 }
 
@@ -333,8 +332,7 @@ int main(int argc, char **argv)
     if (argc >= 3 && strcmp(argv[1], "info") == 0) return info(argc - 2, argv + 2);
     if (argc >= 3 && strcmp(argv[1], "scenes") == 0) return scenes(argc - 2, argv + 2);
     if (argc == 3 && strcmp(argv[1], "check") == 0) return check(argv[2]);
-    if (argc == 5 && strcmp(argv[1], "states") == 0)
-        return states(argv[2], strtoull(argv[3], NULL, 10), atoi(argv[4]));
+    if (argc == 5 && strcmp(argv[1], "states") == 0) return states(argv[2], strtoull(argv[3], NULL, 10), atoi(argv[4]));
     if (argc == 4 && strcmp(argv[1], "bench") == 0) return bench(argv[2], atoi(argv[3]));
     return usage();
 }

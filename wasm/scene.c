@@ -16,13 +16,13 @@
 extern const struct mech_generated MW_GEN;
 extern const unsigned char mw_model_text[];
 extern const size_t mw_model_text_len;
-const char *mw_model_name(void);   /* model.c */
+const char *mw_model_name(void); /* model.c */
 
 /* A reader of significant lines: not blank, not a comment, not the
  * description, not inside (or opening or closing) the ground block. */
 typedef struct {
     const char *s, *end;
-    int line;       /* 1-based line of the last line returned */
+    int line; /* 1-based line of the last line returned */
 } lines;
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }

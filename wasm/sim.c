@@ -14,12 +14,13 @@
 
 _Static_assert(sizeof(void *) == 4, "the JS header layout assumes wasm32");
 _Static_assert(offsetof(mech_data_arrays, nact) == 12 && offsetof(mech_data_arrays, q) == 16 &&
-               offsetof(mech_data_arrays, gravity) == 48, "keep HEADER in module.mjs in step");
+                   offsetof(mech_data_arrays, gravity) == 48,
+               "keep HEADER in module.mjs in step");
 
 static struct {
     char message[MECH_ERROR_MAX + 160];
     int line, col;
-    int parse;             /* 1: bad model text (MechError in JS) */
+    int parse; /* 1: bad model text (MechError in JS) */
 } last_error;
 
 void mw_fail(const char *fmt, ...)
@@ -162,14 +163,12 @@ EMSCRIPTEN_KEEPALIVE void mw_terrain_heights(const mw_sim *s, const double *xs, 
 {
     const mech_model *m = mech_data_model(s);
     for (int j = 0; j < ny; j++)
-        for (int i = 0; i < nx; i++) out[(size_t)j * (size_t)nx + (size_t)i] = mech_model_ground_height(m, xs[i], ys[j]);
+        for (int i = 0; i < nx; i++)
+            out[(size_t)j * (size_t)nx + (size_t)i] = mech_model_ground_height(m, xs[i], ys[j]);
 }
 
 EMSCRIPTEN_KEEPALIVE const char *mw_name(const mw_sim *s) { return mech_model_name(mech_data_model(s)); }
-EMSCRIPTEN_KEEPALIVE const char *mw_description(const mw_sim *s)
-{
-    return mech_model_description(mech_data_model(s));
-}
+EMSCRIPTEN_KEEPALIVE const char *mw_description(const mw_sim *s) { return mech_model_description(mech_data_model(s)); }
 EMSCRIPTEN_KEEPALIVE const char *mw_body_name(const mw_sim *s, int i)
 {
     return mech_model_body_name(mech_data_model(s), i);

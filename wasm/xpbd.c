@@ -81,8 +81,8 @@ EMSCRIPTEN_KEEPALIVE const double *mw_xpbd_rod_info(const mw_sim *s, int i)
     mech_rod_info r;
     mech_rod_def def;
     if (!is_rod(s, i) || mech_data_rod_info(s, i, &r) || mech_model_rod(mech_data_model(s), i, &def)) return NULL;
-    double v[13] = { r.order, r.elements, r.nodes, r.length, r.diameter, def.rgba[0], def.rgba[1],
-                     def.rgba[2], def.rgba[3], r.gauss_points, r.E, r.damping, def.density };
+    double v[13] = { r.order,     r.elements,  r.nodes,        r.length, r.diameter, def.rgba[0], def.rgba[1],
+                     def.rgba[2], def.rgba[3], r.gauss_points, r.E,      r.damping,  def.density };
     memcpy(info, v, sizeof info);
     return info;
 }

@@ -47,12 +47,12 @@ static const char *section_heading(const gen *g, int s)
     switch (s) {
     case SEC_CRBA: return "articulated inertias I^A, U = I^A S, D = S^T U (RBDA Table 7.1 pass 2, q only)";
     case SEC_SOLVE: return "backward pass: u = tau + tau_e - C - S^T p, p += X^T (p + U D^-1 u) (Table 7.1 pass 2)";
-    case SEC_CONSTRAINT: return "method 2 (RBDA sec. 8.5): z = backward pass of K^T, A = K H^-1 K^T = L D L^T, u += z lambda";
+    case SEC_CONSTRAINT:
+        return "method 2 (RBDA sec. 8.5): z = backward pass of K^T, A = K H^-1 K^T = L D L^T, u += z lambda";
     case SEC_BACKSUB: return "forward pass: qdd = D^-1 (u - U^T X a), a = X a + S qdd (Table 7.1 pass 3)";
     default: return section_title[s];
     }
 }
-
 
 
 /* Shortest %g form that reads back exactly, always with a '.' or exponent. */
@@ -81,7 +81,6 @@ static void atom(FILE *f, const emitter *em, ex id, int leading)
 }
 
 
-
 /* The output names of trig node `id`'s angle: its sin and cos temporaries,
  * or a scratch name for a half nothing reads (the compiler drops it). */
 static void trig_names(const emitter *em, ex id, char *sname, char *cname, size_t cap)
@@ -95,8 +94,6 @@ static void trig_names(const emitter *em, ex id, char *sname, char *cname, size_
     if (c >= 0) snprintf(cname, cap, "%s", em->name[c]);
     else plan_trig_name(em, id, EX_COS, base, sizeof base), snprintf(cname, cap, "%s_unused", base);
 }
-
-
 
 
 /* Every angle's sin and cos are emitted together, where the first trig node
@@ -117,9 +114,12 @@ static void trig_statements(FILE *f, const emitter *em)
         const ex_node *n = &p->nodes[id];
         if ((n->op != EX_SIN && n->op != EX_COS) || em->tnum[id] < 0) continue;
         int other = plan_trig_partner(em, id);
-        if (other >= 0 && other < id) continue;            /* same angle as an earlier node */
+        if (other >= 0 && other < id) continue; /* same angle as an earlier node */
         if (plan_gravity_only(em, id)) continue;
-        if (pending < 0) { pending = id; continue; }
+        if (pending < 0) {
+            pending = id;
+            continue;
+        }
         trig_names(em, pending, s0, c0, sizeof s0);
         trig_names(em, id, s1, c1, sizeof s1);
         fprintf(f, "    double %s, %s, %s, %s;\n    mech_sincos2%s(", s0, c0, s1, c1, em->near ? "_near" : "");
@@ -161,8 +161,15 @@ static void statement(FILE *f, const emitter *em, ex id)
     }
     fprintf(f, "    const double %s = ", em->name[id]);
     switch (n->op) {
-    case EX_NEG: fputc('-', f); atom(f, em, n->a, 0); break;
-    case EX_SQRT: fputs("sqrt(", f); atom(f, em, n->a, 1); fputc(')', f); break;
+    case EX_NEG:
+        fputc('-', f);
+        atom(f, em, n->a, 0);
+        break;
+    case EX_SQRT:
+        fputs("sqrt(", f);
+        atom(f, em, n->a, 1);
+        fputc(')', f);
+        break;
     case EX_RECIP0:
         atom(f, em, n->a, 1);
         fputs(" > 0.0 ? 1.0 / ", f);
@@ -179,11 +186,6 @@ static void statement(FILE *f, const emitter *em, ex id)
 }
 
 
-
-
-
-
-
 static void write_header(FILE *f, const gen *g, const char *cname)
 {
     char guard[96];
@@ -197,11 +199,11 @@ static void write_header(FILE *f, const gen *g, const char *cname)
             "/* nq = %d, nv = %d, nb = %d, nc = %d, nact = %d; see mech_fwd_dyn_fn in generated.h. */\n"
             "void mechgen_%s_fwd_dyn(const double *q, const double *qd, const double *tau,\n"
             "                        const double *fext, const double *act, const double *gravity, double *qdd);\n",
-            g->name, g->path, MECHGEN_VERSION, guard, guard, g->m->nq, g->m->nv, g->m->nb, g->m->nc, g->m->nact,
-            cname);
+            g->name, g->path, MECHGEN_VERSION, guard, guard, g->m->nq, g->m->nv, g->m->nb, g->m->nc, g->m->nact, cname);
     if (mech_observe_len(g->m) > 0)
-        fprintf(f, "/* %d observation values; see mech_observe_fn in generated.h. */\n"
-                   "void mechgen_%s_observe(const double *q, const double *qd, double *out);\n",
+        fprintf(f,
+                "/* %d observation values; see mech_observe_fn in generated.h. */\n"
+                "void mechgen_%s_observe(const double *q, const double *qd, double *out);\n",
                 mech_observe_len(g->m), cname);
     fprintf(f, "extern const mech_generated mechgen_%s;\n\n#endif\n", cname);
 }
@@ -284,38 +286,45 @@ static void write_description(FILE *f, const emitters *em, const char *h_name)
             " * %d %s: %d mul, %d add/sub, %d div, %d neg, %d sin/cos, %d sqrt\n"
             " *\n",
             g->name, g->path, MECHGEN_VERSION, m->nq, m->nv, m->nb, nfext, nfext == 1 ? "y" : "ies", m->nloop,
-            m->nloop == 1 ? "" : "s", m->nc, m->ntsda, m->nrsda, m->nact, m->npoi, m->npoi == 1 ? "" : "s",
-            o->total, o->mul, o->add, o->div, o->neg, o->trig, o->sqrt, og->total,
-            plan_general_in_full(em) ? "with gravity an input" : "more for another gravity, tau - G(q) (g - g0)", og->mul, og->add, og->div, og->neg,
-            og->trig, og->sqrt);
+            m->nloop == 1 ? "" : "s", m->nc, m->ntsda, m->nrsda, m->nact, m->npoi, m->npoi == 1 ? "" : "s", o->total,
+            o->mul, o->add, o->div, o->neg, o->trig, o->sqrt, og->total,
+            plan_general_in_full(em) ? "with gravity an input" : "more for another gravity, tau - G(q) (g - g0)",
+            og->mul, og->add, og->div, og->neg, og->trig, og->sqrt);
     int aba = g->algorithm == GEN_ABA;
     const char *name[2] = { "CRBA + L^T D L", "the articulated-body algorithm" };
     if (g->other_ops >= 0)
-        fprintf(f, " * By %s; by %s %d operations at the model's gravity (mechgen\n"
-                   " * keeps the articulated-body algorithm below 0.9 of the CRBA's operations, unless\n"
-                   " * --algorithm names one)\n", name[aba], name[!aba], g->other_ops);
-    else
-        fprintf(f, " * By %s, as mechgen --algorithm asked\n", name[aba]);
+        fprintf(f,
+                " * By %s; by %s %d operations at the model's gravity (mechgen\n"
+                " * keeps the articulated-body algorithm below 0.9 of the CRBA's operations, unless\n"
+                " * --algorithm names one)\n",
+                name[aba], name[!aba], g->other_ops);
+    else fprintf(f, " * By %s, as mechgen --algorithm asked\n", name[aba]);
     if (aba) {
         fputs(" * qdd = H(q)^-1 (tau + tau_e - C(q, qd, fext, gravity)): C by RNEA, H^-1 by the\n"
               " * articulated-body algorithm (RBDA Table 7.1): articulated inertias, U and D from q alone,\n"
-              " * then each right-hand side by a backward and a forward pass\n", f);
+              " * then each right-hand side by a backward and a forward pass\n",
+              f);
     } else {
         fputs(" * qdd = H(q)^-1 (tau + tau_e - C(q, qd, fext, gravity)): C by RNEA, H by CRBA, solved by\n"
               " * sparse L^T D L over the expanded parent array (RBDA sec 6.5)\n"
-              " *   lambda = {", f);
-        for (int i = 0; i < m->nv; i++) fprintf(f, "%s%s%d", i ? "," : "", i && i % 20 == 0 ? "\n *     " : " ", g->lambda[i]);
+              " *   lambda = {",
+              f);
+        for (int i = 0; i < m->nv; i++)
+            fprintf(f, "%s%s%d", i ? "," : "", i && i % 20 == 0 ? "\n *     " : " ", g->lambda[i]);
         fputs(" }\n", f);
     }
     if (m->nc > 0)
         fputs(" * with the loop constraints K qdd = k + kstab by method 2 (RBDA sec 8.5): the one\n"
               " * factorization serves qdd0 and all nc columns of H^-1 K^T; only A = K H^-1 K^T\n"
-              " * is factorized densely.\n", f);
-    fprintf(f, " * Structural zeros were removed at generation time; every temporary below is\n"
-               " * computed once.  fwd_dyn runs the _own copy when the gravity argument is the\n"
-               " * model's, bit-identical to gravity folded in; for another gravity\n"
-               " * %s (docs/codegen.md, \"Gravity, an input\").\n */\n#include \"%s\"\n\n#include <math.h>\n#include <stddef.h>\n\n#include \"spatial/mech_sincos.h\"\n\n",
-            plan_general_in_full(em) ? "the _g copy" : "the _own copy after gravity_tau", h_name);
+              " * is factorized densely.\n",
+              f);
+    fprintf(
+        f,
+        " * Structural zeros were removed at generation time; every temporary below is\n"
+        " * computed once.  fwd_dyn runs the _own copy when the gravity argument is the\n"
+        " * model's, bit-identical to gravity folded in; for another gravity\n"
+        " * %s (docs/codegen.md, \"Gravity, an input\").\n */\n#include \"%s\"\n\n#include <math.h>\n#include <stddef.h>\n\n#include \"spatial/mech_sincos.h\"\n\n",
+        plan_general_in_full(em) ? "the _g copy" : "the _own copy after gravity_tau", h_name);
 }
 
 /* One of a copy's parts (MECHGEN_PART: the whole copy, or its near or far
@@ -327,8 +336,9 @@ typedef enum { FD_PART, FD_STAGES } fd_kind;
 static void write_fwd_dyn_head(FILE *f, const emitter *em, const char *cname, const char *suffix, fd_kind kind)
 {
     if (kind == FD_STAGES) fputs("static inline __attribute__((always_inline))\n", f);
-    fprintf(f, "%svoid mechgen_%s_fwd_dyn%s(const double *q, const double *qd, const double *tau,\n"
-               "%*s const double *fext, const double *act, const double *gravity, double *qdd)\n{\n",
+    fprintf(f,
+            "%svoid mechgen_%s_fwd_dyn%s(const double *q, const double *qd, const double *tau,\n"
+            "%*s const double *fext, const double *act, const double *gravity, double *qdd)\n{\n",
             kind == FD_PART ? "MECHGEN_PART " : "", cname, suffix,
             (int)(strlen(cname) + strlen(suffix)) + (kind == FD_PART ? 33 : 20), "");
     if (kind == FD_STAGES) return;
@@ -345,11 +355,13 @@ static void write_fwd_dyn_head(FILE *f, const emitter *em, const char *cname, co
 static void write_stage(FILE *f, emitter *em, const char *cname, int k)
 {
     int pad = (int)(strlen(cname) + strlen(em->variant)) + 30 + (k > 9) + (k > 99);
-    fprintf(f, "\nMECHGEN_PART void mechgen_%s_fwd_dyn%s_s%d(const double *q, const double *qd, const double *tau,\n"
-               "%*s const double *fext, const double *act, const double *gravity, double *restrict w,\n"
-               "%*s double *qdd)\n{\n"
-               "    (void)q, (void)qd, (void)tau, (void)fext, (void)act, (void)gravity, (void)w, (void)qdd; /* each stage reads some */\n",
-            cname, em->variant, k, pad, "", pad, "");
+    fprintf(
+        f,
+        "\nMECHGEN_PART void mechgen_%s_fwd_dyn%s_s%d(const double *q, const double *qd, const double *tau,\n"
+        "%*s const double *fext, const double *act, const double *gravity, double *restrict w,\n"
+        "%*s double *qdd)\n{\n"
+        "    (void)q, (void)qd, (void)tau, (void)fext, (void)act, (void)gravity, (void)w, (void)qdd; /* each stage reads some */\n",
+        cname, em->variant, k, pad, "", pad, "");
     write_body(f, em, k);
     if (k == em->st.nstage - 1) write_outputs(f, em, "qdd", em->g->qdd, em->g->m->nv);
     fputs("}\n", f);
@@ -377,7 +389,7 @@ static void write_angle_check(FILE *f, const emitter *em, const char *in)
         const ex_node *n = &p->nodes[id];
         if (em->tnum[id] < 0 || (n->op != EX_SIN && n->op != EX_COS)) continue;
         int other = plan_trig_partner(em, id);
-        if (other >= 0 && other < id) continue;   /* the same angle as an earlier node */
+        if (other >= 0 && other < id) continue; /* the same angle as an earlier node */
         if (!first) fprintf(f, " &&\n%s    ", in);
         fputs("fabs(", f);
         atom(f, em, n->a, 1);
@@ -398,15 +410,17 @@ static void write_angle_check(FILE *f, const emitter *em, const char *in)
  * fwd_dyn's path through the gravity check. */
 static void write_part_macro(FILE *f, const char *wasm, const char *native)
 {
-    if (!strcmp(wasm, native))
-        fprintf(f, "#define MECHGEN_PART %s\n", native);
+    if (!strcmp(wasm, native)) fprintf(f, "#define MECHGEN_PART %s\n", native);
     else
-        fprintf(f, "#if defined(__wasm__)\n#define MECHGEN_PART %s\n"
-                   "#else\n#define MECHGEN_PART %s\n#endif\n", wasm, native);
+        fprintf(f,
+                "#if defined(__wasm__)\n#define MECHGEN_PART %s\n"
+                "#else\n#define MECHGEN_PART %s\n#endif\n",
+                wasm, native);
     fputs("/* The code for any other gravity: out of fwd_dyn's line, natively cold, so that its path\n"
           " * at the model's gravity is what it was with gravity folded in (docs/codegen.md). */\n"
           "#if defined(__wasm__)\n#define MECHGEN_OTHER static __attribute__((noinline))\n"
-          "#else\n#define MECHGEN_OTHER static __attribute__((noinline, cold))\n#endif\n", f);
+          "#else\n#define MECHGEN_OTHER static __attribute__((noinline, cold))\n#endif\n",
+          f);
 }
 
 
@@ -415,8 +429,9 @@ static void write_part_macro(FILE *f, const char *wasm, const char *native)
 static void write_copy(FILE *f, emitter *em, const char *cname)
 {
     if (em->st.nstage > 1) {
-        fprintf(f, "\n/* %s: %d stages; the %d temporaries a later stage reads pass through w (docs/codegen.md,\n"
-                   " * \"Stages\": in WebAssembly this cuts what V8 spills). */\n",
+        fprintf(f,
+                "\n/* %s: %d stages; the %d temporaries a later stage reads pass through w (docs/codegen.md,\n"
+                " * \"Stages\": in WebAssembly this cuts what V8 spills). */\n",
                 em->variant + 1, em->st.nstage, em->st.nslot);
         for (int k = 0; k < em->st.nstage; k++) write_stage(f, em, cname, k);
         fputc('\n', f);
@@ -475,10 +490,12 @@ static const char fd_params[] = "(const double *q, const double *qd, const doubl
 static void write_gravity_tau(FILE *f, emitter *em, const char *cname)
 {
     const gen *g = em->g;
-    fprintf(f, "\n/* tau_g = tau - G(q) gravity, the generalized force of gravity alone (RNEA with qd = 0, no\n"
-               " * fext); fwd_dyn passes gravity - the model's, so FD(tau, g) = FD(tau_g, the model's g). */\n"
-               "MECHGEN_OTHER void mechgen_%s_gravity_tau(const double *q, const double *tau, const double *gravity,\n"
-               "%*s double *tau_g)\n{\n", cname, (int)strlen(cname) + 34, "");
+    fprintf(f,
+            "\n/* tau_g = tau - G(q) gravity, the generalized force of gravity alone (RNEA with qd = 0, no\n"
+            " * fext); fwd_dyn passes gravity - the model's, so FD(tau, g) = FD(tau_g, the model's g). */\n"
+            "MECHGEN_OTHER void mechgen_%s_gravity_tau(const double *q, const double *tau, const double *gravity,\n"
+            "%*s double *tau_g)\n{\n",
+            cname, (int)strlen(cname) + 34, "");
     if (!em->uses[EX_IN_Q]) fputs("    (void)q;\n", f);
     if (!em->uses[EX_IN_GRAVITY]) fputs("    (void)gravity;\n", f);
     write_body(f, em, 0);
@@ -511,22 +528,26 @@ static void write_fwd_dyn(FILE *f, emitters *ems, const char *cname)
     int full = plan_general_in_full(ems);
     int fext = own->uses[EX_IN_FEXT] || (full && gen->uses[EX_IN_FEXT]);
     int act = own->uses[EX_IN_ACT] || (full && gen->uses[EX_IN_ACT]);
-    int staged = own->st.nstage > 1 || (full && gen->st.nstage > 1), halves = plan_has_halves(own) && full && plan_has_halves(gen);
+    int staged = own->st.nstage > 1 || (full && gen->st.nstage > 1),
+        halves = plan_has_halves(own) && full && plan_has_halves(gen);
     if (fext) fprintf(f, "static const double no_fext[%d];\n", 6 * m->nb);
     if (act) fprintf(f, "static const double no_act[%d];\n", m->nact);
     if (plan_has_halves(own) || (full && plan_has_halves(gen)))
         fputs("\n/* Copies with halves (docs/codegen.md, \"Trigonometry\"): _near with the unchecked sin/cos,\n"
               " * taken when every angle is within +-MECH_SINCOS_MAX, and _far, which falls back to libm.\n"
-              " * In WebAssembly a function that may call libm spills even when it never does. */\n", f);
+              " * In WebAssembly a function that may call libm spills even when it never does. */\n",
+              f);
     static const char always[] = "static inline __attribute__((always_inline))";
     int whole = !staged && !plan_has_halves(own) && !(full && plan_has_halves(gen));
     write_part_macro(f, whole ? always : "static __attribute__((noinline))", staged ? "static inline" : always);
     write_copy(f, own, cname);
     if (full) {
         write_copy(f, gen, cname);
-        fprintf(f, "\n/* Any other gravity. */\n"
-                   "MECHGEN_OTHER void mechgen_%s_fwd_dyn_other%s%*s const double *fext, const double *act, "
-                   "const double *gravity, double *qdd)\n{\n", cname, fd_params, (int)strlen(cname) + 40, "");
+        fprintf(f,
+                "\n/* Any other gravity. */\n"
+                "MECHGEN_OTHER void mechgen_%s_fwd_dyn_other%s%*s const double *fext, const double *act, "
+                "const double *gravity, double *qdd)\n{\n",
+                cname, fd_params, (int)strlen(cname) + 40, "");
         write_copy_call(f, gen, cname, "    ", fd_args);
         fputs("}\n", f);
     } else {
@@ -535,16 +556,20 @@ static void write_fwd_dyn(FILE *f, emitters *ems, const char *cname)
     /* A staged copy's driver has one caller, this entry, which fwd_dyn calls in turn: gcc inlines a
      * static inline stage only into a lone caller (rrrs: 2111 instructions a call that way, 2213 with
      * the driver inlined into two). */
-    fprintf(f, "\n/* fwd_dyn at the model's own gravity, with no gravity argument: for a caller that checks\n"
-               " * the gravity once for many calls (the descriptor's fwd_dyn_own_gravity). */\n"
-               "static %svoid mechgen_%s_fwd_dyn_own_gravity%s%*s const double *fext, const double *act, double *qdd)\n"
-               "{\n", staged ? "__attribute__((noinline)) " : "", cname, fd_params,
-            (int)strlen(cname) + 44 + (staged ? 26 : 0), "");
+    fprintf(f,
+            "\n/* fwd_dyn at the model's own gravity, with no gravity argument: for a caller that checks\n"
+            " * the gravity once for many calls (the descriptor's fwd_dyn_own_gravity). */\n"
+            "static %svoid mechgen_%s_fwd_dyn_own_gravity%s%*s const double *fext, const double *act, double *qdd)\n"
+            "{\n",
+            staged ? "__attribute__((noinline)) " : "", cname, fd_params, (int)strlen(cname) + 44 + (staged ? 26 : 0),
+            "");
     write_defaults(f, fext, act);
     write_copy_call(f, own, cname, "    ", own_copy_args);
     fputs("}\n", f);
-    fprintf(f, "\nvoid mechgen_%s_fwd_dyn%s%*s const double *fext, const double *act, const double *gravity, "
-               "double *qdd)\n{\n", cname, fd_params, (int)strlen(cname) + 20, "");
+    fprintf(f,
+            "\nvoid mechgen_%s_fwd_dyn%s%*s const double *fext, const double *act, const double *gravity, "
+            "double *qdd)\n{\n",
+            cname, fd_params, (int)strlen(cname) + 20, "");
     write_defaults(f, fext, act);
     if (!full) {
         char gx[3][40];
@@ -552,7 +577,7 @@ static void write_fwd_dyn(FILE *f, emitters *ems, const char *cname)
         fprintf(f, "    double tau_g[%d];\n    if (!(", m->nv);
         write_own_gravity(f, m);
         fputs(")) {\n        const double dg[3] = {", f);
-        for (int k = 0; k < 3; k++)    /* x - (-c) is x + c exactly */
+        for (int k = 0; k < 3; k++) /* x - (-c) is x + c exactly */
             fprintf(f, "%s gravity[%d] %c %s", k ? "," : "", k, gx[k][0] == '-' ? '+' : '-', gx[k] + (gx[k][0] == '-'));
         fprintf(f, " };\n        mechgen_%s_gravity_tau(q, tau, dg, tau_g);\n        tau = tau_g;\n    }\n", cname);
         write_own_path(f, own, cname, "    ", staged);
@@ -565,16 +590,19 @@ static void write_fwd_dyn(FILE *f, emitters *ems, const char *cname)
     write_own_path(f, own, cname, "        ", staged);
     fprintf(f, "    %selse\n        mechgen_%s_fwd_dyn_other%s}\n", halves ? "} " : "", cname, fd_args);
     if (!halves) return;
-    fprintf(f, "\nstatic void mechgen_%s_fwd_dyn_own_gravity_near%s%*s const double *fext, const double *act, "
-               "double *qdd)\n{\n    mechgen_%s_fwd_dyn_own_near%s}\n", cname, fd_params, (int)strlen(cname) + 49, "",
-            cname, own_copy_args);
+    fprintf(f,
+            "\nstatic void mechgen_%s_fwd_dyn_own_gravity_near%s%*s const double *fext, const double *act, "
+            "double *qdd)\n{\n    mechgen_%s_fwd_dyn_own_near%s}\n",
+            cname, fd_params, (int)strlen(cname) + 49, "", cname, own_copy_args);
 }
 
 static void write_observe(FILE *f, emitter *em, const char *cname)
 {
     const gen *g = em->g;
-    fprintf(f, "\n/* Observation values, mech_observe's layout (core/rbda/elements.h). */\n"
-               "void mechgen_%s_observe(const double *q, const double *qd, double *out)\n{\n", cname);
+    fprintf(f,
+            "\n/* Observation values, mech_observe's layout (core/rbda/elements.h). */\n"
+            "void mechgen_%s_observe(const double *q, const double *qd, double *out)\n{\n",
+            cname);
     if (!em->uses[EX_IN_Q]) fputs("    (void)q;\n", f);
     if (!em->uses[EX_IN_QD]) fputs("    (void)qd;\n", f);
     write_body(f, em, 0);
@@ -590,7 +618,8 @@ static void write_tables(FILE *f, const emitters *em, const char *cname)
     char gx[3][40];
     for (int k = 0; k < 3; k++) format_double(gx[k], sizeof gx[k], m->gravity[k]);
     fprintf(f, "\nstatic const unsigned char fext_bodies[%d] = {", m->nb);
-    for (int i = 0; i < m->nb; i++) fprintf(f, "%s%s%d", i ? "," : "", i && i % 32 == 0 ? "\n   " : " ", m->bodies[i].fext);
+    for (int i = 0; i < m->nb; i++)
+        fprintf(f, "%s%s%d", i ? "," : "", i && i % 32 == 0 ? "\n   " : " ", m->bodies[i].fext);
     fputs(" };\n", f);
     if (m->npoi + nel > 0) {
         fprintf(f, "static const char *const names[%d] = {", m->npoi + nel);
@@ -605,12 +634,13 @@ static void write_tables(FILE *f, const emitters *em, const char *cname)
         for (int i = 0; i < m->nrsda; i++) fprintf(f, "%s %d", i || m->ntsda ? "," : "", m->rsdas[i].act);
         fputs(" };\n", f);
     }
-    fprintf(f, "\nconst mech_generated mechgen_%s = {\n"
-               "    .name = \"%s\", .generator = \"%s\",\n"
-               "    .nq = %d, .nv = %d, .nb = %d, .nact = %d, .nc = %d,\n"
-               "    .fext_bodies = fext_bodies, .gravity = { %s, %s, %s },\n"
-               "    .fwd_dyn = mechgen_%s_fwd_dyn, .fwd_dyn_own_gravity = mechgen_%s_fwd_dyn_own_gravity,\n"
-               "    .npoi = %d, .ntsda = %d, .nrsda = %d, .observe_len = %d,\n",
+    fprintf(f,
+            "\nconst mech_generated mechgen_%s = {\n"
+            "    .name = \"%s\", .generator = \"%s\",\n"
+            "    .nq = %d, .nv = %d, .nb = %d, .nact = %d, .nc = %d,\n"
+            "    .fext_bodies = fext_bodies, .gravity = { %s, %s, %s },\n"
+            "    .fwd_dyn = mechgen_%s_fwd_dyn, .fwd_dyn_own_gravity = mechgen_%s_fwd_dyn_own_gravity,\n"
+            "    .npoi = %d, .ntsda = %d, .nrsda = %d, .observe_len = %d,\n",
             cname, g->name, MECHGEN_VERSION, m->nq, m->nv, m->nb, m->nact, m->nc, gx[0], gx[1], gx[2], cname, cname,
             m->npoi, m->ntsda, m->nrsda, nobs);
     if (plan_has_halves(&em->own) && plan_general_in_full(em) && plan_has_halves(&em->general))
@@ -643,8 +673,6 @@ static int write_file(gen *g, const char *path, emitters *em, const char *cname,
     }
     return 0;
 }
-
-
 
 
 void gen_write_source(FILE *f, emitters *em, const char *cname, const char *h_name)

@@ -29,12 +29,12 @@ enum { G_SCRATCH, G_SCRATCH_BYTES };
 
 /* Byte offsets in the scratch area. */
 typedef struct {
-    uint32_t table;   /* mech_sincos_table, filled by the start function  */
-    uint32_t fext;    /* zeros: fext when the caller passes NULL          */
-    uint32_t act;     /* zeros: act when the caller passes NULL           */
-    uint32_t dg;      /* gravity - the model's, for the shift             */
-    uint32_t tau_g;   /* tau - G(q) dg                                    */
-    uint32_t w;       /* the temporaries a later stage reads              */
+    uint32_t table; /* mech_sincos_table, filled by the start function  */
+    uint32_t fext;  /* zeros: fext when the caller passes NULL          */
+    uint32_t act;   /* zeros: act when the caller passes NULL           */
+    uint32_t dg;    /* gravity - the model's, for the shift             */
+    uint32_t tau_g; /* tau - G(q) dg                                    */
+    uint32_t w;     /* the temporaries a later stage reads              */
     uint32_t bytes;
 } scratch_layout;
 
@@ -47,27 +47,47 @@ typedef struct {
     const emitter *em;
     const scratch_layout *sl;
     wasm_buf code;
-    int param[NPARAM_PART];   /* the local of each input array and of out, -1: none */
+    int param[NPARAM_PART]; /* the local of each input array and of out, -1: none */
     int nparam;
-    int npseudo;              /* of the nparam, i32 locals standing in for parameters (forward's arrays) */
-    int nv128;                /* v128 locals (the paired sin/cos), after the three i32 locals */
-    int nf64;                 /* f64 locals, after those                        */
+    int npseudo; /* of the nparam, i32 locals standing in for parameters (forward's arrays) */
+    int nv128;   /* v128 locals (the paired sin/cos), after the three i32 locals */
+    int nf64;    /* f64 locals, after those                        */
     int *freel, nfree, freecap;
-    int *local;               /* per node defined here: its local               */
-    int *cache;               /* per input or earlier stage's temporary read here: its local once loaded */
-    int *last;                /* per node defined or cached here: its last reading statement here */
+    int *local; /* per node defined here: its local               */
+    int *cache; /* per input or earlier stage's temporary read here: its local once loaded */
+    int *last;  /* per node defined or cached here: its last reading statement here */
     int stage;
-    int at;                   /* the statement being written                    */
-    int near;                 /* sin and cos without the range check (the near half) */
+    int at;   /* the statement being written                    */
+    int near; /* sin and cos without the range check (the near half) */
     int failed;
 } body;
 
 static void op(body *b, unsigned code) { wasm_byte(&b->code, code); }
-static void local_op(body *b, unsigned code, int l) { op(b, code); wasm_u32(&b->code, (uint32_t)l); }
-static void f64_const(body *b, double v) { op(b, WASM_F64_CONST); wasm_f64(&b->code, v); }
-static void i32_const(body *b, int32_t v) { op(b, WASM_I32_CONST); wasm_s32(&b->code, v); }
-static void f64_load(body *b, uint32_t offset) { op(b, WASM_F64_LOAD); wasm_memarg(&b->code, 3, offset); }
-static void f64_store(body *b, uint32_t offset) { op(b, WASM_F64_STORE); wasm_memarg(&b->code, 3, offset); }
+static void local_op(body *b, unsigned code, int l)
+{
+    op(b, code);
+    wasm_u32(&b->code, (uint32_t)l);
+}
+static void f64_const(body *b, double v)
+{
+    op(b, WASM_F64_CONST);
+    wasm_f64(&b->code, v);
+}
+static void i32_const(body *b, int32_t v)
+{
+    op(b, WASM_I32_CONST);
+    wasm_s32(&b->code, v);
+}
+static void f64_load(body *b, uint32_t offset)
+{
+    op(b, WASM_F64_LOAD);
+    wasm_memarg(&b->code, 3, offset);
+}
+static void f64_store(body *b, uint32_t offset)
+{
+    op(b, WASM_F64_STORE);
+    wasm_memarg(&b->code, 3, offset);
+}
 /* The i32 locals: two table entries' addresses, and the scratch area's,
  * read from the imported global once at the function's start; then the
  * v128 work locals of the paired sin/cos. */
@@ -126,7 +146,7 @@ static void push(body *b, ex id)
         local_op(b, WASM_LOCAL_GET, b->cache[id]);
     } else {
         if (n->op == EX_INPUT && b->param[n->array] < 0) {
-            b->failed = 1;   /* a function reading an input its signature lacks */
+            b->failed = 1; /* a function reading an input its signature lacks */
             return;
         }
         if (n->op == EX_INPUT) {
@@ -414,7 +434,7 @@ static void trig_statement(body *b, int i)
     for (int k = 0; k < na; k++) {
         trig_angle *t = &a[k];
         push(b, t->angle);
-        if (b->near && !t->mask) {   /* paired with the previous such angle, or waiting for the next */
+        if (b->near && !t->mask) { /* paired with the previous such angle, or waiting for the next */
             t->x = local_new(b);
             local_op(b, WASM_LOCAL_SET, t->x);
             if (pending < 0) {
@@ -444,7 +464,7 @@ static void trig_statement(body *b, int i)
             op(b, WASM_END);
         }
     }
-    if (pending >= 0) {   /* a last odd angle */
+    if (pending >= 0) { /* a last odd angle */
         local_op(b, WASM_LOCAL_GET, a[pending].x);
         local_op(b, WASM_LOCAL_SET, wk[W_X]);
         sincos(b, wk, a[pending].ls, a[pending].lc);
@@ -467,16 +487,25 @@ static void statement(body *b, int i)
     ex id = b->em->st.stmt[i];
     const ex_node *n = &p->nodes[id];
     static const unsigned char binary[] = {
-        [EX_ADD] = WASM_F64_ADD, [EX_SUB] = WASM_F64_SUB, [EX_MUL] = WASM_F64_MUL, [EX_DIV] = WASM_F64_DIV,
+        [EX_ADD] = WASM_F64_ADD,
+        [EX_SUB] = WASM_F64_SUB,
+        [EX_MUL] = WASM_F64_MUL,
+        [EX_DIV] = WASM_F64_DIV,
     };
     b->at = i;
     if (is_trig(n)) {
         trig_statement(b, i);
     } else {
         switch (n->op) {
-        case EX_NEG: push(b, n->a); op(b, WASM_F64_NEG); break;
-        case EX_SQRT: push(b, n->a); op(b, WASM_F64_SQRT); break;
-        case EX_RECIP0:   /* a > 0 ? 1 / a : 0 */
+        case EX_NEG:
+            push(b, n->a);
+            op(b, WASM_F64_NEG);
+            break;
+        case EX_SQRT:
+            push(b, n->a);
+            op(b, WASM_F64_SQRT);
+            break;
+        case EX_RECIP0: /* a > 0 ? 1 / a : 0 */
             f64_const(b, 1.0);
             push(b, n->a);
             op(b, WASM_F64_DIV);
@@ -511,7 +540,8 @@ static void liveness(body *b, const ex *out, int nout)
         for (ex id = first; id < end; id++)
             if (st->stmt_of[id] == i) b->last[id] = -1, b->local[id] = -1;
     }
-    for (b->at = st->start[b->stage]; b->at < st->start[b->stage + 1]; b->at++) gen_stages_uses(st, p, b->at, note_use, b);
+    for (b->at = st->start[b->stage]; b->at < st->start[b->stage + 1]; b->at++)
+        gen_stages_uses(st, p, b->at, note_use, b);
     for (int k = 0; k < nout; k++) {
         b->at = INT_MAX;
         note_use(b, out[k]);
@@ -763,7 +793,7 @@ static int add_fwd_dyn(module *mo, int own_gravity, const copy *general, int shi
     op(&b, WASM_I32_EQZ);
     op(&b, WASM_IF);
     op(&b, WASM_VOID);
-    for (int k = 0; k < 3; k++) {   /* dg = gravity - the model's */
+    for (int k = 0; k < 3; k++) { /* dg = gravity - the model's */
         scratch(&b);
         local_op(&b, WASM_LOCAL_GET, P_GRAVITY);
         f64_load(&b, 8u * (uint32_t)k);
@@ -850,7 +880,7 @@ static int add_forward_model_gravity(module *mo, const copy *own, const gen_wasm
     body b;
     if (body_init(&b, own->first < 0 ? em : NULL, &mo->sl, 1 + npointer, fwd_params)) b.failed = 1;
     b.npseudo = npointer;
-    local_op(&b, WASM_LOCAL_GET, 0);                 /* a disposed handle (0): the runtime names it */
+    local_op(&b, WASM_LOCAL_GET, 0); /* a disposed handle (0): the runtime names it */
     op(&b, WASM_I32_EQZ);
     op(&b, WASM_IF);
     op(&b, WASM_VOID);
@@ -891,7 +921,7 @@ static int add_forward(module *mo, const gen_wasm_handle *h, int fm)
     const mech_model *m = mo->em->own.g->m;
     body b;
     if (body_init(&b, NULL, &mo->sl, 1, (const int[NPARAM_PART]){ -1, -1, -1, -1, -1, -1, -1 })) b.failed = 1;
-    local_op(&b, WASM_LOCAL_GET, 0);                 /* a disposed handle (0): the runtime names it */
+    local_op(&b, WASM_LOCAL_GET, 0); /* a disposed handle (0): the runtime names it */
     op(&b, WASM_IF);
     op(&b, WASM_VOID);
     int g = i32_local(&b);
@@ -962,8 +992,9 @@ static void layout(scratch_layout *sl, const emitters *em)
 
 static void write_types(wasm_buf *w)
 {
-    static const int nparams[NTYPE] = { [T_PART] = 7, [T_OWN] = 6, [T_OBSERVE] = 3, [T_LIBM] = 1, [T_START] = 0,
-                                        [T_FORWARD] = 1 };
+    static const int nparams[NTYPE] = {
+        [T_PART] = 7, [T_OWN] = 6, [T_OBSERVE] = 3, [T_LIBM] = 1, [T_START] = 0, [T_FORWARD] = 1
+    };
     size_t at = wasm_section(w, WASM_SEC_TYPE);
     wasm_u32(w, NTYPE);
     for (int t = 0; t < NTYPE; t++) {
@@ -984,7 +1015,7 @@ static void write_imports(wasm_buf *w)
     wasm_name(w, "env");
     wasm_name(w, "memory");
     wasm_byte(w, WASM_EXTERN_MEMORY);
-    wasm_byte(w, 0);    /* limits: a minimum (of 0 pages), no maximum */
+    wasm_byte(w, 0); /* limits: a minimum (of 0 pages), no maximum */
     wasm_u32(w, 0);
     for (int k = 0; k < 2; k++) {
         wasm_name(w, "env");
@@ -996,7 +1027,7 @@ static void write_imports(wasm_buf *w)
     wasm_name(w, "scratch");
     wasm_byte(w, WASM_EXTERN_GLOBAL);
     wasm_byte(w, WASM_I32);
-    wasm_byte(w, 0);    /* immutable */
+    wasm_byte(w, 0); /* immutable */
     wasm_end(w, at);
 }
 
@@ -1015,7 +1046,7 @@ static void write_module(wasm_buf *w, const module *mo, const wexport *ex, int n
     wasm_u32(w, (uint32_t)mo->nf);
     for (int k = 0; k < mo->nf; k++) wasm_u32(w, (uint32_t)mo->f[k].type);
     wasm_end(w, at);
-    at = wasm_section(w, WASM_SEC_GLOBAL);   /* scratch_bytes */
+    at = wasm_section(w, WASM_SEC_GLOBAL); /* scratch_bytes */
     wasm_u32(w, 1);
     wasm_byte(w, WASM_I32);
     wasm_byte(w, 0);
@@ -1044,7 +1075,7 @@ static void write_module(wasm_buf *w, const module *mo, const wexport *ex, int n
         wasm_bytes(w, mo->f[k].bytes.b, mo->f[k].bytes.n);
     }
     wasm_end(w, at);
-    at = wasm_section(w, WASM_SEC_DATA);   /* one passive segment: the sin/cos table */
+    at = wasm_section(w, WASM_SEC_DATA); /* one passive segment: the sin/cos table */
     wasm_u32(w, 1);
     wasm_u32(w, 1);
     wasm_u32(w, (uint32_t)sizeof mech_sincos_table);
@@ -1070,7 +1101,8 @@ int gen_emit_wasm(emitters *em, wasm_buf *out, uint32_t *scratch_bytes, const ge
     int forward = handle && !mo.failed ? add_forward(&mo, handle, forward_model) : -1;
     if (!mo.failed) {
         wexport ex[6] = {
-            { "fwd_dyn", WASM_EXTERN_FUNC, fwd_dyn }, { "fwd_dyn_own_gravity", WASM_EXTERN_FUNC, own_gravity },
+            { "fwd_dyn", WASM_EXTERN_FUNC, fwd_dyn },
+            { "fwd_dyn_own_gravity", WASM_EXTERN_FUNC, own_gravity },
             { "scratch_bytes", WASM_EXTERN_GLOBAL, G_SCRATCH_BYTES },
         };
         int nex = 3;

@@ -78,7 +78,7 @@ static ex make(ex_pool *p, ex_op op, ex a, ex b)
 
 int ex_pool_init(ex_pool *p)
 {
-    memset(p, 0, sizeof *p);          /* zero = 0: intern()'s fallback, the node built next */
+    memset(p, 0, sizeof *p); /* zero = 0: intern()'s fallback, the node built next */
     p->zero = ex_const(p, 0.0);
     p->one = ex_const(p, 1.0);
     return p->failed ? -1 : 0;
@@ -97,7 +97,7 @@ static int is_value(const ex_pool *p, ex a, double c) { return is_const(p, a) &&
 
 ex ex_const(ex_pool *p, double c)
 {
-    ex_node n = { EX_CONST, -1, -1, c == 0.0 ? 0.0 : c, 0, 0 };   /* one zero, not two */
+    ex_node n = { EX_CONST, -1, -1, c == 0.0 ? 0.0 : c, 0, 0 }; /* one zero, not two */
     return intern(p, &n);
 }
 
@@ -143,12 +143,16 @@ ex ex_neg(ex_pool *p, ex a)
 ex ex_add(ex_pool *p, ex a, ex b)
 {
     if (is_const(p, a) && is_const(p, b)) return ex_const(p, cval(p, a) + cval(p, b));
-    if (a == b) return ex_mul(p, ex_const(p, 2.0), a);   /* x + x = 2x, exactly; 0.5y + 0.5y = y */
+    if (a == b) return ex_mul(p, ex_const(p, 2.0), a); /* x + x = 2x, exactly; 0.5y + 0.5y = y */
     if (is_value(p, a, 0.0)) return b;
     if (is_value(p, b, 0.0)) return a;
     if (p->nodes[b].op == EX_NEG) return ex_sub(p, a, p->nodes[b].a);
     if (p->nodes[a].op == EX_NEG) return ex_sub(p, b, p->nodes[a].a);
-    if (is_const(p, b)) { ex t = a; a = b; b = t; }      /* constant first */
+    if (is_const(p, b)) {
+        ex t = a;
+        a = b;
+        b = t;
+    } /* constant first */
     if (is_const(p, a)) {
         double c = cval(p, a);
         const ex_node *nb = &p->nodes[b];
@@ -156,7 +160,11 @@ ex ex_add(ex_pool *p, ex a, ex b)
         if (nb->op == EX_SUB && is_const(p, nb->a)) return ex_sub(p, ex_const(p, c + cval(p, nb->a)), nb->b);
         if (nb->op == EX_SUB && is_const(p, nb->b)) return ex_add(p, ex_const(p, c - cval(p, nb->b)), nb->a);
         if (c < 0) return make(p, EX_SUB, b, ex_const(p, -c));
-    } else if (a > b) { ex t = a; a = b; b = t; }       /* commutative: canonical order */
+    } else if (a > b) {
+        ex t = a;
+        a = b;
+        b = t;
+    } /* commutative: canonical order */
     return make(p, EX_ADD, a, b);
 }
 
@@ -181,7 +189,11 @@ ex ex_sub(ex_pool *p, ex a, ex b)
 
 ex ex_mul(ex_pool *p, ex a, ex b)
 {
-    if (is_const(p, b) && !is_const(p, a)) { ex t = a; a = b; b = t; }   /* constant first */
+    if (is_const(p, b) && !is_const(p, a)) {
+        ex t = a;
+        a = b;
+        b = t;
+    } /* constant first */
     if (is_const(p, a)) {
         double c = cval(p, a);
         if (is_const(p, b)) return ex_const(p, c * cval(p, b));
@@ -190,14 +202,18 @@ ex ex_mul(ex_pool *p, ex a, ex b)
         if (c == -1.0) return ex_neg(p, b);
         const ex_node *nb = &p->nodes[b];
         if (nb->op == EX_NEG) return ex_mul(p, ex_const(p, -c), nb->a);
-        if (nb->op == EX_MUL && is_const(p, nb->a))                    /* c1*(c2*x) */
+        if (nb->op == EX_MUL && is_const(p, nb->a)) /* c1*(c2*x) */
             return ex_mul(p, ex_const(p, c * cval(p, nb->a)), nb->b);
         if (c < 0) return ex_neg(p, make(p, EX_MUL, ex_const(p, -c), b));
         return make(p, EX_MUL, a, b);
     }
     if (p->nodes[a].op == EX_NEG) return ex_neg(p, ex_mul(p, p->nodes[a].a, b));
     if (p->nodes[b].op == EX_NEG) return ex_neg(p, ex_mul(p, a, p->nodes[b].a));
-    if (a > b) { ex t = a; a = b; b = t; }
+    if (a > b) {
+        ex t = a;
+        a = b;
+        b = t;
+    }
     return make(p, EX_MUL, a, b);
 }
 

@@ -11,43 +11,44 @@
 #ifndef MECHGEN_EXPR_H
 #define MECHGEN_EXPR_H
 
-typedef int ex;              /* a node: index into the pool */
+typedef int ex; /* a node: index into the pool */
 
 /* A pool stops growing here (about 300 MB) and reports failure rather than
  * exhausting memory on an absurdly large model. */
 #define EX_MAX_NODES (1 << 23)
 
 typedef enum {
-    EX_CONST,                /* numeric constant (c)                     */
-    EX_INPUT,                /* runtime input array[index], e.g. q[3]    */
-    EX_SIN, EX_COS,          /* of an input (a)                          */
-    EX_NEG,                  /* -a                                       */
-    EX_ADD, EX_SUB,          /* a + b, a - b                             */
-    EX_MUL, EX_DIV,          /* a * b, a / b                             */
-    EX_SQRT,                 /* sqrt(a)                                  */
-    EX_RECIP0                /* a > 0 ? 1 / a : 0                        */
+    EX_CONST, /* numeric constant (c)                     */
+    EX_INPUT, /* runtime input array[index], e.g. q[3]    */
+    EX_SIN,
+    EX_COS, /* of an input (a)                          */
+    EX_NEG, /* -a                                       */
+    EX_ADD,
+    EX_SUB, /* a + b, a - b                             */
+    EX_MUL,
+    EX_DIV,   /* a * b, a / b                             */
+    EX_SQRT,  /* sqrt(a)                                  */
+    EX_RECIP0 /* a > 0 ? 1 / a : 0                        */
 } ex_op;
 
 /* The arrays a generated function reads, in the order of its parameters. */
-typedef enum {
-    EX_IN_Q, EX_IN_QD, EX_IN_TAU, EX_IN_FEXT, EX_IN_ACT, EX_IN_GRAVITY, EX_IN_COUNT
-} ex_input_array;
+typedef enum { EX_IN_Q, EX_IN_QD, EX_IN_TAU, EX_IN_FEXT, EX_IN_ACT, EX_IN_GRAVITY, EX_IN_COUNT } ex_input_array;
 
 typedef struct {
     ex_op op;
-    ex a, b;                 /* operands, -1 when unused                 */
-    double c;                /* EX_CONST value                           */
-    ex_input_array array;    /* EX_INPUT: which array ...                */
-    int index;               /* ... and which entry of it (else 0)       */
+    ex a, b;              /* operands, -1 when unused                 */
+    double c;             /* EX_CONST value                           */
+    ex_input_array array; /* EX_INPUT: which array ...                */
+    int index;            /* ... and which entry of it (else 0)       */
 } ex_node;
 
 typedef struct ex_pool {
     ex_node *nodes;
     int n, cap;
-    int *table;              /* open-addressed hash of node ids, -1 empty */
+    int *table; /* open-addressed hash of node ids, -1 empty */
     int tcap;
     ex zero, one;
-    int failed;              /* set when an allocation failed or the pool is full */
+    int failed; /* set when an allocation failed or the pool is full */
 } ex_pool;
 
 /* 0 on success, -1 when out of memory. */
@@ -71,7 +72,7 @@ ex ex_sqrt(ex_pool *p, ex a);
 ex ex_recip0(ex_pool *p, ex a);
 
 /* a*b + c*d and friends, built from the constructors above. */
-ex ex_fma(ex_pool *p, ex acc, ex a, ex b);        /* acc + a*b */
-ex ex_fms(ex_pool *p, ex acc, ex a, ex b);        /* acc - a*b */
+ex ex_fma(ex_pool *p, ex acc, ex a, ex b); /* acc + a*b */
+ex ex_fms(ex_pool *p, ex acc, ex a, ex b); /* acc - a*b */
 
 #endif

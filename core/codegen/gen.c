@@ -104,8 +104,10 @@ int gen_fwd_dyn(gen *g)
         gen_elements(g) || gen_loops(g) || (aba ? gen_aba_solve(g) : gen_ltdl(g)) || gen_observe(g))
         return -1;
     if (g->p.failed)
-        return gen_fail(g, 0, "out of memory building expressions (at most %d nodes): the model is too large "
-                              "for straight-line code", EX_MAX_NODES);
+        return gen_fail(g, 0,
+                        "out of memory building expressions (at most %d nodes): the model is too large "
+                        "for straight-line code",
+                        EX_MAX_NODES);
     return 0;
 }
 
@@ -135,7 +137,7 @@ int gen_gravity_tau(gen *g)
         g->qdd[i] = ex_sub(&g->p, gen_input(g, EX_IN_TAU, i), g->C[i]);
         gen_name(g, g->qdd[i], "tau_g_%d", i);
     }
-    for (int s = SEC_CRBA; s < SEC_COUNT; s++) g->section[s] = g->p.n;   /* the stages that do not run */
+    for (int s = SEC_CRBA; s < SEC_COUNT; s++) g->section[s] = g->p.n; /* the stages that do not run */
     if (g->p.failed) return gen_fail(g, 0, "out of memory building expressions (at most %d nodes)", EX_MAX_NODES);
     return 0;
 }
@@ -147,7 +149,7 @@ void gen_name(gen *g, ex id, const char *fmt, ...)
     if (g->nlabel == g->labelcap) {
         int cap = g->labelcap ? 2 * g->labelcap : 256;
         gen_label *l = realloc(g->labels, (size_t)cap * sizeof *l);
-        if (!l) return;                    /* the temporary keeps its number */
+        if (!l) return; /* the temporary keeps its number */
         g->labels = l;
         g->labelcap = cap;
     }
@@ -163,8 +165,7 @@ void gen_name_sv6(gen *g, sv6 v, int force, const char *fmt, int i)
 {
     char prefix[GEN_LABEL_LEN - 4];
     snprintf(prefix, sizeof prefix, fmt, i);
-    for (int k = 0; k < 6; k++)
-        gen_name(g, v.e[k], "%s_%c%c", prefix, "wvnf"[(k >= 3) + 2 * force], "xyz"[k % 3]);
+    for (int k = 0; k < 6; k++) gen_name(g, v.e[k], "%s_%c%c", prefix, "wvnf"[(k >= 3) + 2 * force], "xyz"[k % 3]);
 }
 
 ex gen_input(gen *g, ex_input_array array, int k)

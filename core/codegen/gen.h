@@ -34,71 +34,87 @@
 /* Sections of the emitted function, in order; nodes first built during a
  * stage are emitted under its heading. */
 enum {
-    SEC_KINEMATICS, SEC_VELOCITIES, SEC_BIAS, SEC_CRBA, SEC_WORLD, SEC_ELEMENTS, SEC_LOOPS,
-    SEC_LTDL, SEC_SOLVE, SEC_CONSTRAINT, SEC_BACKSUB, SEC_OBSERVE, SEC_COUNT
+    SEC_KINEMATICS,
+    SEC_VELOCITIES,
+    SEC_BIAS,
+    SEC_CRBA,
+    SEC_WORLD,
+    SEC_ELEMENTS,
+    SEC_LOOPS,
+    SEC_LTDL,
+    SEC_SOLVE,
+    SEC_CONSTRAINT,
+    SEC_BACKSUB,
+    SEC_OBSERVE,
+    SEC_COUNT
 };
 
 /* A body's kinematics in base coordinates (the frame rbda/elements.h works in). */
 typedef struct {
-    ex R[9];               /* attitude, row-major: columns are the body axes (E^T)  */
-    ex p[3];               /* origin                                                */
-    sv6 v;                 /* spatial velocity 0_X_i v_i                            */
-    sv6 a;                 /* velocity-product acceleration (qdd = 0, no gravity)   */
-    sv6 S[6];              /* motion subspace columns 0_X_i S_i                     */
+    ex R[9];  /* attitude, row-major: columns are the body axes (E^T)  */
+    ex p[3];  /* origin                                                */
+    sv6 v;    /* spatial velocity 0_X_i v_i                            */
+    sv6 a;    /* velocity-product acceleration (qdd = 0, no gravity)   */
+    sv6 S[6]; /* motion subspace columns 0_X_i S_i                     */
 } gen_world;
 
 typedef struct {
-    sxform xt;             /* tree transform: joint frame at q = 0 from parent      */
-    sxform xj;             /* joint transform: body from joint frame; i_X_p = xj xt */
-    int need_x0;           /* body or a descendant reads fext                        */
-    sxform x0;             /* body from base, only where need_x0                     */
-    sv6 S[6];              /* motion subspace columns (nv of them)                  */
-    sv6 v;                 /* body velocity                                          */
-    sv6 c;                 /* velocity-product acceleration v x (S qd)              */
-    sinertia I;            /* inertia the dynamics sees, body coordinates: the body's own
+    sxform xt;      /* tree transform: joint frame at q = 0 from parent      */
+    sxform xj;      /* joint transform: body from joint frame; i_X_p = xj xt */
+    int need_x0;    /* body or a descendant reads fext                        */
+    sxform x0;      /* body from base, only where need_x0                     */
+    sv6 S[6];       /* motion subspace columns (nv of them)                  */
+    sv6 v;          /* body velocity                                          */
+    sv6 c;          /* velocity-product acceleration v x (S qd)              */
+    sinertia I;     /* inertia the dynamics sees, body coordinates: the body's own
                             * after regroup_inertias moved its joint-invariant part
                             * to the parent (gen_kinematics.c); not the physical one */
-    int need_world;        /* a loop, POI or tsda reads w (set on ancestors too)    */
-    gen_world w;           /* only where need_world                                  */
+    int need_world; /* a loop, POI or tsda reads w (set on ancestors too)    */
+    gen_world w;    /* only where need_world                                  */
 } gen_body;
 
 /* A name for the temporary of node id, given by the stage that knows its
  * role (e.g. "v3_wz", "H_2_1"); the emitter uses the first name a node got. */
 #define GEN_LABEL_LEN 24
-typedef struct { ex id; char name[GEN_LABEL_LEN]; } gen_label;
+typedef struct {
+    ex id;
+    char name[GEN_LABEL_LEN];
+} gen_label;
 
 /* The two ways to H^-1: composite inertias and a sparse factorization of H,
  * or articulated inertias (O(n), never forming H). */
 typedef enum { GEN_CRBA, GEN_ABA } gen_algorithm;
 
 /* Operations in the emitted function (one per temporary). */
-typedef struct { int mul, add, div, neg, trig, sqrt, total; } gen_ops;
+typedef struct {
+    int mul, add, div, neg, trig, sqrt, total;
+} gen_ops;
 
 typedef struct gen {
     const mech_model *m;
-    const char *path;      /* model file, for messages and the header comment */
-    const char *name;      /* model name for the output: the file stem         */
+    const char *path; /* model file, for messages and the header comment */
+    const char *name; /* model name for the output: the file stem         */
     ex_pool p;
-    gen_body *b;           /* nb */
-    ex *C;                 /* nv bias forces                                   */
-    ex *H;                 /* nv x nv, lower triangle used; L after gen_ltdl   */
-    unsigned char *Hpat;   /* nv x nv, 1 where the CRBA writes H               */
-    int *lambda;           /* nv: expanded parent array (RBDA Table 6.4)       */
-    ex *tau_e;             /* nv: generalized force of tsda and rsda           */
-    ex *K;                 /* nc x nv loop Jacobian                            */
-    ex *kc;                /* nc: k + kstab                                    */
-    ex *qdd;               /* nv outputs (of gen_gravity_tau: its tau_g)       */
-    ex *obs;               /* mech_observe_len outputs of the observe function */
-    int section[SEC_COUNT];/* first node built in each section                 */
-    gen_label *labels;     /* nlabel names of temporaries, in the order given  */
+    gen_body *b;            /* nb */
+    ex *C;                  /* nv bias forces                                   */
+    ex *H;                  /* nv x nv, lower triangle used; L after gen_ltdl   */
+    unsigned char *Hpat;    /* nv x nv, 1 where the CRBA writes H               */
+    int *lambda;            /* nv: expanded parent array (RBDA Table 6.4)       */
+    ex *tau_e;              /* nv: generalized force of tsda and rsda           */
+    ex *K;                  /* nc x nv loop Jacobian                            */
+    ex *kc;                 /* nc: k + kstab                                    */
+    ex *qdd;                /* nv outputs (of gen_gravity_tau: its tau_g)       */
+    ex *obs;                /* mech_observe_len outputs of the observe function */
+    int section[SEC_COUNT]; /* first node built in each section                 */
+    gen_label *labels;      /* nlabel names of temporaries, in the order given  */
     int nlabel, labelcap;
-    int fold_gravity;      /* the model's gravity as constants, not the input  */
-    int gravity_only;      /* qd and fext read as zero (gen_gravity_tau)       */
+    int fold_gravity; /* the model's gravity as constants, not the input  */
+    int gravity_only; /* qd and fext read as zero (gen_gravity_tau)       */
     gen_algorithm algorithm;
-    int other_ops;         /* the other algorithm's operations at the model's
+    int other_ops;       /* the other algorithm's operations at the model's
                             * gravity when both were built, else -1           */
-    struct gen_aba *aba;   /* gen_aba_factor's factor, for the solves          */
-    gen_ops ops;           /* filled by gen_emit                               */
+    struct gen_aba *aba; /* gen_aba_factor's factor, for the solves          */
+    gen_ops ops;         /* filled by gen_emit                               */
     char err[512];
 } gen;
 

@@ -34,8 +34,8 @@
 typedef struct gen_aba {
     sv6 (*U)[6];
     ex (*L)[36];
-    ex *d, *dinv;          /* nv: scalar pivots and their inverses            */
-    sv6 *p, *a;            /* nb: scratch of the passes                       */
+    ex *d, *dinv; /* nv: scalar pivots and their inverses            */
+    sv6 *p, *a;   /* nb: scratch of the passes                       */
 } gen_aba;
 
 void gen_aba_free(gen *g)
@@ -129,10 +129,10 @@ int gen_aba_factor(gen *g)
             for (int c = 0; c < 6; c++) gen_name(g, IA[i].M[6 * r + c], "IA%d_%d%d", i, r < c ? r : c, r < c ? c : r);
         if (n > 0) {
             ex D[36], *d = f->d + b->vidx, *dinv = f->dinv + b->vidx;
-            for (int k = 0; k < n; k++) f->U[i][k] = sa_apply(p, &IA[i], gb->S[k]);       /* U = I^A S */
+            for (int k = 0; k < n; k++) f->U[i][k] = sa_apply(p, &IA[i], gb->S[k]); /* U = I^A S */
             for (int r = 0; r < n; r++)
-                for (int c = 0; c < n; c++) D[r * n + c] = sv_dot(p, gb->S[r], f->U[i][c]);  /* D = S^T U */
-            if (n == 1) D[0] = ex_add(p, D[0], ex_const(p, b->armature));                 /* + rotor inertia */
+                for (int c = 0; c < n; c++) D[r * n + c] = sv_dot(p, gb->S[r], f->U[i][c]); /* D = S^T U */
+            if (n == 1) D[0] = ex_add(p, D[0], ex_const(p, b->armature));                   /* + rotor inertia */
             block_ltdl(p, D, n, d, dinv);
             for (int k = 0; k < n * n; k++) f->L[i][k] = D[k];
             for (int k = 0; k < n; k++) {
@@ -142,10 +142,12 @@ int gen_aba_factor(gen *g)
             }
         }
         if (b->parent < 0) continue;
-        if (n > 1) {                    /* the parser keeps floating joints at the root */
+        if (n > 1) { /* the parser keeps floating joints at the root */
             free(IA);
-            return gen_fail(g, b->line, "body '%s': a joint of %d freedoms below another body has no "
-                                        "articulated-body form here", b->name, n);
+            return gen_fail(g, b->line,
+                            "body '%s': a joint of %d freedoms below another body has no "
+                            "articulated-body form here",
+                            b->name, n);
         }
         /* I^a = I^A - U D^-1 U^T = I^A - U (U / D)^T, with the row and column of
          * an axis e_k zero outright (I^a S = U - U D^-1 D = 0) unless the joint
@@ -177,10 +179,10 @@ static void aba_backward(gen *g, ex *x)
         const mech_body *b = &m->bodies[i];
         const gen_body *gb = &g->b[i];
         ex *u = x + b->vidx;
-        for (int k = 0; k < b->nv; k++) u[k] = ex_sub(p, u[k], sv_dot(p, gb->S[k], f->p[i]));    /* u = b - S^T p */
-        if (b->nv > 1) block_half(p, f->L[i], b->nv, u);          /* a floating root's u through L^-T */
+        for (int k = 0; k < b->nv; k++) u[k] = ex_sub(p, u[k], sv_dot(p, gb->S[k], f->p[i])); /* u = b - S^T p */
+        if (b->nv > 1) block_half(p, f->L[i], b->nv, u); /* a floating root's u through L^-T */
         if (b->parent < 0) continue;
-        sv6 pa = f->p[i];                                           /* p^a = p + U D^-1 u */
+        sv6 pa = f->p[i]; /* p^a = p + U D^-1 u */
         if (b->nv == 1) pa = sv_add(p, pa, sv_scale(p, f->U[i][0], ex_mul(p, u[0], f->dinv[b->vidx])));
         f->p[b->parent] = sv_add(p, f->p[b->parent], gen_up_transpose_force(g, i, pa));
     }
@@ -215,7 +217,7 @@ int gen_aba_solve(gen *g)
     ex_pool *p = &g->p;
     ex *x = malloc((size_t)(n ? n : 1) * sizeof *x);
     if (!x) return gen_fail(g, 0, "out of memory");
-    g->section[SEC_LTDL] = p->n;                                   /* nothing to factor here */
+    g->section[SEC_LTDL] = p->n; /* nothing to factor here */
     g->section[SEC_SOLVE] = p->n;
     for (int i = 0; i < n; i++) x[i] = ex_sub(p, ex_add(p, gen_input(g, EX_IN_TAU, i), g->tau_e[i]), g->C[i]);
     aba_backward(g, x);

@@ -50,8 +50,7 @@ int gen_crba(gen *g)
             j = m->bodies[j].parent;
             const mech_body *bj = &m->bodies[j];
             for (int r = 0; r < b->nv; r++)
-                for (int c = 0; c < bj->nv; c++)
-                    set_h(g, b->vidx + r, bj->vidx + c, sv_dot(p, F[r], g->b[j].S[c]));
+                for (int c = 0; c < bj->nv; c++) set_h(g, b->vidx + r, bj->vidx + c, sv_dot(p, F[r], g->b[j].S[c]));
         }
     }
     free(Ic);

@@ -33,10 +33,7 @@ static ex tsda_state(gen *g, const mech_tsda *t, ex xa[3], ex xb[3], ex u[3], ex
     return l;
 }
 
-static ex input_or_zero(gen *g, int slot)
-{
-    return slot >= 0 ? gen_input(g, EX_IN_ACT, slot) : g->p.zero;
-}
+static ex input_or_zero(gen *g, int slot) { return slot >= 0 ? gen_input(g, EX_IN_ACT, slot) : g->p.zero; }
 
 int gen_elements(gen *g)
 {
@@ -63,7 +60,7 @@ int gen_elements(gen *g)
         }
         int ba = m->pois[t->poi_a].body, bb = m->pois[t->poi_b].body;
         gen_path_project(g, ba, bb, Fa, +1, g->tau_e);
-        gen_path_project(g, bb, ba, Fb, -1, g->tau_e);      /* Fb above is -(force on b) */
+        gen_path_project(g, bb, ba, Fb, -1, g->tau_e); /* Fb above is -(force on b) */
     }
     for (int i = 0; i < m->nrsda; i++) {
         const mech_rsda *r = &m->rsdas[i];

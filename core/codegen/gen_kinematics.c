@@ -131,7 +131,7 @@ static void regroup_inertias(gen *g)
     for (int i = m->nb - 1; i >= 0; i--) {
         const mech_body *b = &m->bodies[i];
         gen_body *gb = &g->b[i];
-        double I[10], A[10] = { 0 };                    /* m, h[3], Ibar xx yy zz xy xz yz */
+        double I[10], A[10] = { 0 }; /* m, h[3], Ibar xx yy zz xy xz yz */
         I[0] = p->nodes[gb->I.m].c;
         for (int k = 0; k < 3; k++) I[1 + k] = p->nodes[gb->I.h[k]].c;
         for (int k = 0; k < 6; k++) I[4 + k] = p->nodes[gb->I.I[k]].c;
@@ -151,7 +151,8 @@ static void regroup_inertias(gen *g)
         double B[10];
         for (int c = 0; c < 10; c++) B[c] = I[c] - A[c];
         gb->I = const_inertia(p, B);
-        if (b->parent >= 0) g->b[b->parent].I = si_add(p, g->b[b->parent].I, si_transform(p, const_inertia(p, A), gb->xt));
+        if (b->parent >= 0)
+            g->b[b->parent].I = si_add(p, g->b[b->parent].I, si_transform(p, const_inertia(p, A), gb->xt));
     }
 }
 
@@ -205,7 +206,8 @@ int gen_kinematics(gen *g)
         gen_body *gb = &g->b[i];
         sv6 vp = b->parent < 0 ? sv_zero(&g->p) : gen_up_motion(g, i, g->b[b->parent].v);
         sv6 vJ = sv_zero(&g->p);
-        for (int k = 0; k < b->nv; k++) vJ = sv_add(&g->p, vJ, sv_scale(&g->p, gb->S[k], gen_input(g, EX_IN_QD, b->vidx + k)));
+        for (int k = 0; k < b->nv; k++)
+            vJ = sv_add(&g->p, vJ, sv_scale(&g->p, gb->S[k], gen_input(g, EX_IN_QD, b->vidx + k)));
         gb->v = sv_add(&g->p, vp, vJ);
         gb->c = sv_crm(&g->p, vp, vJ);
         gen_name_sv6(g, gb->v, 0, "v%d", i);

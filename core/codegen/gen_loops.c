@@ -15,7 +15,10 @@
 /* One side of a loop: frame axes R (row-major, columns the axes), origin x,
  * angular velocity w, velocity xd of the point x; v and a the body's world
  * spatial velocity and velocity-product acceleration. */
-typedef struct { ex R[9], x[3], w[3], xd[3]; sv6 v, a; } side;
+typedef struct {
+    ex R[9], x[3], w[3], xd[3];
+    sv6 v, a;
+} side;
 
 static void side_of(gen *g, int b, const double pos[3], const double rot[9], side *s)
 {
@@ -50,7 +53,10 @@ static ex dot3(ex_pool *p, sv3 a, sv3 b)
 static sv6 join(sv3 ang, sv3 lin)
 {
     sv6 r;
-    for (int k = 0; k < 3; k++) { r.e[k] = ang.e[k]; r.e[3 + k] = lin.e[k]; }
+    for (int k = 0; k < 3; k++) {
+        r.e[k] = ang.e[k];
+        r.e[3 + k] = lin.e[k];
+    }
     return r;
 }
 
@@ -108,13 +114,14 @@ static int loop_rows(ex_pool *p, const mech_loop *l, const side *P, const side *
     case MECH_LOOP_POINT_ON_LINE:
         for (int ax = 0; ax < 2; ax++, n++) e[n] = trans_row(p, P, S, ax, &T[n], &Td[n]);
         break;
-    case MECH_LOOP_DISTANCE:
-        e[0] = dist_row(p, P, S, l->length, &T[0], &Td[0]);
-        return 1;
+    case MECH_LOOP_DISTANCE: e[0] = dist_row(p, P, S, l->length, &T[0], &Td[0]); return 1;
     }
     if (l->type == MECH_LOOP_SPHERICAL || l->type == MECH_LOOP_POINT_ON_LINE) return n;
     for (int ax = 0; ax < 2; ax++, n++) e[n] = rot_row(p, P, S, ax, 2, &T[n], &Td[n]);
-    if (l->type == MECH_LOOP_PRISMATIC) { e[n] = rot_row(p, P, S, 0, 1, &T[n], &Td[n]); n++; }
+    if (l->type == MECH_LOOP_PRISMATIC) {
+        e[n] = rot_row(p, P, S, 0, 1, &T[n], &Td[n]);
+        n++;
+    }
     return n;
 }
 
@@ -132,7 +139,8 @@ int gen_loops(gen *g)
         side_of(g, l->pred, l->ppos, l->prot, &P);
         side_of(g, l->succ, l->spos, l->srot, &S);
         int n = loop_rows(p, l, &P, &S, T, Td, e);
-        if (n != l->nc) return gen_fail(g, l->line, "internal error: loop '%s' has %d rows, the model %d", l->name, n, l->nc);
+        if (n != l->nc)
+            return gen_fail(g, l->line, "internal error: loop '%s' has %d rows, the model %d", l->name, n, l->nc);
         sv6 dv = sv_sub(p, S.v, P.v), da = sv_sub(p, S.a, P.a);
         ex two_alpha = ex_const(p, 2.0 / l->stab), beta2 = ex_const(p, 1.0 / (l->stab * l->stab));
         for (int r = 0; r < n; r++) {

@@ -17,7 +17,7 @@
 static int expand_parents(gen *g, int *body_of)
 {
     const mech_model *m = g->m;
-    int *last = malloc((size_t)m->nb * sizeof *last);   /* last coordinate at or above body i */
+    int *last = malloc((size_t)m->nb * sizeof *last); /* last coordinate at or above body i */
     if (!last) return gen_fail(g, 0, "out of memory");
     for (int i = 0; i < m->nb; i++) {
         const mech_body *b = &m->bodies[i];
@@ -71,8 +71,16 @@ int gen_ltdl(gen *g)
     const int *lambda = g->lambda;
     int *body_of = malloc((size_t)(n ? n : 1) * sizeof *body_of);
     ex *dinv = malloc((size_t)(n ? n : 1) * sizeof *dinv);
-    if (!body_of || !dinv) { free(body_of); free(dinv); return gen_fail(g, 0, "out of memory"); }
-    if (expand_parents(g, body_of) || check_pattern(g, body_of)) { free(body_of); free(dinv); return -1; }
+    if (!body_of || !dinv) {
+        free(body_of);
+        free(dinv);
+        return gen_fail(g, 0, "out of memory");
+    }
+    if (expand_parents(g, body_of) || check_pattern(g, body_of)) {
+        free(body_of);
+        free(dinv);
+        return -1;
+    }
 
     /* Table 6.3 (L^T D L), in place: for k = n-1 .. 0 and each ancestor i of k,
      * a = H_ki / H_kk; H_ij -= a H_kj for j = i, lambda(i), ...; H_ki = a. */
@@ -93,7 +101,13 @@ int gen_ltdl(gen *g)
      * form would only add a product to the chain. */
     ex *early = calloc((size_t)(n ? n : 1), sizeof *early);
     int *nchild = calloc((size_t)(n ? n : 1), sizeof *nchild);
-    if (!early || !nchild) { free(early); free(nchild); free(body_of); free(dinv); return gen_fail(g, 0, "out of memory"); }
+    if (!early || !nchild) {
+        free(early);
+        free(nchild);
+        free(body_of);
+        free(dinv);
+        return gen_fail(g, 0, "out of memory");
+    }
     for (int k = 0; k < n; k++)
         if (lambda[k] >= 0) nchild[lambda[k]]++;
     for (int k = n - 1; k >= 0; k--) {
@@ -132,7 +146,7 @@ int gen_ltdl(gen *g)
         for (int j = lambda[i]; j >= 0; j = lambda[j]) x[j] = ex_fms(p, x[j], H[i * n + j], x[i]);
     }
     for (int i = 0; i < n; i++) gen_name(g, x[i], "u_%d", i);
-    g->section[SEC_CONSTRAINT] = p->n;                  /* empty without loops */
+    g->section[SEC_CONSTRAINT] = p->n; /* empty without loops */
     if (g->m->nc > 0) {
         ex *d = malloc((size_t)n * sizeof *d);
         for (int i = 0; d && i < n; i++) d[i] = H[i * n + i];
@@ -153,7 +167,7 @@ int gen_ltdl(gen *g)
     for (int i = 0; i < n; i++) {
         int anc[64], c = 0;
         for (int j = lambda[i]; j >= 0 && c < 64; j = lambda[j]) anc[c++] = j;
-        if (c == 64) {                                   /* deeper than 64: plain order */
+        if (c == 64) { /* deeper than 64: plain order */
             for (int j = lambda[i]; j >= 0; j = lambda[j]) x[i] = ex_fms(p, x[i], H[i * n + j], x[j]);
             continue;
         }

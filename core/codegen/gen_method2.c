@@ -35,10 +35,10 @@ typedef struct {
     gen *g;
     const ex *d, *dinv;
     int n, nc;
-    ex *z;              /* nc x n: L^-T K_r^T                       */
-    ex *rhs;            /* nc: k + kstab - K H^-1 b                 */
-    int *count;         /* n: loops whose z reaches coordinate i    */
-    int *group;         /* nloop: union-find parent, then group id  */
+    ex *z;      /* nc x n: L^-T K_r^T                       */
+    ex *rhs;    /* nc: k + kstab - K H^-1 b                 */
+    int *count; /* n: loops whose z reaches coordinate i    */
+    int *group; /* nloop: union-find parent, then group id  */
     unsigned char *seen;
 } method2;
 
@@ -55,10 +55,7 @@ static int loop_of_row(const mech_model *m, int r)
     return l;
 }
 
-static int reaches(const method2 *s, int r, int i)
-{
-    return s->z[(size_t)r * s->n + i] != s->g->p.zero;
-}
+static int reaches(const method2 *s, int r, int i) { return s->z[(size_t)r * s->n + i] != s->g->p.zero; }
 
 /* M x = b for symmetric M (N x N, lower triangle read) by an unpivoted
  * L D L^T in place: t_ij = M_ij - sum_k<j t_ik L_jk (t_ij = L_ij D_j),
@@ -73,7 +70,7 @@ static void ldl_solve(ex_pool *p, ex *M, int N, ex *b)
             M[j * N + i] = M[i * N + j];
             M[i * N + j] = ex_mul(p, M[i * N + j], dinv);
         }
-        M[j * N + j] = dinv;                     /* the diagonal keeps 1 / D_j */
+        M[j * N + j] = dinv; /* the diagonal keeps 1 / D_j */
     }
     for (int i = 0; i < N; i++)
         for (int k = 0; k < i; k++) b[i] = ex_fms(p, b[i], M[i * N + k], b[k]);
@@ -123,12 +120,15 @@ static int partition(method2 *s, int t)
                 else s->group[l] = root(s->group, first);
             }
     }
-    for (int i = 0; i < s->n; i++) {                /* coordinates outside R per group */
+    for (int i = 0; i < s->n; i++) { /* coordinates outside R per group */
         if (s->count[i] >= t || s->count[i] == 0) continue;
         for (int r = 0; r < s->nc; r++)
-            if (reaches(s, r, i)) { cols[root(s->group, loop_of_row(m, r))]++; break; }
+            if (reaches(s, r, i)) {
+                cols[root(s->group, loop_of_row(m, r))]++;
+                break;
+            }
     }
-    for (int r = 0; r < s->nc; r++) {              /* a row only in R: a zero row of B */
+    for (int r = 0; r < s->nc; r++) { /* a row only in R: a zero row of B */
         int outside = 0;
         for (int i = 0; i < s->n && !outside; i++) outside = s->count[i] < t && reaches(s, r, i);
         if (!outside) goto done;
@@ -137,7 +137,8 @@ static int partition(method2 *s, int t)
     for (int l = 0; l < m->nloop; l++)
         if (root(s->group, l) == l && rows[l] > cols[l]) goto done;
     ngroup = 0;
-    for (int l = 0; l < m->nloop; l++) if (root(s->group, l) == l) rows[l] = ngroup++;
+    for (int l = 0; l < m->nloop; l++)
+        if (root(s->group, l) == l) rows[l] = ngroup++;
     for (int l = 0; l < m->nloop; l++) s->group[l] = rows[root(s->group, l)];
 done:
     free(rows);
@@ -156,25 +157,30 @@ static int solve_candidate(method2 *s, int t, ex *lambda)
     int nR = 0, *order = malloc((size_t)(s->nc + s->n) * sizeof *order);
     if (!order) return gen_fail(g, 0, "out of memory");
     int N = 0;
-    for (int grp = 0; grp < ngroup; grp++)          /* rows by group, then R */
+    for (int grp = 0; grp < ngroup; grp++) /* rows by group, then R */
         for (int r = 0; r < s->nc; r++)
             if (s->group[loop_of_row(m, r)] == grp) order[N++] = r;
     for (int i = 0; i < s->n; i++)
         if (s->count[i] >= t) order[N + nR++] = i;
     N += nR;
     ex *M = malloc((size_t)N * (size_t)N * sizeof *M), *b = malloc((size_t)N * sizeof *b);
-    if (!M || !b) { free(order); free(M); free(b); return gen_fail(g, 0, "out of memory"); }
+    if (!M || !b) {
+        free(order);
+        free(M);
+        free(b);
+        return gen_fail(g, 0, "out of memory");
+    }
     for (int a = 0; a < N; a++) {
         b[a] = a < s->nc ? s->rhs[order[a]] : p->zero;
         for (int c = 0; c <= a; c++) {
             ex e = p->zero;
-            if (a < s->nc) {                        /* B: the sum outside R */
+            if (a < s->nc) { /* B: the sum outside R */
                 const ex *za = s->z + (size_t)order[a] * s->n, *zc = s->z + (size_t)order[c] * s->n;
                 for (int i = 0; i < s->n; i++)
                     if (s->count[i] < t) e = ex_fma(p, e, ex_mul(p, za[i], s->dinv[i]), zc[i]);
-            } else if (c < s->nc) {                 /* Z_R */
+            } else if (c < s->nc) { /* Z_R */
                 e = s->z[(size_t)order[c] * s->n + order[a]];
-            } else if (c == a) {                    /* -D_R */
+            } else if (c == a) { /* -D_R */
                 e = ex_neg(p, s->d[order[a]]);
             }
             M[a * N + c] = e;
@@ -182,7 +188,9 @@ static int solve_candidate(method2 *s, int t, ex *lambda)
     }
     ldl_solve(p, M, N, b);
     for (int a = 0; a < s->nc; a++) lambda[order[a]] = b[a];
-    free(order); free(M); free(b);
+    free(order);
+    free(M);
+    free(b);
     return 0;
 }
 
@@ -197,7 +205,10 @@ int gen_method2(gen *g, void (*half_solve)(gen *g, ex *x), const ex *d, const ex
     s.count = calloc((size_t)n, sizeof *s.count);
     s.group = malloc((size_t)m->nloop * sizeof *s.group);
     ex *lambda = malloc((size_t)nc * sizeof *lambda), *best = malloc((size_t)nc * sizeof *best);
-    if (!s.z || !s.rhs || !s.count || !s.group || !lambda || !best) { rc = gen_fail(g, 0, "out of memory"); goto done; }
+    if (!s.z || !s.rhs || !s.count || !s.group || !lambda || !best) {
+        rc = gen_fail(g, 0, "out of memory");
+        goto done;
+    }
 
     for (int r = 0; r < nc; r++) {
         ex *zr = s.z + (size_t)r * n;
@@ -210,7 +221,10 @@ int gen_method2(gen *g, void (*half_solve)(gen *g, ex *x), const ex *d, const ex
     for (int i = 0; i < n; i++)
         for (int l = 0; l < m->nloop; l++)
             for (int r = m->loops[l].cidx; r < m->loops[l].cidx + m->loops[l].nc; r++)
-                if (reaches(&s, r, i)) { s.count[i]++; break; }
+                if (reaches(&s, r, i)) {
+                    s.count[i]++;
+                    break;
+                }
 
     /* Every threshold t from 1 to nloop + 1 (R empty: the dense A). */
     int mark = p->n, best_cost = -1;
@@ -218,21 +232,36 @@ int gen_method2(gen *g, void (*half_solve)(gen *g, ex *x), const ex *d, const ex
         int any = t == m->nloop + 1;
         for (int i = 0; i < n && !any; i++) any = s.count[i] == t;
         int refused = any ? solve_candidate(&s, t, lambda) : 1;
-        if (refused < 0) { rc = -1; goto done; }
+        if (refused < 0) {
+            rc = -1;
+            goto done;
+        }
         if (refused) continue;
         s.seen = realloc(s.seen, (size_t)p->n);
         int cost = s.seen ? cost_since(&s, lambda, nc, mark) : -1;
-        if (cost < 0) { rc = gen_fail(g, 0, "out of memory"); goto done; }
+        if (cost < 0) {
+            rc = gen_fail(g, 0, "out of memory");
+            goto done;
+        }
         if (best_cost < 0 || cost < best_cost) {
             best_cost = cost;
             memcpy(best, lambda, (size_t)nc * sizeof *best);
         }
     }
-    if (best_cost < 0) { rc = gen_fail(g, 0, "internal error: no method-2 partition"); goto done; }
+    if (best_cost < 0) {
+        rc = gen_fail(g, 0, "internal error: no method-2 partition");
+        goto done;
+    }
     for (int r = 0; r < nc; r++) gen_name(g, best[r], "lambda_%d", r);
     for (int r = 0; r < nc; r++)
         for (int i = 0; i < n; i++) u[i] = ex_fma(p, u[i], s.z[(size_t)r * n + i], best[r]);
 done:
-    free(s.z); free(s.rhs); free(s.count); free(s.group); free(s.seen); free(lambda); free(best);
+    free(s.z);
+    free(s.rhs);
+    free(s.count);
+    free(s.group);
+    free(s.seen);
+    free(lambda);
+    free(best);
     return rc;
 }

@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     if (argc != 4 && !(argc == 2 && wasm_path)) return usage(prog);
     mech_error err;
     mech_model *m = mech_model_load(argv[1], &err);
-    if (m && mech_loops_check(m, &err)) {       /* over-constrained: A would be singular in the generated code */
+    if (m && mech_loops_check(m, &err)) { /* over-constrained: A would be singular in the generated code */
         mech_model_free(m);
         m = NULL;
     }
@@ -69,9 +69,9 @@ int main(int argc, char **argv)
     if (rc == 0) {
         const gen *own = &o.own[o.best];
         printf("mechgen: %s: nq %d nv %d nb %d nc %d: %s: %d ops (%d mul, %d add/sub, %d div, %d neg, %d sin/cos, "
-               "%d sqrt) at its own gravity, %d with gravity an input, %d for G(q) g", o.stem, m->nq, m->nv, m->nb,
-               m->nc, algorithm_name[o.best], own->ops.total, own->ops.mul, own->ops.add, own->ops.div, own->ops.neg,
-               own->ops.trig, own->ops.sqrt, o.general.ops.total, o.shift.ops.total);
+               "%d sqrt) at its own gravity, %d with gravity an input, %d for G(q) g",
+               o.stem, m->nq, m->nv, m->nb, m->nc, algorithm_name[o.best], own->ops.total, own->ops.mul, own->ops.add,
+               own->ops.div, own->ops.neg, own->ops.trig, own->ops.sqrt, o.general.ops.total, o.shift.ops.total);
         if (own->other_ops >= 0) printf("; %s: %d ops", algorithm_name[1 - o.best], own->other_ops);
         putchar('\n');
     } else {

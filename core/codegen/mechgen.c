@@ -57,8 +57,8 @@ int mechgen_generate(mechgen_output *o, const mech_model *m, const char *path, i
     memset(o, 0, sizeof *o);
     const char *why = gen_unquotable(path);
     if (why) {
-        snprintf(o->own[0].err, sizeof o->own[0].err, "the name '%.64s' cannot be written into generated C: it holds %s",
-                 path, why);
+        snprintf(o->own[0].err, sizeof o->own[0].err,
+                 "the name '%.64s' cannot be written into generated C: it holds %s", path, why);
         return -1;
     }
     file_stem(path, o->stem, sizeof o->stem);
@@ -66,10 +66,12 @@ int mechgen_generate(mechgen_output *o, const mech_model *m, const char *path, i
     int ok[2] = { 0, 0 }, ops[2] = { -1, -1 };
     for (int a = 0; a < 2; a++) {
         if (algorithm >= 0 && a != algorithm) continue;
-        ok[a] = build_own(&o->own[a], m, path, o->stem, (gen_algorithm)a) == 0 && (ops[a] = gen_count_ops(&o->own[a])) >= 0;
+        ok[a] =
+            build_own(&o->own[a], m, path, o->stem, (gen_algorithm)a) == 0 && (ops[a] = gen_count_ops(&o->own[a])) >= 0;
     }
-    int best = algorithm >= 0 ? algorithm
-               : ok[GEN_ABA] && (!ok[GEN_CRBA] || ops[GEN_ABA] < ABA_MARGIN * ops[GEN_CRBA]) ? GEN_ABA : GEN_CRBA;
+    int best = algorithm >= 0                                                              ? algorithm
+             : ok[GEN_ABA] && (!ok[GEN_CRBA] || ops[GEN_ABA] < ABA_MARGIN * ops[GEN_CRBA]) ? GEN_ABA
+                                                                                           : GEN_CRBA;
     if (algorithm == MECHGEN_OTHER) best = 1 - best;
     o->best = best;
     int rc = ok[best] ? 0 : -1;

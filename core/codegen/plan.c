@@ -18,7 +18,7 @@ int plan_trig_partner(const emitter *em, ex id)
     const ex_pool *p = &em->g->p;
     ex_node probe = p->nodes[id];
     probe.op = probe.op == EX_SIN ? EX_COS : EX_SIN;
-    for (int k = 0; k < p->n; k++)    /* generation-time only; trig nodes are few */
+    for (int k = 0; k < p->n; k++) /* generation-time only; trig nodes are few */
         if (p->nodes[k].op == probe.op && p->nodes[k].a == probe.a) return em->tnum[k] >= 0 ? k : -1;
     return -1;
 }
@@ -89,7 +89,11 @@ static int name_temporaries(emitter *em)
     const ex_pool *p = &g->p;
     int *first = malloc((size_t)p->n * sizeof *first);
     named *list = malloc((size_t)(em->ops.total ? em->ops.total : 1) * sizeof *list);
-    if (!first || !list) { free(first); free(list); return gen_fail(g, 0, "out of memory"); }
+    if (!first || !list) {
+        free(first);
+        free(list);
+        return gen_fail(g, 0, "out of memory");
+    }
     for (ex id = 0; id < p->n; id++) first[id] = -1;
     for (int k = g->nlabel - 1; k >= 0; k--) first[g->labels[k].id] = k;
     int n = 0;
@@ -103,7 +107,7 @@ static int name_temporaries(emitter *em)
     }
     qsort(list, (size_t)n, sizeof *list, by_name_then_id);
     for (int k = 1; k < n; k++)
-        if (strcmp(list[k].name, list[k - 1].name) == 0) first[list[k].id] = -2;   /* a duplicate */
+        if (strcmp(list[k].name, list[k - 1].name) == 0) first[list[k].id] = -2; /* a duplicate */
     for (ex id = 0; id < p->n; id++)
         if (em->tnum[id] >= 0 && first[id] == -2) snprintf(em->name[id], sizeof em->name[id], "t%d", em->tnum[id]);
     free(first);
@@ -133,11 +137,14 @@ static int analyse(emitter *em, unsigned char *keep, const ex *out, int nout)
             if (!isfinite(n->c)) return gen_fail(g, 0, "a constant evaluates to %g (degenerate model data?)", n->c);
             continue;
         case EX_INPUT: em->uses[n->array] = 1; continue;
-        case EX_SIN: case EX_COS: em->ops.trig++; break;
+        case EX_SIN:
+        case EX_COS: em->ops.trig++; break;
         case EX_NEG: em->ops.neg++; break;
-        case EX_ADD: case EX_SUB: em->ops.add++; break;
+        case EX_ADD:
+        case EX_SUB: em->ops.add++; break;
         case EX_MUL: em->ops.mul++; break;
-        case EX_DIV: case EX_RECIP0: em->ops.div++; break;
+        case EX_DIV:
+        case EX_RECIP0: em->ops.div++; break;
         case EX_SQRT: em->ops.sqrt++; break;
         }
         em->tnum[id] = em->ops.total++;
@@ -149,10 +156,7 @@ static int analyse(emitter *em, unsigned char *keep, const ex *out, int nout)
 /* Whether another gravity takes the general copy, else the shift into the
  * own copy: the copy in full only where it is one function, so that the
  * large models are not written twice (docs/codegen.md, "Gravity, an input"). */
-int plan_general_in_full(const emitters *em)
-{
-    return em->own.st.nstage == 1;
-}
+int plan_general_in_full(const emitters *em) { return em->own.st.nstage == 1; }
 
 /* Whether every angle of a sine or cosine is an input (a joint coordinate),
  * so that fwd_dyn can check them all before choosing the unchecked copy. */
@@ -167,10 +171,7 @@ static int angles_are_inputs(const emitter *em)
 }
 
 /* A copy small enough for one function, with the near and far halves. */
-int plan_has_halves(const emitter *em)
-{
-    return em->st.nstage == 1 && angles_are_inputs(em);
-}
+int plan_has_halves(const emitter *em) { return em->st.nstage == 1 && angles_are_inputs(em); }
 
 static int emitter_init(emitter *em, gen *g, const char *variant)
 {
@@ -217,7 +218,8 @@ int gen_plan(emitters *em, gen *own, gen *general, gen *shift)
     if (rc == 0) rc = emitter_init(&em->obs, own, "");
     int nobs = mech_observe_len(own->m);
     if (rc == 0) rc = plan_fwd_dyn(&em->own, keep, 1);
-    if (rc == 0 && (rc = plan_fwd_dyn(&em->general, keep, 1)) != 0) snprintf(own->err, sizeof own->err, "%s", general->err);
+    if (rc == 0 && (rc = plan_fwd_dyn(&em->general, keep, 1)) != 0)
+        snprintf(own->err, sizeof own->err, "%s", general->err);
     if (rc == 0 && (rc = plan_fwd_dyn(&em->shift, keep, 0)) != 0) snprintf(own->err, sizeof own->err, "%s", shift->err);
     if (rc == 0) rc = analyse(&em->obs, keep, own->obs, nobs);
     if (rc == 0 && gen_stages_plan(&em->obs.st, &own->p, em->obs.tnum, own->section, own->obs, nobs, 0))

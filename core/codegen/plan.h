@@ -15,16 +15,16 @@
 /* One generated function's plan. */
 typedef struct {
     gen *g;
-    const char *variant;  /* "_own" or "_g": the copy's part of its function names */
-    int *tnum;            /* temporary number of a kept operation node, or -1 */
-    gen_ops ops;          /* operation counts, one per temporary           */
+    const char *variant;         /* "_own" or "_g": the copy's part of its function names */
+    int *tnum;                   /* temporary number of a kept operation node, or -1 */
+    gen_ops ops;                 /* operation counts, one per temporary           */
     char (*name)[GEN_LABEL_LEN]; /* per kept operation node: its C name */
-    unsigned char *gmask; /* per trig node: bit k when it multiplies gravity[k], */
-                          /* GM_OTHER when anything else reads it           */
-    int uses[EX_IN_COUNT];  /* which input arrays the function reads        */
-    gen_stages st;        /* statements and stages                         */
-    int near;             /* writing the copy with unchecked sin/cos       */
-    int *loaded;          /* per node: 1 + the stage that last read it from w */
+    unsigned char *gmask;        /* per trig node: bit k when it multiplies gravity[k], */
+                                 /* GM_OTHER when anything else reads it           */
+    int uses[EX_IN_COUNT];       /* which input arrays the function reads        */
+    gen_stages st;               /* statements and stages                         */
+    int near;                    /* writing the copy with unchecked sin/cos       */
+    int *loaded;                 /* per node: 1 + the stage that last read it from w */
 } emitter;
 
 /* The functions of one generated file: forward dynamics at the model's own

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STAGE_MIN 60   /* statements a cut inside a phase leaves behind it, at least */
-#define STAGE_MAX 120  /* and at most */
+#define STAGE_MIN 60  /* statements a cut inside a phase leaves behind it, at least */
+#define STAGE_MAX 120 /* and at most */
 
 static int is_trig(const ex_node *n) { return n->op == EX_SIN || n->op == EX_COS; }
 
@@ -20,7 +20,8 @@ static int is_trig(const ex_node *n) { return n->op == EX_SIN || n->op == EX_COS
 static int phase(int sec)
 {
     switch (sec) {
-    case SEC_KINEMATICS: case SEC_VELOCITIES: return 0;
+    case SEC_KINEMATICS:
+    case SEC_VELOCITIES: return 0;
     case SEC_BIAS: return 1;
     case SEC_CRBA: return 2;
     default: return 3;
@@ -62,7 +63,7 @@ void gen_stages_uses(const gen_stages *st, const ex_pool *p, int i, void (*use)(
 
 typedef struct {
     const gen_stages *st;
-    int *last;  /* per node: the last statement reading it */
+    int *last; /* per node: the last statement reading it */
     int at;
 } last_use;
 
@@ -84,7 +85,7 @@ static void count_live(const gen_stages *st, const ex_pool *p, const ex *out, in
     for (ex id = 0; id < p->n; id++) {
         int d = st->stmt_of[id];
         if (d < 0 || last[id] <= d) continue;
-        live[d + 1]++;        /* live at the cuts d+1 .. last */
+        live[d + 1]++; /* live at the cuts d+1 .. last */
         live[last[id] + 1]--;
     }
     for (int c = 1; c <= st->n; c++) live[c] += live[c - 1];
@@ -142,8 +143,8 @@ int gen_stages_stage_of(const gen_stages *st, int i)
     return k;
 }
 
-int gen_stages_plan(gen_stages *st, const ex_pool *p, const int *tnum, const int section[SEC_COUNT],
-                    const ex *out, int nout, int staged)
+int gen_stages_plan(gen_stages *st, const ex_pool *p, const int *tnum, const int section[SEC_COUNT], const ex *out,
+                    int nout, int staged)
 {
     size_t n = (size_t)p->n;
     *st = (gen_stages){ 0 };
@@ -169,7 +170,7 @@ int gen_stages_plan(gen_stages *st, const ex_pool *p, const int *tnum, const int
             sn.stage = gen_stages_stage_of(st, i);
             gen_stages_uses(st, p, i, need_slot, &sn);
         }
-        sn.stage = st->nstage - 1;   /* the outputs are written by the last stage */
+        sn.stage = st->nstage - 1; /* the outputs are written by the last stage */
         for (int k = 0; k < nout; k++) need_slot(&sn, out[k]);
     }
     free(last);

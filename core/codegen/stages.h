@@ -7,20 +7,20 @@
 #include "codegen/gen.h"
 
 typedef struct {
-    int n;          /* statements, in emission order                              */
-    ex *stmt;       /* the node each prints; all sines and cosines are one         */
-                    /* statement, at the first of them                             */
-    int *stmt_of;   /* per node: the statement that defines it, or -1              */
+    int n;        /* statements, in emission order                              */
+    ex *stmt;     /* the node each prints; all sines and cosines are one         */
+                  /* statement, at the first of them                             */
+    int *stmt_of; /* per node: the statement that defines it, or -1              */
     int nstage;
-    int *start;     /* first statement of each stage; start[nstage] = n            */
-    int *slot;      /* per node: its w[] slot when a later stage reads it, else -1 */
+    int *start; /* first statement of each stage; start[nstage] = n            */
+    int *slot;  /* per node: its w[] slot when a later stage reads it, else -1 */
     int nslot;
 } gen_stages;
 
 /* The statements of the kept nodes (tnum[id] >= 0) writing `out`; cut into
  * stages when `staged`, else one stage.  0, or -1 when out of memory. */
-int gen_stages_plan(gen_stages *st, const ex_pool *p, const int *tnum, const int section[SEC_COUNT],
-                    const ex *out, int nout, int staged);
+int gen_stages_plan(gen_stages *st, const ex_pool *p, const int *tnum, const int section[SEC_COUNT], const ex *out,
+                    int nout, int staged);
 void gen_stages_free(gen_stages *st);
 
 /* The stage of statement i. */

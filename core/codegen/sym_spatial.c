@@ -3,7 +3,11 @@
 
 /* ---- 3-vectors ---- */
 
-static sv3 v3(ex x, ex y, ex z) { sv3 v = { { x, y, z } }; return v; }
+static sv3 v3(ex x, ex y, ex z)
+{
+    sv3 v = { { x, y, z } };
+    return v;
+}
 static sv3 v3_ang(sv6 s) { return v3(s.e[0], s.e[1], s.e[2]); }
 static sv3 v3_lin(sv6 s) { return v3(s.e[3], s.e[4], s.e[5]); }
 
@@ -54,7 +58,7 @@ static sv3 v3_const(ex_pool *p, const double c[3])
     return o;
 }
 
-static sv3 m3_mulv(ex_pool *p, const ex E[9], sv3 v)          /* E v   */
+static sv3 m3_mulv(ex_pool *p, const ex E[9], sv3 v) /* E v   */
 {
     sv3 o;
     for (int r = 0; r < 3; r++)
@@ -62,7 +66,7 @@ static sv3 m3_mulv(ex_pool *p, const ex E[9], sv3 v)          /* E v   */
     return o;
 }
 
-static sv3 m3_tmulv(ex_pool *p, const ex E[9], sv3 v)         /* E^T v */
+static sv3 m3_tmulv(ex_pool *p, const ex E[9], sv3 v) /* E^T v */
 {
     sv3 o;
     for (int c = 0; c < 3; c++)
@@ -130,8 +134,7 @@ sxform sx_compose(ex_pool *p, sxform cb, sxform ba)
     sxform X;
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
-            X.E[3 * r + c] = ex_fma(p, ex_fma(p, ex_mul(p, cb.E[3 * r], ba.E[c]),
-                                              cb.E[3 * r + 1], ba.E[3 + c]),
+            X.E[3 * r + c] = ex_fma(p, ex_fma(p, ex_mul(p, cb.E[3 * r], ba.E[c]), cb.E[3 * r + 1], ba.E[3 + c]),
                                     cb.E[3 * r + 2], ba.E[6 + c]);
     sv3 r = v3_add(p, v3(ba.r[0], ba.r[1], ba.r[2]), m3_tmulv(p, ba.E, v3(cb.r[0], cb.r[1], cb.r[2])));
     for (int k = 0; k < 3; k++) X.r[k] = r.e[k];
@@ -214,8 +217,7 @@ sv6 si_apply(ex_pool *p, sinertia I, sv6 v)
     sv3 w = v3_ang(v), vl = v3_lin(v), h = v3(I.h[0], I.h[1], I.h[2]);
     sv3 n;
     for (int i = 0; i < 3; i++)
-        n.e[i] = ex_fma(p, ex_fma(p, ex_mul(p, I.I[sym(i, 0)], w.e[0]), I.I[sym(i, 1)], w.e[1]),
-                        I.I[sym(i, 2)], w.e[2]);
+        n.e[i] = ex_fma(p, ex_fma(p, ex_mul(p, I.I[sym(i, 0)], w.e[0]), I.I[sym(i, 1)], w.e[1]), I.I[sym(i, 2)], w.e[2]);
     sv3 hw = v3_cross(p, h, w), f;
     for (int i = 0; i < 3; i++) f.e[i] = ex_sub(p, ex_mul(p, I.m, vl.e[i]), hw.e[i]);
     return sv_join(v3_add(p, n, v3_cross(p, h, vl)), f);
@@ -252,7 +254,7 @@ sinertia si_transform(ex_pool *p, sinertia I, sxform X)
         o.h[k] = ex_fma(p, y.e[k], I.m, r.e[k]);
         z[k] = ex_mul(p, r.e[k], ex_add(p, y.e[k], o.h[k]));
     }
-    ex IE[9];                                             /* Ibar E */
+    ex IE[9]; /* Ibar E */
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             IE[3 * i + j] = ex_fma(p, ex_fma(p, ex_mul(p, I.I[sym(i, 0)], X.E[j]), I.I[sym(i, 1)], X.E[3 + j]),
@@ -260,10 +262,8 @@ sinertia si_transform(ex_pool *p, sinertia I, sxform X)
     for (int i = 0; i < 3; i++)
         for (int j = i; j < 3; j++) {
             ex e = ex_fma(p, ex_fma(p, ex_mul(p, X.E[i], IE[j]), X.E[3 + i], IE[3 + j]), X.E[6 + i], IE[6 + j]);
-            if (i == j)
-                e = ex_add(p, e, ex_add(p, z[(i + 1) % 3], z[(i + 2) % 3]));
-            else
-                e = ex_fms(p, ex_fms(p, e, y.e[i], r.e[j]), r.e[i], o.h[j]);
+            if (i == j) e = ex_add(p, e, ex_add(p, z[(i + 1) % 3], z[(i + 2) % 3]));
+            else e = ex_fms(p, ex_fms(p, e, y.e[i], r.e[j]), r.e[i], o.h[j]);
             o.I[sym(i, j)] = e;
         }
     return o;
@@ -296,7 +296,10 @@ static sv3 w_cross_w_cross(ex_pool *p, sv3 w, sv3 v)
 {
     int axis = -1, nonzero = 0;
     for (int k = 0; k < 3; k++)
-        if (!(p->nodes[v.e[k]].op == EX_CONST && p->nodes[v.e[k]].c == 0.0)) { axis = k; nonzero++; }
+        if (!(p->nodes[v.e[k]].op == EX_CONST && p->nodes[v.e[k]].c == 0.0)) {
+            axis = k;
+            nonzero++;
+        }
     if (nonzero != 1 || p->nodes[v.e[axis]].op != EX_CONST) return v3_cross(p, w, v3_cross(p, w, v));
     int k = axis, i = (k + 1) % 3, j = (k + 2) % 3;
     ex vk = v.e[k];
@@ -363,9 +366,9 @@ sinertia si_rotate_axis(ex_pool *p, sinertia I, int k, int sign, ex s, ex c)
     int i = (k + 1) % 3, j = (k + 2) % 3;
     if (sign < 0) s = ex_neg(p, s);
     ex ss = ex_mul(p, s, s), cs = ex_mul(p, c, s);
-    ex hc2 = ex_sub(p, ex_const(p, 0.5), ss);                 /* (c^2 - s^2)/2 */
+    ex hc2 = ex_sub(p, ex_const(p, 0.5), ss);                   /* (c^2 - s^2)/2 */
     ex c2 = ex_sub(p, p->one, ex_mul(p, ex_const(p, 2.0), ss)); /* c^2 - s^2     */
-    ex s2 = ex_mul(p, ex_const(p, 2.0), cs);                  /* 2 c s         */
+    ex s2 = ex_mul(p, ex_const(p, 2.0), cs);                    /* 2 c s         */
     sinertia o = I;
     o.h[i] = ex_fms(p, ex_mul(p, c, I.h[i]), s, I.h[j]);
     o.h[j] = ex_fma(p, ex_mul(p, s, I.h[i]), c, I.h[j]);
@@ -458,10 +461,11 @@ static void block_get(const ex *M, int bi, int bj, ex out[9])
 /* out = E^T S E; only j <= i computed and mirrored when S is symmetric. */
 static void m3_congruence(ex_pool *p, const ex E[9], const ex S[9], int symmetric, ex out[9])
 {
-    ex T[9];                                                   /* S E */
+    ex T[9]; /* S E */
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
-            T[3 * i + j] = ex_fma(p, ex_fma(p, ex_mul(p, S[3 * i], E[j]), S[3 * i + 1], E[3 + j]), S[3 * i + 2], E[6 + j]);
+            T[3 * i + j] =
+                ex_fma(p, ex_fma(p, ex_mul(p, S[3 * i], E[j]), S[3 * i + 1], E[3 + j]), S[3 * i + 2], E[6 + j]);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
             if (symmetric && j > i) continue;

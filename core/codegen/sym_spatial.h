@@ -20,18 +20,29 @@
 
 #include "codegen/expr.h"
 
-typedef struct { ex e[3]; } sv3;
-typedef struct { ex e[6]; } sv6;                       /* [angular; linear]  */
-typedef struct { ex E[9]; ex r[3]; } sxform;           /* row-major E        */
+typedef struct {
+    ex e[3];
+} sv3;
+typedef struct {
+    ex e[6];
+} sv6; /* [angular; linear]  */
+typedef struct {
+    ex E[9];
+    ex r[3];
+} sxform; /* row-major E        */
 /* Rigid-body inertia: mass, first moment h = m c, rotational inertia about the
  * frame origin stored symmetrically as xx yy zz xy xz yz. */
-typedef struct { ex m; ex h[3]; ex I[6]; } sinertia;
+typedef struct {
+    ex m;
+    ex h[3];
+    ex I[6];
+} sinertia;
 
 sv6 sv_zero(ex_pool *p);
 sv6 sv_add(ex_pool *p, sv6 a, sv6 b);
 sv6 sv_sub(ex_pool *p, sv6 a, sv6 b);
 sv6 sv_scale(ex_pool *p, sv6 a, ex s);
-ex sv_dot(ex_pool *p, sv6 a, sv6 b);                         /* a^T b      */
+ex sv_dot(ex_pool *p, sv6 a, sv6 b); /* a^T b      */
 
 sxform sx_identity(ex_pool *p);
 /* Transform into a frame physically rotated by R (row-major, R's columns are
@@ -40,18 +51,18 @@ sxform sx_from_rot(const ex R[9], const ex r[3]);
 /* C_X_A = C_X_B * B_X_A. */
 sxform sx_compose(ex_pool *p, sxform cb, sxform ba);
 
-sv6 sx_apply_motion(ex_pool *p, sxform X, sv6 m);            /* X m        */
-sv6 sx_apply_force(ex_pool *p, sxform X, sv6 f);             /* X* f       */
-sv6 sx_apply_transpose_force(ex_pool *p, sxform X, sv6 f);   /* X^T f      */
+sv6 sx_apply_motion(ex_pool *p, sxform X, sv6 m);          /* X m        */
+sv6 sx_apply_force(ex_pool *p, sxform X, sv6 f);           /* X* f       */
+sv6 sx_apply_transpose_force(ex_pool *p, sxform X, sv6 f); /* X^T f      */
 
-sv6 sv_crm(ex_pool *p, sv6 v, sv6 m);                        /* v x m  (2.31) */
+sv6 sv_crm(ex_pool *p, sv6 v, sv6 m); /* v x m  (2.31) */
 
 /* Inertia of a body of mass m with CoM c and rotational inertia Ic (about the
  * CoM, row-major), all numeric (eq. 2.63). */
 sinertia si_from_body(ex_pool *p, double m, const double c[3], const double Ic[9]);
 sinertia si_add(ex_pool *p, sinertia a, sinertia b);
-sv6 si_apply(ex_pool *p, sinertia I, sv6 v);                 /* I v        */
-sv6 si_velocity_product(ex_pool *p, sinertia I, sv6 v);      /* v x* I v   */
+sv6 si_apply(ex_pool *p, sinertia I, sv6 v);            /* I v        */
+sv6 si_velocity_product(ex_pool *p, sinertia I, sv6 v); /* v x* I v   */
 /* I a + v x* I v for a body of mass m, CoM c, rotational inertia Ic about
  * the CoM (row-major), in classical form from its angular velocity w and
  * acceleration wd and the classical acceleration ao of its origin. */
@@ -74,11 +85,13 @@ sinertia si_rotate_axis(ex_pool *p, sinertia I, int k, int sign, ex s, ex c);
 /* Articulated-body inertia (RBDA sec 7.2): a symmetric 6x6 matrix, stored
  * whole (row-major, M[6i+j] and M[6j+i] the same node) so products read
  * plainly; built from a rigid-body inertia by eq. 2.63. */
-typedef struct { ex M[36]; } sartic;
+typedef struct {
+    ex M[36];
+} sartic;
 
 sartic sa_from_inertia(ex_pool *p, sinertia I);
 sartic sa_add(ex_pool *p, sartic a, sartic b);
-sv6 sa_apply(ex_pool *p, const sartic *A, sv6 v);            /* A v        */
+sv6 sa_apply(ex_pool *p, const sartic *A, sv6 v); /* A v        */
 /* X^T A X for X = B_X_A: an articulated inertia in B coordinates re-expressed
  * in A (the congruence of eq. 2.66, for any symmetric 6x6). */
 sartic sa_transform(ex_pool *p, const sartic *A, sxform X);

@@ -48,7 +48,7 @@ void wasm_s64(wasm_buf *w, int64_t v)
 {
     for (;;) {
         unsigned c = (unsigned)v & 0x7f;
-        v >>= 7;    /* arithmetic shift: gcc, clang and emcc */
+        v >>= 7; /* arithmetic shift: gcc, clang and emcc */
         if ((v == 0 && !(c & 0x40)) || (v == -1 && (c & 0x40))) {
             wasm_byte(w, c);
             return;

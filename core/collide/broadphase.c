@@ -83,8 +83,8 @@ static int visit_cell(collide_broadphase *bp, const box *bx, int i, const long l
     return 0;
 }
 
-static int plane_pairs(collide_broadphase *bp, int n, const collide_placed *s, const int *is_static, const box *bx, int p,
-                       collide_pair_skip skip, const void *user)
+static int plane_pairs(collide_broadphase *bp, int n, const collide_placed *s, const int *is_static, const box *bx,
+                       int p, collide_pair_skip skip, const void *user)
 {
     const double N[3] = { s[p].R[2], s[p].R[5], s[p].R[8] };
     for (int j = 0; j < n; j++) {
@@ -104,7 +104,7 @@ static int cmp_pair(const void *a, const void *b)
 }
 
 int collide_broadphase_run(collide_broadphase *bp, int n, const collide_placed *shapes, const int *is_static,
-                        const double *grow, collide_pair_skip skip, const void *user)
+                           const double *grow, collide_pair_skip skip, const void *user)
 {
     bp->n = 0;
     box *bx = malloc((size_t)(n > 0 ? n : 1) * sizeof *bx);

@@ -51,7 +51,7 @@ typedef struct {
     int n_points;
     double n[3];
     double pa[COLLIDE_MAX_MANIFOLD][3], pb[COLLIDE_MAX_MANIFOLD][3];
-    double depth[COLLIDE_MAX_MANIFOLD];   /* −(pa − pb)·n */
+    double depth[COLLIDE_MAX_MANIFOLD]; /* −(pa − pb)·n */
 } collide_manifold;
 
 /* The manifold of A against B within `margin`; 0 when the pair has no
@@ -75,8 +75,8 @@ int collide_box_box(const collide_placed *a, const collide_placed *b, double mar
 
 /* Small geometry shared by the pair files. */
 /* Closest points of segments p1 + s d1, p2 + t d2 (s, t in [0, 1]). */
-void collide_segment_closest(const double p1[3], const double d1[3], const double p2[3], const double d2[3],
-                             double *s, double *t);
+void collide_segment_closest(const double p1[3], const double d1[3], const double p2[3], const double d2[3], double *s,
+                             double *t);
 /* Append pa, pb to o if (pa − pb)·o->n < margin. */
 void collide_manifold_add(collide_manifold *o, const double pa[3], const double pb[3], double margin);
 

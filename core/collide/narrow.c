@@ -40,13 +40,11 @@ typedef int (*pair_fn)(const collide_placed *, const collide_placed *, double, c
 /* [A][B] in the order of collide_kind; NULL: see the transposed entry, or no narrow phase. */
 static const pair_fn table[5][5] = {
     [COLLIDE_SPHERE] = { [COLLIDE_SPHERE] = collide_sphere_sphere,
-                            [COLLIDE_CAPSULE] = collide_sphere_capsule,
-                            [COLLIDE_BOX] = collide_sphere_box,
-                            [COLLIDE_CYLINDER] = collide_sphere_cylinder,
-                            [COLLIDE_PLANE] = collide_sphere_plane },
-    [COLLIDE_CAPSULE] = { [COLLIDE_CAPSULE] = collide_capsule_capsule,
-                             [COLLIDE_BOX] = collide_capsule_box,
-                             [COLLIDE_PLANE] = collide_capsule_plane },
+                         [COLLIDE_CAPSULE] = collide_sphere_capsule,
+                         [COLLIDE_BOX] = collide_sphere_box,
+                         [COLLIDE_CYLINDER] = collide_sphere_cylinder,
+                         [COLLIDE_PLANE] = collide_sphere_plane },
+    [COLLIDE_CAPSULE] = { [COLLIDE_CAPSULE] = collide_capsule_capsule, [COLLIDE_BOX] = collide_capsule_box, [COLLIDE_PLANE] = collide_capsule_plane },
     [COLLIDE_BOX] = { [COLLIDE_BOX] = collide_box_box, [COLLIDE_PLANE] = collide_box_plane },
     [COLLIDE_CYLINDER] = { [COLLIDE_PLANE] = collide_cylinder_plane },
 };
@@ -78,9 +76,7 @@ void collide_placed_aabb(const collide_placed *s, double lo[3], double hi[3])
         case COLLIDE_SPHERE: e = s->size[0]; break;
         case COLLIDE_CAPSULE: e = s->size[0] + s->size[1] * fabs(R[2]); break;
         case COLLIDE_BOX: e = s->size[0] * fabs(R[0]) + s->size[1] * fabs(R[1]) + s->size[2] * fabs(R[2]); break;
-        case COLLIDE_CYLINDER:
-            e = s->size[1] * fabs(R[2]) + s->size[0] * sqrt(fmax(0.0, 1.0 - R[2] * R[2]));
-            break;
+        case COLLIDE_CYLINDER: e = s->size[1] * fabs(R[2]) + s->size[0] * sqrt(fmax(0.0, 1.0 - R[2] * R[2])); break;
         default: e = INFINITY; break;
         }
         lo[i] = s->c[i] - e;

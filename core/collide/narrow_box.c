@@ -220,8 +220,8 @@ static int clip(double (*in)[3], int n, double (*out)[3], const double c[3], con
  * box `inc`: the incident face (the one whose outward normal is most
  * against m) clipped to the reference face's sides; each point below the
  * reference plane + margin gives (point on inc, its projection on ref). */
-static void face_contact(collide_manifold *o, const collide_placed *ref, const collide_placed *inc, int f, const double m[3],
-                         int ref_is_a, double margin)
+static void face_contact(collide_manifold *o, const collide_placed *ref, const collide_placed *inc, int f,
+                         const double m[3], int ref_is_a, double margin)
 {
     int fi = 0;
     double best = INFINITY, ax[3];
@@ -239,8 +239,7 @@ static void face_contact(collide_manifold *o, const collide_placed *ref, const c
     double poly[16][3], tmp[16][3];
     static const double sx[4] = { 1, -1, -1, 1 }, sy[4] = { 1, 1, -1, -1 };
     for (int v = 0; v < 4; v++)
-        for (int k = 0; k < 3; k++)
-            poly[v][k] = cf[k] + sx[v] * inc->size[i1] * u[k] + sy[v] * inc->size[i2] * w[k];
+        for (int k = 0; k < 3; k++) poly[v][k] = cf[k] + sx[v] * inc->size[i1] * u[k] + sy[v] * inc->size[i2] * w[k];
     int n = 4;
     for (int s = 1; s <= 2 && n > 0; s++) {
         int j = (f + s) % 3;
@@ -318,8 +317,7 @@ int collide_box_box(const collide_placed *a, const collide_placed *b, double mar
         if (face < 3) {
             double m[3] = { -nf[0], -nf[1], -nf[2] };
             face_contact(o, a, b, face, m, 1, margin);
-        } else
-            face_contact(o, b, a, face - 3, nf, 0, margin);
+        } else face_contact(o, b, a, face - 3, nf, 0, margin);
         return o->n_points;
     }
     memcpy(o->n, ne, sizeof ne);

@@ -86,8 +86,7 @@ int collide_cylinder_plane(const collide_placed *a, const collide_placed *b, dou
     for (int e = -1; e <= 1; e += 2)
         for (int q = 0; q < 4; q++) {
             double x[3];
-            for (int k = 0; k < 3; k++)
-                x[k] = a->c[k] + e * hl * z[k] + r * (cs[q][0] * u[k] + cs[q][1] * w[k]);
+            for (int k = 0; k < 3; k++) x[k] = a->c[k] + e * hl * z[k] + r * (cs[q][0] * u[k] + cs[q][1] * w[k]);
             plane_point(o, b, x, margin);
         }
     return o->n_points;

@@ -9,8 +9,8 @@
 static double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 /* Ericson, Real-Time Collision Detection §5.1.9, clamped to both segments. */
-void collide_segment_closest(const double p1[3], const double d1[3], const double p2[3], const double d2[3],
-                          double *s, double *t)
+void collide_segment_closest(const double p1[3], const double d1[3], const double p2[3], const double d2[3], double *s,
+                             double *t)
 {
     double r[3] = { p1[0] - p2[0], p1[1] - p2[1], p1[2] - p2[2] };
     double a = dot(d1, d1), e = dot(d2, d2), f = dot(d2, r), c = dot(d1, r), b = dot(d1, d2);
@@ -70,7 +70,7 @@ int collide_sphere_capsule(const collide_placed *a, const collide_placed *b, dou
     t = t < 0 ? 0 : t > 1 ? 1 : t;
     for (int k = 0; k < 3; k++) x[k] = p[k] + t * d[k];
     o->n_points = 0;
-    double fb[3] = { b->R[0], b->R[3], b->R[6] };   /* centre on the axis: push along the capsule's x */
+    double fb[3] = { b->R[0], b->R[3], b->R[6] }; /* centre on the axis: push along the capsule's x */
     balls(o, a->c, a->size[0], x, b->size[0], fb, margin);
     return o->n_points;
 }

@@ -11,15 +11,15 @@
 
 struct contact_state {
     int nb;
-    mech_kin_joint *joints;      /* nb                                 */
-    mech_body_kin *kin;          /* nb, scratch                        */
+    mech_kin_joint *joints; /* nb                                 */
+    mech_body_kin *kin;     /* nb, scratch                        */
     int nband;
-    track_band *bands;           /* ntrack                             */
+    track_band *bands; /* ntrack                             */
     ground_stage ground;
     int has_ground;
-    ground_anchor *anchors;      /* ground.ncorner (anchored mode only) */
+    ground_anchor *anchors; /* ground.ncorner (anchored mode only) */
     double reaction[3];
-    double *body_force;          /* 3 nb: the ground's force on each body (its shoes' corners) */
+    double *body_force; /* 3 nb: the ground's force on each body (its shoes' corners) */
 };
 
 /* The design pose: every body's q0 in one vector. */
@@ -27,8 +27,7 @@ static double *design_q(const mech_model *m)
 {
     double *q = calloc((size_t)(m->nq ? m->nq : 1), sizeof *q);
     if (!q) return NULL;
-    for (int i = 0; i < m->nb; i++)
-        memcpy(q + m->bodies[i].qidx, m->bodies[i].q0, (size_t)m->bodies[i].nq * sizeof *q);
+    for (int i = 0; i < m->nb; i++) memcpy(q + m->bodies[i].qidx, m->bodies[i].q0, (size_t)m->bodies[i].nq * sizeof *q);
     return q;
 }
 
@@ -109,8 +108,7 @@ int contact_state_copy(contact_state *c, double *buf, int at, int save)
     return at + n;
 }
 
-void contact_forces(contact_state *c, const mech_model *m, const double *q, const double *qd, double dt,
-                    double *fext)
+void contact_forces(contact_state *c, const mech_model *m, const double *q, const double *qd, double dt, double *fext)
 {
     mech_world_kinematics_joints(m, c->joints, q, qd, c->kin);
     for (int t = 0; t < c->nband; t++) track_band_forces(&c->bands[t], c->kin, dt, fext);
@@ -120,10 +118,7 @@ void contact_forces(contact_state *c, const mech_model *m, const double *q, cons
     ground_stage_forces(&c->ground, c->kin, dt, c->anchors, fext, c->reaction, c->body_force);
 }
 
-void contact_ground_reaction(const contact_state *c, double f[3])
-{
-    memcpy(f, c->reaction, sizeof c->reaction);
-}
+void contact_ground_reaction(const contact_state *c, double f[3]) { memcpy(f, c->reaction, sizeof c->reaction); }
 
 const double *contact_ground_forces(const contact_state *c) { return c->body_force; }
 

@@ -32,8 +32,7 @@ int contact_state_copy(contact_state *c, double *buf, int at, int save);
  * force is held over, for the implicit friction (0: the explicit law, as the
  * fixed-state checks use); with anchored ground friction a step of dt > 0
  * also moves the anchors. */
-void contact_forces(contact_state *c, const mech_model *m, const double *q, const double *qd, double dt,
-                    double *fext);
+void contact_forces(contact_state *c, const mech_model *m, const double *q, const double *qd, double dt, double *fext);
 
 /* The total force the ground applied in the last contact_forces call (N,
  * base frame). */

@@ -14,7 +14,9 @@ static double gap(const ground_params *P, const double p[3], double n[3])
 {
     double h, hx, hy;
     terrain_eval(P->g, p[0], p[1], &h, &hx, &hy);
-    n[0] = -hx; n[1] = -hy; n[2] = 1.0;
+    n[0] = -hx;
+    n[1] = -hy;
+    n[2] = 1.0;
     return h - p[2];
 }
 
@@ -30,8 +32,7 @@ static double normal_part(const ground_params *P, double g, const double n[3], c
 }
 
 /* The regularized law at a gap g > 0 under the corner, n as gap gives it. */
-static void regularized(const ground_params *P, double g, const double n[3], const double u[3], double dt,
-                        double F[3])
+static void regularized(const ground_params *P, double g, const double n[3], const double u[3], double dt, double F[3])
 {
     F[0] = F[1] = F[2] = 0;
     double f = normal_part(P, g, n, u);
@@ -84,7 +85,7 @@ static void anchored(const ground_params *P, ground_anchor *A, double g, const d
     double f = normal_part(P, g, n, u), nn = v3_norm(n);
     ground_anchor fresh;
     const ground_anchor *a = A;
-    if (!A->on) {   /* touchdown: the anchor is where the corner is */
+    if (!A->on) { /* touchdown: the anchor is where the corner is */
         memcpy(fresh.a, p, sizeof fresh.a);
         for (int c = 0; c < 3; c++) fresh.n[c] = n[c] / nn;
         fresh.on = 1;
@@ -106,8 +107,8 @@ static void anchored(const ground_params *P, ground_anchor *A, double g, const d
     for (int c = 0; c < 3; c++) F[c] = f * n[c] + s * ft[c];
 }
 
-double ground_force_anchored(const ground_params *P, ground_anchor *A, const double p[3], const double u[3],
-                             double dt, double F[3])
+double ground_force_anchored(const ground_params *P, ground_anchor *A, const double p[3], const double u[3], double dt,
+                             double F[3])
 {
     double n[3], g = gap(P, p, n);
     F[0] = F[1] = F[2] = 0;
@@ -177,8 +178,8 @@ static int shoe_clear(const ground_stage *g, const mech_body_kin *ks, const doub
     return c[2] - r > top;
 }
 
-void ground_stage_forces(const ground_stage *g, const mech_body_kin *k, double dt, ground_anchor *anchors,
-                         double *fext, double reaction[3], double *body_force)
+void ground_stage_forces(const ground_stage *g, const mech_body_kin *k, double dt, ground_anchor *anchors, double *fext,
+                         double reaction[3], double *body_force)
 {
     const mech_model *m = g->m;
     int anchored_mode = anchors && m->ground.friction == MECH_FRICTION_ANCHORED, idx = 0;

@@ -16,10 +16,14 @@
 static void hermite(double t, double b[4], double db[4])
 {
     double t2 = t * t, t3 = t2 * t;
-    b[0] = 2 * t3 - 3 * t2 + 1;  db[0] = 6 * t2 - 6 * t;
-    b[1] = t3 - 2 * t2 + t;      db[1] = 3 * t2 - 4 * t + 1;
-    b[2] = -2 * t3 + 3 * t2;     db[2] = -6 * t2 + 6 * t;
-    b[3] = t3 - t2;              db[3] = 3 * t2 - 2 * t;
+    b[0] = 2 * t3 - 3 * t2 + 1;
+    db[0] = 6 * t2 - 6 * t;
+    b[1] = t3 - 2 * t2 + t;
+    db[1] = 3 * t2 - 4 * t + 1;
+    b[2] = -2 * t3 + 3 * t2;
+    db[2] = -6 * t2 + 6 * t;
+    b[3] = t3 - t2;
+    db[3] = 3 * t2 - 2 * t;
 }
 
 static double sample(const mech_ground *g, int i, int j) { return g->h[j * g->nx + i]; }
@@ -48,8 +52,16 @@ static double tan_xy(const mech_ground *g, int i, int j)
 static int cell(double u, int n, double *t, int *inside)
 {
     *inside = 1;
-    if (u <= 0) { *inside = u == 0; *t = 0; return 0; }
-    if (u >= n - 1) { *inside = u == n - 1; *t = 1; return n - 2; }
+    if (u <= 0) {
+        *inside = u == 0;
+        *t = 0;
+        return 0;
+    }
+    if (u >= n - 1) {
+        *inside = u == n - 1;
+        *t = 1;
+        return n - 2;
+    }
     int c = (int)u;
     if (c > n - 2) c = n - 2;
     *t = u - c;

@@ -22,11 +22,8 @@ static inline void terrain_eval(const mech_ground *g, double x, double y, double
         *hx = g->sx;
         *hy = g->sy;
         return;
-    case MECH_GROUND_GRID:
-        terrain_grid_eval(g, x, y, h, hx, hy);
-        return;
-    case MECH_GROUND_NONE:
-        break;
+    case MECH_GROUND_GRID: terrain_grid_eval(g, x, y, h, hx, hy); return;
+    case MECH_GROUND_NONE: break;
     }
     *h = *hx = *hy = 0.0;
 }

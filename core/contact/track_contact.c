@@ -31,8 +31,10 @@ static double band_radius(const double d[3]) { return sqrt(d[0] * d[0] + d[2] * 
  * the tooth law reads). */
 static void polar(const double d[3], double rho, double er[2], double et[2])
 {
-    er[0] = d[0] / rho; er[1] = d[2] / rho;
-    et[0] = -er[1];     et[1] = er[0];
+    er[0] = d[0] / rho;
+    er[1] = d[2] / rho;
+    et[0] = -er[1];
+    et[1] = er[0];
 }
 
 /* Radial: one-sided spring and damper, the damper faded in by ramp(delta)
@@ -53,7 +55,7 @@ void pin_force(const pin_params *P, const double d[3], const double u[3], double
     double ur = u[0] * er[0] + u[2] * er[1], ut = u[0] * et[0] + u[2] * et[1], uy = u[1];
     double fc = 0, ft = 0, dg, g = pin_gate(delta, &dg);
     if (delta > 0) {
-        fc = P->kn * delta - P->c * contact_ramp(delta) * ur;   /* delta' = -ur */
+        fc = P->kn * delta - P->c * contact_ramp(delta) * ur; /* delta' = -ur */
         if (fc < 0) fc = 0;
     }
     double y = d[1], fn = fc + dg * 0.5 * P->kg * y * y;
@@ -106,7 +108,7 @@ void face_force(const face_params *P, const double a[3], const double ua[3], con
     if (w == 0 && dw == 0) return;
     double fn = w * (P->kn * delta - P->c * contact_ramp(delta) * ua[2]);
     if (fn < 0) fn = 0;
-    fa[0] = 0.5 * P->kn * delta * delta * dw;   /* on the shoe: minus the roller's */
+    fa[0] = 0.5 * P->kn * delta * delta * dw; /* on the shoe: minus the roller's */
     fa[2] = -fn;
     if (fn > 0) {
         double k = P->mu * fn / sqrt(us[0] * us[0] + P->veps * P->veps);
@@ -173,7 +175,10 @@ void track_band_init(track_band *b, const mech_model *m, const mech_track *t, co
                 track_pin_in_roller(b, k0, s, b->nend - 1, d);
                 double delta = ro->radius - band_radius(d);
                 if (delta > -CONTACT_GATE_FADE) n++;
-                if (delta > best) { best = delta; P->theta0 = atan2(d[2], d[0]); }
+                if (delta > best) {
+                    best = delta;
+                    P->theta0 = atan2(d[2], d[0]);
+                }
             }
             if (n < 1) n = 1;
             P->m_pair = 1.0 / (1.0 / t->shoe_mass + n * rim_inverse_mass(rb, ro->radius));
@@ -184,7 +189,7 @@ void track_band_init(track_band *b, const mech_model *m, const mech_track *t, co
             P->radius = ro->radius;
             P->zf = t->pad_z + t->thickness;
             P->link = t->link;
-            P->fade = 0.25 * t->link;   /* each face at full weight over its middle half */
+            P->fade = 0.25 * t->link; /* each face at full weight over its middle half */
             P->kn = t->kn;
             P->c = c;
             P->mu = t->mu;

@@ -8,8 +8,14 @@
 #include "contact/laws.h"
 #include "rbda/kinematics.h"
 
-typedef struct { int body; pin_params P; } track_pin_roller;
-typedef struct { int body; face_params P; } track_face_roller;
+typedef struct {
+    int body;
+    pin_params P;
+} track_pin_roller;
+typedef struct {
+    int body;
+    face_params P;
+} track_face_roller;
 
 typedef struct {
     const mech_track *t;
@@ -47,8 +53,10 @@ static inline void contact_add_pair(double *fext, int a, int b, const double p[3
     double n[3] = { p[1] * F[2] - p[2] * F[1], p[2] * F[0] - p[0] * F[2], p[0] * F[1] - p[1] * F[0] };
     double *wa = fext + 6 * a, *wb = fext + 6 * b;
     for (int c = 0; c < 3; c++) {
-        wa[c] += n[c]; wa[3 + c] += F[c];
-        wb[c] -= n[c]; wb[3 + c] -= F[c];
+        wa[c] += n[c];
+        wa[3 + c] += F[c];
+        wb[c] -= n[c];
+        wb[3 + c] -= F[c];
     }
 }
 

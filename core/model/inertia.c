@@ -15,14 +15,14 @@ static void jacobi_rotate(double a[9], int p, int q)
     double t = (theta >= 0.0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
     double c = 1.0 / sqrt(t * t + 1.0), s = t * c;
     double J[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, AJ[9], out[9];
-    J[3 * p + p] = c; J[3 * q + q] = c;
-    J[3 * p + q] = s; J[3 * q + p] = -s;
+    J[3 * p + p] = c;
+    J[3 * q + q] = c;
+    J[3 * p + q] = s;
+    J[3 * q + p] = -s;
     for (int r = 0; r < 3; r++)
-        for (int k = 0; k < 3; k++)
-            AJ[3 * r + k] = a[3 * r] * J[k] + a[3 * r + 1] * J[3 + k] + a[3 * r + 2] * J[6 + k];
+        for (int k = 0; k < 3; k++) AJ[3 * r + k] = a[3 * r] * J[k] + a[3 * r + 1] * J[3 + k] + a[3 * r + 2] * J[6 + k];
     for (int r = 0; r < 3; r++)
-        for (int k = 0; k < 3; k++)
-            out[3 * r + k] = J[r] * AJ[k] + J[3 + r] * AJ[3 + k] + J[6 + r] * AJ[6 + k];
+        for (int k = 0; k < 3; k++) out[3 * r + k] = J[r] * AJ[k] + J[3 + r] * AJ[3 + k] + J[6 + r] * AJ[6 + k];
     out[3 * p + q] = out[3 * q + p] = 0.0;
     memcpy(a, out, sizeof out);
 }
@@ -32,7 +32,9 @@ static void sort3(double v[3])
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2 - i; j++)
             if (v[j] > v[j + 1]) {
-                double t = v[j]; v[j] = v[j + 1]; v[j + 1] = t;
+                double t = v[j];
+                v[j] = v[j + 1];
+                v[j + 1] = t;
             }
 }
 
@@ -48,7 +50,9 @@ void sym3_eigenvalues(const double A[9], double ev[3])
         jacobi_rotate(a, 0, 2);
         jacobi_rotate(a, 1, 2);
     }
-    ev[0] = a[0]; ev[1] = a[4]; ev[2] = a[8];
+    ev[0] = a[0];
+    ev[1] = a[4];
+    ev[2] = a[8];
     sort3(ev);
 }
 

@@ -13,7 +13,7 @@ static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
 void lex_init(lex_src *src, const char *text, size_t len)
 {
-    static const char bom[3] = { '\xEF', '\xBB', '\xBF' };   /* U+FEFF in UTF-8 */
+    static const char bom[3] = { '\xEF', '\xBB', '\xBF' }; /* U+FEFF in UTF-8 */
     memset(src, 0, sizeof *src);
     src->text = text;
     src->len = text ? len : 0;
@@ -55,8 +55,7 @@ int lex_next(lex_line *ln, lex_tok *t)
     skip_space(ln);
     if (ln->pos >= ln->len || (ln->s[ln->pos] == '#' && !ln->after_color)) return 0;
     int start = ln->pos;
-    while (ln->pos < ln->len && !is_space(ln->s[ln->pos]) && (ln->s[ln->pos] != '#' || ln->pos == start))
-        ln->pos++;
+    while (ln->pos < ln->len && !is_space(ln->s[ln->pos]) && (ln->s[ln->pos] != '#' || ln->pos == start)) ln->pos++;
     t->s = ln->s + start;
     t->n = ln->pos - start;
     t->col = start + 1;

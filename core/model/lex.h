@@ -12,27 +12,27 @@
 
 #include <stddef.h>
 
-#define LEX_NUM_MAX 64       /* longest accepted number token */
+#define LEX_NUM_MAX 64 /* longest accepted number token */
 
 typedef struct {
     const char *text;
-    size_t len, off;         /* off: start of the next line */
-    int lineno;              /* number of the line last read */
+    size_t len, off; /* off: start of the next line */
+    int lineno;      /* number of the line last read */
 } lex_src;
 
 typedef struct {
-    const char *s;           /* line content without its line ending */
+    const char *s; /* line content without its line ending */
     int len;
-    int no;                  /* 1-based line number */
-    int pos;                 /* cursor into s */
-    int last_end;            /* index just past the last token read */
-    int after_color;         /* the last token was `color` */
+    int no;          /* 1-based line number */
+    int pos;         /* cursor into s */
+    int last_end;    /* index just past the last token read */
+    int after_color; /* the last token was `color` */
 } lex_line;
 
 typedef struct {
     const char *s;
     int n;
-    int col;                 /* 1-based */
+    int col; /* 1-based */
 } lex_tok;
 
 typedef enum { LEX_LINE, LEX_EOF, LEX_NUL, LEX_TOO_LONG } lex_status;

@@ -28,10 +28,8 @@ void mech_model_free(mech_model *m)
 void mech_error_format(const mech_error *err, char *buf, size_t cap)
 {
     if (!buf || cap == 0) return;
-    if (err->line > 0)
-        snprintf(buf, cap, "%s:%d:%d: %s", err->file, err->line, err->col, err->message);
-    else
-        snprintf(buf, cap, "%s: %s", err->file, err->message);
+    if (err->line > 0) snprintf(buf, cap, "%s:%d:%d: %s", err->file, err->line, err->col, err->message);
+    else snprintf(buf, cap, "%s: %s", err->file, err->message);
 }
 
 int mech_model_body_find(const mech_model *m, const char *name)
@@ -127,16 +125,20 @@ const mech_error *mech_model_warning(const mech_model *m, int i)
     return i >= 0 && i < m->nwarning ? &m->warnings[i] : NULL;
 }
 
-const char *mech_model_body_name(const mech_model *m, int i)
-{
-    return i >= 0 && i < m->nb ? m->bodies[i].name : "";
-}
+const char *mech_model_body_name(const mech_model *m, int i) { return i >= 0 && i < m->nb ? m->bodies[i].name : ""; }
 
 mech_sizes mech_model_sizes(const mech_model *m)
 {
-    return (mech_sizes){ .nb = m->nb, .nq = m->nq, .nv = m->nv, .nact = m->nact, .nc = m->nc,
-                         .npoi = m->npoi, .nshape = m->nshape, .nrod = m->nrod,
-                         .observe_len = 6 * m->npoi + 2 * m->ntsda + 2 * m->nrsda, .ntrack = m->ntrack,
+    return (mech_sizes){ .nb = m->nb,
+                         .nq = m->nq,
+                         .nv = m->nv,
+                         .nact = m->nact,
+                         .nc = m->nc,
+                         .npoi = m->npoi,
+                         .nshape = m->nshape,
+                         .nrod = m->nrod,
+                         .observe_len = 6 * m->npoi + 2 * m->ntsda + 2 * m->nrsda,
+                         .ntrack = m->ntrack,
                          .ground = m->ground.type != MECH_GROUND_NONE };
 }
 
@@ -144,16 +146,14 @@ mech_options mech_model_options(const mech_model *m)
 {
     /* A model with contact steps at a fixed fraction of its contact period. */
     mech_options o = { .dt = mech_model_has_contact(m) ? mech_model_contact_step(m) : m->xpbd.dt,
-                       .integrator = m->integrator, .substeps = m->xpbd.substeps,
+                       .integrator = m->integrator,
+                       .substeps = m->xpbd.substeps,
                        .iterations = m->xpbd.iterations };
     memcpy(o.gravity, m->gravity, sizeof o.gravity);
     return o;
 }
 
-int mech_model_has_contact(const mech_model *m)
-{
-    return m->ntrack > 0 || m->ground.type != MECH_GROUND_NONE;
-}
+int mech_model_has_contact(const mech_model *m) { return m->ntrack > 0 || m->ground.type != MECH_GROUND_NONE; }
 
 /* 2 pi sqrt(m / kn) / MECH_CONTACT_SAMPLES, m the mass one contact spring moves:
  * a shoe against a band's kn, the supported share M / (pads / 4) against

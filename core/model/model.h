@@ -18,53 +18,53 @@
 
 #include "mech/model.h"
 
-#define MECH_NAME_MAX     48     /* names, including the terminating NUL */
-#define MECH_MAX_BODIES   1024   /* resource caps: a hostile file cannot   */
-#define MECH_MAX_POIS     4096   /* exhaust memory                        */
-#define MECH_MAX_SHAPES   4096
-#define MECH_MAX_LOOPS    256
-#define MECH_MAX_ELEMENTS 4096   /* tsda + rsda                            */
-#define MECH_MAX_RODS     256
-#define MECH_MAX_ROD_ELEMENTS 4096  /* elements (segments) of one rod        */
-#define MECH_MAX_ROD_POINTS   4096  /* `point` lines of one rod              */
-#define MECH_MAX_TEXT     (4u << 20) /* bytes of .mech text accepted     */
-#define MECH_MAX_LINE     4096       /* characters in one line            */
-#define MECH_MAX_TRACKS   8
-#define MECH_MAX_ROLLERS  32         /* rollers of one band                */
-#define MECH_MAX_SHOES    512        /* shoes of one band                  */
-#define MECH_MAX_GRID     (1 << 20)  /* samples of a ground height grid    */
-#define MECH_MAX_WARNINGS 16         /* kept; later ones are dropped       */
+#define MECH_NAME_MAX 48     /* names, including the terminating NUL */
+#define MECH_MAX_BODIES 1024 /* resource caps: a hostile file cannot   */
+#define MECH_MAX_POIS 4096   /* exhaust memory                        */
+#define MECH_MAX_SHAPES 4096
+#define MECH_MAX_LOOPS 256
+#define MECH_MAX_ELEMENTS 4096 /* tsda + rsda                            */
+#define MECH_MAX_RODS 256
+#define MECH_MAX_ROD_ELEMENTS 4096 /* elements (segments) of one rod        */
+#define MECH_MAX_ROD_POINTS 4096   /* `point` lines of one rod              */
+#define MECH_MAX_TEXT (4u << 20)   /* bytes of .mech text accepted     */
+#define MECH_MAX_LINE 4096         /* characters in one line            */
+#define MECH_MAX_TRACKS 8
+#define MECH_MAX_ROLLERS 32     /* rollers of one band                */
+#define MECH_MAX_SHOES 512      /* shoes of one band                  */
+#define MECH_MAX_GRID (1 << 20) /* samples of a ground height grid    */
+#define MECH_MAX_WARNINGS 16    /* kept; later ones are dropped       */
 
 typedef enum {
-    MECH_JOINT_REVOLUTE,   /* nq = nv = 1: angle about +axis (rad)          */
-    MECH_JOINT_PRISMATIC,  /* nq = nv = 1: displacement along +axis (m)     */
-    MECH_JOINT_FLOATING,   /* nq = 7 [qw qx qy qz x y z], nv = 6 [w; v] body */
-    MECH_JOINT_FIXED       /* nq = nv = 0                                   */
+    MECH_JOINT_REVOLUTE,  /* nq = nv = 1: angle about +axis (rad)          */
+    MECH_JOINT_PRISMATIC, /* nq = nv = 1: displacement along +axis (m)     */
+    MECH_JOINT_FLOATING,  /* nq = 7 [qw qx qy qz x y z], nv = 6 [w; v] body */
+    MECH_JOINT_FIXED      /* nq = nv = 0                                   */
 } mech_joint_type;
 
 typedef enum {
-    MECH_SHAPE_BOX,        /* size = full lengths x y z                     */
-    MECH_SHAPE_SPHERE,     /* size[0] = radius                              */
-    MECH_SHAPE_CYLINDER,   /* size[0] = radius, size[1] = length along z    */
-    MECH_SHAPE_CAPSULE,    /* size[0] = radius, size[1] = length of the straight part, along z */
-    MECH_SHAPE_PLANE       /* static colliders only: the z = 0 plane of the shape frame, solid below */
+    MECH_SHAPE_BOX,      /* size = full lengths x y z                     */
+    MECH_SHAPE_SPHERE,   /* size[0] = radius                              */
+    MECH_SHAPE_CYLINDER, /* size[0] = radius, size[1] = length along z    */
+    MECH_SHAPE_CAPSULE,  /* size[0] = radius, size[1] = length of the straight part, along z */
+    MECH_SHAPE_PLANE     /* static colliders only: the z = 0 plane of the shape frame, solid below */
 } mech_shape_type;
 
 /* Contact material defaults of a collider (docs/mech-format.md, "Colliders"). */
-#define MECH_DEFAULT_MU_STATIC  0.5
+#define MECH_DEFAULT_MU_STATIC 0.5
 #define MECH_DEFAULT_MU_DYNAMIC 0.4
 #define MECH_DEFAULT_RESTITUTION 0.0
 
 typedef struct {
     mech_shape_type type;
-    int body;              /* index into mech_model.bodies                  */
+    int body; /* index into mech_model.bodies                  */
     double size[3];
-    double pos[3];         /* shape origin in the body frame                */
-    double rot[9];         /* shape axes in the body frame, row-major R     */
-    float rgba[4];         /* display colour; alpha 0 = let the page choose */
-    int visual;            /* 1: display only; else an XPBD collider        */
-    double mu_s, mu_d;     /* static and dynamic friction coefficients      */
-    double restitution;    /* coefficient of restitution, in [0, 1]         */
+    double pos[3];      /* shape origin in the body frame                */
+    double rot[9];      /* shape axes in the body frame, row-major R     */
+    float rgba[4];      /* display colour; alpha 0 = let the page choose */
+    int visual;         /* 1: display only; else an XPBD collider        */
+    double mu_s, mu_d;  /* static and dynamic friction coefficients      */
+    double restitution; /* coefficient of restitution, in [0, 1]         */
     int line;
 } mech_shape;
 
@@ -86,44 +86,44 @@ typedef struct {
 } mech_signal;
 
 typedef struct {
-    int has_limit;         /* revolute / prismatic: q in [lower, upper]; spherical: twist */
+    int has_limit; /* revolute / prismatic: q in [lower, upper]; spherical: twist */
     double lower, upper;
-    int has_swing;         /* spherical: swing angle <= swing (rad)          */
+    int has_swing; /* spherical: swing angle <= swing (rad)          */
     double swing;
-    int drive;             /* spring towards target: stiffness (0 = rigid), damping */
+    int drive; /* spring towards target: stiffness (0 = rigid), damping */
     double stiffness, damping;
     mech_signal target[3]; /* revolute/prismatic [0]; spherical rotation x y z */
     int has_compliance;    /* compliance of the equality rows (SI, 1/stiffness) */
     double compliance;
-    int line, col;         /* first XPBD key's line and column, 0 if none      */
+    int line, col; /* first XPBD key's line and column, 0 if none      */
 } mech_xjoint;
 
 typedef struct {
     char name[MECH_NAME_MAX];
-    int parent;            /* index of the parent body, -1 = base; always < own index */
+    int parent; /* index of the parent body, -1 = base; always < own index */
     mech_joint_type joint;
-    double axis[3];        /* unit joint axis in the body frame (1-DOF joints) */
-    double pos[3];         /* tree translation: body origin in parent frame at q = 0 */
-    double rot[9];         /* tree rotation R (row-major): body axes in parent frame at q = 0 */
-    double mass;           /* kg, > 0                                       */
-    double com[3];         /* centre of mass, body frame                    */
-    double inertia[9];     /* rotational inertia about the CoM, body frame, symmetric PD */
-    double armature;       /* revolute/prismatic: rotor inertia added to H's diagonal
+    double axis[3];    /* unit joint axis in the body frame (1-DOF joints) */
+    double pos[3];     /* tree translation: body origin in parent frame at q = 0 */
+    double rot[9];     /* tree rotation R (row-major): body axes in parent frame at q = 0 */
+    double mass;       /* kg, > 0                                       */
+    double com[3];     /* centre of mass, body frame                    */
+    double inertia[9]; /* rotational inertia about the CoM, body frame, symmetric PD */
+    double armature;   /* revolute/prismatic: rotor inertia added to H's diagonal
                               (kg m^2 revolute, kg prismatic), >= 0; 0 by default */
-    int fext;              /* 1 = reads its fext slots                      */
-    int qidx, vidx;        /* first slot in q and in qd/tau                 */
-    int nq, nv;            /* per joint type, see mech_joint_type           */
-    double q0[7];          /* initial joint position (nq entries)          */
-    double qd0[6];         /* initial joint velocity (nv entries)          */
-    mech_xjoint xj;        /* XPBD limit, drive, compliance of the tree joint */
-    int line;              /* line of the `body` keyword                    */
-    int col;               /* column of its name                            */
+    int fext;          /* 1 = reads its fext slots                      */
+    int qidx, vidx;    /* first slot in q and in qd/tau                 */
+    int nq, nv;        /* per joint type, see mech_joint_type           */
+    double q0[7];      /* initial joint position (nq entries)          */
+    double qd0[6];     /* initial joint velocity (nv entries)          */
+    mech_xjoint xj;    /* XPBD limit, drive, compliance of the tree joint */
+    int line;          /* line of the `body` keyword                    */
+    int col;           /* column of its name                            */
 } mech_body;
 
 typedef struct {
     char name[MECH_NAME_MAX];
     int body;
-    double pos[3];         /* in the body frame                             */
+    double pos[3]; /* in the body frame                             */
     int line;
 } mech_poi;
 
@@ -150,34 +150,34 @@ typedef enum {
 typedef struct {
     char name[MECH_NAME_MAX];
     mech_loop_type type;
-    int pred, succ;        /* body indices, -1 = base; never equal         */
-    double ppos[3], prot[9];   /* loop frame on the predecessor, its body frame */
-    double spos[3], srot[9];   /* loop frame on the successor                  */
-    double length;         /* distance loops: rod length (m), > 0           */
-    double stab;           /* Baumgarte time constant T (s): alpha = beta = 1/T */
-    int nc, cidx;          /* constraint rows and the first row in K        */
-    mech_xjoint xj;        /* XPBD options (revolute, prismatic, spherical) */
-    int line, col;         /* of the `loop` line and its name               */
+    int pred, succ;          /* body indices, -1 = base; never equal         */
+    double ppos[3], prot[9]; /* loop frame on the predecessor, its body frame */
+    double spos[3], srot[9]; /* loop frame on the successor                  */
+    double length;           /* distance loops: rod length (m), > 0           */
+    double stab;             /* Baumgarte time constant T (s): alpha = beta = 1/T */
+    int nc, cidx;            /* constraint rows and the first row in K        */
+    mech_xjoint xj;          /* XPBD options (revolute, prismatic, spherical) */
+    int line, col;           /* of the `loop` line and its name               */
 } mech_loop;
 
 /* Translational spring-damper-actuator between two POIs.  Tension (pulls the
  * anchors together): f = k (l - l0) + c ldot + act[act]. */
 typedef struct {
     char name[MECH_NAME_MAX];
-    int poi_a, poi_b;      /* indices into mech_model.pois, on different bodies */
+    int poi_a, poi_b; /* indices into mech_model.pois, on different bodies */
     double k, c, l0;
-    int act;               /* slot in act[], or -1 (no input)               */
-    int line, col;         /* of the `tsda` line and its name               */
+    int act;       /* slot in act[], or -1 (no input)               */
+    int line, col; /* of the `tsda` line and its name               */
 } mech_tsda;
 
 /* Rotational (or, on a prismatic joint, translational) spring-damper-actuator
  * on a tree joint's own coordinate: tau_e = -k (q - q0) - c qd + act[act]. */
 typedef struct {
     char name[MECH_NAME_MAX];
-    int body;              /* its revolute or prismatic joint               */
-    double k, c, q0;       /* q0 in rad (revolute) or m (prismatic)         */
+    int body;        /* its revolute or prismatic joint               */
+    double k, c, q0; /* q0 in rad (revolute) or m (prismatic)         */
     int act;
-    int line, col;         /* of the `rsda` line and its name               */
+    int line, col; /* of the `rsda` line and its name               */
 } mech_rsda;
 
 /* An XPBD pose target (`servo` block): drives rows of the successor frame
@@ -185,12 +185,12 @@ typedef struct {
  * the rotation vector of R_pᵀ R_s (rows rx ry rz).  XPBD only. */
 typedef struct {
     char name[MECH_NAME_MAX];
-    int pred, succ;            /* body indices, -1 = base                   */
+    int pred, succ; /* body indices, -1 = base                   */
     double ppos[3], prot[9], spos[3], srot[9];
-    unsigned rows;             /* bit k: row k (x y z rx ry rz) is driven    */
+    unsigned rows; /* bit k: row k (x y z rx ry rz) is driven    */
     mech_signal value[6];
     double compliance;
-    int line, col;             /* of the `servo` line and its name          */
+    int line, col; /* of the `servo` line and its name          */
 } mech_xtarget;
 
 typedef enum { MECH_XPBD_ROWS, MECH_XPBD_BLOCK, MECH_XPBD_SCALAR } mech_xpbd_mode;
@@ -198,17 +198,17 @@ typedef enum { MECH_XPBD_ROWS, MECH_XPBD_BLOCK, MECH_XPBD_SCALAR } mech_xpbd_mod
 /* Work caps of the `xpbd` block (docs/mech-format.md, "XPBD scenes"), so no
  * file asks for a step that runs for minutes: substeps x iterations x
  * (bodies + joints + MECH_XPBD_ROD_ELEMENT_WORK x rod elements) <= MECH_XPBD_MAX_WORK. */
-#define MECH_XPBD_MAX_SUBSTEPS     10000
-#define MECH_XPBD_MAX_ITERATIONS   1000
+#define MECH_XPBD_MAX_SUBSTEPS 10000
+#define MECH_XPBD_MAX_ITERATIONS 1000
 #define MECH_XPBD_ROD_ELEMENT_WORK 128
-#define MECH_XPBD_MAX_WORK         1e7
+#define MECH_XPBD_MAX_WORK 1e7
 
 /* `xpbd` block: step settings of an XPBD run (defaults when absent). */
 typedef struct {
-    int line;                  /* 0: no block, the defaults                  */
-    double dt;                 /* s, default 0.01                            */
-    int substeps, iterations;  /* default 10, 1                              */
-    mech_xpbd_mode mode;       /* default block                              */
+    int line;                 /* 0: no block, the defaults                  */
+    double dt;                /* s, default 0.01                            */
+    int substeps, iterations; /* default 10, 1                              */
+    mech_xpbd_mode mode;      /* default block                              */
 } mech_xpbd_settings;
 
 /* A Cosserat rod (`rod` block, docs/mech-format.md "Rods"; XPBD only, see
@@ -219,49 +219,51 @@ typedef enum { MECH_ROD_STRAIGHT, MECH_ROD_HELIX, MECH_ROD_POINTS } mech_rod_sha
 
 /* mech_rod_end.hold: what holds the end (the values of rod.h's
  * XPBD_ROD_CLAMP and XPBD_ROD_PIN, copied as they are). */
-enum { MECH_ROD_CLAMP = 1,     /* `clamp`: position and orientation held    */
-       MECH_ROD_PIN = 2 };     /* `pin`: position held, orientation free    */
+enum {
+    MECH_ROD_CLAMP = 1, /* `clamp`: position and orientation held    */
+    MECH_ROD_PIN = 2
+}; /* `pin`: position held, orientation free    */
 
 typedef struct {
-    int hold;                  /* 0: free end, MECH_ROD_CLAMP or MECH_ROD_PIN */
-    int body;                  /* held by: body index, −1 = the ground        */
-    double move[3];            /* ground clamp or pin: prescribed displacement (world, m) */
-    double twist;              /* ground clamp: rotation about the end's rest tangent (rad) */
-    double ramp;               /* s: move and twist ramp linearly from 0 over ramp, then hold (0 = at once) */
-    int line;                  /* line of its `clamp` or `pin`, 0 if free   */
+    int hold;       /* 0: free end, MECH_ROD_CLAMP or MECH_ROD_PIN */
+    int body;       /* held by: body index, −1 = the ground        */
+    double move[3]; /* ground clamp or pin: prescribed displacement (world, m) */
+    double twist;   /* ground clamp: rotation about the end's rest tangent (rad) */
+    double ramp;    /* s: move and twist ramp linearly from 0 over ramp, then hold (0 = at once) */
+    int line;       /* line of its `clamp` or `pin`, 0 if free   */
 } mech_rod_end;
 
 typedef struct {
     char name[MECH_NAME_MAX];
-    mech_rod_disc disc;        /* default linear                             */
-    int elements;              /* default 1                                  */
-    int full_integration;      /* 0: reduced (default), 1: full              */
-    int gauss_seidel;          /* solver: 0 block-banded (default), 1 Gauss–Seidel */
-    double length;             /* m (straight; helix and points derive it)   */
-    double diameter, E, nu, rho, damping;   /* m, Pa, -, kg/m^3, Pa s         */
+    mech_rod_disc disc;                   /* default linear                             */
+    int elements;                         /* default 1                                  */
+    int full_integration;                 /* 0: reduced (default), 1: full              */
+    int gauss_seidel;                     /* solver: 0 block-banded (default), 1 Gauss–Seidel */
+    double length;                        /* m (straight; helix and points derive it)   */
+    double diameter, E, nu, rho, damping; /* m, Pa, -, kg/m^3, Pa s         */
     mech_rod_shape shape;
-    double coil_radius, pitch, turns;       /* helix: m, m per turn, turns   */
-    int npoints;               /* points: >= 2, 3 each (local frame, m)     */
-    double *points;            /* owned by the model                        */
-    double origin[3], frame[9];             /* placement, frame row-major    */
-    mech_rod_end end[2];       /* [0] start (s = 0), [1] end (s = L)        */
-    int visual;                /* 1: display only; else it collides as a swept circle of its diameter */
-    double mu_s, mu_d;         /* static and dynamic friction (MECH_DEFAULT_MU_*) */
-    double restitution;        /* in [0, 1], default MECH_DEFAULT_RESTITUTION */
-    float rgba[4];             /* display colour; alpha 0 = viewer's choice */
-    int line, col;             /* of the `rod` line and its name            */
+    double coil_radius, pitch, turns; /* helix: m, m per turn, turns   */
+    int npoints;                      /* points: >= 2, 3 each (local frame, m)     */
+    double *points;                   /* owned by the model                        */
+    double origin[3], frame[9];       /* placement, frame row-major    */
+    mech_rod_end end[2];              /* [0] start (s = 0), [1] end (s = L)        */
+    int visual;                       /* 1: display only; else it collides as a swept circle of its diameter */
+    double mu_s, mu_d;                /* static and dynamic friction (MECH_DEFAULT_MU_*) */
+    double restitution;               /* in [0, 1], default MECH_DEFAULT_RESTITUTION */
+    float rgba[4];                    /* display colour; alpha 0 = viewer's choice */
+    int line, col;                    /* of the `rod` line and its name            */
 } mech_rod;
 
 /* A roller a band wraps (`roller` line of a `track` block): a body whose
  * centre lies in the band plane, turning about the pin axis. */
 typedef struct {
-    int body;              /* the roller body                               */
-    double radius;         /* m: pitch radius (end rollers), rim radius (road wheels) */
-    int end;               /* 1: a path-defining end pulley (sprocket, idler): the pin law;
+    int body;         /* the roller body                               */
+    double radius;    /* m: pitch radius (end rollers), rim radius (road wheels) */
+    int end;          /* 1: a path-defining end pulley (sprocket, idler): the pin law;
                             * 0: a road wheel on the shoes' running face: the face law */
-    int drive;             /* 1: the drive sprocket: the tooth law, no Coulomb friction */
-    int teeth;             /* drive: tooth count N (> 0), else 0            */
-    double centre[2];      /* x, z of its centre in the root frame at the design pose */
+    int drive;        /* 1: the drive sprocket: the tooth law, no Coulomb friction */
+    int teeth;        /* drive: tooth count N (> 0), else 0            */
+    double centre[2]; /* x, z of its centre in the root frame at the design pose */
     int line;
 } mech_roller;
 
@@ -276,71 +278,71 @@ typedef struct {
  * the convex hull of the roller circles) is the shoes' q0. */
 typedef struct {
     char name[MECH_NAME_MAX];
-    int root;              /* body whose frame holds the band geometry (the hull) */
-    int nshoe, shoe0;      /* shoe count and the first shoe's body index    */
-    int loop;              /* index of the closing loop in mech_model.loops */
-    double pitch;          /* declared pin-to-pin distance (advisory), m    */
-    double link;           /* pin-to-pin used: perimeter / nshoe            */
-    double perimeter;      /* belt length around the hull, m               */
-    double plane_y;        /* root-frame y of the band plane (the rollers' common y) */
-    double shoe_mass, shoe_com[3], shoe_inertia[9];   /* per shoe, shoe frame */
-    double pad_z, pad_length, pad_width;  /* ground plate: shoe-local z, footprint along x (centred on link/2) and y */
-    double thickness;      /* shoe plate thickness: the running face is at pad_z + thickness */
-    double kn, kt, mu;     /* pair stiffness N/m, tangential stiffness, friction coefficient */
-    double zeta;           /* damping as a fraction of critical (default 0.2) */
-    double veps;           /* regularized Coulomb's slip scale, m/s (default 0.01) */
+    int root;                                       /* body whose frame holds the band geometry (the hull) */
+    int nshoe, shoe0;                               /* shoe count and the first shoe's body index    */
+    int loop;                                       /* index of the closing loop in mech_model.loops */
+    double pitch;                                   /* declared pin-to-pin distance (advisory), m    */
+    double link;                                    /* pin-to-pin used: perimeter / nshoe            */
+    double perimeter;                               /* belt length around the hull, m               */
+    double plane_y;                                 /* root-frame y of the band plane (the rollers' common y) */
+    double shoe_mass, shoe_com[3], shoe_inertia[9]; /* per shoe, shoe frame */
+    double pad_z, pad_length, pad_width; /* ground plate: shoe-local z, footprint along x (centred on link/2) and y */
+    double thickness;                    /* shoe plate thickness: the running face is at pad_z + thickness */
+    double kn, kt, mu;                   /* pair stiffness N/m, tangential stiffness, friction coefficient */
+    double zeta;                         /* damping as a fraction of critical (default 0.2) */
+    double veps;                         /* regularized Coulomb's slip scale, m/s (default 0.01) */
     int nroller;
     mech_roller rollers[MECH_MAX_ROLLERS];
-    int line, col;         /* of the `track` line and its name              */
+    int line, col; /* of the `track` line and its name              */
 } mech_track;
 
 /* The terrain the ground law reads (`ground` block): a height field
  * z = h(x, y) in the base frame, with its first derivatives. */
 typedef enum {
-    MECH_GROUND_NONE,      /* no ground block                              */
-    MECH_GROUND_PLANE,     /* h = z0 + sx x + sy y (a sloped plane)         */
-    MECH_GROUND_GRID       /* bicubic (C1) interpolation of samples on a regular grid */
+    MECH_GROUND_NONE,  /* no ground block                              */
+    MECH_GROUND_PLANE, /* h = z0 + sx x + sy y (a sloped plane)         */
+    MECH_GROUND_GRID   /* bicubic (C1) interpolation of samples on a regular grid */
 } mech_ground_type;
 
 typedef enum { MECH_FRICTION_REGULARIZED, MECH_FRICTION_ANCHORED } mech_friction;
 
 typedef struct {
     mech_ground_type type;
-    double z0, sx, sy;     /* plane: height at the origin and slopes dh/dx, dh/dy */
-    int nx, ny;            /* grid: samples along x and y (each >= 2)       */
-    double x0, y0, dx, dy; /* grid: first sample's position and spacing, m  */
-    double *h;             /* grid: nx * ny heights, row-major by y (h[j * nx + i]), owned */
-    double kn, kt, mu;     /* per pad corner: N/m, N/m (anchored, default kn), - */
-    double zeta, veps;     /* damping fraction of critical, slip scale m/s  */
-    mech_friction friction;/* default regularized                           */
-    int line;              /* of the `ground` line, 0 if none               */
+    double z0, sx, sy;      /* plane: height at the origin and slopes dh/dx, dh/dy */
+    int nx, ny;             /* grid: samples along x and y (each >= 2)       */
+    double x0, y0, dx, dy;  /* grid: first sample's position and spacing, m  */
+    double *h;              /* grid: nx * ny heights, row-major by y (h[j * nx + i]), owned */
+    double kn, kt, mu;      /* per pad corner: N/m, N/m (anchored, default kn), - */
+    double zeta, veps;      /* damping fraction of critical, slip scale m/s  */
+    mech_friction friction; /* default regularized                           */
+    int line;               /* of the `ground` line, 0 if none               */
 } mech_ground;
 
 typedef struct mech_model {
-    char name[MECH_NAME_MAX];        /* file stem, or the name given       */
-    char description[256];           /* `description` line, may be empty   */
-    double gravity[3];               /* physical vector, m/s^2             */
-    mech_integrator integrator;      /* Featherstone stepping, default Verlet */
-    int nb, nq, nv;                  /* bodies (excluding base), coordinates */
+    char name[MECH_NAME_MAX];   /* file stem, or the name given       */
+    char description[256];      /* `description` line, may be empty   */
+    double gravity[3];          /* physical vector, m/s^2             */
+    mech_integrator integrator; /* Featherstone stepping, default Verlet */
+    int nb, nq, nv;             /* bodies (excluding base), coordinates */
     int npoi, nshape, nstatic;
-    mech_body *bodies;               /* nb, topologically ordered          */
+    mech_body *bodies; /* nb, topologically ordered          */
     mech_poi *pois;
     mech_shape *shapes;
-    mech_shape *statics;             /* `static` colliders (plane, box): body -1, world frame */
-    int nloop, nc;                   /* loop joints, constraint rows        */
-    int ntsda, nrsda, nact;          /* force elements, input slots         */
+    mech_shape *statics;    /* `static` colliders (plane, box): body -1, world frame */
+    int nloop, nc;          /* loop joints, constraint rows        */
+    int ntsda, nrsda, nact; /* force elements, input slots         */
     mech_loop *loops;
     mech_tsda *tsdas;
     mech_rsda *rsdas;
-    mech_xpbd_settings xpbd;         /* XPBD step settings                  */
-    int nxtarget;                    /* XPBD pose targets                   */
+    mech_xpbd_settings xpbd; /* XPBD step settings                  */
+    int nxtarget;            /* XPBD pose targets                   */
     mech_xtarget *xtargets;
-    int nrod;                        /* Cosserat rods (XPBD only)           */
+    int nrod; /* Cosserat rods (XPBD only)           */
     mech_rod *rods;
-    int ntrack;                      /* track bands (their shoes are bodies) */
+    int ntrack; /* track bands (their shoes are bodies) */
     mech_track *tracks;
-    mech_ground ground;              /* type MECH_GROUND_NONE: no ground    */
-    int nwarning;                    /* what loads but is suspect (mech_model_warning) */
+    mech_ground ground; /* type MECH_GROUND_NONE: no ground    */
+    int nwarning;       /* what loads but is suspect (mech_model_warning) */
     mech_error warnings[MECH_MAX_WARNINGS];
 } mech_model;
 

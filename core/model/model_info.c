@@ -6,8 +6,9 @@ int mech_model_body(const mech_model *m, int i, mech_body_info *out)
 {
     if (i < 0 || i >= m->nb) return -1;
     const mech_body *b = &m->bodies[i];
-    *out = (mech_body_info){ .name = b->name, .parent = b->parent, .qidx = b->qidx, .vidx = b->vidx,
-                             .nq = b->nq, .nv = b->nv, .mass = b->mass };
+    *out = (mech_body_info){
+        .name = b->name, .parent = b->parent, .qidx = b->qidx, .vidx = b->vidx, .nq = b->nq, .nv = b->nv, .mass = b->mass
+    };
     return 0;
 }
 
@@ -15,8 +16,9 @@ int mech_model_track(const mech_model *m, int i, mech_track_info *out)
 {
     if (i < 0 || i >= m->ntrack) return -1;
     const mech_track *t = &m->tracks[i];
-    *out = (mech_track_info){ .name = t->name, .root = t->root, .shoe0 = t->shoe0, .nshoe = t->nshoe,
-                              .nroller = t->nroller, .shoe_mass = t->shoe_mass };
+    *out = (mech_track_info){
+        .name = t->name, .root = t->root, .shoe0 = t->shoe0, .nshoe = t->nshoe, .nroller = t->nroller, .shoe_mass = t->shoe_mass
+    };
     return 0;
 }
 
@@ -34,7 +36,7 @@ int mech_model_rod(const mech_model *m, int i, mech_rod_def *out)
 {
     if (i < 0 || i >= m->nrod) return -1;
     const mech_rod *r = &m->rods[i];
-    *out = (mech_rod_def){ .name = r->name, .density = r->rho,
-                           .rgba = { r->rgba[0], r->rgba[1], r->rgba[2], r->rgba[3] } };
+    *out =
+        (mech_rod_def){ .name = r->name, .density = r->rho, .rgba = { r->rgba[0], r->rgba[1], r->rgba[2], r->rgba[3] } };
     return 0;
 }

@@ -25,7 +25,10 @@ _Static_assert(sizeof(mech_integrator) == sizeof(int), "block_word stores an int
 static const block_key top_keys[] = {
     { .word = "description", .read = description_top },
     { NUMBERS("gravity", mech_model, gravity, 3, BOUND_ANY) },
-    { .word = "integrator", .read = block_word, .off = offsetof(mech_model, integrator), .words = integrators,
+    { .word = "integrator",
+      .read = block_word,
+      .off = offsetof(mech_model, integrator),
+      .words = integrators,
       .what = "integrator" },
     { .word = "body", .read = body_top, .repeats = 1 },
     { .word = "poi", .read = poi_top, .repeats = 1 },
@@ -42,10 +45,8 @@ static const block_key top_keys[] = {
 static const block_kind top_kind = { BLOCK_KIND("the file", top_keys, NULL, NULL) };
 
 /* Every block kind, for a key given outside its block. */
-static const block_kind *const block_kinds[] = {
-    &body_block, &loop_block, &tsda_block, &rsda_block, &xpbd_block, &servo_block, &rod_block, &track_block,
-    &ground_block
-};
+static const block_kind *const block_kinds[] = { &body_block,  &loop_block, &tsda_block,  &rsda_block,  &xpbd_block,
+                                                 &servo_block, &rod_block,  &track_block, &ground_block };
 
 int mp_is_top_keyword(const lex_tok *kw) { return block_find(&top_kind, kw) >= 0; }
 
@@ -76,7 +77,7 @@ static int outside_block(parser *p, const lex_tok *kw)
     if (n == 0) return 0;
     char list[160], q[QUOTE_MAX + 4];
     block_join_or(names, n, list, sizeof list);
-    const char *article = names[0][0] == 'x' ? "an" : "a";   /* an xpbd block */
+    const char *article = names[0][0] == 'x' ? "an" : "a"; /* an xpbd block */
     return mp_fail(p, p->ln.no, kw->col, "'%s' outside %s %s block", mp_quote(kw, q), article, list);
 }
 
@@ -113,8 +114,7 @@ static int parse_lines(parser *p)
         lex_status st = lex_read_line(&p->src, &p->ln, &col);
         if (st == LEX_EOF) break;
         if (st == LEX_NUL) return mp_fail(p, p->ln.no, col, "NUL byte in text");
-        if (st == LEX_TOO_LONG)
-            return mp_fail(p, p->ln.no, col, "line too long: at most %d characters", MECH_MAX_LINE);
+        if (st == LEX_TOO_LONG) return mp_fail(p, p->ln.no, col, "line too long: at most %d characters", MECH_MAX_LINE);
         lex_tok kw;
         if (!lex_next(&p->ln, &kw)) continue;
         if ((p->open.kind ? block_line(p, &kw) : top_line(p, &kw)) < 0) return -1;

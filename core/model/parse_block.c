@@ -34,8 +34,7 @@ void *block_new(parser *p, const block_kind *kind, const char *noun, const lex_t
             return NULL;
         }
     }
-    if (mp_end_of_line(p, kind->name, "1") || mp_grow(p, arr, cap, *n, kind->size, max, plural, kw->col))
-        return NULL;
+    if (mp_end_of_line(p, kind->name, "1") || mp_grow(p, arr, cap, *n, kind->size, max, plural, kw->col)) return NULL;
     char *raw = (char *)*arr + (size_t)*n * kind->size;
     memset(raw, 0, kind->size);
     memcpy(raw + kind->name_off, name, sizeof name);
@@ -91,18 +90,15 @@ static int value_col(const lex_line *ln)
     return lex_next(&ahead, &t) ? t.col : lex_end_col(ln);
 }
 
-int block_key_line(parser *p, const block_kind *kind, void *raw, block_seen *seen, const char *where,
-                   const lex_tok *kw)
+int block_key_line(parser *p, const block_kind *kind, void *raw, block_seen *seen, const char *where, const lex_tok *kw)
 {
     int k = block_find(kind, kw);
     if (k < 0) return 1;
     const block_key *key = &kind->keys[k];
     if (seen->line[k] && !key->repeats && where)
-        return mp_fail(p, p->ln.no, kw->col, "duplicate '%s' in %s (first on line %d)", key->word, where,
-                       seen->line[k]);
+        return mp_fail(p, p->ln.no, kw->col, "duplicate '%s' in %s (first on line %d)", key->word, where, seen->line[k]);
     if (seen->line[k] && !key->repeats)
-        return mp_fail(p, p->ln.no, kw->col, "duplicate '%s' (first on line %d): one per file", key->word,
-                       seen->line[k]);
+        return mp_fail(p, p->ln.no, kw->col, "duplicate '%s' (first on line %d): one per file", key->word, seen->line[k]);
     if (!seen->line[k]) {
         seen->line[k] = p->ln.no;
         seen->col[k] = kw->col;
@@ -166,8 +162,7 @@ int block_count(parser *p, void *raw, const block_key *key, const lex_tok *kw)
     double v;
     if (mp_next_tok(p, &t, key->word, "1") || mp_to_number(p, &t, key->word, &v)) return -1;
     if (!(v >= 1 && v <= key->arg && v == (double)(int)v))
-        return mp_fail(p, p->ln.no, t.col, "'%s' must be a whole number from 1 to %d: got %g", key->word, key->arg,
-                       v);
+        return mp_fail(p, p->ln.no, t.col, "'%s' must be a whole number from 1 to %d: got %g", key->word, key->arg, v);
     *(int *)field(raw, key) = (int)v;
     return mp_end_of_line(p, key->word, "1");
 }
@@ -175,8 +170,7 @@ int block_count(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 int block_rotation(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
     (void)kw;
-    return mp_read_rotation(p, key->word, field(raw, key)) || mp_end_of_line(p, key->word, "<axis> <degrees>")
-               ? -1 : 0;
+    return mp_read_rotation(p, key->word, field(raw, key)) || mp_end_of_line(p, key->word, "<axis> <degrees>") ? -1 : 0;
 }
 
 int block_axis_frame(parser *p, void *raw, const block_key *key, const lex_tok *kw)

@@ -23,8 +23,8 @@ typedef struct block_key block_key;
 /* Where each key of the open block was first given: line 0 = not given. */
 typedef struct {
     int line[BLOCK_MAX_KEYS];
-    int col[BLOCK_MAX_KEYS];      /* the keyword's column */
-    int val_col[BLOCK_MAX_KEYS];  /* its first value's (the end of the line if none) */
+    int col[BLOCK_MAX_KEYS];     /* the keyword's column */
+    int val_col[BLOCK_MAX_KEYS]; /* its first value's (the end of the line if none) */
 } block_seen;
 
 /* What a number must be (each of a row's numbers). */
@@ -36,18 +36,18 @@ typedef int (*block_read)(parser *p, void *raw, const block_key *key, const lex_
 struct block_key {
     const char *word;
     block_read read;
-    int required;                 /* the block needs it */
-    int repeats;                  /* may stand more than once (no duplicate check) */
-    size_t off;                   /* where the value goes in the raw struct */
-    int n;                        /* block_numbers: how many */
-    block_bound bound;            /* block_numbers: each one's bound */
-    const char *const *words;     /* block_word: the choices, NULL-terminated, */
-    const char *what;             /* named in "unknown <what> 'x'" */
-    int arg;                      /* for the block's own readers */
+    int required;             /* the block needs it */
+    int repeats;              /* may stand more than once (no duplicate check) */
+    size_t off;               /* where the value goes in the raw struct */
+    int n;                    /* block_numbers: how many */
+    block_bound bound;        /* block_numbers: each one's bound */
+    const char *const *words; /* block_word: the choices, NULL-terminated, */
+    const char *what;         /* named in "unknown <what> 'x'" */
+    int arg;                  /* for the block's own readers */
 };
 
 typedef struct {
-    const char *name;             /* "body": "unknown keyword 'x' in body" */
+    const char *name; /* "body": "unknown keyword 'x' in body" */
     const block_key *keys;
     int nkeys;
     /* At `end`, after the required keys are checked; NULL: nothing more. */
@@ -70,11 +70,11 @@ typedef struct {
 
 /* The block being read. */
 typedef struct {
-    const block_kind *kind;       /* NULL: at top level */
+    const block_kind *kind; /* NULL: at top level */
     void *raw;
     block_seen *seen;
     char title[MECH_NAME_MAX + 16]; /* "body 'arm'", "the xpbd block" */
-    int line, col;                /* where it opened */
+    int line, col;                  /* where it opened */
 } open_block;
 
 /* Open a block of `kind` on the current line: its name (NULL for the one
@@ -92,8 +92,7 @@ int block_line(parser *p, const lex_tok *kw);
  * its place into seen): 0 read, -1 failed, 1 not a key of kind.  A second
  * line of a key that does not repeat is an error naming `where` (the open
  * block's title; NULL at top level: one per file). */
-int block_key_line(parser *p, const block_kind *kind, void *raw, block_seen *seen, const char *where,
-                   const lex_tok *kw);
+int block_key_line(parser *p, const block_kind *kind, void *raw, block_seen *seen, const char *where, const lex_tok *kw);
 /* At the end of the file: an open block has no `end`. */
 int block_unclosed(parser *p);
 /* Row index of kw in kind's table, or -1. */
@@ -107,14 +106,14 @@ void block_join_or(const char *const *words, int n, char *buf, size_t size);
 int block_number(parser *p, const char *key, const char *expect, block_bound bound, double *v);
 
 /* Readers for the common rows (the key's word names the value in messages). */
-int block_numbers(parser *p, void *raw, const block_key *key, const lex_tok *kw);   /* n doubles, bounded */
-int block_count(parser *p, void *raw, const block_key *key, const lex_tok *kw);     /* an int, 1 to arg */
-int block_rotation(parser *p, void *raw, const block_key *key, const lex_tok *kw);  /* <axis> <degrees> */
+int block_numbers(parser *p, void *raw, const block_key *key, const lex_tok *kw);    /* n doubles, bounded */
+int block_count(parser *p, void *raw, const block_key *key, const lex_tok *kw);      /* an int, 1 to arg */
+int block_rotation(parser *p, void *raw, const block_key *key, const lex_tok *kw);   /* <axis> <degrees> */
 int block_axis_frame(parser *p, void *raw, const block_key *key, const lex_tok *kw); /* an axis as the z of R */
-int block_body_ref(parser *p, void *raw, const block_key *key, const lex_tok *kw);  /* a body name or base */
-int block_name(parser *p, void *raw, const block_key *key, const lex_tok *kw);      /* a name */
-int block_word(parser *p, void *raw, const block_key *key, const lex_tok *kw);      /* one of words, an int */
-int block_flag(parser *p, void *raw, const block_key *key, const lex_tok *kw);      /* no values: int 1 */
+int block_body_ref(parser *p, void *raw, const block_key *key, const lex_tok *kw);   /* a body name or base */
+int block_name(parser *p, void *raw, const block_key *key, const lex_tok *kw);       /* a name */
+int block_word(parser *p, void *raw, const block_key *key, const lex_tok *kw);       /* one of words, an int */
+int block_flag(parser *p, void *raw, const block_key *key, const lex_tok *kw);       /* no values: int 1 */
 
 /* The fields of a block_numbers row: count numbers, each within bound b. */
 #define NUMBERS(w, type, field, count, b) \

@@ -9,15 +9,29 @@
 #include <string.h>
 
 /* Rows of the body table: the keys in the order "expected one of" lists them. */
-enum { K_PARENT, K_JOINT, K_POS, K_ROT, K_MASS, K_COM, K_INERTIA, K_ARMATURE, K_FEXT, K_Q0, K_QD0, K_SHAPE, K_XJ,
-       K_COUNT = K_XJ + XJ_COUNT };
+enum {
+    K_PARENT,
+    K_JOINT,
+    K_POS,
+    K_ROT,
+    K_MASS,
+    K_COM,
+    K_INERTIA,
+    K_ARMATURE,
+    K_FEXT,
+    K_Q0,
+    K_QD0,
+    K_SHAPE,
+    K_XJ,
+    K_COUNT = K_XJ + XJ_COUNT
+};
 
 typedef struct raw_body {
     mech_body b;
     char parent[MECH_NAME_MAX];
     block_seen seen;
-    lex_line q0, qd0;           /* kept until the joint type is known */
-    int ntarget;                /* signals on the target line */
+    lex_line q0, qd0; /* kept until the joint type is known */
+    int ntarget;      /* signals on the target line */
 } raw_body;
 
 typedef struct raw_poi {
@@ -51,8 +65,7 @@ static const block_key body_keys[K_COUNT] = {
     [K_SHAPE] = { .word = "shape", .read = shape_key, .repeats = 1 },
     XJ_KEY_ROWS(K_XJ, xpbd_key),
 };
-const block_kind body_block = { BLOCK_KIND("body", body_keys, finish_body, NULL),
-                                BLOCK_RAW(raw_body, b.name, b.line) };
+const block_kind body_block = { BLOCK_KIND("body", body_keys, finish_body, NULL), BLOCK_RAW(raw_body, b.name, b.line) };
 
 /* q0 of a floating body: x y z [<axis> <degrees>]. */
 static int floating_q0(parser *p, double q0[7])
@@ -78,10 +91,8 @@ static int joint_values(parser *p, raw_body *rb, int k)
     if (b->joint == MECH_JOINT_FIXED)
         r = mp_fail(p, rb->seen.line[k], rb->seen.col[k], "'%s' is not allowed for a fixed joint (body '%s')",
                     body_keys[k].word, b->name);
-    else if (k == K_QD0)
-        r = mp_number_line(p, "qd0", b->qd0, b->joint == MECH_JOINT_FLOATING ? 6 : 1);
-    else if (b->joint == MECH_JOINT_FLOATING)
-        r = floating_q0(p, b->q0);
+    else if (k == K_QD0) r = mp_number_line(p, "qd0", b->qd0, b->joint == MECH_JOINT_FLOATING ? 6 : 1);
+    else if (b->joint == MECH_JOINT_FLOATING) r = floating_q0(p, b->q0);
     else {
         r = mp_number_line(p, "q0", b->q0, 1);
         if (b->joint == MECH_JOINT_REVOLUTE) b->q0[0] *= DEG;
@@ -133,8 +144,7 @@ static int fext_key(parser *p, void *raw, const block_key *key, const lex_tok *k
     (void)kw;
     lex_tok t;
     if (mp_next_tok(p, &t, "fext", "0 or 1")) return -1;
-    if (!lex_is(&t, "0") && !lex_is(&t, "1"))
-        return mp_fail_at(p, &t, "bad value ", " for 'fext': expected 0 or 1");
+    if (!lex_is(&t, "0") && !lex_is(&t, "1")) return mp_fail_at(p, &t, "bad value ", " for 'fext': expected 0 or 1");
     ((raw_body *)raw)->b.fext = t.s[0] == '1';
     return mp_end_of_line(p, "fext", "1");
 }
@@ -206,8 +216,8 @@ int poi_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
     rp->body[t.n] = '\0';
     rp->body_col = t.col;
     rp->p.line = p->ln.no;
-    if (mp_read_numbers(p, "poi", "<name> <body> x y z", rp->p.pos, 3) ||
-        mp_end_of_line(p, "poi", "<name> <body> x y z")) return -1;
+    if (mp_read_numbers(p, "poi", "<name> <body> x y z", rp->p.pos, 3) || mp_end_of_line(p, "poi", "<name> <body> x y z"))
+        return -1;
     p->m->npoi++;
     return 0;
 }
@@ -229,7 +239,7 @@ static int resolve_parents(parser *p, int *parent)
         parent[i] = strcmp(rb->parent, "base") == 0 ? -1 : find_raw(p, rb->parent);
         if (parent[i] < 0 && strcmp(rb->parent, "base") != 0)
             return mp_fail(p, rb->seen.line[K_PARENT], rb->seen.val_col[K_PARENT], "unknown parent '%s' for body '%s'",
-                        rb->parent, rb->b.name);
+                           rb->parent, rb->b.name);
     }
     return 0;
 }

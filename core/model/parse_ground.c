@@ -13,14 +13,14 @@ enum { G_PLANE, G_GRID, G_ROW, G_KN, G_KT, G_MU, G_ZETA, G_VEPS, G_FRICTION, G_C
 typedef struct raw_ground {
     mech_ground g;
     block_seen seen;
-    int rows, row_line;        /* `row` lines read, the last one's line */
+    int rows, row_line; /* `row` lines read, the last one's line */
 } raw_ground;
 
 static int terrain_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 static int row_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 static int finish_ground(parser *p, void *raw);
 
-static const char *const frictions[] = { "regularized", "anchored", NULL };   /* mech_friction's order */
+static const char *const frictions[] = { "regularized", "anchored", NULL }; /* mech_friction's order */
 _Static_assert(sizeof(mech_friction) == sizeof(int), "block_word stores an int");
 
 static const block_key ground_keys[G_COUNT] = {
@@ -32,8 +32,11 @@ static const block_key ground_keys[G_COUNT] = {
     [G_MU] = { NUMBERS("mu", raw_ground, g.mu, 1, BOUND_NONNEGATIVE), .required = 1 },
     [G_ZETA] = { NUMBERS("zeta", raw_ground, g.zeta, 1, BOUND_NONNEGATIVE) },
     [G_VEPS] = { NUMBERS("veps", raw_ground, g.veps, 1, BOUND_POSITIVE) },
-    [G_FRICTION] = { .word = "friction", .read = block_word, .off = offsetof(raw_ground, g.friction),
-                     .words = frictions, .what = "friction" },
+    [G_FRICTION] = { .word = "friction",
+                     .read = block_word,
+                     .off = offsetof(raw_ground, g.friction),
+                     .words = frictions,
+                     .what = "friction" },
 };
 const block_kind ground_block = { BLOCK_KIND("ground", ground_keys, finish_ground, NULL) };
 
@@ -42,7 +45,8 @@ int ground_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
     (void)raw;
     (void)key;
     if (lex_more(&p->ln))
-        return mp_fail(p, p->ln.no, lex_end_col(&p->ln) + 1, "'ground' opens a block and takes no values: write "
+        return mp_fail(p, p->ln.no, lex_end_col(&p->ln) + 1,
+                       "'ground' opens a block and takes no values: write "
                        "'ground', then 'plane Z' (or 'grid ...' and its rows) and the material, then 'end'");
     p->ground = calloc(1, sizeof *p->ground);
     if (!p->ground) return mp_fail(p, 0, 0, "out of memory");
@@ -117,8 +121,7 @@ static int row_key(parser *p, void *raw, const block_key *key, const lex_tok *kw
     mech_ground *g = &rg->g;
     if (g->type != MECH_GROUND_GRID)
         return mp_fail(p, p->ln.no, kw->col, "'row' before 'grid NX NY DX DY' in the ground block");
-    if (rg->rows == g->ny)
-        return mp_fail(p, p->ln.no, kw->col, "too many rows: the grid has NY = %d", g->ny);
+    if (rg->rows == g->ny) return mp_fail(p, p->ln.no, kw->col, "too many rows: the grid has NY = %d", g->ny);
     double *h = g->h + (size_t)rg->rows * (size_t)g->nx;
     lex_tok t;
     for (int i = 0; i < g->nx; i++) {
@@ -139,8 +142,7 @@ static int terrain_key(parser *p, void *raw, const block_key *key, const lex_tok
 {
     raw_ground *rg = raw;
     int k = key == &ground_keys[G_PLANE] ? G_PLANE : G_GRID, other = k == G_PLANE ? G_GRID : G_PLANE;
-    if (rg->seen.line[other])
-        return mp_fail(p, p->ln.no, kw->col, "the ground has both 'plane' and 'grid': give one");
+    if (rg->seen.line[other]) return mp_fail(p, p->ln.no, kw->col, "the ground has both 'plane' and 'grid': give one");
     return k == G_PLANE ? plane_key(p, &rg->g) : grid_key(p, &rg->g);
 }
 

@@ -12,29 +12,48 @@
 #include "model/parse_block.h"
 
 #define DEG (3.14159265358979323846 / 180.0)
-#define QUOTE_MAX 40            /* characters of a token shown in a message */
+#define QUOTE_MAX 40 /* characters of a token shown in a message */
 #define AXIS_EXPECT "an axis (x, y, z, -x, -y, -z or 3 numbers)"
 
 /* XPBD joint keys, rows of the body and loop tables from K_XJ / L_XJ on. */
 enum { XJ_LIMIT, XJ_SWING, XJ_DRIVE, XJ_TARGET, XJ_COMPLIANCE, XJ_COUNT };
+/* clang-format off */
 #define XJ_KEY_ROWS(first, reader) \
     [first + XJ_LIMIT] = { .word = "limit", .read = reader, .arg = XJ_LIMIT }, \
     [first + XJ_SWING] = { .word = "swing", .read = reader, .arg = XJ_SWING }, \
     [first + XJ_DRIVE] = { .word = "drive", .read = reader, .arg = XJ_DRIVE }, \
     [first + XJ_TARGET] = { .word = "target", .read = reader, .arg = XJ_TARGET }, \
     [first + XJ_COMPLIANCE] = { .word = "compliance", .read = reader, .arg = XJ_COMPLIANCE }
+/* clang-format on */
 
 /* `xpbd` block keys. */
 enum { XP_DT, XP_SUBSTEPS, XP_ITERATIONS, XP_MODE, XP_SET_COUNT };
 
 /* `track` block keys, in the order of its table. */
-enum { TK_ROOT, TK_PLANE, TK_SHOES, TK_PITCH, TK_MASS, TK_COM, TK_INERTIA, TK_FEXT, TK_ROLLER, TK_PAD,
-       TK_THICKNESS, TK_KN, TK_KT, TK_MU, TK_ZETA, TK_VEPS, TK_COUNT };
+enum {
+    TK_ROOT,
+    TK_PLANE,
+    TK_SHOES,
+    TK_PITCH,
+    TK_MASS,
+    TK_COM,
+    TK_INERTIA,
+    TK_FEXT,
+    TK_ROLLER,
+    TK_PAD,
+    TK_THICKNESS,
+    TK_KN,
+    TK_KT,
+    TK_MU,
+    TK_ZETA,
+    TK_VEPS,
+    TK_COUNT
+};
 typedef struct raw_track {
     mech_track t;
     char root[MECH_NAME_MAX];
     char roller[MECH_MAX_ROLLERS][MECH_NAME_MAX];
-    int roller_col[MECH_MAX_ROLLERS];          /* of each roller's body name */
+    int roller_col[MECH_MAX_ROLLERS]; /* of each roller's body name */
     block_seen seen;
 } raw_track;
 
@@ -44,25 +63,25 @@ struct parser {
     mech_error *err;
     int failed;
     mech_model *m;
-    open_block open;                           /* the block being read */
-    block_seen top_seen;                       /* top-level statements given */
-    int cur;                                   /* open block's index, or -1 */
-    struct raw_body *bodies;                   /* parse_body.c */
+    open_block open;         /* the block being read */
+    block_seen top_seen;     /* top-level statements given */
+    int cur;                 /* open block's index, or -1 */
+    struct raw_body *bodies; /* parse_body.c */
     int nbodies, cap_bodies;
     struct raw_poi *pois;
     int cap_pois, cap_shapes, cap_statics;
-    struct raw_loop *loops;                    /* parse_loop.c */
+    struct raw_loop *loops; /* parse_loop.c */
     int nloops, cap_loops;
-    struct raw_elem *elems;                    /* parse_springs.c */
+    struct raw_elem *elems; /* parse_springs.c */
     int nelems, cap_elems;
-    struct raw_servo *servos;                  /* parse_xpbd.c */
+    struct raw_servo *servos; /* parse_xpbd.c */
     int nservos, cap_servos;
-    block_seen xpbd_seen;                      /* keys of the xpbd block */
-    struct raw_rod *rods;                      /* parse_rod.c */
+    block_seen xpbd_seen; /* keys of the xpbd block */
+    struct raw_rod *rods; /* parse_rod.c */
     int nrods, cap_rods;
-    struct raw_track *tracks;                  /* parse_track.c */
+    struct raw_track *tracks; /* parse_track.c */
     int ntracks, cap_tracks;
-    struct raw_ground *ground;                 /* parse_ground.c */
+    struct raw_ground *ground; /* parse_ground.c */
 };
 
 /* parse_values.c: errors, tokens and values (all return 0, or -1 with the error set). */
@@ -108,15 +127,15 @@ int mp_body_index(parser *p, const char *name, int line, int col, const char *ke
 int mp_is_top_keyword(const lex_tok *kw);
 
 /* The block kinds, each a table (parse_block.h), and the statements that open them. */
-extern const block_kind body_block, loop_block, tsda_block, rsda_block, xpbd_block, servo_block, rod_block,
-    track_block, ground_block;
+extern const block_kind body_block, loop_block, tsda_block, rsda_block, xpbd_block, servo_block, rod_block, track_block,
+    ground_block;
 int body_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int poi_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
-int static_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);    /* parse_shape.c */
+int static_top(parser *p, void *raw, const block_key *key, const lex_tok *kw); /* parse_shape.c */
 /* parse_shape.c: a `shape` line of the open body. */
 int shape_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int loop_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
-int springs_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);   /* tsda, rsda */
+int springs_top(parser *p, void *raw, const block_key *key, const lex_tok *kw); /* tsda, rsda */
 int xp_top_xpbd(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int xp_top_servo(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int rod_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);

@@ -9,20 +9,32 @@
 #include <string.h>
 
 /* Rows of the loop table, in the order "expected one of" lists them. */
-enum { L_TYPE, L_PRED, L_SUCC, L_PPOS, L_PROT, L_PAXIS, L_SPOS, L_SROT, L_SAXIS, L_LENGTH, L_STAB, L_XJ,
-       L_COUNT = L_XJ + XJ_COUNT };
+enum {
+    L_TYPE,
+    L_PRED,
+    L_SUCC,
+    L_PPOS,
+    L_PROT,
+    L_PAXIS,
+    L_SPOS,
+    L_SROT,
+    L_SAXIS,
+    L_LENGTH,
+    L_STAB,
+    L_XJ,
+    L_COUNT = L_XJ + XJ_COUNT
+};
 
 typedef struct raw_loop {
     mech_loop l;
     char pred[MECH_NAME_MAX], succ[MECH_NAME_MAX];
     block_seen seen;
-    int ntarget;                /* signals on the target line */
+    int ntarget; /* signals on the target line */
 } raw_loop;
 
 /* mech_loop_type's order, and the constraint rows of each type. */
-static const char *const loop_types[] = {
-    "revolute", "prismatic", "cylindrical", "spherical", "point-on-line", "distance", NULL
-};
+static const char *const loop_types[] = { "revolute",      "prismatic", "cylindrical", "spherical",
+                                          "point-on-line", "distance",  NULL };
 static const int loop_nc[] = { 5, 5, 4, 3, 2, 1 };
 _Static_assert(sizeof(mech_loop_type) == sizeof(int), "block_word stores an int");
 
@@ -32,8 +44,12 @@ static int finish_loop(parser *p, void *raw);
 
 /* prot / paxis (srot / saxis) orient the same frame: .arg is the other key. */
 static const block_key loop_keys[L_COUNT] = {
-    [L_TYPE] = { .word = "type", .read = block_word, .off = offsetof(raw_loop, l.type), .words = loop_types,
-                 .what = "loop type", .required = 1 },
+    [L_TYPE] = { .word = "type",
+                 .read = block_word,
+                 .off = offsetof(raw_loop, l.type),
+                 .words = loop_types,
+                 .what = "loop type",
+                 .required = 1 },
     [L_PRED] = { .word = "pred", .read = block_body_ref, .off = offsetof(raw_loop, pred), .required = 1 },
     [L_SUCC] = { .word = "succ", .read = block_body_ref, .off = offsetof(raw_loop, succ), .required = 1 },
     [L_PPOS] = { NUMBERS("ppos", raw_loop, l.ppos, 3, BOUND_ANY) },
@@ -46,8 +62,7 @@ static const block_key loop_keys[L_COUNT] = {
     [L_STAB] = { NUMBERS("stab", raw_loop, l.stab, 1, BOUND_POSITIVE) },
     XJ_KEY_ROWS(L_XJ, xpbd_key),
 };
-const block_kind loop_block = { BLOCK_KIND("loop", loop_keys, finish_loop, NULL),
-                                BLOCK_RAW(raw_loop, l.name, l.line) };
+const block_kind loop_block = { BLOCK_KIND("loop", loop_keys, finish_loop, NULL), BLOCK_RAW(raw_loop, l.name, l.line) };
 
 static int frame_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
@@ -81,13 +96,12 @@ static int finish_loop(parser *p, void *raw)
     const block_seen *s = &rl->seen;
     for (int k = 0; k < L_COUNT; k++)
         if (s->line[k] && !loop_key_allowed(rl->l.type, k))
-            return mp_fail(p, s->line[k], s->col[k], "'%s' has no meaning for a %s loop (loop '%s')",
-                           loop_keys[k].word, loop_types[rl->l.type], rl->l.name);
+            return mp_fail(p, s->line[k], s->col[k], "'%s' has no meaning for a %s loop (loop '%s')", loop_keys[k].word,
+                           loop_types[rl->l.type], rl->l.name);
     if (rl->l.type == MECH_LOOP_DISTANCE && !s->line[L_LENGTH])
         return mp_fail(p, rl->l.line, rl->l.col, "distance loop '%s' has no 'length'", rl->l.name);
     if (strcmp(rl->pred, rl->succ) == 0)
-        return mp_fail(p, s->line[L_SUCC], s->val_col[L_SUCC], "loop '%s' joins '%s' to itself", rl->l.name,
-                       rl->succ);
+        return mp_fail(p, s->line[L_SUCC], s->val_col[L_SUCC], "loop '%s' joins '%s' to itself", rl->l.name, rl->succ);
     if (xp_check_loop(p, &rl->l, L_XJ, rl->ntarget)) return -1;
     rl->l.nc = loop_nc[rl->l.type];
     return 0;
@@ -97,8 +111,8 @@ int loop_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
     (void)raw;
     (void)key;
-    raw_loop *rl = block_new(p, &loop_block, "loop", kw, (void **)&p->loops, &p->nloops, &p->cap_loops,
-                             MECH_MAX_LOOPS, "loops");
+    raw_loop *rl =
+        block_new(p, &loop_block, "loop", kw, (void **)&p->loops, &p->nloops, &p->cap_loops, MECH_MAX_LOOPS, "loops");
     if (!rl) return -1;
     rl->l.col = p->open.col;
     rl->l.stab = 0.1;

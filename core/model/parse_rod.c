@@ -14,9 +14,31 @@
  * given per end (`clamp start base`, `pin end base`, `move end 0 0 -0.1`,
  * ...) are the rows from R_CLAMP on, in the order of RE_. */
 enum {
-    R_DISC, R_ELEMENTS, R_INTEGRATION, R_SOLVER, R_LENGTH, R_DIAMETER, R_E, R_NU, R_RHO, R_DAMPING, R_SHAPE,
-    R_POINT, R_ORIGIN, R_DIR, R_FRAME, R_CLAMP, R_PIN, R_MOVE, R_TWIST, R_RAMP, R_COLOR, R_VISUAL, R_FRICTION,
-    R_RESTITUTION, R_COUNT
+    R_DISC,
+    R_ELEMENTS,
+    R_INTEGRATION,
+    R_SOLVER,
+    R_LENGTH,
+    R_DIAMETER,
+    R_E,
+    R_NU,
+    R_RHO,
+    R_DAMPING,
+    R_SHAPE,
+    R_POINT,
+    R_ORIGIN,
+    R_DIR,
+    R_FRAME,
+    R_CLAMP,
+    R_PIN,
+    R_MOVE,
+    R_TWIST,
+    R_RAMP,
+    R_COLOR,
+    R_VISUAL,
+    R_FRICTION,
+    R_RESTITUTION,
+    R_COUNT
 };
 enum { RE_CLAMP, RE_PIN, RE_MOVE, RE_TWIST, RE_RAMP, RE_COUNT };
 
@@ -24,8 +46,8 @@ static const char *const end_names[2] = { "start", "end" };
 
 typedef struct raw_rod {
     mech_rod r;
-    char body[2][MECH_NAME_MAX];    /* clamp or pin target names ("base" = ground) */
-    block_seen seen;                /* a `point` line: the first */
+    char body[2][MECH_NAME_MAX]; /* clamp or pin target names ("base" = ground) */
+    block_seen seen;             /* a `point` line: the first */
     int end_line[2][RE_COUNT], end_col[2][RE_COUNT], body_col[2];
     int cap_points;
 } raw_rod;
@@ -49,7 +71,9 @@ _Static_assert(sizeof(mech_rod_disc) == sizeof(int), "block_word stores an int")
 _Static_assert(R_COUNT <= BLOCK_MAX_KEYS, "block_seen holds every row");
 static const block_key rod_keys[R_COUNT] = {
     [R_DISC] = { WORD("disc", r.disc, discs, "discretization") },
-    [R_ELEMENTS] = { .word = "elements", .read = block_count, .off = offsetof(raw_rod, r.elements),
+    [R_ELEMENTS] = { .word = "elements",
+                     .read = block_count,
+                     .off = offsetof(raw_rod, r.elements),
                      .arg = MECH_MAX_ROD_ELEMENTS },
     [R_INTEGRATION] = { WORD("integration", r.full_integration, integrations, "integration") },
     [R_SOLVER] = { WORD("solver", r.gauss_seidel, solvers, "rod solver") },
@@ -87,8 +111,7 @@ static int nu_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
     (void)kw;
     mech_rod *r = &((raw_rod *)raw)->r;
     lex_tok t;
-    if (mp_next_tok(p, &t, "nu", "1") || mp_to_number(p, &t, "nu", &r->nu) || mp_end_of_line(p, "nu", "1"))
-        return -1;
+    if (mp_next_tok(p, &t, "nu", "1") || mp_to_number(p, &t, "nu", &r->nu) || mp_end_of_line(p, "nu", "1")) return -1;
     if (!(r->nu > -1.0 && r->nu <= 0.5))
         return mp_fail(p, p->ln.no, t.col, "'nu' must lie in (-1, 0.5]: got %g", r->nu);
     return 0;
@@ -113,8 +136,7 @@ static int restitution_key(parser *p, void *raw, const block_key *key, const lex
 {
     (void)key;
     (void)kw;
-    return mp_read_restitution(p, &((raw_rod *)raw)->r.restitution) || mp_end_of_line(p, "restitution", "1") ? -1
-                                                                                                          : 0;
+    return mp_read_restitution(p, &((raw_rod *)raw)->r.restitution) || mp_end_of_line(p, "restitution", "1") ? -1 : 0;
 }
 
 /* shape straight | helix <coil radius> <pitch> <turns> | points */
@@ -136,7 +158,8 @@ static int rod_shape_key(parser *p, void *raw, const block_key *key, const lex_t
     lex_tok at[3];
     for (int i = 0; i < 3; i++)
         if (mp_next_tok(p, &at[i], "shape", "helix <coil radius> <pitch> <turns>") ||
-            mp_to_number(p, &at[i], "shape", &v[i])) return -1;
+            mp_to_number(p, &at[i], "shape", &v[i]))
+            return -1;
     if (mp_end_of_line(p, "shape", "helix <coil radius> <pitch> <turns>")) return -1;
     if (!(v[0] > 0)) return mp_fail(p, p->ln.no, at[0].col, "helix coil radius must be positive: got %g", v[0]);
     if (!(v[1] >= 0)) return mp_fail(p, p->ln.no, at[1].col, "helix pitch must not be negative: got %g", v[1]);
@@ -154,8 +177,7 @@ static int point_key(parser *p, void *raw, const block_key *key, const lex_tok *
     raw_rod *rr = raw;
     mech_rod *r = &rr->r;
     if (r->npoints >= MECH_MAX_ROD_POINTS)
-        return mp_fail(p, p->ln.no, kw->col, "too many points in rod '%s': at most %d", r->name,
-                       MECH_MAX_ROD_POINTS);
+        return mp_fail(p, p->ln.no, kw->col, "too many points in rod '%s': at most %d", r->name, MECH_MAX_ROD_POINTS);
     if (r->npoints == rr->cap_points) {
         int cap = rr->cap_points ? 2 * rr->cap_points : 8;
         double *grown = realloc(r->points, (size_t)cap * 3 * sizeof *grown);
@@ -181,9 +203,10 @@ static int hold_line(parser *p, raw_rod *rr, int k, int e, const lex_tok *kw)
     int other = k == RE_PIN ? RE_CLAMP : RE_PIN;
     lex_tok t;
     if (rr->end_line[e][other])
-        return mp_fail(p, p->ln.no, kw->col, "'%s %s' and '%s %s' in rod '%s' (line %d): an end is clamped or "
-                       "pinned, not both", key, end_names[e], end_word(other), end_names[e], r->name,
-                       rr->end_line[e][other]);
+        return mp_fail(p, p->ln.no, kw->col,
+                       "'%s %s' and '%s %s' in rod '%s' (line %d): an end is clamped or "
+                       "pinned, not both",
+                       key, end_names[e], end_word(other), end_names[e], r->name, rr->end_line[e][other]);
     if (mp_next_tok(p, &t, key, expect) || (!lex_is(&t, "base") && mp_check_name(p, &t, key))) return -1;
     memcpy(rr->body[e], t.s, (size_t)t.n);
     rr->body[e][t.n] = '\0';
@@ -200,10 +223,10 @@ static int end_key(parser *p, void *raw, const block_key *row, const lex_tok *kw
     mech_rod *r = &rr->r;
     int k = row->arg;
     const char *key = row->word;
-    static const char *const expect[RE_COUNT] = {
-        "start or end, then base or a body name", "start or end, then base or a body name",
-        "start or end, then x y z (m)", "start or end, then degrees", "start or end, then seconds"
-    };
+    static const char *const expect[RE_COUNT] = { "start or end, then base or a body name",
+                                                  "start or end, then base or a body name",
+                                                  "start or end, then x y z (m)", "start or end, then degrees",
+                                                  "start or end, then seconds" };
     lex_tok t;
     if (mp_next_tok(p, &t, key, expect[k])) return -1;
     int e = lex_is(&t, "start") ? 0 : lex_is(&t, "end") ? 1 : -1;
@@ -226,8 +249,7 @@ static int end_key(parser *p, void *raw, const block_key *row, const lex_tok *kw
         return 0;
     default:
         if (mp_next_tok(p, &t, key, expect[k]) || mp_to_number(p, &t, key, &end->ramp)) return -1;
-        if (!(end->ramp >= 0.0))
-            return mp_fail(p, p->ln.no, t.col, "'ramp' must not be negative: got %g", end->ramp);
+        if (!(end->ramp >= 0.0)) return mp_fail(p, p->ln.no, t.col, "'ramp' must not be negative: got %g", end->ramp);
         return mp_end_of_line(p, key, expect[k]);
     }
 }
@@ -238,8 +260,7 @@ int rod_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 {
     (void)raw;
     (void)key;
-    raw_rod *rr = block_new(p, &rod_block, "rod", kw, (void **)&p->rods, &p->nrods, &p->cap_rods, MECH_MAX_RODS,
-                            "rods");
+    raw_rod *rr = block_new(p, &rod_block, "rod", kw, (void **)&p->rods, &p->nrods, &p->cap_rods, MECH_MAX_RODS, "rods");
     if (!rr) return -1;
     rr->r.col = p->open.col;
     rr->r.disc = MECH_ROD_LINEAR;
@@ -278,8 +299,10 @@ static int finish_rod(parser *p, void *raw)
                        r->npoints == 1 ? "" : "s");
     if (rr->seen.line[R_DIR] && rr->seen.line[R_FRAME]) {
         int later = rr->seen.line[R_FRAME] > rr->seen.line[R_DIR] ? R_FRAME : R_DIR;
-        return mp_fail(p, rr->seen.line[later], rr->seen.col[later], "'dir' and 'frame' both given in rod '%s': "
-                       "use one", r->name);
+        return mp_fail(p, rr->seen.line[later], rr->seen.col[later],
+                       "'dir' and 'frame' both given in rod '%s': "
+                       "use one",
+                       r->name);
     }
     if (r->visual && (rr->seen.line[R_FRICTION] || rr->seen.line[R_RESTITUTION]))
         return key_fail(p, rr, rr->seen.line[R_FRICTION] ? R_FRICTION : R_RESTITUTION,
@@ -293,21 +316,26 @@ static int finish_rod(parser *p, void *raw)
                 return mp_fail(p, rr->end_line[e][k], rr->end_col[e][k], "'%s %s' needs 'clamp %s base' (rod '%s')",
                                end_word(k), end_names[e], end_names[e], r->name);
             if (!r->end[e].hold)
-                return mp_fail(p, rr->end_line[e][k], rr->end_col[e][k], "'%s %s' needs 'clamp %s base' or "
-                               "'pin %s base' (rod '%s')", end_word(k), end_names[e], end_names[e], end_names[e],
-                               r->name);
+                return mp_fail(p, rr->end_line[e][k], rr->end_col[e][k],
+                               "'%s %s' needs 'clamp %s base' or "
+                               "'pin %s base' (rod '%s')",
+                               end_word(k), end_names[e], end_names[e], end_names[e], r->name);
             if (r->end[e].hold == MECH_ROD_PIN && k == RE_TWIST)
-                return mp_fail(p, rr->end_line[e][k], rr->end_col[e][k], "'twist %s' has no meaning for a pinned "
-                               "end: its orientation is free (rod '%s')", end_names[e], r->name);
+                return mp_fail(p, rr->end_line[e][k], rr->end_col[e][k],
+                               "'twist %s' has no meaning for a pinned "
+                               "end: its orientation is free (rod '%s')",
+                               end_names[e], r->name);
             if (strcmp(rr->body[e], "base") != 0)
-                return mp_fail(p, rr->end_line[e][k], rr->end_col[e][k], "'%s %s': prescribed motion of an end "
-                               "clamped to a body is not supported (rod '%s'); drive body '%s' instead", end_word(k),
-                               end_names[e], r->name, rr->body[e]);
+                return mp_fail(p, rr->end_line[e][k], rr->end_col[e][k],
+                               "'%s %s': prescribed motion of an end "
+                               "clamped to a body is not supported (rod '%s'); drive body '%s' instead",
+                               end_word(k), end_names[e], r->name, rr->body[e]);
         }
-    if (r->end[0].hold && r->end[1].hold && strcmp(rr->body[0], "base") != 0 &&
-        strcmp(rr->body[0], rr->body[1]) == 0)
-        return mp_fail(p, rr->end_line[1][hold_of(rr, 1)], rr->body_col[1], "rod '%s': both ends clamped to body "
-                       "'%s' is not supported", r->name, rr->body[1]);
+    if (r->end[0].hold && r->end[1].hold && strcmp(rr->body[0], "base") != 0 && strcmp(rr->body[0], rr->body[1]) == 0)
+        return mp_fail(p, rr->end_line[1][hold_of(rr, 1)], rr->body_col[1],
+                       "rod '%s': both ends clamped to body "
+                       "'%s' is not supported",
+                       r->name, rr->body[1]);
     return 0;
 }
 

@@ -8,16 +8,15 @@
 
 /* Options of a body shape (all six) or a static collider (no `visual`). */
 enum { SO_POS, SO_ROT, SO_COLOR, SO_FRICTION, SO_RESTITUTION, SO_VISUAL, SO_COUNT };
-static int shape_option(parser *p, mech_shape *s, const lex_tok *t, int line[SO_COUNT], int col[SO_COUNT],
-                        int is_static)
+static int shape_option(parser *p, mech_shape *s, const lex_tok *t, int line[SO_COUNT], int col[SO_COUNT], int is_static)
 {
     static const char *const opts[SO_COUNT] = { "pos", "rot", "color", "friction", "restitution", "visual" };
     int n = is_static ? SO_VISUAL : SO_COUNT, o = 0;
     while (o < n && !lex_is(t, opts[o])) o++;
     if (o == n)
-        return mp_fail_at(p, t, "unknown shape option ", is_static
-                          ? ": expected pos, rot, color, friction or restitution"
-                          : ": expected pos, rot, color, friction, restitution or visual");
+        return mp_fail_at(p, t, "unknown shape option ",
+                          is_static ? ": expected pos, rot, color, friction or restitution"
+                                    : ": expected pos, rot, color, friction, restitution or visual");
     if (line[o]) return mp_fail(p, p->ln.no, t->col, "duplicate '%s' in shape", opts[o]);
     line[o] = p->ln.no;
     col[o] = t->col;
@@ -42,8 +41,9 @@ static int key_shape(parser *p, int col, int is_static)
     mech_model *m = p->m;
     mech_shape **arr = is_static ? &m->statics : &m->shapes;
     int *count = is_static ? &m->nstatic : &m->nshape;
-    if (mp_grow(p, (void **)arr, is_static ? &p->cap_statics : &p->cap_shapes, *count, sizeof **arr,
-                MECH_MAX_SHAPES, is_static ? "static colliders" : "shapes", col)) return -1;
+    if (mp_grow(p, (void **)arr, is_static ? &p->cap_statics : &p->cap_shapes, *count, sizeof **arr, MECH_MAX_SHAPES,
+                is_static ? "static colliders" : "shapes", col))
+        return -1;
     mech_shape *s = &(*arr)[*count];
     memset(s, 0, sizeof *s);
     m3_identity(s->rot);
@@ -60,9 +60,10 @@ static int key_shape(parser *p, int col, int is_static)
     if (is_static && ty != MECH_SHAPE_PLANE && ty != MECH_SHAPE_BOX)
         return mp_fail_at(p, &t, "unknown static collider ", ": expected plane or box");
     if (!is_static && ty >= MECH_SHAPE_PLANE)
-        return mp_fail_at(p, &t, "unknown shape type ", ty == MECH_SHAPE_PLANE
-                          ? ": expected box, sphere, cylinder or capsule (a plane is a 'static' collider)"
-                          : ": expected box, sphere, cylinder or capsule");
+        return mp_fail_at(p, &t, "unknown shape type ",
+                          ty == MECH_SHAPE_PLANE
+                              ? ": expected box, sphere, cylinder or capsule (a plane is a 'static' collider)"
+                              : ": expected box, sphere, cylinder or capsule");
     s->type = (mech_shape_type)ty;
     char key[24];
     snprintf(key, sizeof key, "%s %s", what, types[ty]);

@@ -12,10 +12,10 @@ enum { TS_FROM, TS_TO, TS_K, TS_C, TS_L0, TS_INPUT, TS_COUNT };
 enum { RS_JOINT, RS_K, RS_C, RS_Q0, RS_INPUT, RS_COUNT };
 
 typedef struct raw_elem {
-    int rsda;                   /* 0 tsda, 1 rsda */
+    int rsda; /* 0 tsda, 1 rsda */
     char name[MECH_NAME_MAX];
-    char from[MECH_NAME_MAX], to[MECH_NAME_MAX];   /* tsda: pois */
-    char joint[MECH_NAME_MAX];                     /* rsda: a body */
+    char from[MECH_NAME_MAX], to[MECH_NAME_MAX]; /* tsda: pois */
+    char joint[MECH_NAME_MAX];                   /* rsda: a body */
     double k, c, l0, q0;
     int input;
     int name_col, line;
@@ -57,8 +57,8 @@ int springs_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
     (void)raw;
     (void)key;
     int rsda = lex_is(kw, "rsda");
-    raw_elem *re = block_new(p, rsda ? &rsda_block : &tsda_block, "force element", kw, (void **)&p->elems,
-                             &p->nelems, &p->cap_elems, MECH_MAX_ELEMENTS, "force elements");
+    raw_elem *re = block_new(p, rsda ? &rsda_block : &tsda_block, "force element", kw, (void **)&p->elems, &p->nelems,
+                             &p->cap_elems, MECH_MAX_ELEMENTS, "force elements");
     if (!re) return -1;
     re->rsda = rsda;
     re->name_col = p->open.col;
@@ -93,8 +93,10 @@ static int store_tsda(parser *p, const raw_elem *re, mech_tsda *t)
         else t->poi_b = i;
     }
     if (m->pois[t->poi_a].body == m->pois[t->poi_b].body)
-        return mp_fail(p, re->seen.line[TS_TO], re->seen.val_col[TS_TO], "tsda '%s' joins two points of the same "
-                       "body: it would exert no force", re->name);
+        return mp_fail(p, re->seen.line[TS_TO], re->seen.val_col[TS_TO],
+                       "tsda '%s' joins two points of the same "
+                       "body: it would exert no force",
+                       re->name);
     return 0;
 }
 
@@ -108,8 +110,7 @@ static int store_rsda(parser *p, const raw_elem *re, mech_rsda *r)
     r->line = re->line;
     r->col = re->name_col;
     r->body = mech_model_body_find(m, re->joint);
-    if (r->body < 0)
-        return mp_fail(p, line, col, "unknown body '%s' for 'joint' in rsda '%s'", re->joint, re->name);
+    if (r->body < 0) return mp_fail(p, line, col, "unknown body '%s' for 'joint' in rsda '%s'", re->joint, re->name);
     mech_joint_type j = m->bodies[r->body].joint;
     if (j != MECH_JOINT_REVOLUTE && j != MECH_JOINT_PRISMATIC)
         return mp_fail(p, line, col, "rsda '%s' needs a revolute or prismatic joint, but body '%s' has a %s joint",

@@ -62,8 +62,7 @@ static int shoes_key(parser *p, void *raw, const block_key *key, const lex_tok *
     double v;
     if (mp_next_tok(p, &t, "shoes", "1") || mp_to_number(p, &t, "shoes", &v)) return -1;
     if (v != floor(v) || v < 3.0 || v > MECH_MAX_SHOES)
-        return mp_fail(p, p->ln.no, t.col, "'shoes' must be a whole number from 3 to %d: got %g", MECH_MAX_SHOES,
-                       v);
+        return mp_fail(p, p->ln.no, t.col, "'shoes' must be a whole number from 3 to %d: got %g", MECH_MAX_SHOES, v);
     rt->t.nshoe = (int)v;
     return mp_end_of_line(p, "shoes", "1");
 }
@@ -88,7 +87,8 @@ static int fext_key(parser *p, void *raw, const block_key *key, const lex_tok *k
     lex_tok t;
     if (mp_next_tok(p, &t, "fext", "1")) return -1;
     if (lex_is(&t, "0"))
-        return mp_fail(p, p->ln.no, t.col, "'fext 0' in a track: the contact forces reach the shoes only "
+        return mp_fail(p, p->ln.no, t.col,
+                       "'fext 0' in a track: the contact forces reach the shoes only "
                        "through fext, so they must read it (fext 1, the default)");
     if (!lex_is(&t, "1")) return mp_fail_at(p, &t, "bad value ", " for 'fext': expected 1");
     return mp_end_of_line(p, "fext", "1");
@@ -121,8 +121,7 @@ static int roller_key(parser *p, void *raw, const block_key *key, const lex_tok 
     raw_track *rt = raw;
     mech_track *t = &rt->t;
     if (t->nroller == MECH_MAX_ROLLERS)
-        return mp_fail(p, p->ln.no, kw->col, "too many rollers in track '%s': at most %d", t->name,
-                       MECH_MAX_ROLLERS);
+        return mp_fail(p, p->ln.no, kw->col, "too many rollers in track '%s': at most %d", t->name, MECH_MAX_ROLLERS);
     int i = t->nroller;
     mech_roller *r = &t->rollers[i];
     memset(r, 0, sizeof *r);
@@ -171,8 +170,8 @@ static int finish_track(parser *p, void *raw)
 {
     raw_track *rt = raw;
     if (rt->t.nroller < 2)
-        return mp_fail(p, rt->t.line, rt->t.col, "track '%s' has %d roller%s: a band wraps at least 2",
-                       rt->t.name, rt->t.nroller, rt->t.nroller == 1 ? "" : "s");
+        return mp_fail(p, rt->t.line, rt->t.col, "track '%s' has %d roller%s: a band wraps at least 2", rt->t.name,
+                       rt->t.nroller, rt->t.nroller == 1 ? "" : "s");
     if (!rt->seen.line[TK_KT]) rt->t.kt = rt->t.kn;
     return 0;
 }
@@ -182,7 +181,8 @@ static int ground_inside(parser *p, void *raw, const lex_tok *kw)
 {
     (void)raw;
     if (!lex_is(kw, "ground")) return 0;
-    return mp_fail(p, p->ln.no, kw->col, "'ground' is not a track key: the ground is one top-level block for "
+    return mp_fail(p, p->ln.no, kw->col,
+                   "'ground' is not a track key: the ground is one top-level block for "
                    "every band (ground, plane Z, kn, mu, end), after this track's 'end'");
 }
 

@@ -103,14 +103,12 @@ int mp_to_number(parser *p, const lex_tok *t, const char *key, double *v)
     char q[QUOTE_MAX + 4];
     switch (lex_number(t, v)) {
     case NUM_OK: return 0;
-    case NUM_NONFINITE:
-        return mp_fail(p, p->ln.no, t->col, "non-finite number '%s' for '%s'", mp_quote(t, q), key);
+    case NUM_NONFINITE: return mp_fail(p, p->ln.no, t->col, "non-finite number '%s' for '%s'", mp_quote(t, q), key);
     case NUM_TOO_LONG:
-        return mp_fail(p, p->ln.no, t->col, "number '%s' for '%s' is too long: at most %d characters",
-                    mp_quote(t, q), key, LEX_NUM_MAX);
+        return mp_fail(p, p->ln.no, t->col, "number '%s' for '%s' is too long: at most %d characters", mp_quote(t, q),
+                       key, LEX_NUM_MAX);
     default:
-        return mp_fail(p, p->ln.no, t->col, "bad number '%s' for '%s': expected a decimal number",
-                    mp_quote(t, q), key);
+        return mp_fail(p, p->ln.no, t->col, "bad number '%s' for '%s': expected a decimal number", mp_quote(t, q), key);
     }
 }
 
@@ -146,7 +144,7 @@ int mp_read_axis(parser *p, const char *key, double axis[3])
     if (lex_number(&t, &axis[0]) == NUM_BAD) {
         char q[QUOTE_MAX + 4];
         return mp_fail(p, p->ln.no, t.col, "bad axis '%s' for '%s': expected x, y, z, -x, -y, -z or 3 numbers",
-                    mp_quote(&t, q), key);
+                       mp_quote(&t, q), key);
     }
     if (mp_to_number(p, &t, key, &axis[0]) || mp_read_numbers(p, key, AXIS_EXPECT, axis + 1, 2)) return -1;
     double m = fmax(fabs(axis[0]), fmax(fabs(axis[1]), fabs(axis[2])));
@@ -181,11 +179,13 @@ int mp_check_name(parser *p, const lex_tok *t, const char *key)
         ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     }
     if (!ok)
-        return mp_fail(p, p->ln.no, t->col, "bad name '%s' for '%s': expected letters, digits and '_', "
-                    "not starting with a digit", mp_quote(t, q), key);
+        return mp_fail(p, p->ln.no, t->col,
+                       "bad name '%s' for '%s': expected letters, digits and '_', "
+                       "not starting with a digit",
+                       mp_quote(t, q), key);
     if (t->n >= MECH_NAME_MAX)
-        return mp_fail(p, p->ln.no, t->col, "name '%s' is too long: at most %d characters",
-                    mp_quote(t, q), MECH_NAME_MAX - 1);
+        return mp_fail(p, p->ln.no, t->col, "name '%s' is too long: at most %d characters", mp_quote(t, q),
+                       MECH_NAME_MAX - 1);
     return 0;
 }
 
@@ -210,22 +210,29 @@ int mp_read_inertia(parser *p, double I[9])
         if (n == 0) col = t.col;
         if (mp_to_number(p, &t, "inertia", &v[n++])) return -1;
     }
-    if (n < 3)
-        return mp_fail(p, p->ln.no, lex_end_col(&p->ln), "too few values for 'inertia': expected 3 or 6");
+    if (n < 3) return mp_fail(p, p->ln.no, lex_end_col(&p->ln), "too few values for 'inertia': expected 3 or 6");
     if (n != 3 && n != 6)
         return mp_fail(p, p->ln.no, lex_end_col(&p->ln), "expected 3 or 6 values for 'inertia', got %d", n);
     if (n == 3) v[3] = v[4] = v[5] = 0.0;
     double ev[3];
-    I[0] = v[0]; I[1] = v[3]; I[2] = v[4];
-    I[3] = v[3]; I[4] = v[1]; I[5] = v[5];
-    I[6] = v[4]; I[7] = v[5]; I[8] = v[2];
+    I[0] = v[0];
+    I[1] = v[3];
+    I[2] = v[4];
+    I[3] = v[3];
+    I[4] = v[1];
+    I[5] = v[5];
+    I[6] = v[4];
+    I[7] = v[5];
+    I[8] = v[2];
     switch (inertia_check(I, ev)) {
     case INERTIA_NOT_PD:
-        return mp_fail(p, p->ln.no, col, "inertia is not positive definite: principal moments %g %g %g",
-                    ev[0], ev[1], ev[2]);
+        return mp_fail(p, p->ln.no, col, "inertia is not positive definite: principal moments %g %g %g", ev[0], ev[1],
+                       ev[2]);
     case INERTIA_TRIANGLE:
-        return mp_fail(p, p->ln.no, col, "inertia violates the triangle inequality: principal moments "
-                    "%g %g %g (the largest must not exceed the sum of the other two)", ev[0], ev[1], ev[2]);
+        return mp_fail(p, p->ln.no, col,
+                       "inertia violates the triangle inequality: principal moments "
+                       "%g %g %g (the largest must not exceed the sum of the other two)",
+                       ev[0], ev[1], ev[2]);
     default: return 0;
     }
 }
@@ -255,8 +262,7 @@ int mp_read_friction(parser *p, double *mu_s, double *mu_d)
     for (int i = 0; i < 2; i++) {
         if (mp_next_tok(p, &t[i], "friction", "<static> <dynamic>") || mp_to_number(p, &t[i], "friction", &v[i]))
             return -1;
-        if (!(v[i] >= 0.0))
-            return mp_fail(p, p->ln.no, t[i].col, "'friction' must not be negative: got %g", v[i]);
+        if (!(v[i] >= 0.0)) return mp_fail(p, p->ln.no, t[i].col, "'friction' must not be negative: got %g", v[i]);
     }
     if (v[1] > v[0])
         return mp_fail(p, p->ln.no, t[1].col, "'friction': dynamic %g must not exceed static %g", v[1], v[0]);
@@ -270,8 +276,7 @@ int mp_read_restitution(parser *p, double *e)
 {
     lex_tok t;
     if (mp_next_tok(p, &t, "restitution", "1") || mp_to_number(p, &t, "restitution", e)) return -1;
-    if (!(*e >= 0.0 && *e <= 1.0))
-        return mp_fail(p, p->ln.no, t.col, "'restitution' must be in [0, 1]: got %g", *e);
+    if (!(*e >= 0.0 && *e <= 1.0)) return mp_fail(p, p->ln.no, t.col, "'restitution' must be in [0, 1]: got %g", *e);
     return 0;
 }
 

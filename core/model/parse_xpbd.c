@@ -69,8 +69,8 @@ static int joint_values(parser *p, int k, const char *key, mech_xjoint *xj, int 
     switch (k) {
     case XJ_LIMIT:
         if (mp_read_numbers(p, key, "<lower> <upper>", v, 2) || mp_end_of_line(p, key, "2")) return -1;
-        if (!(v[0] < v[1])) return mp_fail(p, p->ln.no, p->ln.last_end, "'limit': lower %g must be below upper %g",
-                                           v[0], v[1]);
+        if (!(v[0] < v[1]))
+            return mp_fail(p, p->ln.no, p->ln.last_end, "'limit': lower %g must be below upper %g", v[0], v[1]);
         xj->has_limit = 1;
         xj->lower = v[0];
         xj->upper = v[1];
@@ -82,23 +82,25 @@ static int joint_values(parser *p, int k, const char *key, mech_xjoint *xj, int 
         return mp_end_of_line(p, key, "1");
     case XJ_DRIVE:
         if (mp_next_tok(p, &t, key, "<stiffness> [<damping>]") || mp_to_number(p, &t, key, &xj->stiffness) ||
-            nonnegative(p, &t, "stiffness", xj->stiffness)) return -1;
+            nonnegative(p, &t, "stiffness", xj->stiffness))
+            return -1;
         if (lex_more(&p->ln) && (mp_next_tok(p, &t, key, "2") || mp_to_number(p, &t, key, &xj->damping) ||
-                                 nonnegative(p, &t, "damping", xj->damping))) return -1;
+                                 nonnegative(p, &t, "damping", xj->damping)))
+            return -1;
         xj->drive = 1;
         return mp_end_of_line(p, key, "<stiffness> [<damping>]");
     case XJ_TARGET:
         *ntarget = 0;
         while (lex_more(&p->ln)) {
             if (*ntarget == 3) return mp_end_of_line(p, key, "at most 3 signals");
-            if (mp_next_tok(p, &t, key, SIGNAL_EXPECT) || read_signal(p, &t, key, &xj->target[(*ntarget)++]))
-                return -1;
+            if (mp_next_tok(p, &t, key, SIGNAL_EXPECT) || read_signal(p, &t, key, &xj->target[(*ntarget)++])) return -1;
         }
         if (*ntarget == 0) return mp_next_tok(p, &t, key, SIGNAL_EXPECT);
         return 0;
     default:
         if (mp_next_tok(p, &t, key, "1") || mp_to_number(p, &t, key, &xj->compliance) ||
-            nonnegative(p, &t, key, xj->compliance)) return -1;
+            nonnegative(p, &t, key, xj->compliance))
+            return -1;
         xj->has_compliance = 1;
         return mp_end_of_line(p, key, "1");
     }
@@ -122,16 +124,17 @@ static int check_joint(parser *p, mech_xjoint *xj, int first, int ntarget_given,
     const block_key *keys = p->open.kind->keys + first;
     for (int k = 0; k < XJ_COUNT; k++)
         if (line[k] && !(allowed >> k & 1u))
-            return mp_fail(p, line[k], col[k], "'%s' has no meaning for a %s (%s '%s')", keys[k].word, what, block,
-                           name);
+            return mp_fail(p, line[k], col[k], "'%s' has no meaning for a %s (%s '%s')", keys[k].word, what, block, name);
     if (line[XJ_TARGET] && !xj->drive)
         return mp_fail(p, line[XJ_TARGET], col[XJ_TARGET], "'target' needs a 'drive' (%s '%s')", block, name);
     if (line[XJ_TARGET] && ntarget_given != ntarget)
-        return mp_fail(p, line[XJ_TARGET], col[XJ_TARGET], "'target' of a %s takes %d signal%s, got %d", what,
-                       ntarget, ntarget > 1 ? "s" : "", ntarget_given);
+        return mp_fail(p, line[XJ_TARGET], col[XJ_TARGET], "'target' of a %s takes %d signal%s, got %d", what, ntarget,
+                       ntarget > 1 ? "s" : "", ntarget_given);
     if (line[XJ_COMPLIANCE] && (xj->has_limit || xj->has_swing))
-        return mp_fail(p, line[XJ_COMPLIANCE], col[XJ_COMPLIANCE], "'compliance' together with limits is not "
-                       "supported (%s '%s')", block, name);
+        return mp_fail(p, line[XJ_COMPLIANCE], col[XJ_COMPLIANCE],
+                       "'compliance' together with limits is not "
+                       "supported (%s '%s')",
+                       block, name);
     xj->lower *= unit;
     xj->upper *= unit;
     xj->swing *= DEG;
@@ -150,8 +153,7 @@ int xp_check_body(parser *p, mech_body *b, int first, int nt)
         return check_joint(p, &b->xj, first, nt, ALL_1DOF, "prismatic joint", "body", b->name, 1.0, 1);
     case MECH_JOINT_FIXED:
         return check_joint(p, &b->xj, first, nt, 1u << XJ_COMPLIANCE, "fixed joint", "body", b->name, 1.0, 0);
-    default:
-        return check_joint(p, &b->xj, first, nt, 0, "floating joint", "body", b->name, 1.0, 0);
+    default: return check_joint(p, &b->xj, first, nt, 0, "floating joint", "body", b->name, 1.0, 0);
     }
 }
 
@@ -163,14 +165,12 @@ int xp_check_loop(parser *p, mech_loop *l, int first, int nt)
     case MECH_LOOP_PRISMATIC:
         return check_joint(p, &l->xj, first, nt, ALL_1DOF, "prismatic loop", "loop", l->name, 1.0, 1);
     case MECH_LOOP_SPHERICAL:
-        return check_joint(p, &l->xj, first, nt, ALL_1DOF | 1u << XJ_SWING, "spherical loop", "loop", l->name, DEG,
-                           3);
+        return check_joint(p, &l->xj, first, nt, ALL_1DOF | 1u << XJ_SWING, "spherical loop", "loop", l->name, DEG, 3);
     case MECH_LOOP_CYLINDRICAL:
         return check_joint(p, &l->xj, first, nt, 0, "cylindrical loop in XPBD", "loop", l->name, 1.0, 0);
     case MECH_LOOP_POINT_ON_LINE:
         return check_joint(p, &l->xj, first, nt, 0, "point-on-line loop in XPBD", "loop", l->name, 1.0, 0);
-    default:
-        return check_joint(p, &l->xj, first, nt, 0, "distance loop in XPBD", "loop", l->name, 1.0, 0);
+    default: return check_joint(p, &l->xj, first, nt, 0, "distance loop in XPBD", "loop", l->name, 1.0, 0);
     }
 }
 
@@ -183,11 +183,18 @@ _Static_assert(sizeof(mech_xpbd_mode) == sizeof(int), "block_word stores an int"
 
 static const block_key xpbd_keys[XP_SET_COUNT] = {
     [XP_DT] = { .word = "dt", .read = dt_key },
-    [XP_SUBSTEPS] = { .word = "substeps", .read = block_count, .off = offsetof(mech_xpbd_settings, substeps),
+    [XP_SUBSTEPS] = { .word = "substeps",
+                      .read = block_count,
+                      .off = offsetof(mech_xpbd_settings, substeps),
                       .arg = MECH_XPBD_MAX_SUBSTEPS },
-    [XP_ITERATIONS] = { .word = "iterations", .read = block_count, .off = offsetof(mech_xpbd_settings, iterations),
+    [XP_ITERATIONS] = { .word = "iterations",
+                        .read = block_count,
+                        .off = offsetof(mech_xpbd_settings, iterations),
                         .arg = MECH_XPBD_MAX_ITERATIONS },
-    [XP_MODE] = { .word = "mode", .read = block_word, .off = offsetof(mech_xpbd_settings, mode), .words = modes,
+    [XP_MODE] = { .word = "mode",
+                  .read = block_word,
+                  .off = offsetof(mech_xpbd_settings, mode),
+                  .words = modes,
                   .what = "mode" },
 };
 const block_kind xpbd_block = { BLOCK_KIND("xpbd", xpbd_keys, NULL, NULL) };
@@ -267,8 +274,7 @@ static int finish_servo(parser *p, void *raw)
 {
     raw_servo *rt = raw;
     if (!rt->t.rows)
-        return mp_fail(p, rt->t.line, rt->t.col, "servo '%s' drives no row: give x, y, z, rx, ry or rz",
-                       rt->t.name);
+        return mp_fail(p, rt->t.line, rt->t.col, "servo '%s' drives no row: give x, y, z, rx, ry or rz", rt->t.name);
     if (strcmp(rt->pred, rt->succ) == 0)
         return mp_fail(p, rt->seen.line[T_SUCC], rt->seen.val_col[T_SUCC], "servo '%s' joins '%s' to itself",
                        rt->t.name, rt->succ);
@@ -327,6 +333,7 @@ int xp_check_work(parser *p)
     }
     return mp_fail(p, line, col,
                    "one XPBD step is too much work: substeps %d x iterations %d x (bodies %d + joints %.0f + "
-                   "%d x rod elements %.0f) = %.3g units, at most %.0e", m->xpbd.substeps, m->xpbd.iterations,
-                   m->nb, joints, MECH_XPBD_ROD_ELEMENT_WORK, elements, work, MECH_XPBD_MAX_WORK);
+                   "%d x rod elements %.0f) = %.3g units, at most %.0e",
+                   m->xpbd.substeps, m->xpbd.iterations, m->nb, joints, MECH_XPBD_ROD_ELEMENT_WORK, elements, work,
+                   MECH_XPBD_MAX_WORK);
 }

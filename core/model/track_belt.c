@@ -5,7 +5,7 @@
 #include <math.h>
 
 #define TWO_PI (2.0 * 3.14159265358979323846)
-#define TIE 1e-12              /* turn angles equal within this (rad) */
+#define TIE 1e-12 /* turn angles equal within this (rad) */
 
 /* Outward normal of a run with direction a: the right of the walk, the
  * interior being on its left (counter-clockwise). */
@@ -94,10 +94,10 @@ void belt_point(const belt_path *bp, double s, double out[2])
     int np = 2 * bp->nhull, k = 0;
     while (k < np - 1 && s > bp->piece[k]) s -= bp->piece[k++];
     const belt_circle *c = &bp->circles[bp->hull[k / 2]];
-    if (k % 2 == 0) {          /* arc: from the incoming run's touch point */
+    if (k % 2 == 0) { /* arc: from the incoming run's touch point */
         double a = bp->alpha[(k / 2 + bp->nhull - 1) % bp->nhull] + s / c->r;
         touch(c, a, out);
-    } else {                   /* run: from its touch point on circle k/2 */
+    } else { /* run: from its touch point on circle k/2 */
         double a = bp->alpha[k / 2];
         touch(c, a, out);
         out[0] += s * cos(a);

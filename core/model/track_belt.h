@@ -7,7 +7,7 @@
 #include "model/model.h"
 
 typedef struct {
-    double c[2], r;                  /* centre (x, z) and radius          */
+    double c[2], r; /* centre (x, z) and radius          */
 } belt_circle;
 
 /* The path, walked counter-clockwise in (x, z) (the lower run towards +x):
@@ -15,7 +15,7 @@ typedef struct {
  * circle k + 1.  It starts where circle 0's arc begins. */
 typedef struct {
     int nhull;
-    int hull[2 * MECH_MAX_ROLLERS];  /* circle indices in walk order         */
+    int hull[2 * MECH_MAX_ROLLERS];     /* circle indices in walk order         */
     double alpha[2 * MECH_MAX_ROLLERS]; /* direction of the run leaving hull k (rad) */
     double piece[4 * MECH_MAX_ROLLERS]; /* lengths: arc 0, run 0, arc 1, run 1, ... */
     double perimeter;

@@ -75,20 +75,26 @@ static int locate_rollers(parser *p, raw_track *rt, double (*R)[9], double (*x)[
                            t->name);
         const mech_body *body = &m->bodies[b];
         if (!body->fext)
-            return mp_fail(p, line, col, "roller '%s' has no 'fext 1': the band's reaction reaches it only through "
-                           "fext", name);
+            return mp_fail(p, line, col,
+                           "roller '%s' has no 'fext 1': the band's reaction reaches it only through "
+                           "fext",
+                           name);
         double d[3], a[3], w[3];
         m3_mulv(R[b], body->axis, w);
         m3_tmulv(Rr, w, a);
         if (body->joint != MECH_JOINT_REVOLUTE || fabs(fabs(a[1]) - 1.0) > 1e-9)
-            return mp_fail(p, line, col, "roller '%s' must turn about the pin axis: a revolute joint about the "
-                           "root's y (±y) at the initial pose", name);
+            return mp_fail(p, line, col,
+                           "roller '%s' must turn about the pin axis: a revolute joint about the "
+                           "root's y (±y) at the initial pose",
+                           name);
         for (int k = 0; k < 3; k++) w[k] = x[b][k] - xr[k];
         m3_tmulv(Rr, w, d);
         if (i == 0) t->plane_y = d[1];
         else if (fabs(d[1] - t->plane_y) > 1e-9)
-            return mp_fail(p, line, col, "roller '%s' is not in the band plane: its centre's root y is %.9g, "
-                           "the first roller's %.9g", name, d[1], t->plane_y);
+            return mp_fail(p, line, col,
+                           "roller '%s' is not in the band plane: its centre's root y is %.9g, "
+                           "the first roller's %.9g",
+                           name, d[1], t->plane_y);
         r->body = b;
         r->centre[0] = d[0];
         r->centre[1] = d[2];
@@ -104,19 +110,23 @@ static int check_room(parser *p, const raw_track *rt)
     const mech_track *t = &rt->t;
     char name[64];
     if (m->nb + t->nshoe > MECH_MAX_BODIES)
-        return mp_fail(p, t->line, t->col, "track '%s' makes %d bodies: at most %d", t->name,
-                       m->nb + t->nshoe, MECH_MAX_BODIES);
+        return mp_fail(p, t->line, t->col, "track '%s' makes %d bodies: at most %d", t->name, m->nb + t->nshoe,
+                       MECH_MAX_BODIES);
     if (m->nshape + t->nshoe > MECH_MAX_SHAPES || m->nloop + 1 > MECH_MAX_LOOPS)
         return mp_fail(p, t->line, t->col, "track '%s' makes too many shapes or loops", t->name);
     for (int i = 0; i < t->nshoe; i++) {
         int n = snprintf(name, sizeof name, "%s_shoe%d", t->name, i);
         if (n >= MECH_NAME_MAX)
-            return mp_fail(p, t->line, t->col, "track name '%s' is too long for its shoes' names "
-                           "(%s: at most %d characters)", t->name, name, MECH_NAME_MAX - 1);
+            return mp_fail(p, t->line, t->col,
+                           "track name '%s' is too long for its shoes' names "
+                           "(%s: at most %d characters)",
+                           t->name, name, MECH_NAME_MAX - 1);
         int b = mech_model_body_find(m, name);
         if (b >= 0)
-            return mp_fail(p, m->bodies[b].line, m->bodies[b].col, "body name '%s' is taken by a shoe of track "
-                           "'%s' (line %d)", name, t->name, t->line);
+            return mp_fail(p, m->bodies[b].line, m->bodies[b].col,
+                           "body name '%s' is taken by a shoe of track "
+                           "'%s' (line %d)",
+                           name, t->name, t->line);
     }
     snprintf(name, sizeof name, "%s_close", t->name);
     for (int i = 0; i < m->nloop; i++)
@@ -132,8 +142,7 @@ static double chord_angle(const double *pins, int i)
     return atan2(pins[2 * i + 3] - pins[2 * i + 1], pins[2 * i + 2] - pins[2 * i]);
 }
 
-static void add_shoes(mech_model *m, const raw_track *rt, const double *Rroot, const double *xroot,
-                      const double *pins)
+static void add_shoes(mech_model *m, const raw_track *rt, const double *Rroot, const double *xroot, const double *pins)
 {
     const mech_track *t = &rt->t;
     double prev = 0.0;
@@ -186,7 +195,7 @@ static void add_shoes(mech_model *m, const raw_track *rt, const double *Rroot, c
         s->pos[0] = 0.5 * t->link;
         s->pos[2] = t->pad_z + 0.5 * t->thickness;
         m3_identity(s->rot);
-        s->visual = 1;     /* the contact stage's pad, not an XPBD collider */
+        s->visual = 1; /* the contact stage's pad, not an XPBD collider */
         s->line = t->line;
         m->nb++;
     }
@@ -220,18 +229,22 @@ static void warn(parser *p, const raw_track *rt)
     for (int i = 0; i < t->nroller; i++) {
         const mech_roller *r = &t->rollers[i];
         if (r->end && t->link >= 2.0 * r->radius)
-            mp_warn(p, r->line, rt->roller_col[i], "track '%s': the link %.4g m is not under end roller '%s''s "
-                    "diameter %.4g m: it can pass between two pins and never carry load", t->name, t->link,
-                    rt->roller[i], 2.0 * r->radius);
+            mp_warn(p, r->line, rt->roller_col[i],
+                    "track '%s': the link %.4g m is not under end roller '%s''s "
+                    "diameter %.4g m: it can pass between two pins and never carry load",
+                    t->name, t->link, rt->roller[i], 2.0 * r->radius);
         double tooth = r->drive ? 2.0 * PI * r->radius / r->teeth : t->link;
         if (fabs(tooth - t->link) > 0.05 * t->link)
-            mp_warn(p, r->line, rt->roller_col[i], "track '%s': sprocket '%s''s tooth pitch 2 pi R / N = %.4g m is "
-                    "more than 5%% off the link %.4g m", t->name, rt->roller[i], tooth, t->link);
+            mp_warn(p, r->line, rt->roller_col[i],
+                    "track '%s': sprocket '%s''s tooth pitch 2 pi R / N = %.4g m is "
+                    "more than 5%% off the link %.4g m",
+                    t->name, rt->roller[i], tooth, t->link);
     }
     if (rt->seen.line[TK_PITCH] && fabs(t->link - t->pitch) > 0.05 * t->pitch)
-        mp_warn(p, rt->seen.line[TK_PITCH], rt->seen.col[TK_PITCH], "track '%s': the link %.4g m (the belt "
-                "%.4g m over %d shoes) is more than 5%% off the declared pitch %.4g m", t->name, t->link,
-                t->perimeter, t->nshoe, t->pitch);
+        mp_warn(p, rt->seen.line[TK_PITCH], rt->seen.col[TK_PITCH],
+                "track '%s': the link %.4g m (the belt "
+                "%.4g m over %d shoes) is more than 5%% off the declared pitch %.4g m",
+                t->name, t->link, t->perimeter, t->nshoe, t->pitch);
 }
 
 static int lay_band(parser *p, raw_track *rt, double (*R)[9], double (*x)[3], double *pins)
@@ -241,12 +254,16 @@ static int lay_band(parser *p, raw_track *rt, double (*R)[9], double (*x)[3], do
     belt_path bp;
     if (locate_rollers(p, rt, R, x, c)) return -1;
     if (belt_wrap(c, t->nroller, &bp))
-        return mp_fail(p, t->line, t->col, "the band of track '%s' cannot wrap its rollers: their circles "
-                       "coincide or lie inside one another", t->name);
+        return mp_fail(p, t->line, t->col,
+                       "the band of track '%s' cannot wrap its rollers: their circles "
+                       "coincide or lie inside one another",
+                       t->name);
     t->perimeter = bp.perimeter;
     if (belt_pins(&bp, t->nshoe, belt_start(&bp), &t->link, pins))
-        return mp_fail(p, t->line, t->col, "%d shoes of track '%s' cannot close around its %.4g m belt: "
-                       "give more shoes", t->nshoe, t->name, t->perimeter);
+        return mp_fail(p, t->line, t->col,
+                       "%d shoes of track '%s' cannot close around its %.4g m belt: "
+                       "give more shoes",
+                       t->nshoe, t->name, t->perimeter);
     return check_room(p, rt);
 }
 
@@ -259,7 +276,7 @@ int track_expand(parser *p, raw_track *rt)
     if (mp_body_index(p, rt->root, rt->seen.line[TK_ROOT], rt->seen.val_col[TK_ROOT], "root", owner, &t->root))
         return -1;
     int nb = m->nb > 0 ? m->nb : 1;
-    double (*R)[9] = malloc((size_t)nb * sizeof *R), (*x)[3] = malloc((size_t)nb * sizeof *x);
+    double(*R)[9] = malloc((size_t)nb * sizeof *R), (*x)[3] = malloc((size_t)nb * sizeof *x);
     double *pins = malloc((size_t)(2 * t->nshoe + 2) * sizeof *pins);
     int r = R && x && pins ? 0 : mp_fail(p, 0, 0, "out of memory");
     if (!r) {
@@ -272,8 +289,8 @@ int track_expand(parser *p, raw_track *rt)
     if (loops) m->loops = loops;
     if (!r && (!bodies || !loops)) r = mp_fail(p, 0, 0, "out of memory");
     while (!r && p->cap_shapes < m->nshape + t->nshoe)
-        r = mp_grow(p, (void **)&m->shapes, &p->cap_shapes, p->cap_shapes, sizeof *m->shapes, MECH_MAX_SHAPES,
-                    "shapes", t->col);
+        r = mp_grow(p, (void **)&m->shapes, &p->cap_shapes, p->cap_shapes, sizeof *m->shapes, MECH_MAX_SHAPES, "shapes",
+                    t->col);
     if (!r) {
         double Rr[9], xr[3] = { 0, 0, 0 };
         m3_identity(Rr);

@@ -16,17 +16,17 @@
 
 typedef struct {
     /* constant */
-    sxform XT;             /* tree transform                                   */
-    sinertia I;            /* spatial inertia                                  */
-    double s[3];           /* 1 DOF: S = [s; 0] (revolute) or [0; s] (prismatic) */
-    int off;               /* 0 revolute, 3 prismatic: where s sits in S       */
+    sxform XT;   /* tree transform                                   */
+    sinertia I;  /* spatial inertia                                  */
+    double s[3]; /* 1 DOF: S = [s; 0] (revolute) or [0; s] (prismatic) */
+    int off;     /* 0 revolute, 3 prismatic: where s sits in S       */
     int parent, nv, vidx;
-    int x0;                /* iX0 wanted: this body or a descendant reads fext */
+    int x0; /* iX0 wanted: this body or a descendant reads fext */
     /* at q (aba_factor) */
-    sxform X, X0;          /* iX_lambda, iX0                                   */
-    sinertia IA;           /* IA_i, then Ia_i = IA_i - U D^-1 U^T              */
-    double U[6], Dinv;     /* 1 DOF: U = IA S, 1 / D                           */
-    double L[36];          /* floating: D = IA = L L^T (lower triangle)        */
+    sxform X, X0;      /* iX_lambda, iX0                                   */
+    sinertia IA;       /* IA_i, then Ia_i = IA_i - U D^-1 U^T              */
+    double U[6], Dinv; /* 1 DOF: U = IA S, 1 / D                           */
+    double L[36];      /* floating: D = IA = L L^T (lower triangle)        */
     /* per right-hand side (aba_solve) */
     double v[6], c[6], pA[6], a[6], u[6];
 } aba_body;
@@ -82,7 +82,7 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
         aba_body *B = &ws->b[i];
         sxform XJ;
         sxform_jcalc(mb, q + mb->qidx, &XJ);
-        sxform_compose(&XJ, &B->XT, &B->X);                             /* iX_lambda = XJ XT */
+        sxform_compose(&XJ, &B->XT, &B->X); /* iX_lambda = XJ XT */
         if (B->x0) {
             if (B->parent < 0) sxform_copy(&B->X, &B->X0);
             else sxform_compose(&B->X, &ws->b[B->parent].X0, &B->X0);
@@ -91,16 +91,16 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
     }
     for (int i = ws->nb - 1; i >= 0; i--) {
         aba_body *B = &ws->b[i];
-        if (B->nv == 6) {                   /* floating, parent the base: U = D = IA */
+        if (B->nv == 6) { /* floating, parent the base: U = D = IA */
             sinertia_full(&B->IA, B->L);
             spd_cholesky(6, B->L);
             continue;
         }
         if (B->nv == 1) {
-            sinertia_mul_axis(&B->IA, B->off, B->s, B->U);              /* U = IA S  */
+            sinertia_mul_axis(&B->IA, B->off, B->s, B->U);                         /* U = IA S  */
             B->Dinv = 1.0 / (v3_dot(B->s, B->U + B->off) + m->bodies[i].armature); /* D = S^T U + rotor */
             if (B->parent < 0) continue;
-            sinertia_sub_outer(&B->IA, B->U, B->Dinv);                  /* Ia = IA - U D^-1 U^T */
+            sinertia_sub_outer(&B->IA, B->U, B->Dinv); /* Ia = IA - U D^-1 U^T */
         }
         if (B->parent >= 0) sinertia_tcongruence_add(&B->X, &B->IA, &ws->b[B->parent].IA);
     }
@@ -114,33 +114,33 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
 void aba_solve(const mech_model *m, aba_ws *ws, const double g[3], const double *qd, const double *tau,
                const double *fext, double *qdd)
 {
-    const double a0[6] = { 0, 0, 0, -g[0], -g[1], -g[2] };              /* §5.3 */
+    const double a0[6] = { 0, 0, 0, -g[0], -g[1], -g[2] }; /* §5.3 */
     for (int i = 0; i < ws->nb; i++) {
         aba_body *B = &ws->b[i];
         double *v = B->v, *c = B->c, Iv[6];
         if (B->parent < 0) memset(v, 0, sizeof B->v);
         else sxform_motion(&B->X, ws->b[B->parent].v, v);
-        memset(c, 0, sizeof B->c);                                      /* c = v x vJ (cJ = 0) */
+        memset(c, 0, sizeof B->c); /* c = v x vJ (cJ = 0) */
         if (B->nv == 1) {
             double x = qd[B->vidx], sq[3] = { B->s[0] * x, B->s[1] * x, B->s[2] * x };
-            for (int k = 0; k < 3; k++) v[B->off + k] += sq[k];         /* v += S qd */
+            for (int k = 0; k < 3; k++) v[B->off + k] += sq[k]; /* v += S qd */
             v3_cross(v, sq, c + B->off);
             if (!B->off) v3_cross(v + 3, sq, c + 3);
         } else if (B->nv == 6) {
-            memcpy(v, qd + B->vidx, sizeof B->v);                       /* parent the base: c = 0 */
+            memcpy(v, qd + B->vidx, sizeof B->v); /* parent the base: c = 0 */
         }
         sinertia_rb_mulv(&B->I, v, Iv);
-        crf_mulv(v, Iv, B->pA);                                         /* pA = v x* I v */
+        crf_mulv(v, Iv, B->pA); /* pA = v x* I v */
         if (fext && m->bodies[i].fext) {
             double fx[6];
             sxform_force(&B->X0, fext + 6 * i, fx);
-            for (int k = 0; k < 6; k++) B->pA[k] -= fx[k];              /* - iX0* f^x */
+            for (int k = 0; k < 6; k++) B->pA[k] -= fx[k]; /* - iX0* f^x */
         }
     }
     for (int i = ws->nb - 1; i >= 0; i--) {
         aba_body *B = &ws->b[i];
         double pa[6], Xtpa[6];
-        if (B->nv == 6) {                                               /* root: u = tau - pA */
+        if (B->nv == 6) { /* root: u = tau - pA */
             for (int k = 0; k < 6; k++) B->u[k] = tau[B->vidx + k] - B->pA[k];
             continue;
         }
@@ -151,7 +151,7 @@ void aba_solve(const mech_model *m, aba_ws *ws, const double g[3], const double 
             sinertia_mulv(&B->IA, B->c, Iac);
             for (int k = 0; k < 6; k++) pa[k] = B->pA[k] + Iac[k] + B->U[k] * Du;
         } else {
-            memcpy(pa, B->pA, sizeof pa);                               /* fixed: c = 0, no U */
+            memcpy(pa, B->pA, sizeof pa); /* fixed: c = 0, no U */
         }
         sxform_tforce(&B->X, pa, Xtpa);
         double *pp = ws->b[B->parent].pA;
@@ -161,14 +161,14 @@ void aba_solve(const mech_model *m, aba_ws *ws, const double g[3], const double 
         aba_body *B = &ws->b[i];
         double *a = B->a;
         sxform_motion(&B->X, B->parent < 0 ? a0 : ws->b[B->parent].a, a);
-        for (int k = 0; k < 6; k++) a[k] += B->c[k];                    /* a' = X a_lambda + c */
+        for (int k = 0; k < 6; k++) a[k] += B->c[k]; /* a' = X a_lambda + c */
         if (B->nv == 1) {
-            double x = B->Dinv * (B->u[0] - v6_dot(B->U, a));           /* qdd = D^-1 (u - U^T a') */
+            double x = B->Dinv * (B->u[0] - v6_dot(B->U, a)); /* qdd = D^-1 (u - U^T a') */
             qdd[B->vidx] = x;
-            for (int k = 0; k < 3; k++) a[B->off + k] += B->s[k] * x;   /* a = a' + S qdd */
+            for (int k = 0; k < 3; k++) a[B->off + k] += B->s[k] * x; /* a = a' + S qdd */
         } else if (B->nv == 6) {
             double x[6] = { B->u[0], B->u[1], B->u[2], B->u[3], B->u[4], B->u[5] };
-            spd_cholesky_solve(6, B->L, x);                             /* qdd = IA^-1 u - a' */
+            spd_cholesky_solve(6, B->L, x); /* qdd = IA^-1 u - a' */
             for (int k = 0; k < 6; k++) {
                 qdd[B->vidx + k] = x[k] - a[k];
                 a[k] = x[k];
@@ -177,15 +177,14 @@ void aba_solve(const mech_model *m, aba_ws *ws, const double g[3], const double 
     }
 }
 
-void aba_fd(const mech_model *m, aba_ws *ws, const double *q, const double *qd,
-            const double *tau, const double *fext, double *qdd)
+void aba_fd(const mech_model *m, aba_ws *ws, const double *q, const double *qd, const double *tau, const double *fext,
+            double *qdd)
 {
     aba_factor(m, ws, q);
     aba_solve(m, ws, m->gravity, qd, tau, fext, qdd);
 }
 
-void aba_engine_fd(void *ctx, const double *q, const double *qd, const double *tau,
-                   const double *fext, double *qdd)
+void aba_engine_fd(void *ctx, const double *q, const double *qd, const double *tau, const double *fext, double *qdd)
 {
     aba_engine *e = ctx;
     aba_fd(e->m, e->ws, q, qd, tau, fext, qdd);

@@ -29,12 +29,14 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q);
 void aba_solve(const mech_model *m, aba_ws *ws, const double g[3], const double *qd, const double *tau,
                const double *fext, double *qdd);
 /* aba_factor + aba_solve. */
-void aba_fd(const mech_model *m, aba_ws *ws, const double *q, const double *qd,
-            const double *tau, const double *fext, double *qdd);
+void aba_fd(const mech_model *m, aba_ws *ws, const double *q, const double *qd, const double *tau, const double *fext,
+            double *qdd);
 
 /* ABA as a mech_fd_fn (core/sim/integrate.h): ctx points to an aba_engine. */
-typedef struct { const mech_model *m; aba_ws *ws; } aba_engine;
-void aba_engine_fd(void *ctx, const double *q, const double *qd, const double *tau,
-                   const double *fext, double *qdd);
+typedef struct {
+    const mech_model *m;
+    aba_ws *ws;
+} aba_engine;
+void aba_engine_fd(void *ctx, const double *q, const double *qd, const double *tau, const double *fext, double *qdd);
 
 #endif

@@ -47,7 +47,8 @@ void dense_crba(const mech_model *m, dense_ws *ws, const double *q, double *H)
         if (ni == 0) continue;
         mat_mul(6, 6, ni, ws->IC[i], ws->S[i], F);
         put_block(m, ws, H, i, i, F);
-        for (int k = 0; k < ni; k++) H[m->nv * (m->bodies[i].vidx + k) + m->bodies[i].vidx + k] += m->bodies[i].armature;
+        for (int k = 0; k < ni; k++)
+            H[m->nv * (m->bodies[i].vidx + k) + m->bodies[i].vidx + k] += m->bodies[i].armature;
         while (m->bodies[j].parent >= 0) {
             mat_tmul(6, 6, ni, ws->Xup[j], F, XtF);
             memcpy(F, XtF, sizeof F);

@@ -12,20 +12,17 @@ void mech_integrate_q_bodies(const mech_model *m, double *q, const double *qd, d
         double phi[3], E[4], Qh[4], R[9], Rv[3];
         switch (b->joint) {
         case MECH_JOINT_REVOLUTE:
-        case MECH_JOINT_PRISMATIC:
-            qi[0] += qd[b->vidx] * dt;
-            break;
+        case MECH_JOINT_PRISMATIC: qi[0] += qd[b->vidx] * dt; break;
         case MECH_JOINT_FLOATING:
             for (int k = 0; k < 3; k++) phi[k] = 0.5 * w[k] * dt;
             quat_from_rotvec(phi, E);
-            quat_mul(qi, E, Qh);                        /* Q(dt/2) = Q0 (x) exp(w dt / 4) */
+            quat_mul(qi, E, Qh); /* Q(dt/2) = Q0 (x) exp(w dt / 4) */
             quat_to_rot(Qh, R);
             m3_mulv(R, v, Rv);
             for (int k = 0; k < 3; k++) qi[4 + k] += Rv[k] * dt;
-            quat_mul(Qh, E, qi);                        /* Q(dt) = Q(dt/2) (x) E: same axis */
+            quat_mul(Qh, E, qi); /* Q(dt) = Q(dt/2) (x) E: same axis */
             break;
-        case MECH_JOINT_FIXED:
-            break;
+        case MECH_JOINT_FIXED: break;
         }
     }
 }

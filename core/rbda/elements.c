@@ -21,7 +21,10 @@ static void poi_state(const mech_model *m, const dense_ws *ws, int i, double x[3
     const double *X = ws->Xw[pt->body], *v = ws->vw[pt->body];
     double R[9], pxR[9], Rt[9], px[9], Rpos[3], w[3];
     for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) { R[3 * r + c] = X[6 * r + c]; pxR[3 * r + c] = X[6 * (3 + r) + c]; }
+        for (int c = 0; c < 3; c++) {
+            R[3 * r + c] = X[6 * r + c];
+            pxR[3 * r + c] = X[6 * (3 + r) + c];
+        }
     m3_transpose(R, Rt);
     m3_mul(pxR, Rt, px);
     m3_mulv(R, pt->pos, Rpos);
@@ -41,7 +44,7 @@ static double tsda_state(const mech_model *m, const dense_ws *ws, const mech_tsd
     poi_state(m, ws, t->poi_b, xb, vb);
     for (int k = 0; k < 3; k++) d[k] = xb[k] - xa[k];
     double l = v3_norm(d);
-    for (int k = 0; k < 3; k++) u[k] = l > 0 ? d[k] / l : 0;               /* coincident anchors: no direction */
+    for (int k = 0; k < 3; k++) u[k] = l > 0 ? d[k] / l : 0; /* coincident anchors: no direction */
     for (int k = 0; k < 3; k++) d[k] = vb[k] - va[k];
     *ldot = v3_dot(u, d);
     return l;
@@ -57,8 +60,8 @@ static void add_force(const mech_model *m, const dense_ws *ws, int b, const doub
     }
 }
 
-void mech_element_forces(const mech_model *m, dense_ws *ws, const double *q, const double *qd,
-                         const double *act, double *tau_e)
+void mech_element_forces(const mech_model *m, dense_ws *ws, const double *q, const double *qd, const double *act,
+                         double *tau_e)
 {
     memset(tau_e, 0, (size_t)m->nv * sizeof *tau_e);
     if (m->ntsda) dense_world_kinematics(m, ws, q, qd);
@@ -67,17 +70,20 @@ void mech_element_forces(const mech_model *m, dense_ws *ws, const double *q, con
         double xa[3], xb[3], u[3], ldot, Fa[6], Fb[6];
         double l = tsda_state(m, ws, t, xa, xb, u, &ldot);
         double f = t->k * (l - t->l0) + t->c * ldot + (act && t->act >= 0 ? act[t->act] : 0.0); /* tension */
-        for (int k = 0; k < 3; k++) { Fa[3 + k] = f * u[k]; Fb[3 + k] = -f * u[k]; }
-        v3_cross(xa, Fa + 3, Fa);                                           /* [x_a x f u; f u] on a   */
-        v3_cross(xb, Fb + 3, Fb);                                           /* [x_b x -f u; -f u] on b */
+        for (int k = 0; k < 3; k++) {
+            Fa[3 + k] = f * u[k];
+            Fb[3 + k] = -f * u[k];
+        }
+        v3_cross(xa, Fa + 3, Fa); /* [x_a x f u; f u] on a   */
+        v3_cross(xb, Fb + 3, Fb); /* [x_b x -f u; -f u] on b */
         add_force(m, ws, m->pois[t->poi_a].body, Fa, tau_e);
         add_force(m, ws, m->pois[t->poi_b].body, Fb, tau_e);
     }
     for (int i = 0; i < m->nrsda; i++) {
         const mech_rsda *r = &m->rsdas[i];
         const mech_body *b = &m->bodies[r->body];
-        tau_e[b->vidx] += -r->k * (q[b->qidx] - r->q0) - r->c * (qd ? qd[b->vidx] : 0.0)
-                          + (act && r->act >= 0 ? act[r->act] : 0.0);
+        tau_e[b->vidx] +=
+            -r->k * (q[b->qidx] - r->q0) - r->c * (qd ? qd[b->vidx] : 0.0) + (act && r->act >= 0 ? act[r->act] : 0.0);
     }
 }
 

@@ -13,8 +13,8 @@
  * TSDA: equal and opposite base-coordinate spatial forces at the two anchors,
  * mapped through J^T; RSDA: -k (q - q0) - c qd + act on its joint.  act
  * (m->nact doubles) may be NULL: all inputs zero. */
-void mech_element_forces(const mech_model *m, dense_ws *ws, const double *q, const double *qd,
-                         const double *act, double *tau_e);
+void mech_element_forces(const mech_model *m, dense_ws *ws, const double *q, const double *qd, const double *act,
+                         double *tau_e);
 
 /* Observation layout: all POIs (world x y z, vx vy vz: 6 each), then all
  * TSDAs (l, ldot), then all RSDAs (q, qd). */

@@ -16,8 +16,13 @@ void mech_body_poses(const mech_model *m, const double *q, double *out)
         double Qpt[4], Rp[9], Rpt[9], d[3], e[3];
         if (b->parent >= 0) {
             const double *pp7 = out + 7 * b->parent;
-            pp[0] = pp7[0]; pp[1] = pp7[1]; pp[2] = pp7[2];
-            Qp[0] = pp7[3]; Qp[1] = pp7[4]; Qp[2] = pp7[5]; Qp[3] = pp7[6];
+            pp[0] = pp7[0];
+            pp[1] = pp7[1];
+            pp[2] = pp7[2];
+            Qp[0] = pp7[3];
+            Qp[1] = pp7[4];
+            Qp[2] = pp7[5];
+            Qp[3] = pp7[6];
         }
         switch (b->joint) {
         case MECH_JOINT_REVOLUTE: {
@@ -26,14 +31,17 @@ void mech_body_poses(const mech_model *m, const double *q, double *out)
             break;
         }
         case MECH_JOINT_PRISMATIC:
-            rJ[0] = b->axis[0] * qi[0]; rJ[1] = b->axis[1] * qi[0]; rJ[2] = b->axis[2] * qi[0];
+            rJ[0] = b->axis[0] * qi[0];
+            rJ[1] = b->axis[1] * qi[0];
+            rJ[2] = b->axis[2] * qi[0];
             break;
         case MECH_JOINT_FLOATING:
             quat_normalize(qi, QJ);
-            rJ[0] = qi[4]; rJ[1] = qi[5]; rJ[2] = qi[6];
+            rJ[0] = qi[4];
+            rJ[1] = qi[5];
+            rJ[2] = qi[6];
             break;
-        case MECH_JOINT_FIXED:
-            break;
+        case MECH_JOINT_FIXED: break;
         }
         rot_to_quat(b->rot, Qtree);
         quat_mul(Qp, Qtree, Qpt);
@@ -46,8 +54,8 @@ void mech_body_poses(const mech_model *m, const double *q, double *out)
     }
 }
 
-double mech_energy(const mech_model *m, dense_ws *ws, const double *q, const double *qd,
-                   double *kinetic, double *potential)
+double mech_energy(const mech_model *m, dense_ws *ws, const double *q, const double *qd, double *kinetic,
+                   double *potential)
 {
     double T = 0, V = 0;
     dense_crba(m, ws, q, ws->H);
@@ -67,18 +75,17 @@ double mech_energy(const mech_model *m, dense_ws *ws, const double *q, const dou
     return T + V;
 }
 
-void mech_energy_bodies(const mech_model *m, const mech_body_kin *k, const double *qd, double *kinetic,
-                        double *potential)
+void mech_energy_bodies(const mech_model *m, const mech_body_kin *k, const double *qd, double *kinetic, double *potential)
 {
     double T = 0, V = 0;
     for (int i = 0; i < m->nb; i++) {
         const mech_body *b = &m->bodies[i];
         const mech_body_kin *ki = &k[i];
         double c[3], vc[3], wb[3], Iw[3];
-        m3_mulv(ki->R, b->com, c);                       /* CoM offset, base frame */
+        m3_mulv(ki->R, b->com, c); /* CoM offset, base frame */
         double x[3] = { ki->p[0] + c[0], ki->p[1] + c[1], ki->p[2] + c[2] };
         mech_point_velocity(ki, x, vc);
-        m3_tmulv(ki->R, ki->w, wb);                      /* angular velocity, body frame */
+        m3_tmulv(ki->R, ki->w, wb); /* angular velocity, body frame */
         m3_mulv(b->inertia, wb, Iw);
         T += 0.5 * (b->mass * v3_dot(vc, vc) + v3_dot(wb, Iw));
         for (int j = 0; j < b->nv; j++) T += 0.5 * b->armature * qd[b->vidx + j] * qd[b->vidx + j];

@@ -11,8 +11,8 @@
  * with H from dense_crba (Table 6.2) plus
  * potential -sum_i m_i g . c_i, c_i the world CoM.  ws is any dense
  * workspace of m.  kinetic and potential may be NULL. */
-double mech_energy(const mech_model *m, dense_ws *ws, const double *q, const double *qd,
-                   double *kinetic, double *potential);
+double mech_energy(const mech_model *m, dense_ws *ws, const double *q, const double *qd, double *kinetic,
+                   double *potential);
 
 /* The same energy in O(nb) time and no workspace, from the bodies' world kinematics k at (q, qd) (kinematics.h):
  * kinetic sum_i 1/2 (m_i |v_ci|^2 + w_i^T I_ci w_i) + 1/2 armature qd^2 per joint velocity,

@@ -22,15 +22,21 @@ void body_jcalc(const mech_body *b, const double *q, double XJ[36], double *S)
         rot_axis_angle(b->axis, q[0], R);
         m3_transpose(R, E);
         plux(E, zero, XJ);
-        S[0] = b->axis[0]; S[1] = b->axis[1]; S[2] = b->axis[2];
+        S[0] = b->axis[0];
+        S[1] = b->axis[1];
+        S[2] = b->axis[2];
         S[3] = S[4] = S[5] = 0.0;
         break;
     case MECH_JOINT_PRISMATIC:
         m3_identity(E);
-        r[0] = b->axis[0] * q[0]; r[1] = b->axis[1] * q[0]; r[2] = b->axis[2] * q[0];
+        r[0] = b->axis[0] * q[0];
+        r[1] = b->axis[1] * q[0];
+        r[2] = b->axis[2] * q[0];
         plux(E, r, XJ);
         S[0] = S[1] = S[2] = 0.0;
-        S[3] = b->axis[0]; S[4] = b->axis[1]; S[5] = b->axis[2];
+        S[3] = b->axis[0];
+        S[4] = b->axis[1];
+        S[5] = b->axis[2];
         break;
     case MECH_JOINT_FLOATING:
         quat_to_rot(q, R);
@@ -38,9 +44,7 @@ void body_jcalc(const mech_body *b, const double *q, double XJ[36], double *S)
         plux(E, q + 4, XJ);
         m6_identity(S);
         break;
-    case MECH_JOINT_FIXED:
-        m6_identity(XJ);
-        break;
+    case MECH_JOINT_FIXED: m6_identity(XJ); break;
     }
 }
 
@@ -52,7 +56,9 @@ void body_jcalc_normalized(const mech_body *b, const double *q, double XJ[36], d
         return;
     }
     quat_normalize(q, qn);
-    qn[4] = q[4]; qn[5] = q[5]; qn[6] = q[6];
+    qn[4] = q[4];
+    qn[5] = q[5];
+    qn[6] = q[6];
     body_jcalc(b, qn, XJ, S);
 }
 
@@ -78,17 +84,27 @@ void sxform_jcalc(const mech_body *b, const double *q, sxform *XJ)
         mech_sincos(q[0], &s, &c);
         double t = 1.0 - c, ta0 = t * a[0], ta1 = t * a[1], ta2 = t * a[2];
         double *E = XJ->E;
-        E[0] = c + ta0 * a[0];        E[1] = ta0 * a[1] + s * a[2]; E[2] = ta0 * a[2] - s * a[1];
-        E[3] = ta0 * a[1] - s * a[2]; E[4] = c + ta1 * a[1];        E[5] = ta1 * a[2] + s * a[0];
-        E[6] = ta0 * a[2] + s * a[1]; E[7] = ta1 * a[2] - s * a[0]; E[8] = c + ta2 * a[2];
+        E[0] = c + ta0 * a[0];
+        E[1] = ta0 * a[1] + s * a[2];
+        E[2] = ta0 * a[2] - s * a[1];
+        E[3] = ta0 * a[1] - s * a[2];
+        E[4] = c + ta1 * a[1];
+        E[5] = ta1 * a[2] + s * a[0];
+        E[6] = ta0 * a[2] + s * a[1];
+        E[7] = ta1 * a[2] - s * a[0];
+        E[8] = c + ta2 * a[2];
         XJ->r[0] = XJ->r[1] = XJ->r[2] = 0.0;
-        XJ->rot = a[1] == 0.0 && a[2] == 0.0 ? 0 : a[2] == 0.0 && a[0] == 0.0 ? 1
-                : a[0] == 0.0 && a[1] == 0.0 ? 2 : SXFORM_ROT_GENERAL;
+        XJ->rot = a[1] == 0.0 && a[2] == 0.0 ? 0
+                : a[2] == 0.0 && a[0] == 0.0 ? 1
+                : a[0] == 0.0 && a[1] == 0.0 ? 2
+                                             : SXFORM_ROT_GENERAL;
         break;
     }
     case MECH_JOINT_PRISMATIC:
         m3_copy(I3, XJ->E);
-        XJ->r[0] = a[0] * q[0]; XJ->r[1] = a[1] * q[0]; XJ->r[2] = a[2] * q[0];
+        XJ->r[0] = a[0] * q[0];
+        XJ->r[1] = a[1] * q[0];
+        XJ->r[2] = a[2] * q[0];
         break;
     case MECH_JOINT_FLOATING: {
         double qn[4], R[9];

@@ -97,8 +97,8 @@ void mech_world_kinematics(const mech_model *m, const double *q, const double *q
     mech_world_kinematics_joints(m, NULL, q, qd, k);
 }
 
-void mech_world_kinematics_joints(const mech_model *m, const mech_kin_joint *joints, const double *q,
-                                  const double *qd, mech_body_kin *k)
+void mech_world_kinematics_joints(const mech_model *m, const mech_kin_joint *joints, const double *q, const double *qd,
+                                  mech_body_kin *k)
 {
     static const double zero3[3] = { 0, 0, 0 };
     for (int i = 0; i < m->nb; i++) {
@@ -110,7 +110,7 @@ void mech_world_kinematics_joints(const mech_model *m, const mech_kin_joint *joi
         const double *pp = b->parent < 0 ? zero3 : k[b->parent].p;
         const double *wp = b->parent < 0 ? zero3 : k[b->parent].w;
         const double *vp = b->parent < 0 ? zero3 : k[b->parent].pd;
-        double Arot[9], d[3], ws[3] = { 0, 0, 0 }, vs[3] = { 0, 0, 0 };   /* R_i s qd */
+        double Arot[9], d[3], ws[3] = { 0, 0, 0 }, vs[3] = { 0, 0, 0 }; /* R_i s qd */
         const double *A = Rp;
         if (!J.tree_identity) {
             m3_mul(Rp, b->rot, Arot);
@@ -133,7 +133,8 @@ void mech_world_kinematics_joints(const mech_model *m, const mech_kin_joint *joi
             memcpy(ki->R, A, sizeof ki->R);
             axis_in(A, b->axis, J.axis, Aa);
             for (int j = 0; j < 3; j++) d[j] += Aa[j] * qi[0];
-            if (vi) for (int j = 0; j < 3; j++) vs[j] = Aa[j] * vi[0];
+            if (vi)
+                for (int j = 0; j < 3; j++) vs[j] = Aa[j] * vi[0];
             break;
         }
         case MECH_JOINT_FLOATING: {
@@ -149,9 +150,7 @@ void mech_world_kinematics_joints(const mech_model *m, const mech_kin_joint *joi
             }
             break;
         }
-        case MECH_JOINT_FIXED:
-            memcpy(ki->R, A, sizeof ki->R);
-            break;
+        case MECH_JOINT_FIXED: memcpy(ki->R, A, sizeof ki->R); break;
         }
         double wx[3];
         v3_cross(wp, d, wx);

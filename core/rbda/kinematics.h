@@ -9,10 +9,10 @@
 #include "model/model.h"
 
 typedef struct {
-    double R[9];   /* body axes in base coordinates (columns), row-major */
-    double p[3];   /* body origin, base frame                            */
-    double w[3];   /* angular velocity, base frame                       */
-    double pd[3];  /* velocity of the body origin, base frame            */
+    double R[9];  /* body axes in base coordinates (columns), row-major */
+    double p[3];  /* body origin, base frame                            */
+    double w[3];  /* angular velocity, base frame                       */
+    double pd[3]; /* velocity of the body origin, base frame            */
 } mech_body_kin;
 
 /* A body's joint as the pass reads it beyond the model: whether its tree
@@ -29,8 +29,8 @@ void mech_kin_joints(const mech_model *m, mech_kin_joint *j);
 /* k[0 .. nb-1] at (q, qd); qd may be NULL (zero velocity).  Floating
  * quaternions are normalized on use, as the dynamics do.  joints: from
  * mech_kin_joints, or NULL to find them on the way (the same result). */
-void mech_world_kinematics_joints(const mech_model *m, const mech_kin_joint *joints, const double *q,
-                                  const double *qd, mech_body_kin *k);
+void mech_world_kinematics_joints(const mech_model *m, const mech_kin_joint *joints, const double *q, const double *qd,
+                                  mech_body_kin *k);
 void mech_world_kinematics(const mech_model *m, const double *q, const double *qd, mech_body_kin *k);
 
 /* Velocity of the point x (base frame) moving with body kinematics k. */

@@ -47,7 +47,7 @@ double mech_loop_project(const mech_model *m, dense_ws *ws, double *q)
         err = max_abs(ws->e, m->nc);
         if (err <= 1e-14 || solve_kkt(m, ws, ws->e)) break;
         memset(ws->dnu, 0, (size_t)m->nv * sizeof *ws->dnu);
-        sub_kt(m, ws, ws->e, ws->dnu);                                      /* dnu = -K^T (K K^T)^-1 e */
+        sub_kt(m, ws, ws->e, ws->dnu); /* dnu = -K^T (K K^T)^-1 e */
         mech_integrate_q(m, q, ws->dnu, 1.0);
     }
     return err;

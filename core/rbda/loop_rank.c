@@ -25,7 +25,7 @@ int mech_loop_rank(const mech_model *m, dense_ws *ws, const double *K, int *shor
         for (int r = l->cidx; r < l->cidx + l->nc; r++) {
             double *v = ws->dnu, n = 0;
             memcpy(v, K + (size_t)r * nv, (size_t)nv * sizeof *v);
-            for (int pass = 0; pass < 2; pass++)                            /* Gram-Schmidt, twice */
+            for (int pass = 0; pass < 2; pass++) /* Gram-Schmidt, twice */
                 for (int b = 0; b < rank; b++) {
                     const double *qb = ws->Y + (size_t)b * nv;
                     double d = 0;
@@ -48,10 +48,11 @@ int mech_loop_rank(const mech_model *m, dense_ws *ws, const double *K, int *shor
 /* What is wrong with loop `bad`, without a place: the redundant rows and the fix. */
 static void over_constrained(const mech_model *m, int bad, int rank, char *msg, size_t cap)
 {
-    snprintf(msg, cap, "loop '%s' is over-constrained: rank(K) = %d < nc = %d, %d redundant row%s (they repeat "
+    snprintf(msg, cap,
+             "loop '%s' is over-constrained: rank(K) = %d < nc = %d, %d redundant row%s (they repeat "
              "constraints the tree already imposes, as a planar loop closed by a revolute does); close a planar "
-             "loop with point-on-line instead", m->loops[bad].name, rank, m->nc, m->nc - rank,
-             m->nc - rank == 1 ? "" : "s");
+             "loop with point-on-line instead",
+             m->loops[bad].name, rank, m->nc, m->nc - rank, m->nc - rank == 1 ? "" : "s");
 }
 
 int mech_loop_check(const mech_model *m, dense_ws *ws, const double *q, char *msg, size_t cap)

@@ -9,7 +9,7 @@
 
 double mech_manifold_walk(const mech_model *m, dense_ws *ws, mech_rng *rng, double *q, double step)
 {
-    double *dnu = ws->tau_e;                /* free between dynamics calls */
+    double *dnu = ws->tau_e; /* free between dynamics calls */
     for (int j = 0; j < m->nv; j++) dnu[j] = mech_rng_uniform(rng, -step, step);
     mech_loop_project_velocity(m, ws, q, dnu);
     mech_integrate_q(m, q, dnu, 1.0);

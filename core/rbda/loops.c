@@ -28,12 +28,16 @@ static void body_frame(const dense_ws *ws, int b, double R[9], double p[3])
             px[3 * r + c] = 0;
             for (int k = 0; k < 3; k++) px[3 * r + c] -= R[3 * r + k] * X[6 * (3 + k) + c];
         }
-    p[0] = px[7]; p[1] = px[2]; p[2] = px[3];
+    p[0] = px[7];
+    p[1] = px[2];
+    p[2] = px[3];
 }
 
 /* One side of a loop in base coordinates: frame axes R (columns), origin x,
  * the body's angular velocity w and the velocity xd of the point x. */
-typedef struct { double R[9], x[3], w[3], xd[3]; } loop_side;
+typedef struct {
+    double R[9], x[3], w[3], xd[3];
+} loop_side;
 
 static void side_of(const dense_ws *ws, int b, const double pos[3], const double rot[9], loop_side *s)
 {
@@ -51,7 +55,9 @@ static void side_of(const dense_ws *ws, int b, const double pos[3], const double
 
 static void column(const double R[9], int c, double a[3])
 {
-    a[0] = R[c]; a[1] = R[3 + c]; a[2] = R[6 + c];
+    a[0] = R[c];
+    a[1] = R[3 + c];
+    a[2] = R[6 + c];
 }
 
 /* Translation along pred-fixed a: e = a . (x_s - x_p), T = [x_s x a; a],
@@ -65,7 +71,11 @@ static double trans_row(const loop_side *P, const loop_side *S, int axis, double
     memcpy(T + 3, a, sizeof a);
     v3_cross(S->xd, a, t1);
     v3_cross(S->x, ad, t2);
-    for (int k = 0; k < 3; k++) { Td[k] = t1[k] + t2[k]; Td[3 + k] = ad[k]; rho[k] = S->x[k] - P->x[k]; }
+    for (int k = 0; k < 3; k++) {
+        Td[k] = t1[k] + t2[k];
+        Td[3 + k] = ad[k];
+        rho[k] = S->x[k] - P->x[k];
+    }
     return v3_dot(a, rho);
 }
 
@@ -81,7 +91,11 @@ static double rot_row(const loop_side *P, const loop_side *S, int pa, int sb, do
     v3_cross(b, a, T);
     v3_cross(bd, a, t1);
     v3_cross(b, ad, t2);
-    for (int k = 0; k < 3; k++) { T[3 + k] = 0; Td[k] = t1[k] + t2[k]; Td[3 + k] = 0; }
+    for (int k = 0; k < 3; k++) {
+        T[3 + k] = 0;
+        Td[k] = t1[k] + t2[k];
+        Td[3 + k] = 0;
+    }
     return v3_dot(a, b);
 }
 
@@ -90,18 +104,23 @@ static double rot_row(const loop_side *P, const loop_side *S, int pa, int sb, do
 static double dist_row(const loop_side *P, const loop_side *S, double d, double T[6], double Td[6])
 {
     double rho[3], rhod[3], t1[3], t2[3];
-    for (int k = 0; k < 3; k++) { rho[k] = S->x[k] - P->x[k]; rhod[k] = S->xd[k] - P->xd[k]; }
+    for (int k = 0; k < 3; k++) {
+        rho[k] = S->x[k] - P->x[k];
+        rhod[k] = S->xd[k] - P->xd[k];
+    }
     v3_cross(S->x, rho, T);
     memcpy(T + 3, rho, sizeof rho);
     v3_cross(S->xd, rho, t1);
     v3_cross(S->x, rhod, t2);
-    for (int k = 0; k < 3; k++) { Td[k] = t1[k] + t2[k]; Td[3 + k] = rhod[k]; }
+    for (int k = 0; k < 3; k++) {
+        Td[k] = t1[k] + t2[k];
+        Td[3 + k] = rhod[k];
+    }
     return 0.5 * (v3_dot(rho, rho) - d * d);
 }
 
 /* The rows of loop l (model.h lists them per type); returns how many. */
-static int loop_rows(const mech_loop *l, const loop_side *P, const loop_side *S, double T[][6], double Td[][6],
-                     double *e)
+static int loop_rows(const mech_loop *l, const loop_side *P, const loop_side *S, double T[][6], double Td[][6], double *e)
 {
     int n = 0;
     switch (l->type) {
@@ -114,13 +133,14 @@ static int loop_rows(const mech_loop *l, const loop_side *P, const loop_side *S,
     case MECH_LOOP_POINT_ON_LINE:
         for (int ax = 0; ax < 2; ax++, n++) e[n] = trans_row(P, S, ax, T[n], Td[n]);
         break;
-    case MECH_LOOP_DISTANCE:
-        e[n] = dist_row(P, S, l->length, T[n], Td[n]);
-        return 1;
+    case MECH_LOOP_DISTANCE: e[n] = dist_row(P, S, l->length, T[n], Td[n]); return 1;
     }
     if (l->type == MECH_LOOP_SPHERICAL || l->type == MECH_LOOP_POINT_ON_LINE) return n;
     for (int ax = 0; ax < 2; ax++, n++) e[n] = rot_row(P, S, ax, 2, T[n], Td[n]);
-    if (l->type == MECH_LOOP_PRISMATIC) { e[n] = rot_row(P, S, 0, 1, T[n], Td[n]); n++; }
+    if (l->type == MECH_LOOP_PRISMATIC) {
+        e[n] = rot_row(P, S, 0, 1, T[n], Td[n]);
+        n++;
+    }
     return n;
 }
 
@@ -144,8 +164,8 @@ static double dot6_diff(const double T[6], const double (*x)[6], int s, int p)
     return d;
 }
 
-void mech_loop_terms(const mech_model *m, dense_ws *ws, const double *q, const double *qd,
-                     double *e, double *ed, double *K, double *k)
+void mech_loop_terms(const mech_model *m, dense_ws *ws, const double *q, const double *qd, double *e, double *ed,
+                     double *K, double *k)
 {
     dense_world_kinematics(m, ws, q, qd);
     if (K) memset(K, 0, (size_t)m->nc * (size_t)m->nv * sizeof *K);
@@ -159,7 +179,7 @@ void mech_loop_terms(const mech_model *m, dense_ws *ws, const double *q, const d
         double alpha = 1.0 / l->stab, beta = 1.0 / l->stab;
         for (int r = 0; r < n; r++) {
             int row = l->cidx + r;
-            double edr = dot6_diff(T[r], (const double (*)[6])ws->vw, l->succ, l->pred);
+            double edr = dot6_diff(T[r], (const double(*)[6])ws->vw, l->succ, l->pred);
             if (e) e[row] = er[r];
             if (ed) ed[row] = edr;
             if (K) {
@@ -167,9 +187,9 @@ void mech_loop_terms(const mech_model *m, dense_ws *ws, const double *q, const d
                 add_path(m, ws, l->pred, T[r], -1.0, K + (size_t)row * m->nv);
             }
             if (k)
-                k[row] = -dot6_diff(T[r], (const double (*)[6])ws->aw, l->succ, l->pred)
-                         - dot6_diff(Td[r], (const double (*)[6])ws->vw, l->succ, l->pred)
-                         - 2 * alpha * edr - beta * beta * er[r];
+                k[row] = -dot6_diff(T[r], (const double(*)[6])ws->aw, l->succ, l->pred) -
+                         dot6_diff(Td[r], (const double(*)[6])ws->vw, l->succ, l->pred) - 2 * alpha * edr -
+                         beta * beta * er[r];
         }
     }
 }
@@ -178,27 +198,27 @@ void dense_fd_full(const mech_model *m, dense_ws *ws, const double *q, const dou
                    const double *fext, const double *act, double *qdd)
 {
     int nv = m->nv, nc = m->nc;
-    dense_rnea(m, ws, q, qd, ws->zero, fext, ws->C);                       /* C = ID(q, qd, 0) */
+    dense_rnea(m, ws, q, qd, ws->zero, fext, ws->C); /* C = ID(q, qd, 0) */
     dense_crba(m, ws, q, ws->H);
     mech_element_forces(m, ws, q, qd, act, ws->tau_e);
     for (int j = 0; j < nv; j++) qdd[j] = tau[j] + ws->tau_e[j] - ws->C[j];
     if (dense_lu(nv, ws->H, ws->piv) != 0) goto singular;
-    dense_lu_solve(nv, ws->H, ws->piv, qdd);                                /* qdd0 */
+    dense_lu_solve(nv, ws->H, ws->piv, qdd); /* qdd0 */
     if (nc == 0) return;
     mech_loop_terms(m, ws, q, qd, NULL, NULL, ws->K, ws->kc);
     for (int r = 0; r < nc; r++) {
         const double *Kr = ws->K + (size_t)r * nv;
         double *Yr = ws->Y + (size_t)r * nv;
         memcpy(Yr, Kr, (size_t)nv * sizeof *Yr);
-        dense_lu_solve(nv, ws->H, ws->piv, Yr);                            /* H^-1 K_r^T */
+        dense_lu_solve(nv, ws->H, ws->piv, Yr); /* H^-1 K_r^T */
         ws->lam[r] = ws->kc[r];
-        for (int j = 0; j < nv; j++) ws->lam[r] -= Kr[j] * qdd[j];         /* k + kstab - K qdd0 */
+        for (int j = 0; j < nv; j++) ws->lam[r] -= Kr[j] * qdd[j]; /* k + kstab - K qdd0 */
     }
     for (int r = 0; r < nc; r++)
         for (int s = 0; s < nc; s++) {
             double a = 0;
             for (int j = 0; j < nv; j++) a += ws->K[(size_t)r * nv + j] * ws->Y[(size_t)s * nv + j];
-            ws->A[nc * r + s] = a;                                          /* A = K H^-1 K^T */
+            ws->A[nc * r + s] = a; /* A = K H^-1 K^T */
         }
     if (dense_lu(nc, ws->A, ws->pivc) != 0) goto singular;
     dense_lu_solve(nc, ws->A, ws->pivc, ws->lam);
@@ -209,15 +229,15 @@ singular:
     for (int j = 0; j < nv; j++) qdd[j] = NAN;
 }
 
-void aba_fd_full(const mech_model *m, aba_ws *aws, dense_ws *dws, const double *q, const double *qd,
-                 const double *tau, const double *fext, const double *act, double *qdd)
+void aba_fd_full(const mech_model *m, aba_ws *aws, dense_ws *dws, const double *q, const double *qd, const double *tau,
+                 const double *fext, const double *act, double *qdd)
 {
     int nv = m->nv, nc = m->nc;
-    static const double no_gravity[3];                                      /* bias 0 at qd = 0 */
+    static const double no_gravity[3]; /* bias 0 at qd = 0 */
     mech_element_forces(m, dws, q, qd, act, dws->tau_e);
     for (int j = 0; j < nv; j++) dws->tau_e[j] += tau[j];
-    aba_factor(m, aws, q);                                                  /* the one factorization */
-    aba_solve(m, aws, m->gravity, qd, dws->tau_e, fext, qdd);               /* qdd0 */
+    aba_factor(m, aws, q);                                    /* the one factorization */
+    aba_solve(m, aws, m->gravity, qd, dws->tau_e, fext, qdd); /* qdd0 */
     if (nc == 0) return;
     mech_loop_terms(m, dws, q, qd, NULL, NULL, dws->K, dws->lam);
     for (int r = 0; r < nc; r++) {

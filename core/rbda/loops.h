@@ -24,8 +24,8 @@
 /* Loop terms at (q, qd): position error e, velocity error ed = K qd, loop
  * Jacobian K (nc x nv row-major) and k + kstab.  Any output may be NULL;
  * qd may be NULL (zero velocity). */
-void mech_loop_terms(const mech_model *m, dense_ws *ws, const double *q, const double *qd,
-                     double *e, double *ed, double *K, double *k);
+void mech_loop_terms(const mech_model *m, dense_ws *ws, const double *q, const double *qd, double *e, double *ed,
+                     double *K, double *k);
 
 /* Forward dynamics with force elements and loops (method 2, §8.5):
  *   qdd0 = H^-1 (tau + tau_e - C)
@@ -41,7 +41,7 @@ void dense_fd_full(const mech_model *m, dense_ws *ws, const double *q, const dou
  * 7.1) serves qdd0 = aba_solve(qd, tau + tau_e) and the nc columns
  * H^-1 K_r^T = aba_solve without gravity at qd = 0 (bias zero).
  * dws supplies K, k + kstab, tau_e and scratch. */
-void aba_fd_full(const mech_model *m, aba_ws *aws, dense_ws *dws, const double *q, const double *qd,
-                 const double *tau, const double *fext, const double *act, double *qdd);
+void aba_fd_full(const mech_model *m, aba_ws *aws, dense_ws *dws, const double *q, const double *qd, const double *tau,
+                 const double *fext, const double *act, double *qdd);
 
 #endif

@@ -26,12 +26,13 @@ static void random_quat(mech_rng *rng, double q[4])
     const double two_pi = 6.283185307179586;
     double u1 = mech_rng_uniform(rng, 0, 1), u2 = mech_rng_uniform(rng, 0, 1), u3 = mech_rng_uniform(rng, 0, 1);
     double a = sqrt(1 - u1), b = sqrt(u1);
-    q[0] = a * sin(two_pi * u2); q[1] = a * cos(two_pi * u2);
-    q[2] = b * sin(two_pi * u3); q[3] = b * cos(two_pi * u3);
+    q[0] = a * sin(two_pi * u2);
+    q[1] = a * cos(two_pi * u2);
+    q[2] = b * sin(two_pi * u3);
+    q[3] = b * cos(two_pi * u3);
 }
 
-void mech_sample_state(const mech_model *m, mech_rng *rng,
-                       double *q, double *qd, double *tau, double *fext)
+void mech_sample_state(const mech_model *m, mech_rng *rng, double *q, double *qd, double *tau, double *fext)
 {
     const double pi = 3.141592653589793;
     for (int i = 0; i < m->nb; i++) {

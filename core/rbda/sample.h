@@ -7,7 +7,9 @@
 
 #include "model/model.h"
 
-typedef struct { uint64_t s; } mech_rng;   /* splitmix64: same stream on every platform */
+typedef struct {
+    uint64_t s;
+} mech_rng; /* splitmix64: same stream on every platform */
 
 void mech_rng_seed(mech_rng *rng, uint64_t seed);
 uint64_t mech_rng_next(mech_rng *rng);
@@ -17,8 +19,7 @@ double mech_rng_uniform(mech_rng *rng, double lo, double hi);
  * floating attitude uniform on SO(3) and position in [-2, 2]^3 m,
  * qd in [-2, 2], tau in [-5, 5], fext components in [-5, 5] on bodies that
  * declare `fext 1` (zero elsewhere).  Any output pointer may be NULL. */
-void mech_sample_state(const mech_model *m, mech_rng *rng,
-                       double *q, double *qd, double *tau, double *fext);
+void mech_sample_state(const mech_model *m, mech_rng *rng, double *q, double *qd, double *tau, double *fext);
 
 /* The scaled error used by every gate: max|a - b| / max(1, max|b|). */
 double mech_scaled_error(const double *a, const double *b, int n);

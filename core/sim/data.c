@@ -148,10 +148,10 @@ static void joint_force(const mech_body *b, const mech_body_kin *k, const double
 {
     double pxf[3], n[3], a[3];
     v3_cross(k->p, f + 3, pxf);
-    for (int i = 0; i < 3; i++) n[i] = f[i] - pxf[i];   /* the moment about the body origin */
+    for (int i = 0; i < 3; i++) n[i] = f[i] - pxf[i]; /* the moment about the body origin */
     double *t = tau + b->vidx;
     switch (b->joint) {
-    case MECH_JOINT_REVOLUTE:                           /* the origin is on the axis */
+    case MECH_JOINT_REVOLUTE: /* the origin is on the axis */
         m3_mulv(k->R, b->axis, a);
         t[0] += v3_dot(a, n);
         break;
@@ -159,13 +159,12 @@ static void joint_force(const mech_body *b, const mech_body_kin *k, const double
         m3_mulv(k->R, b->axis, a);
         t[0] += v3_dot(a, f + 3);
         break;
-    case MECH_JOINT_FLOATING:                           /* body-frame [moment; force] */
+    case MECH_JOINT_FLOATING: /* body-frame [moment; force] */
         m3_tmulv(k->R, n, a);
         m3_tmulv(k->R, f + 3, t + 3);
         for (int i = 0; i < 3; i++) t[i] += a[i];
         break;
-    case MECH_JOINT_FIXED:
-        break;
+    case MECH_JOINT_FIXED: break;
     }
 }
 
@@ -187,8 +186,7 @@ const double *mech_data_step_tau_pushed(mech_data *d)
     return d->tstep;
 }
 
-__attribute__((noinline)) int mech_data_fail_finite(mech_data *d, const char *what, const char *name,
-                                                   const double *v)
+__attribute__((noinline)) int mech_data_fail_finite(mech_data *d, const char *what, const char *name, const double *v)
 {
     int i = 0;
     while (isfinite(v[i])) i++;
@@ -202,8 +200,8 @@ static int check_quaternions(mech_data *d, const char *what, const double *q)
         const mech_body *b = &d->model->bodies[i];
         const double *Q = q + b->qidx;
         if (b->joint == MECH_JOINT_FLOATING && Q[0] * Q[0] + Q[1] * Q[1] + Q[2] * Q[2] + Q[3] * Q[3] < 1e-12)
-            return mech_data_fail(d, "%s: the quaternion q[%d..%d] of body '%s' is zero", what, b->qidx,
-                                  b->qidx + 3, b->name);
+            return mech_data_fail(d, "%s: the quaternion q[%d..%d] of body '%s' is zero", what, b->qidx, b->qidx + 3,
+                                  b->name);
     }
     return 0;
 }
@@ -258,8 +256,10 @@ __attribute__((noinline)) static int forward_failed(mech_data *d)
 int mech_data_forward(mech_data *d)
 {
     if (!d->engine->fd)
-        return mech_data_fail(d, "forward: engine '%s' has no forward dynamics (it steps positions); "
-                              "open the model on a Featherstone engine for accelerations", d->engine->name);
+        return mech_data_fail(d,
+                              "forward: engine '%s' has no forward dynamics (it steps positions); "
+                              "open the model on a Featherstone engine for accelerations",
+                              d->engine->name);
     if (!mech_all_finite(d->q, d->nq + d->nv)) return forward_failed(d); /* q, qd: one block */
     mech_data_fd(d)(d, d->q, d->qd, d->tau, d->fext, d->qdd);
     if (mech_all_finite(d->qdd, d->nv)) return 0;
@@ -319,12 +319,13 @@ int mech_data_step(mech_data *d, double dt, int n)
     if (n < 0) return mech_data_fail(d, "step: n must be a non-negative integer, got %d", n);
     double work = (double)n * mech_data_step_work(d);
     if (work > MECH_STEP_WORK_MAX)
-        return mech_data_fail(d, "step: %d steps of '%s' on %s are %.3g units of work, over the %.3g one call "
-                              "may do; take fewer steps per call", n, d->model->name, d->engine->name, work,
-                              MECH_STEP_WORK_MAX);
+        return mech_data_fail(d,
+                              "step: %d steps of '%s' on %s are %.3g units of work, over the %.3g one call "
+                              "may do; take fewer steps per call",
+                              n, d->model->name, d->engine->name, work, MECH_STEP_WORK_MAX);
     if (check_inputs(d, "step")) return -1;
     d->fd = mech_data_fd(d);
-    d->pushed = 0;   /* fext is an input: it stays as it is for the whole call */
+    d->pushed = 0; /* fext is an input: it stays as it is for the whole call */
     for (int i = 0; i < d->nb && !d->pushed; i++) d->pushed = pushed(d, i);
     if (d->engine->steps) return d->engine->steps(d, dt, n);
     return mech_data_run_steps(d, dt, n, d->engine->step);

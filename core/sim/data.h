@@ -64,8 +64,8 @@ struct mech_data {
      * binding, mech/sim.h). */
     int32_t nq, nv, nb, nact;
     double *q, *qd, *tau, *act, *fext, *qdd, *poses;
-    double *energy;            /* [kinetic, potential] of the last mech_data_energy */
-    double *gravity;           /* = eval.gravity */
+    double *energy;  /* [kinetic, potential] of the last mech_data_energy */
+    double *gravity; /* = eval.gravity */
 
     const mech_model *model;
     /* The model as this run's Featherstone code reads it: a shallow copy of
@@ -73,19 +73,22 @@ struct mech_data {
      * the run's input.  So gravity changes with no write into the model. */
     mech_model eval;
     const mech_engine *engine;
-    mech_fd_fn fd;             /* the engine's forward dynamics for this step(dt, n) (mech_data_fd) */
-    void *state;               /* the engine's own */
-    mech_model *owned;         /* freed with the data (mech_data_adopt_model) */
+    mech_fd_fn fd;     /* the engine's forward dynamics for this step(dt, n) (mech_data_fd) */
+    void *state;       /* the engine's own */
+    mech_model *owned; /* freed with the data (mech_data_adopt_model) */
     double time;
-    double *fstep;             /* 6 nb: fext plus the contact stage's and the producers' forces */
-    contact_state *contact;    /* models with a band or a ground, else NULL */
-    double *vmid;              /* Verlet's midpoint velocity (nv) */
-    double *tstep;             /* nv: tau plus the fext of bodies that do not read it (mech_data_step_tau) */
-    int pushed;                /* such a body has fext in this step(dt, n): found once per call */
-    mech_body_kin *kin;        /* nb, made on first use */
-    dense_ws *dense;           /* dense kinematics for energy and observe, made on first use */
+    double *fstep;          /* 6 nb: fext plus the contact stage's and the producers' forces */
+    contact_state *contact; /* models with a band or a ground, else NULL */
+    double *vmid;           /* Verlet's midpoint velocity (nv) */
+    double *tstep;          /* nv: tau plus the fext of bodies that do not read it (mech_data_step_tau) */
+    int pushed;             /* such a body has fext in this step(dt, n): found once per call */
+    mech_body_kin *kin;     /* nb, made on first use */
+    dense_ws *dense;        /* dense kinematics for energy and observe, made on first use */
     int nproducer;
-    struct { mech_producer_fn fn; void *user; } producer[MECH_MAX_PRODUCERS];
+    struct {
+        mech_producer_fn fn;
+        void *user;
+    } producer[MECH_MAX_PRODUCERS];
     mech_error error;
 };
 

@@ -69,8 +69,7 @@ static void put_body(json_buf *b, const mech_body *x)
     put(b, ",\"mass\":%.17g", x->mass);
     put_array(b, "com", x->com, 3);
     put_array(b, "inertia", x->inertia, 9);
-    put(b, ",\"fext\":%d,\"qidx\":%d,\"vidx\":%d,\"nq\":%d,\"nv\":%d}", x->fext, x->qidx, x->vidx,
-        x->nq, x->nv);
+    put(b, ",\"fext\":%d,\"qidx\":%d,\"vidx\":%d,\"nq\":%d,\"nv\":%d}", x->fext, x->qidx, x->vidx, x->nq, x->nv);
 }
 
 static void put_shape(json_buf *b, const mech_shape *x)
@@ -92,9 +91,10 @@ static void put_track(json_buf *b, const mech_model *m, const mech_track *x)
 {
     put(b, "{");
     put_string(b, "name", x->name);
-    put(b, ",\"root\":%d,\"shoe0\":%d,\"nshoe\":%d,\"link\":%.17g,\"padZ\":%.17g,\"padLength\":%.17g,"
-        "\"padWidth\":%.17g,\"thickness\":%.17g,\"rollers\":[", x->root, x->shoe0, x->nshoe, x->link, x->pad_z,
-        x->pad_length, x->pad_width, x->thickness);
+    put(b,
+        ",\"root\":%d,\"shoe0\":%d,\"nshoe\":%d,\"link\":%.17g,\"padZ\":%.17g,\"padLength\":%.17g,"
+        "\"padWidth\":%.17g,\"thickness\":%.17g,\"rollers\":[",
+        x->root, x->shoe0, x->nshoe, x->link, x->pad_z, x->pad_length, x->pad_width, x->thickness);
     for (int i = 0; i < x->nroller; i++) {
         const mech_roller *r = &x->rollers[i];
         double k, c;
@@ -115,8 +115,8 @@ static void put_ground(json_buf *b, const mech_ground *g)
     put(b, "{\"type\":\"%s\",\"z0\":%.17g,\"sx\":%.17g,\"sy\":%.17g,\"mu\":%.17g",
         g->type == MECH_GROUND_PLANE ? "plane" : "grid", g->z0, g->sx, g->sy, g->mu);
     if (g->type == MECH_GROUND_GRID) {
-        put(b, ",\"nx\":%d,\"ny\":%d,\"x0\":%.17g,\"y0\":%.17g,\"dx\":%.17g,\"dy\":%.17g", g->nx, g->ny, g->x0,
-            g->y0, g->dx, g->dy);
+        put(b, ",\"nx\":%d,\"ny\":%d,\"x0\":%.17g,\"y0\":%.17g,\"dx\":%.17g,\"dy\":%.17g", g->nx, g->ny, g->x0, g->y0,
+            g->dx, g->dy);
         put_array(b, "h", g->h, g->nx * g->ny);
     }
     put(b, "}");
@@ -183,13 +183,24 @@ char *mech_model_describe(const mech_model *m)
     for (int a = 0; a < m->nact; a++) {
         const mech_tsda *t = NULL;
         const mech_rsda *r = NULL;
-        for (int i = 0; i < m->ntsda && !t; i++) if (m->tsdas[i].act == a) t = &m->tsdas[i];
-        for (int i = 0; i < m->nrsda && !t && !r; i++) if (m->rsdas[i].act == a) r = &m->rsdas[i];
+        for (int i = 0; i < m->ntsda && !t; i++)
+            if (m->tsdas[i].act == a) t = &m->tsdas[i];
+        for (int i = 0; i < m->nrsda && !t && !r; i++)
+            if (m->rsdas[i].act == a) r = &m->rsdas[i];
         const char *unit = r && m->bodies[r->body].joint == MECH_JOINT_REVOLUTE ? "rad" : "m";
         put(&b, "%s{", a ? "," : "");
         put_string(&b, "name", t ? t->name : r ? r->name : "");
         put(&b, ",\"act\":%d,\"element\":\"%s\",\"body\":%d,\"unit\":\"%s\",\"k\":%.17g,\"c\":%.17g}", a,
-            t ? "tsda" : r ? "rsda" : "", r ? r->body : -1, unit, t ? t->k : r ? r->k : 0, t ? t->c : r ? r->c : 0);
+            t   ? "tsda"
+            : r ? "rsda"
+                : "",
+            r ? r->body : -1, unit,
+            t   ? t->k
+            : r ? r->k
+                : 0,
+            t   ? t->c
+            : r ? r->c
+                : 0);
     }
     put(&b, "]}");
     if (b.failed) {

@@ -32,8 +32,8 @@ static int step(mech_data *d, double dt)
     if (!tau) return -1;
     if (d->model->integrator == MECH_INTEGRATOR_EULER)
         return mech_step_euler_forced(d->model, d->fd, d, mech_data_step_forces, d, d->q, d->qd, tau, d->qdd, dt);
-    return mech_step_verlet_forced(d->model, d->fd, d, mech_data_step_forces, d, d->q, d->qd, tau, d->qdd,
-                                   d->vmid, !d->contact, dt);
+    return mech_step_verlet_forced(d->model, d->fd, d, mech_data_step_forces, d, d->q, d->qd, tau, d->qdd, d->vmid,
+                                   !d->contact, dt);
 }
 
 static void poses(mech_data *d, double *out) { mech_body_poses(d->model, d->q, out); }
@@ -70,12 +70,11 @@ static double step_work(const mech_data *d)
 
 typedef struct {
     aba_ws *aws;
-    dense_ws *dws;   /* for loops and force elements, else NULL */
+    dense_ws *dws; /* for loops and force elements, else NULL */
 } aba_state;
 
 /* mech_fd_fn (sim/integrate.h) with ctx the run. */
-static void aba_fd_run(void *ctx, const double *q, const double *qd, const double *tau, const double *fext,
-                       double *qdd)
+static void aba_fd_run(void *ctx, const double *q, const double *qd, const double *tau, const double *fext, double *qdd)
 {
     mech_data *d = ctx;
     const aba_state *s = d->state;
@@ -102,14 +101,21 @@ static void aba_free(mech_data *d)
 }
 
 static const mech_engine engine_aba = {
-    .name = "aba", .fd = aba_fd_run, .step = step, .poses = poses, .observe = dense_observe,
-    .energy = energy, .velocities = velocities, .step_work = step_work, .free = aba_free,
+    .name = "aba",
+    .fd = aba_fd_run,
+    .step = step,
+    .poses = poses,
+    .observe = dense_observe,
+    .energy = energy,
+    .velocities = velocities,
+    .step_work = step_work,
+    .free = aba_free,
 };
 
 mech_data *mech_data_new_aba(const mech_model *m, mech_error *err)
 {
     *err = (mech_error){ .line = 0 };
-    if (mech_loops_check(m, err)) return NULL;   /* an over-constrained loop: A would be singular */
+    if (mech_loops_check(m, err)) return NULL; /* an over-constrained loop: A would be singular */
     aba_state *s = calloc(1, sizeof *s);
     int dense = m->nc || m->ntsda || m->nrsda;
     if (s) {
@@ -126,8 +132,7 @@ mech_data *mech_data_new_aba(const mech_model *m, mech_error *err)
 
 /* ---- the dense reference (RNEA + CRBA + LU; method 2 for loops) ---- */
 
-static void dense_fd_run(void *ctx, const double *q, const double *qd, const double *tau, const double *fext,
-                         double *qdd)
+static void dense_fd_run(void *ctx, const double *q, const double *qd, const double *tau, const double *fext, double *qdd)
 {
     mech_data *d = ctx;
     dense_fd_full(&d->eval, d->state, q, qd, tau, fext, d->act, qdd);
@@ -136,8 +141,15 @@ static void dense_fd_run(void *ctx, const double *q, const double *qd, const dou
 static void dense_free(mech_data *d) { dense_ws_free(d->state); }
 
 static const mech_engine engine_dense = {
-    .name = "dense", .fd = dense_fd_run, .step = step, .poses = poses, .observe = dense_observe,
-    .energy = energy, .velocities = velocities, .step_work = step_work, .free = dense_free,
+    .name = "dense",
+    .fd = dense_fd_run,
+    .step = step,
+    .poses = poses,
+    .observe = dense_observe,
+    .energy = energy,
+    .velocities = velocities,
+    .step_work = step_work,
+    .free = dense_free,
 };
 
 mech_data *mech_data_new_dense(const mech_model *m, mech_error *err)
@@ -153,16 +165,15 @@ mech_data *mech_data_new_dense(const mech_model *m, mech_error *err)
 
 /* ---- generated code ---- */
 
-static void gen_fd_run(void *ctx, const double *q, const double *qd, const double *tau, const double *fext,
-                       double *qdd)
+static void gen_fd_run(void *ctx, const double *q, const double *qd, const double *tau, const double *fext, double *qdd)
 {
     const mech_data *d = ctx;
     const mech_generated *g = d->state;
     g->fwd_dyn(q, qd, tau, fext, d->act, d->gravity, qdd);
 }
 
-static void gen_fd_own_gravity_run(void *ctx, const double *q, const double *qd, const double *tau,
-                                   const double *fext, double *qdd)
+static void gen_fd_own_gravity_run(void *ctx, const double *q, const double *qd, const double *tau, const double *fext,
+                                   double *qdd)
 {
     const mech_data *d = ctx;
     const mech_generated *g = d->state;
@@ -178,8 +189,15 @@ static int gen_observe(mech_data *d, double *out)
 }
 
 static const mech_engine engine_generated = {
-    .name = "generated", .fd = gen_fd_run, .fd_own_gravity = gen_fd_own_gravity_run, .step = step, .poses = poses, .observe = gen_observe,
-    .energy = energy, .velocities = velocities, .step_work = step_work,
+    .name = "generated",
+    .fd = gen_fd_run,
+    .fd_own_gravity = gen_fd_own_gravity_run,
+    .step = step,
+    .poses = poses,
+    .observe = gen_observe,
+    .energy = energy,
+    .velocities = velocities,
+    .step_work = step_work,
 };
 
 mech_data *mech_data_new_generated(const mech_model *m, const mech_generated *g, mech_error *err)
@@ -188,7 +206,7 @@ mech_data *mech_data_new_generated(const mech_model *m, const mech_generated *g,
         mech_observe_len(m) != g->observe_len)
         return mech_error_fail(err, m,
                                "the generated code '%s' (nq %d nv %d nb %d nc %d nact %d) does not match the model "
-                               "(nq %d nv %d nb %d nc %d nact %d); rebuild", g->name, g->nq, g->nv, g->nb, g->nc,
-                               g->nact, m->nq, m->nv, m->nb, m->nc, m->nact);
+                               "(nq %d nv %d nb %d nc %d nact %d); rebuild",
+                               g->name, g->nq, g->nv, g->nb, g->nc, g->nact, m->nq, m->nv, m->nb, m->nc, m->nact);
     return mech_data_new(m, &engine_generated, (void *)g, err);
 }

@@ -15,13 +15,12 @@
  * model's own is the descriptor's gravity).  fext and act may be NULL (no
  * external force, no actuation); gravity may not.  A floating body's
  * quaternion need not be exactly unit: it is normalized on entry. */
-typedef void (*mech_fwd_dyn_fn)(const double *q, const double *qd, const double *tau,
-                                const double *fext, const double *act, const double *gravity,
-                                double *qdd);
+typedef void (*mech_fwd_dyn_fn)(const double *q, const double *qd, const double *tau, const double *fext,
+                                const double *act, const double *gravity, double *qdd);
 
 /* FD(q, qd, tau, fext, act) at the model's own gravity. */
-typedef void (*mech_fwd_dyn_own_fn)(const double *q, const double *qd, const double *tau,
-                                    const double *fext, const double *act, double *qdd);
+typedef void (*mech_fwd_dyn_own_fn)(const double *q, const double *qd, const double *tau, const double *fext,
+                                    const double *act, double *qdd);
 
 /* out = the observation values at (q, qd), mech_observe's layout
  * (core/rbda/elements.h): every POI's world x y z, vx vy vz, then each tsda's
@@ -29,11 +28,11 @@ typedef void (*mech_fwd_dyn_own_fn)(const double *q, const double *qd, const dou
 typedef void (*mech_observe_fn)(const double *q, const double *qd, double *out);
 
 typedef struct mech_generated {
-    const char *name;          /* model name (file stem) */
-    const char *generator;     /* generator version string */
-    int nq, nv, nb, nact, nc;  /* nact: force-element inputs; nc: loop constraint rows */
-    const unsigned char *fext_bodies;   /* nb flags: 1 = body reads fext[6i..6i+5] */
-    double gravity[3];         /* the model file's gravity, m/s^2, base coordinates; fwd_dyn
+    const char *name;                 /* model name (file stem) */
+    const char *generator;            /* generator version string */
+    int nq, nv, nb, nact, nc;         /* nact: force-element inputs; nc: loop constraint rows */
+    const unsigned char *fext_bodies; /* nb flags: 1 = body reads fext[6i..6i+5] */
+    double gravity[3];                /* the model file's gravity, m/s^2, base coordinates; fwd_dyn
                                 * is specialized on it (bit-identical to it folded in) and
                                 * exact for any other (docs/codegen.md, "Gravity, an input") */
     mech_fwd_dyn_fn fwd_dyn;
@@ -47,9 +46,9 @@ typedef struct mech_generated {
      * in a small model (docs/codegen.md, "Two copies for small models"). */
     mech_fwd_dyn_own_fn fwd_dyn_own_gravity_near;
     int npoi, ntsda, nrsda, observe_len;
-    const char *const *names;  /* npoi + ntsda + nrsda: POI, tsda, rsda names */
-    const int *act_slot;       /* ntsda + nrsda: each element's act[] slot or -1 */
-    mech_observe_fn observe;   /* NULL when observe_len is 0 */
+    const char *const *names; /* npoi + ntsda + nrsda: POI, tsda, rsda names */
+    const int *act_slot;      /* ntsda + nrsda: each element's act[] slot or -1 */
+    mech_observe_fn observe;  /* NULL when observe_len is 0 */
 } mech_generated;
 
 /* Every model generated into this build, in models/ file-name order. */

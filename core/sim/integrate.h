@@ -27,14 +27,14 @@
 #include "model/model.h"
 #include "rbda/drift.h"
 
-typedef void (*mech_fd_fn)(void *ctx, const double *q, const double *qd, const double *tau,
-                           const double *fext, double *qdd);
+typedef void (*mech_fd_fn)(void *ctx, const double *q, const double *qd, const double *tau, const double *fext,
+                           double *qdd);
 
 /* One semi-implicit (symplectic) Euler step:
  *   qdd = fd(ctx, q, qd, tau, fext);  qd += qdd dt;  q = drift(q, qd, dt).
  * qdd (nv) receives the acceleration used; fext may be NULL. */
-void mech_step_euler(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, double *qd,
-                     const double *tau, const double *fext, double *qdd, double dt);
+void mech_step_euler(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, double *qd, const double *tau,
+                     const double *fext, double *qdd, double dt);
 
 /* One Störmer–Verlet step, drift / kick / drift with ONE dynamics call at
  * the midpoint (dynamics README, "Second-order stepping"):
@@ -47,8 +47,8 @@ void mech_step_euler(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, d
  * zeros at the price of one O(dt^2) velocity error), on exit the new one.
  * vmid (nv) is scratch.  Second order for velocity-dependent forces
  * (Coriolis, dampers) because both slots of fd are at the midpoint. */
-void mech_step_verlet(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, double *qd,
-                      const double *tau, const double *fext, double *qdd, double *vmid, double dt);
+void mech_step_verlet(const mech_model *m, mech_fd_fn fd, void *ctx, double *q, double *qd, const double *tau,
+                      const double *fext, double *qdd, double *vmid, double dt);
 
 /* The external force of a step at the state (q, qd) its scheme evaluates it
  * at, held over dt, into *fext (NULL: none); -1 stops the step (the callback
@@ -62,9 +62,8 @@ typedef int (*mech_forces_fn)(void *ctx, const double *q, const double *qd, doub
  * predictor, and why the track loop does not use one": a damper evaluated at
  * a predicted velocity but applied to the true one injects energy).
  * 0, or -1 when forces failed (q then holds the midpoint). */
-int mech_step_verlet_forced(const mech_model *m, mech_fd_fn fd, void *ctx, mech_forces_fn forces, void *fctx,
-                            double *q, double *qd, const double *tau, double *qdd, double *vmid, int predict,
-                            double dt);
+int mech_step_verlet_forced(const mech_model *m, mech_fd_fn fd, void *ctx, mech_forces_fn forces, void *fctx, double *q,
+                            double *qd, const double *tau, double *qdd, double *vmid, int predict, double dt);
 
 /* mech_step_verlet_forced itself, inline: where fd and forces are known
  * functions, they are called directly (and may be inlined). */
@@ -72,7 +71,7 @@ static inline int mech_step_verlet_forced_inline(const mech_model *m, mech_fd_fn
                                                  void *fctx, double *q, double *qd, const double *tau, double *qdd,
                                                  double *vmid, int predict, double dt)
 {
-    mech_integrate_q(m, q, qd, dt / 2);                                     /* drift */
+    mech_integrate_q(m, q, qd, dt / 2); /* drift */
     const double *v = qd;
     if (predict) {
         MECH_SCALAR_LOOP
@@ -83,13 +82,13 @@ static inline int mech_step_verlet_forced_inline(const mech_model *m, mech_fd_fn
     if (forces(fctx, q, v, dt, &fext)) return -1;
     fd(ctx, q, v, tau, fext, qdd);
     MECH_SCALAR_LOOP
-    for (int k = 0; k < m->nv; k++) qd[k] += qdd[k] * dt;                  /* kick  */
-    mech_integrate_q(m, q, qd, dt / 2);                                     /* drift */
+    for (int k = 0; k < m->nv; k++) qd[k] += qdd[k] * dt; /* kick  */
+    mech_integrate_q(m, q, qd, dt / 2);                   /* drift */
     return 0;
 }
 
 /* mech_step_euler with the external force from forces at the step's start. */
-int mech_step_euler_forced(const mech_model *m, mech_fd_fn fd, void *ctx, mech_forces_fn forces, void *fctx,
-                           double *q, double *qd, const double *tau, double *qdd, double dt);
+int mech_step_euler_forced(const mech_model *m, mech_fd_fn fd, void *ctx, mech_forces_fn forces, void *fctx, double *q,
+                           double *qd, const double *tau, double *qdd, double dt);
 
 #endif

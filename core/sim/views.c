@@ -8,9 +8,19 @@
 
 void mech_data_arrays_get(mech_data *d, mech_data_arrays *out)
 {
-    *out = (mech_data_arrays){ .nq = d->nq, .nv = d->nv, .nb = d->nb, .nact = d->nact, .q = d->q, .qd = d->qd,
-                               .tau = d->tau, .act = d->act, .fext = d->fext, .qdd = d->qdd, .poses = d->poses,
-                               .energy = d->energy, .gravity = d->gravity };
+    *out = (mech_data_arrays){ .nq = d->nq,
+                               .nv = d->nv,
+                               .nb = d->nb,
+                               .nact = d->nact,
+                               .q = d->q,
+                               .qd = d->qd,
+                               .tau = d->tau,
+                               .act = d->act,
+                               .fext = d->fext,
+                               .qdd = d->qdd,
+                               .poses = d->poses,
+                               .energy = d->energy,
+                               .gravity = d->gravity };
 }
 
 int mech_model_find(const mech_model *m, const char *kind, const char *name) { return mech_find(m, kind, name); }

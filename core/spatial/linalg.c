@@ -28,14 +28,14 @@ int dense_lu(int n, double *A, int *piv)
 
 void dense_lu_solve(int n, const double *LU, const int *piv, double *b)
 {
-    for (int k = 0; k < n; k++) {                       /* b = P b, then L y = b */
+    for (int k = 0; k < n; k++) { /* b = P b, then L y = b */
         double t = b[k];
         b[k] = b[piv[k]];
         b[piv[k]] = t;
     }
     for (int r = 0; r < n; r++)
         for (int c = 0; c < r; c++) b[r] -= LU[n * r + c] * b[c];
-    for (int r = n - 1; r >= 0; r--) {                  /* U x = y */
+    for (int r = n - 1; r >= 0; r--) { /* U x = y */
         for (int c = r + 1; c < n; c++) b[r] -= LU[n * r + c] * b[c];
         b[r] /= LU[n * r + r];
     }
@@ -58,11 +58,11 @@ void spd_cholesky(int n, double *A)
 
 void spd_cholesky_solve(int n, const double *L, double *b)
 {
-    for (int i = 0; i < n; i++) {                       /* L y = b */
+    for (int i = 0; i < n; i++) { /* L y = b */
         for (int k = 0; k < i; k++) b[i] -= L[n * i + k] * b[k];
         b[i] /= L[n * i + i];
     }
-    for (int i = n - 1; i >= 0; i--) {                  /* Lᵀ x = y */
+    for (int i = n - 1; i >= 0; i--) { /* Lᵀ x = y */
         for (int k = i + 1; k < n; k++) b[i] -= L[n * k + i] * b[k];
         b[i] /= L[n * i + i];
     }

@@ -118,12 +118,12 @@ static _Alignas(16) const double mech_sincos_table[128][2] = {
     { -0.0980171403295606, 0.9951847266721969 }, { -0.049067674327418015, 0.9987954562051724 }
 };
 /* clang-format on */
-static const double mech_sincos_k_scale = 20.371832715762604;        /* 64/pi                 */
-static const double mech_sincos_magic = 6755399441055744.0;          /* 1.5 * 2^52: rounds to an integer */
-static const double mech_sincos_Q1 = 0.049087385210441425;           /* pi/64, first 31 bits  */
-static const double mech_sincos_Q2 = 1.8990939073729564e-12;         /* next 31 bits          */
-static const double mech_sincos_Q3 = 9.102287671320938e-22;          /* next 31 bits          */
-static const double mech_sincos_Q4 = 3.970799612543712e-31;          /* pi/64 - Q1 - Q2 - Q3  */
+static const double mech_sincos_k_scale = 20.371832715762604; /* 64/pi                 */
+static const double mech_sincos_magic = 6755399441055744.0;   /* 1.5 * 2^52: rounds to an integer */
+static const double mech_sincos_Q1 = 0.049087385210441425;    /* pi/64, first 31 bits  */
+static const double mech_sincos_Q2 = 1.8990939073729564e-12;  /* next 31 bits          */
+static const double mech_sincos_Q3 = 9.102287671320938e-22;   /* next 31 bits          */
+static const double mech_sincos_Q4 = 3.970799612543712e-31;   /* pi/64 - Q1 - Q2 - Q3  */
 
 /* sin x and cos x for |x| <= MECH_SINCOS_MAX, which the caller has checked
  * (no libm call: what the generated files' unchecked copy uses). */
@@ -132,7 +132,10 @@ static inline void mech_sincos_near(double x, double *s_out, double *c_out)
     /* 1. k = x 64/pi rounded to the nearest integer by the 1.5 * 2^52 shift
      *    (k is then the low bits of t), and y = x - k pi/64; the two smallest
      *    parts of pi/64 are summed first, off the subtraction chain. */
-    union { double d; uint64_t u; } t;
+    union {
+        double d;
+        uint64_t u;
+    } t;
     t.d = x * mech_sincos_k_scale + mech_sincos_magic;
     const double kd = t.d - mech_sincos_magic;
     const unsigned k = (unsigned)t.u & 127u;
@@ -151,7 +154,7 @@ static inline void mech_sincos_near(double x, double *s_out, double *c_out)
 
 static inline void mech_sincos(double x, double *s_out, double *c_out)
 {
-    if (!(fabs(x) <= MECH_SINCOS_MAX)) {          /* huge or NaN/inf: libm */
+    if (!(fabs(x) <= MECH_SINCOS_MAX)) { /* huge or NaN/inf: libm */
         *s_out = sin(x);
         *c_out = cos(x);
         return;
@@ -171,11 +174,18 @@ typedef struct {
     mech_sincos_v2d scale, magic, q1, q2, q3, q4, s3, s5, s7, c2, c4, c6;
 } mech_sincos_consts;
 static const mech_sincos_consts mech_sincos_vc = {
-    { 20.371832715762604, 20.371832715762604 }, { 6755399441055744.0, 6755399441055744.0 },
-    { 0.049087385210441425, 0.049087385210441425 }, { 1.8990939073729564e-12, 1.8990939073729564e-12 },
-    { 9.102287671320938e-22, 9.102287671320938e-22 }, { 3.970799612543712e-31, 3.970799612543712e-31 },
-    { -1.0 / 6.0, -1.0 / 6.0 }, { 1.0 / 120.0, 1.0 / 120.0 }, { 1.0 / 5040.0, 1.0 / 5040.0 },
-    { -0.5, -0.5 }, { 1.0 / 24.0, 1.0 / 24.0 }, { 1.0 / 720.0, 1.0 / 720.0 },
+    { 20.371832715762604, 20.371832715762604 },
+    { 6755399441055744.0, 6755399441055744.0 },
+    { 0.049087385210441425, 0.049087385210441425 },
+    { 1.8990939073729564e-12, 1.8990939073729564e-12 },
+    { 9.102287671320938e-22, 9.102287671320938e-22 },
+    { 3.970799612543712e-31, 3.970799612543712e-31 },
+    { -1.0 / 6.0, -1.0 / 6.0 },
+    { 1.0 / 120.0, 1.0 / 120.0 },
+    { 1.0 / 5040.0, 1.0 / 5040.0 },
+    { -0.5, -0.5 },
+    { 1.0 / 24.0, 1.0 / 24.0 },
+    { 1.0 / 720.0, 1.0 / 720.0 },
 };
 #endif
 

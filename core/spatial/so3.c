@@ -18,9 +18,15 @@ void so3_vee(const double W[9], double w[3])
 static void so3_poly(const double theta[3], double a, double b, double out[9])
 {
     double x = theta[0], y = theta[1], z = theta[2], t2 = x * x + y * y + z * z;
-    out[0] = 1.0 + b * (x * x - t2); out[1] = b * x * y - a * z;       out[2] = b * x * z + a * y;
-    out[3] = b * x * y + a * z;       out[4] = 1.0 + b * (y * y - t2); out[5] = b * y * z - a * x;
-    out[6] = b * x * z - a * y;       out[7] = b * y * z + a * x;       out[8] = 1.0 + b * (z * z - t2);
+    out[0] = 1.0 + b * (x * x - t2);
+    out[1] = b * x * y - a * z;
+    out[2] = b * x * z + a * y;
+    out[3] = b * x * y + a * z;
+    out[4] = 1.0 + b * (y * y - t2);
+    out[5] = b * y * z - a * x;
+    out[6] = b * x * z - a * y;
+    out[7] = b * y * z + a * x;
+    out[8] = 1.0 + b * (z * z - t2);
 }
 
 void so3_exp(const double theta[3], double R[9])
@@ -77,8 +83,7 @@ void so3_jr_inv(const double theta[3], double Jinv[9])
 {
     double t = v3_norm(theta), t2 = t * t;
     double b;
-    if (t < SO3_SERIES_T)
-        b = 1.0 / 12.0 + t2 / 720.0 + t2 * t2 / 30240.0;
+    if (t < SO3_SERIES_T) b = 1.0 / 12.0 + t2 / 720.0 + t2 * t2 / 30240.0;
     else {
         double h = 0.5 * t;
         b = (1.0 - h * cos(h) / sin(h)) / t2; /* cot(t/2) → 0 at t = π: no 0/0 there */

@@ -50,9 +50,8 @@ static inline void so3_plus_inplace(double R[9], const double theta[3])
         b = 2.0 * s * s / t2;
     }
     double E[9] = {
-        1.0 + b * (x * x - d2), b * x * y - a * z,       b * x * z + a * y,
-        b * x * y + a * z,       1.0 + b * (y * y - d2), b * y * z - a * x,
-        b * x * z - a * y,       b * y * z + a * x,       1.0 + b * (z * z - d2),
+        1.0 + b * (x * x - d2), b * x * y - a * z, b * x * z + a * y, b * x * y + a * z,      1.0 + b * (y * y - d2),
+        b * y * z - a * x,      b * x * z - a * y, b * y * z + a * x, 1.0 + b * (z * z - d2),
     };
     for (int r = 0; r < 3; r++) {
         double u = R[3 * r], v = R[3 * r + 1], w = R[3 * r + 2];
@@ -71,12 +70,12 @@ void quat_plus(const double q[4], const double theta[3], double out[4]);
 void quat_minus(const double q1[4], const double q0[4], double theta[3]);
 
 /* Jacobian blocks of §3.4 and Appendices D–E (each 3x3, row-major). */
-void so3_d_rot_vec(const double R[9], const double p[3], double D[9]);   /* D_R(R p)  = −R p^   (§3.4, E.1) */
-void so3_d_rot_tvec(const double R[9], const double u[3], double D[9]);  /* D_R(Rᵀu) = (Rᵀu)^          */
-void so3_d_transpose(const double R[9], double D[9]);                    /* D_R(Rᵀ)   = −R      (§3.4, E.2) */
-void so3_d_mul_first(const double R2[9], double D[9]);                   /* D_R1(R1R2) = R2ᵀ    (§3.4, E.3) */
+void so3_d_rot_vec(const double R[9], const double p[3], double D[9]);  /* D_R(R p)  = −R p^   (§3.4, E.1) */
+void so3_d_rot_tvec(const double R[9], const double u[3], double D[9]); /* D_R(Rᵀu) = (Rᵀu)^          */
+void so3_d_transpose(const double R[9], double D[9]);                   /* D_R(Rᵀ)   = −R      (§3.4, E.2) */
+void so3_d_mul_first(const double R2[9], double D[9]);                  /* D_R1(R1R2) = R2ᵀ    (§3.4, E.3) */
 /* D_R2(R1 R2) = I (§3.4, E.4) needs no function. */
-void so3_d_minus_first(const double theta[3], double D[9]);   /* D_R1(R1 ⊟ R2) =  Γ⁻¹(θ)    (E.5) */
-void so3_d_minus_second(const double theta[3], double D[9]);  /* D_R2(R1 ⊟ R2) = −Γ⁻¹(θ)ᵀ  (D.2) */
+void so3_d_minus_first(const double theta[3], double D[9]);  /* D_R1(R1 ⊟ R2) =  Γ⁻¹(θ)    (E.5) */
+void so3_d_minus_second(const double theta[3], double D[9]); /* D_R2(R1 ⊟ R2) = −Γ⁻¹(θ)ᵀ  (D.2) */
 
 #endif

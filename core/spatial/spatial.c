@@ -41,9 +41,15 @@ void rot_axis_sincos(const double axis[3], double s, double cos_angle, double R[
 void quat_to_rot(const double q[4], double R[9])
 {
     double w = q[0], x = q[1], y = q[2], z = q[3];
-    R[0] = 1 - 2 * (y * y + z * z); R[1] = 2 * (x * y - w * z);     R[2] = 2 * (x * z + w * y);
-    R[3] = 2 * (x * y + w * z);     R[4] = 1 - 2 * (x * x + z * z); R[5] = 2 * (y * z - w * x);
-    R[6] = 2 * (x * z - w * y);     R[7] = 2 * (y * z + w * x);     R[8] = 1 - 2 * (x * x + y * y);
+    R[0] = 1 - 2 * (y * y + z * z);
+    R[1] = 2 * (x * y - w * z);
+    R[2] = 2 * (x * z + w * y);
+    R[3] = 2 * (x * y + w * z);
+    R[4] = 1 - 2 * (x * x + z * z);
+    R[5] = 2 * (y * z - w * x);
+    R[6] = 2 * (x * z - w * y);
+    R[7] = 2 * (y * z + w * x);
+    R[8] = 1 - 2 * (x * x + y * y);
 }
 
 /* Shepperd's method: pick the largest of 4w^2, 4x^2, 4y^2, 4z^2 to divide by. */
@@ -53,19 +59,27 @@ void rot_to_quat(const double R[9], double q[4])
     if (tr >= R[0] && tr >= R[4] && tr >= R[8]) {
         double s = 2.0 * sqrt(1.0 + tr);
         q[0] = 0.25 * s;
-        q[1] = (R[7] - R[5]) / s; q[2] = (R[2] - R[6]) / s; q[3] = (R[3] - R[1]) / s;
+        q[1] = (R[7] - R[5]) / s;
+        q[2] = (R[2] - R[6]) / s;
+        q[3] = (R[3] - R[1]) / s;
     } else if (R[0] >= R[4] && R[0] >= R[8]) {
         double s = 2.0 * sqrt(1.0 + R[0] - R[4] - R[8]);
-        q[0] = (R[7] - R[5]) / s; q[1] = 0.25 * s;
-        q[2] = (R[1] + R[3]) / s; q[3] = (R[2] + R[6]) / s;
+        q[0] = (R[7] - R[5]) / s;
+        q[1] = 0.25 * s;
+        q[2] = (R[1] + R[3]) / s;
+        q[3] = (R[2] + R[6]) / s;
     } else if (R[4] >= R[8]) {
         double s = 2.0 * sqrt(1.0 - R[0] + R[4] - R[8]);
-        q[0] = (R[2] - R[6]) / s; q[1] = (R[1] + R[3]) / s;
-        q[2] = 0.25 * s; q[3] = (R[5] + R[7]) / s;
+        q[0] = (R[2] - R[6]) / s;
+        q[1] = (R[1] + R[3]) / s;
+        q[2] = 0.25 * s;
+        q[3] = (R[5] + R[7]) / s;
     } else {
         double s = 2.0 * sqrt(1.0 - R[0] - R[4] + R[8]);
-        q[0] = (R[3] - R[1]) / s; q[1] = (R[2] + R[6]) / s;
-        q[2] = (R[5] + R[7]) / s; q[3] = 0.25 * s;
+        q[0] = (R[3] - R[1]) / s;
+        q[1] = (R[2] + R[6]) / s;
+        q[2] = (R[5] + R[7]) / s;
+        q[3] = 0.25 * s;
     }
     if (q[0] < 0)
         for (int i = 0; i < 4; i++) q[i] = -q[i];
@@ -89,7 +103,9 @@ void quat_from_rotvec(const double phi[3], double out[4])
     double h = 0.5 * t;
     double k = t < 1e-4 ? 0.5 - t * t / 48.0 : sin(h) / t;
     out[0] = cos(h);
-    out[1] = k * phi[0]; out[2] = k * phi[1]; out[3] = k * phi[2];
+    out[1] = k * phi[0];
+    out[2] = k * phi[1];
+    out[3] = k * phi[2];
 }
 
 void quat_normalize(const double q[4], double out[4])
@@ -199,10 +215,14 @@ void plux_inverse(const double X[36], double Xinv[36])
     m6_get_block(X, 0, 0, E);
     m6_get_block(X, 1, 0, B);
     m3_transpose(E, Et);
-    m3_mul(Et, B, M);                               /* M = -rx */
-    r[0] = -M[7]; r[1] = -M[2]; r[2] = -M[3];
+    m3_mul(Et, B, M); /* M = -rx */
+    r[0] = -M[7];
+    r[1] = -M[2];
+    r[2] = -M[3];
     m3_mulv(E, r, Er);
-    Er[0] = -Er[0]; Er[1] = -Er[1]; Er[2] = -Er[2];
+    Er[0] = -Er[0];
+    Er[1] = -Er[1];
+    Er[2] = -Er[2];
     plux(Et, Er, Xinv);
 }
 
@@ -268,18 +288,27 @@ void sxform_compose(const sxform *cb, const sxform *ba, sxform *out)
     if (ba->rot == SXFORM_ROT_NONE) m3_copy(cb->E, out->E);
     else if (cb->rot == SXFORM_ROT_NONE) m3_copy(ba->E, out->E);
     else m3_mul(cb->E, ba->E, out->E);
-    out->rot = ba->rot == SXFORM_ROT_NONE ? cb->rot
-             : cb->rot == SXFORM_ROT_NONE || cb->rot == ba->rot ? ba->rot : SXFORM_ROT_GENERAL;
+    out->rot = ba->rot == SXFORM_ROT_NONE                       ? cb->rot
+             : cb->rot == SXFORM_ROT_NONE || cb->rot == ba->rot ? ba->rot
+                                                                : SXFORM_ROT_GENERAL;
     sxform_rotate(ba, 1, cb->r, t);
-    out->r[0] = ba->r[0] + t[0]; out->r[1] = ba->r[1] + t[1]; out->r[2] = ba->r[2] + t[2];
+    out->r[0] = ba->r[0] + t[0];
+    out->r[1] = ba->r[1] + t[1];
+    out->r[2] = ba->r[2] + t[2];
 }
 
 /* Packed symmetric [xx xy xz yy yz zz] to full 3x3. */
 static void sym_unpack(const double p[6], double m[9])
 {
-    m[0] = p[0]; m[1] = p[1]; m[2] = p[2];
-    m[3] = p[1]; m[4] = p[3]; m[5] = p[4];
-    m[6] = p[2]; m[7] = p[4]; m[8] = p[5];
+    m[0] = p[0];
+    m[1] = p[1];
+    m[2] = p[2];
+    m[3] = p[1];
+    m[4] = p[3];
+    m[5] = p[4];
+    m[6] = p[2];
+    m[7] = p[4];
+    m[8] = p[5];
 }
 
 /* E^T S E for a packed symmetric S, into full 3x3: M = S E, then the upper
@@ -306,16 +335,15 @@ SPATIAL_INLINE void axis_rotate(int k, const double E[9], const double M[9], dou
     const int i = (k + 1) % 3, j = (k + 2) % 3;
     const double eii = E[3 * i + i], eij = E[3 * i + j], eji = E[3 * j + i], ejj = E[3 * j + j];
     double N[9];
-#define MECH_AXIS_COLS(r) /* N = M E, row r: column k keeps, i and j mix */                  \
-    N[3 * r + k] = M[3 * r + k];                                                                \
-    N[3 * r + i] = M[3 * r + i] * eii + M[3 * r + j] * eji;                                     \
+#define MECH_AXIS_COLS(r) /* N = M E, row r: column k keeps, i and j mix */ \
+    N[3 * r + k] = M[3 * r + k]; \
+    N[3 * r + i] = M[3 * r + i] * eii + M[3 * r + j] * eji; \
     N[3 * r + j] = M[3 * r + i] * eij + M[3 * r + j] * ejj;
-#define MECH_AXIS_ROWS(c) /* out = E^T N, column c: row k keeps, i and j mix */              \
-    out[3 * k + c] = N[3 * k + c];                                                              \
-    out[3 * i + c] = eii * N[3 * i + c] + eji * N[3 * j + c];                                   \
+#define MECH_AXIS_ROWS(c) /* out = E^T N, column c: row k keeps, i and j mix */ \
+    out[3 * k + c] = N[3 * k + c]; \
+    out[3 * i + c] = eii * N[3 * i + c] + eji * N[3 * j + c]; \
     out[3 * j + c] = eij * N[3 * i + c] + ejj * N[3 * j + c];
-    MECH_AXIS_COLS(0) MECH_AXIS_COLS(1) MECH_AXIS_COLS(2)
-    MECH_AXIS_ROWS(0) MECH_AXIS_ROWS(1) MECH_AXIS_ROWS(2)
+    MECH_AXIS_COLS(0) MECH_AXIS_COLS(1) MECH_AXIS_COLS(2) MECH_AXIS_ROWS(0) MECH_AXIS_ROWS(1) MECH_AXIS_ROWS(2)
 #undef MECH_AXIS_COLS
 #undef MECH_AXIS_ROWS
 }
@@ -378,8 +406,12 @@ void sinertia_tcongruence_add(const sxform *X, const sinertia *I, sinertia *acc)
     acc->A[3] += A[4] + p1[1] - q1[1];
     acc->A[4] += A[5] + p2[1] - q1[2];
     acc->A[5] += A[8] + p2[2] - q2[2];
-    acc->C[0] += C[0]; acc->C[1] += C[1]; acc->C[2] += C[2];
-    acc->C[3] += C[4]; acc->C[4] += C[5]; acc->C[5] += C[8];
+    acc->C[0] += C[0];
+    acc->C[1] += C[1];
+    acc->C[2] += C[2];
+    acc->C[3] += C[4];
+    acc->C[4] += C[5];
+    acc->C[5] += C[8];
     for (int k = 0; k < 9; k++) acc->B[k] += B2[k];
 }
 
@@ -387,8 +419,12 @@ void sinertia_tcongruence_add(const sxform *X, const sinertia *I, sinertia *acc)
 void sinertia_mcI(double m, const double c[3], const double Ic[9], sinertia *I)
 {
     double cc = v3_dot(c, c);
-    I->A[0] = Ic[0] + m * (cc - c[0] * c[0]); I->A[1] = Ic[1] - m * c[0] * c[1]; I->A[2] = Ic[2] - m * c[0] * c[2];
-    I->A[3] = Ic[4] + m * (cc - c[1] * c[1]); I->A[4] = Ic[5] - m * c[1] * c[2]; I->A[5] = Ic[8] + m * (cc - c[2] * c[2]);
+    I->A[0] = Ic[0] + m * (cc - c[0] * c[0]);
+    I->A[1] = Ic[1] - m * c[0] * c[1];
+    I->A[2] = Ic[2] - m * c[0] * c[2];
+    I->A[3] = Ic[4] + m * (cc - c[1] * c[1]);
+    I->A[4] = Ic[5] - m * c[1] * c[2];
+    I->A[5] = Ic[8] + m * (cc - c[2] * c[2]);
     double mc[3] = { m * c[0], m * c[1], m * c[2] };
     m3_skew(mc, I->B);
     I->C[0] = I->C[3] = I->C[5] = m;

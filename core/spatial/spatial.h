@@ -23,7 +23,9 @@
 static inline void v3_cross(const double a[3], const double b[3], double out[3])
 {
     double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
-    out[0] = x; out[1] = y; out[2] = z;
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
 }
 
 static inline double v3_dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
@@ -39,9 +41,15 @@ static inline __attribute__((always_inline)) void m3_mul(const double a[9], cons
         a[6] * b[0] + a[7] * b[3] + a[8] * b[6], a[6] * b[1] + a[7] * b[4] + a[8] * b[7],
         a[6] * b[2] + a[7] * b[5] + a[8] * b[8],
     };
-    out[0] = t[0]; out[1] = t[1]; out[2] = t[2];
-    out[3] = t[3]; out[4] = t[4]; out[5] = t[5];
-    out[6] = t[6]; out[7] = t[7]; out[8] = t[8];
+    out[0] = t[0];
+    out[1] = t[1];
+    out[2] = t[2];
+    out[3] = t[3];
+    out[4] = t[4];
+    out[5] = t[5];
+    out[6] = t[6];
+    out[7] = t[7];
+    out[8] = t[8];
 }
 
 static inline __attribute__((always_inline)) void m3_tmul(const double a[9], const double b[9], double out[9]) /* a^T b */
@@ -53,9 +61,15 @@ static inline __attribute__((always_inline)) void m3_tmul(const double a[9], con
         a[2] * b[0] + a[5] * b[3] + a[8] * b[6], a[2] * b[1] + a[5] * b[4] + a[8] * b[7],
         a[2] * b[2] + a[5] * b[5] + a[8] * b[8],
     };
-    out[0] = t[0]; out[1] = t[1]; out[2] = t[2];
-    out[3] = t[3]; out[4] = t[4]; out[5] = t[5];
-    out[6] = t[6]; out[7] = t[7]; out[8] = t[8];
+    out[0] = t[0];
+    out[1] = t[1];
+    out[2] = t[2];
+    out[3] = t[3];
+    out[4] = t[4];
+    out[5] = t[5];
+    out[6] = t[6];
+    out[7] = t[7];
+    out[8] = t[8];
 }
 
 static inline __attribute__((always_inline)) void m3_mult(const double a[9], const double b[9], double out[9]) /* a b^T */
@@ -67,18 +81,30 @@ static inline __attribute__((always_inline)) void m3_mult(const double a[9], con
         a[6] * b[0] + a[7] * b[1] + a[8] * b[2], a[6] * b[3] + a[7] * b[4] + a[8] * b[5],
         a[6] * b[6] + a[7] * b[7] + a[8] * b[8],
     };
-    out[0] = t[0]; out[1] = t[1]; out[2] = t[2];
-    out[3] = t[3]; out[4] = t[4]; out[5] = t[5];
-    out[6] = t[6]; out[7] = t[7]; out[8] = t[8];
+    out[0] = t[0];
+    out[1] = t[1];
+    out[2] = t[2];
+    out[3] = t[3];
+    out[4] = t[4];
+    out[5] = t[5];
+    out[6] = t[6];
+    out[7] = t[7];
+    out[8] = t[8];
 }
 
 /* Copies element by element: a memcpy or struct copy of this size is a call
  * of the C library's memcpy in WebAssembly, dearer than the copy. */
 static inline void m3_copy(const double a[9], double out[9])
 {
-    out[0] = a[0]; out[1] = a[1]; out[2] = a[2];
-    out[3] = a[3]; out[4] = a[4]; out[5] = a[5];
-    out[6] = a[6]; out[7] = a[7]; out[8] = a[8];
+    out[0] = a[0];
+    out[1] = a[1];
+    out[2] = a[2];
+    out[3] = a[3];
+    out[4] = a[4];
+    out[5] = a[5];
+    out[6] = a[6];
+    out[7] = a[7];
+    out[8] = a[8];
 }
 
 static inline void m3_mulv(const double a[9], const double v[3], double out[3])
@@ -86,7 +112,9 @@ static inline void m3_mulv(const double a[9], const double v[3], double out[3])
     double x = a[0] * v[0] + a[1] * v[1] + a[2] * v[2];
     double y = a[3] * v[0] + a[4] * v[1] + a[5] * v[2];
     double z = a[6] * v[0] + a[7] * v[1] + a[8] * v[2];
-    out[0] = x; out[1] = y; out[2] = z;
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
 }
 
 static inline void m3_tmulv(const double a[9], const double v[3], double out[3]) /* a^T v */
@@ -94,12 +122,14 @@ static inline void m3_tmulv(const double a[9], const double v[3], double out[3])
     double x = a[0] * v[0] + a[3] * v[1] + a[6] * v[2];
     double y = a[1] * v[0] + a[4] * v[1] + a[7] * v[2];
     double z = a[2] * v[0] + a[5] * v[1] + a[8] * v[2];
-    out[0] = x; out[1] = y; out[2] = z;
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
 }
 
 void m3_identity(double m[9]);
 void m3_transpose(const double a[9], double out[9]);
-void m3_skew(const double v[3], double out[9]);                     /* v x   */
+void m3_skew(const double v[3], double out[9]); /* v x   */
 
 /* R for a right-handed rotation by `angle` (rad) about unit `axis`. */
 void rot_axis_angle(const double axis[3], double angle, double R[9]);
@@ -108,7 +138,7 @@ void rot_axis_sincos(const double axis[3], double s, double cos_angle, double R[
 
 /* Unit quaternions [w x y z]; q acts as R(q) v = q (0,v) q*. */
 void quat_to_rot(const double q[4], double R[9]);
-void rot_to_quat(const double R[9], double q[4]);   /* w >= 0 */
+void rot_to_quat(const double R[9], double q[4]); /* w >= 0 */
 void quat_mul(const double a[4], const double b[4], double out[4]);
 /* Unit quaternion of the rotation by |phi| about phi/|phi| (rotation vector). */
 void quat_from_rotvec(const double phi[3], double out[4]);
@@ -173,17 +203,27 @@ typedef struct {
 static inline void sxform_copy(const sxform *a, sxform *out)
 {
     m3_copy(a->E, out->E);
-    out->r[0] = a->r[0]; out->r[1] = a->r[1]; out->r[2] = a->r[2];
+    out->r[0] = a->r[0];
+    out->r[1] = a->r[1];
+    out->r[2] = a->r[2];
     out->rot = a->rot;
 }
 
 static inline void sinertia_copy(const sinertia *a, sinertia *out)
 {
-    out->A[0] = a->A[0]; out->A[1] = a->A[1]; out->A[2] = a->A[2];
-    out->A[3] = a->A[3]; out->A[4] = a->A[4]; out->A[5] = a->A[5];
+    out->A[0] = a->A[0];
+    out->A[1] = a->A[1];
+    out->A[2] = a->A[2];
+    out->A[3] = a->A[3];
+    out->A[4] = a->A[4];
+    out->A[5] = a->A[5];
     m3_copy(a->B, out->B);
-    out->C[0] = a->C[0]; out->C[1] = a->C[1]; out->C[2] = a->C[2];
-    out->C[3] = a->C[3]; out->C[4] = a->C[4]; out->C[5] = a->C[5];
+    out->C[0] = a->C[0];
+    out->C[1] = a->C[1];
+    out->C[2] = a->C[2];
+    out->C[3] = a->C[3];
+    out->C[4] = a->C[4];
+    out->C[5] = a->C[5];
 }
 
 /* C_X_A = C_X_B B_X_A: E = E_cb E_ba, r = r_ba + E_ba^T r_cb.  out may alias neither. */
@@ -204,7 +244,11 @@ SPATIAL_INLINE void axis_rot_mulv(int k, int t, const double E[9], const double 
 SPATIAL_INLINE void sxform_rotate(const sxform *X, int t, const double x[3], double out[3])
 {
     switch (X->rot) {
-    case SXFORM_ROT_NONE: out[0] = x[0]; out[1] = x[1]; out[2] = x[2]; break;
+    case SXFORM_ROT_NONE:
+        out[0] = x[0];
+        out[1] = x[1];
+        out[2] = x[2];
+        break;
     case 0: axis_rot_mulv(0, t, X->E, x, out); break;
     case 1: axis_rot_mulv(1, t, X->E, x, out); break;
     case 2: axis_rot_mulv(2, t, X->E, x, out); break;
@@ -219,7 +263,9 @@ static inline void sxform_motion(const sxform *X, const double m[6], double out[
 {
     double t[3];
     v3_cross(X->r, m, t);
-    t[0] = m[3] - t[0]; t[1] = m[4] - t[1]; t[2] = m[5] - t[2];
+    t[0] = m[3] - t[0];
+    t[1] = m[4] - t[1];
+    t[2] = m[5] - t[2];
     sxform_rotate(X, 0, m, out);
     sxform_rotate(X, 0, t, out + 3);
 }
@@ -229,7 +275,9 @@ static inline void sxform_force(const sxform *X, const double f[6], double out[6
 {
     double t[3];
     v3_cross(X->r, f + 3, t);
-    t[0] = f[0] - t[0]; t[1] = f[1] - t[1]; t[2] = f[2] - t[2];
+    t[0] = f[0] - t[0];
+    t[1] = f[1] - t[1];
+    t[2] = f[2] - t[2];
     sxform_rotate(X, 0, t, out);
     sxform_rotate(X, 0, f + 3, out + 3);
 }
@@ -242,7 +290,9 @@ static inline void sxform_tforce(const sxform *X, const double f[6], double out[
     sxform_rotate(X, 1, f, n);
     sxform_rotate(X, 1, f + 3, out + 3);
     v3_cross(X->r, out + 3, t);
-    out[0] = n[0] + t[0]; out[1] = n[1] + t[1]; out[2] = n[2] + t[2];
+    out[0] = n[0] + t[0];
+    out[1] = n[1] + t[1];
+    out[2] = n[2] + t[2];
 }
 
 /* acc += X^T I X: I in B coordinates added to an inertia in A coordinates
@@ -310,13 +360,27 @@ static inline void sinertia_mul_axis(const sinertia *I, int prismatic, const dou
 static inline void sinertia_sub_outer(sinertia *I, const double u[6], double s)
 {
     double su[6] = { s * u[0], s * u[1], s * u[2], s * u[3], s * u[4], s * u[5] };
-    I->A[0] -= su[0] * u[0]; I->A[1] -= su[0] * u[1]; I->A[2] -= su[0] * u[2];
-    I->A[3] -= su[1] * u[1]; I->A[4] -= su[1] * u[2]; I->A[5] -= su[2] * u[2];
-    I->B[0] -= su[0] * u[3]; I->B[1] -= su[0] * u[4]; I->B[2] -= su[0] * u[5];
-    I->B[3] -= su[1] * u[3]; I->B[4] -= su[1] * u[4]; I->B[5] -= su[1] * u[5];
-    I->B[6] -= su[2] * u[3]; I->B[7] -= su[2] * u[4]; I->B[8] -= su[2] * u[5];
-    I->C[0] -= su[3] * u[3]; I->C[1] -= su[3] * u[4]; I->C[2] -= su[3] * u[5];
-    I->C[3] -= su[4] * u[4]; I->C[4] -= su[4] * u[5]; I->C[5] -= su[5] * u[5];
+    I->A[0] -= su[0] * u[0];
+    I->A[1] -= su[0] * u[1];
+    I->A[2] -= su[0] * u[2];
+    I->A[3] -= su[1] * u[1];
+    I->A[4] -= su[1] * u[2];
+    I->A[5] -= su[2] * u[2];
+    I->B[0] -= su[0] * u[3];
+    I->B[1] -= su[0] * u[4];
+    I->B[2] -= su[0] * u[5];
+    I->B[3] -= su[1] * u[3];
+    I->B[4] -= su[1] * u[4];
+    I->B[5] -= su[1] * u[5];
+    I->B[6] -= su[2] * u[3];
+    I->B[7] -= su[2] * u[4];
+    I->B[8] -= su[2] * u[5];
+    I->C[0] -= su[3] * u[3];
+    I->C[1] -= su[3] * u[4];
+    I->C[2] -= su[3] * u[5];
+    I->C[3] -= su[4] * u[4];
+    I->C[4] -= su[4] * u[5];
+    I->C[5] -= su[5] * u[5];
 }
 
 /* v x* f (eq. 2.32): [w x n + vv x f; w x f]. */
@@ -326,8 +390,12 @@ static inline void crf_mulv(const double v[6], const double f[6], double out[6])
     v3_cross(v, f, a);
     v3_cross(v + 3, f + 3, b);
     v3_cross(v, f + 3, c);
-    out[0] = a[0] + b[0]; out[1] = a[1] + b[1]; out[2] = a[2] + b[2];
-    out[3] = c[0]; out[4] = c[1]; out[5] = c[2];
+    out[0] = a[0] + b[0];
+    out[1] = a[1] + b[1];
+    out[2] = a[2] + b[2];
+    out[3] = c[0];
+    out[4] = c[1];
+    out[5] = c[2];
 }
 
 static inline double v6_dot(const double a[6], const double b[6])

@@ -18,21 +18,21 @@
 #include "xpbd/xpbd.h"
 
 typedef enum {
-    XPBD_ROD_RIGID,     /* §6.2: N − 1 segments → N bodies, half-length end bodies */
-    XPBD_ROD_LINEAR,    /* §6.3 Lagrange bases of order 1, 2, 3 */
+    XPBD_ROD_RIGID,  /* §6.2: N − 1 segments → N bodies, half-length end bodies */
+    XPBD_ROD_LINEAR, /* §6.3 Lagrange bases of order 1, 2, 3 */
     XPBD_ROD_QUADRATIC,
     XPBD_ROD_CUBIC
 } xpbd_rod_discretization;
 
 typedef enum {
-    XPBD_ROD_STRAIGHT,  /* along the local e3 from the local origin */
-    XPBD_ROD_HELIX,     /* about the local e3, starting at (coil_radius, 0, 0) */
-    XPBD_ROD_POINTS     /* a polyline, resampled by arc length */
+    XPBD_ROD_STRAIGHT, /* along the local e3 from the local origin */
+    XPBD_ROD_HELIX,    /* about the local e3, starting at (coil_radius, 0, 0) */
+    XPBD_ROD_POINTS    /* a polyline, resampled by arc length */
 } xpbd_rod_shape;
 
 typedef enum {
-    XPBD_ROD_BANDED,        /* §8.2: one SPD block-banded solve per iteration */
-    XPBD_ROD_GAUSS_SEIDEL   /* each Gauss-point / clamp constraint solved alone (§8.1) */
+    XPBD_ROD_BANDED,      /* §8.2: one SPD block-banded solve per iteration */
+    XPBD_ROD_GAUSS_SEIDEL /* each Gauss-point / clamp constraint solved alone (§8.1) */
 } xpbd_rod_solver;
 
 /* A boundary condition at one end of the rod (`hold`):
@@ -59,18 +59,18 @@ typedef struct {
 
 typedef struct {
     xpbd_rod_discretization disc;
-    int elements;               /* elements (segments for the rigid chain) */
-    int full_integration;       /* 0: uniformly reduced, m Gauss points; 1: m + 1 */
-    double length;              /* XPBD_ROD_STRAIGHT; helix and points derive it */
-    double diameter;            /* circular section */
+    int elements;         /* elements (segments for the rigid chain) */
+    int full_integration; /* 0: uniformly reduced, m Gauss points; 1: m + 1 */
+    double length;        /* XPBD_ROD_STRAIGHT; helix and points derive it */
+    double diameter;      /* circular section */
     double E, nu, rho;
-    double damping;             /* β (Pa·s): viscous analogue of E, §4.4 */
+    double damping; /* β (Pa·s): viscous analogue of E, §4.4 */
     xpbd_rod_shape shape;
-    double coil_radius, pitch, turns;   /* XPBD_ROD_HELIX */
-    int npoints;                        /* XPBD_ROD_POINTS: ≥ 2 points, */
-    const double *points;               /* 3 per point (copied by init) */
-    double origin[3], frame[9]; /* placement of the local frame: x_world = origin + frame x */
-    xpbd_rod_end end[2];        /* s = 0 and s = L */
+    double coil_radius, pitch, turns; /* XPBD_ROD_HELIX */
+    int npoints;                      /* XPBD_ROD_POINTS: ≥ 2 points, */
+    const double *points;             /* 3 per point (copied by init) */
+    double origin[3], frame[9];       /* placement of the local frame: x_world = origin + frame x */
+    xpbd_rod_end end[2];              /* s = 0 and s = L */
     /* Contact in a world (docs/xpbd.md, "Contact", "Rods"): unless visual,
      * the rod collides as the swept circle of its diameter about its
      * centreline, with colliders, other rods and itself, with static and
@@ -89,23 +89,23 @@ typedef struct {
 void xpbd_rod_desc_default(xpbd_rod_desc *desc);
 
 typedef struct xpbd_rod {
-    xpbd_rod_desc desc;         /* copy (points not kept) */
-    int order;                  /* 0 rigid chain, else 1-3 */
-    int nel, nnode, ngauss;     /* ngauss per element (1 for the rigid chain) */
-    int ncon;                   /* constraint blocks: clamps + Gauss points */
-    int bandwidth;              /* block bandwidth, from the connectivity */
-    double l;                   /* element (segment) length */
-    double xi[4], wq[4];        /* Gauss points and weights on [0, 1] */
+    xpbd_rod_desc desc;               /* copy (points not kept) */
+    int order;                        /* 0 rigid chain, else 1-3 */
+    int nel, nnode, ngauss;           /* ngauss per element (1 for the rigid chain) */
+    int ncon;                         /* constraint blocks: clamps + Gauss points */
+    int bandwidth;                    /* block bandwidth, from the connectivity */
+    double l;                         /* element (segment) length */
+    double xi[4], wq[4];              /* Gauss points and weights on [0, 1] */
     double phi_g[4][4], dphi_g[4][4]; /* the Lagrange bases and their derivatives at the Gauss points */
-    double *mass, *inertia;     /* 1 and 3 (diagonal, body frame) per node */
-    double *inv_mass;           /* 6 per node: M_j⁻¹ = [1/m (3); 1/J (3)] */
-    double *p0, *R0;            /* rest pose */
-    double *rest;               /* 6 per Gauss point: [v*; u*] */
-    double *alpha, *beta;       /* 6 per Gauss point: compliance, damping */
+    double *mass, *inertia;           /* 1 and 3 (diagonal, body frame) per node */
+    double *inv_mass;                 /* 6 per node: M_j⁻¹ = [1/m (3); 1/J (3)] */
+    double *p0, *R0;                  /* rest pose */
+    double *rest;                     /* 6 per Gauss point: [v*; u*] */
+    double *alpha, *beta;             /* 6 per Gauss point: compliance, damping */
     /* state */
     double t;
     double *p, *R, *v, *w, *fext;
-    double *lambda;             /* 6 per constraint block */
+    double *lambda; /* 6 per constraint block */
     /* A rod in a rigid-body world (xpbd_rod_attach): the world, and each
      * body-clamped end's frame in its body's coordinates. */
     const xpbd_model *world;
@@ -113,9 +113,9 @@ typedef struct xpbd_rod {
     double attach_r[2][3], attach_R[2][9];
     double *p_prev, *R_prev;
     /* workspace of the solves */
-    struct rod_block *blocks;   /* one evaluated constraint block per ncon */
-    double *band, *rhs, *diag;  /* banded matrix, right-hand side, its diagonal terms */
-    double *dx;                 /* 6 per node */
+    struct rod_block *blocks;  /* one evaluated constraint block per ncon */
+    double *band, *rhs, *diag; /* banded matrix, right-hand side, its diagonal terms */
+    double *dx;                /* 6 per node */
 } xpbd_rod;
 
 /* Build the rod; 0, or −1 with a message in err. */

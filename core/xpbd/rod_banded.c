@@ -92,7 +92,7 @@ static void tile_update(int kd, const double *band, int D, int C, int F, rod_v2 
         rod_v2 s[3] = { { 0 } };
         for (int K = F; K < C; K++) {
             const double *yk = y + 6 * K;
-            rod_v2 (*x)[3] = X[K - F];
+            rod_v2(*x)[3] = X[K - F];
             for (int p = 0; p < 3; p++)
                 s[p] += ((x[0][p] * yk[0] + x[1][p] * yk[1]) + (x[2][p] * yk[2] + x[3][p] * yk[3])) +
                         (x[4][p] * yk[4] + x[5][p] * yk[5]);
@@ -165,8 +165,7 @@ int rod_band_cholesky(int n, int kd, double *band)
         if (i % 6 == 0 && i + 6 <= n && 6 * F >= i + 5 - kd) {
             if (factor_tiles(kd, band, i / 6, F)) return -1;
             i += 6;
-        } else if (factor_row(kd, band, i++))
-            return -1;
+        } else if (factor_row(kd, band, i++)) return -1;
     }
     return 0;
 }

@@ -40,8 +40,8 @@ static void chain_strain(const xpbd_rod *rod, int j, const double *p, const doub
     so3_d_rot_tvec(R1, d, D);
     for (int r = 0; r < 3; r++)
         for (int k = 0; k < 3; k++) b->G[1][r][3 + k] = 0.5 * il * D[3 * r + k];
-    so3_d_minus_first(th, Gi);  /* D_{R_{j+1}} =  Γ⁻¹(θ)  (E.5) */
-    so3_d_minus_second(th, D);  /* D_{R_j}     = −Γ⁻¹(θ)ᵀ (D.2) */
+    so3_d_minus_first(th, Gi); /* D_{R_{j+1}} =  Γ⁻¹(θ)  (E.5) */
+    so3_d_minus_second(th, D); /* D_{R_j}     = −Γ⁻¹(θ)ᵀ (D.2) */
     for (int r = 0; r < 3; r++)
         for (int k = 0; k < 3; k++) {
             b->G[1][3 + r][3 + k] = il * Gi[3 * r + k];
@@ -78,7 +78,7 @@ static void element_strain(const xpbd_rod *rod, const rod_element_frames *f, con
 {
     int m = rod->order, n0 = f->e * m, r = m / 2;
     double il = 1.0 / rod->l, psi[3] = { 0 }, dpsi[3] = { 0 }, dp[3] = { 0 };
-    const double (*psi_a)[3] = f->psi_a, (*Gi)[9] = f->Gi;
+    const double(*psi_a)[3] = f->psi_a, (*Gi)[9] = f->Gi;
     const double *Rr = R + 9 * (n0 + r);
     memset(b, 0, sizeof *b);
     b->node0 = n0;
@@ -104,7 +104,7 @@ static void element_strain(const xpbd_rod *rod, const rod_element_frames *f, con
     double Tr[9], Ur[9] = { 0 };
     m3_transpose(Ex, Tr);
     for (int a = 0; a <= m; a++) {
-        double (*G)[6] = b->G[a];
+        double(*G)[6] = b->G[a];
         for (int i = 0; i < 3; i++)
             for (int k = 0; k < 3; k++) G[i][k] = dphi[a] * il * Rg[3 * k + i];
         if (a == r) continue;

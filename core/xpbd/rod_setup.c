@@ -118,8 +118,7 @@ static int points_nodes(const xpbd_rod *rod, const xpbd_rod_desc *d, const doubl
     for (int j = 0; j < n; j++) {
         while (seg < d->npoints - 1 && cum[seg] < s[j]) seg++;
         double f = cum[seg] > cum[seg - 1] ? (s[j] - cum[seg - 1]) / (cum[seg] - cum[seg - 1]) : 0;
-        for (int k = 0; k < 3; k++)
-            p[3 * j + k] = (1 - f) * d->points[3 * (seg - 1) + k] + f * d->points[3 * seg + k];
+        for (int k = 0; k < 3; k++) p[3 * j + k] = (1 - f) * d->points[3 * (seg - 1) + k] + f * d->points[3 * seg + k];
     }
     free(cum);
     double tprev[3] = { 0 };
@@ -196,7 +195,8 @@ static void lump_masses(xpbd_rod *rod, double A, double I)
             int end = j == 0 || j == rod->nnode - 1;
             double lb = end ? 0.5 * l : l, m = rho * A * lb;
             rod->mass[j] = m;
-            for (int k = 0; k < 3; k++) rod->inertia[3 * j + k] = rho * lb * J[k] + (end && k < 2 ? m * lb * lb / 4 : 0);
+            for (int k = 0; k < 3; k++)
+                rod->inertia[3 * j + k] = rho * lb * J[k] + (end && k < 2 ? m * lb * lb / 4 : 0);
         }
         return;
     }
@@ -267,13 +267,14 @@ int xpbd_rod_init(xpbd_rod *rod, const xpbd_rod_desc *desc, char *err, int errle
     rod->l = rest_length(desc) / rod->nel;
     if (!(rod->l > 0)) return fail(err, errlen, "the rest shape has zero length");
     rod_gauss(rod->ngauss, rod->xi, rod->wq);
-    for (int k = 0; k < rod->ngauss && rod->order; k++) rod_lagrange(rod->order, rod->xi[k], rod->phi_g[k], rod->dphi_g[k]);
+    for (int k = 0; k < rod->ngauss && rod->order; k++)
+        rod_lagrange(rod->order, rod->xi[k], rod->phi_g[k], rod->dphi_g[k]);
     size_t n = (size_t)rod->nnode, ng = (size_t)(rod->nel * rod->ngauss), nc = (size_t)rod->ncon;
-    double **arrays[] = { &rod->mass, &rod->inertia, &rod->inv_mass, &rod->p0, &rod->R0, &rod->rest, &rod->alpha, &rod->beta,
-                          &rod->p, &rod->R, &rod->v, &rod->w, &rod->fext, &rod->lambda, &rod->p_prev,
-                          &rod->R_prev, &rod->rhs, &rod->diag, &rod->dx };
-    size_t sizes[] = { n, 3 * n, 6 * n, 3 * n, 9 * n, 6 * ng, 6 * ng, 6 * ng, 3 * n, 9 * n, 3 * n, 3 * n, 6 * n,
-                       6 * nc, 3 * n, 9 * n, 6 * nc, 6 * nc, 6 * n };
+    double **arrays[] = { &rod->mass,   &rod->inertia, &rod->inv_mass, &rod->p0,   &rod->R0, &rod->rest, &rod->alpha,
+                          &rod->beta,   &rod->p,       &rod->R,        &rod->v,    &rod->w,  &rod->fext, &rod->lambda,
+                          &rod->p_prev, &rod->R_prev,  &rod->rhs,      &rod->diag, &rod->dx };
+    size_t sizes[] = { n,     3 * n, 6 * n, 3 * n,  9 * n, 6 * ng, 6 * ng, 6 * ng, 3 * n, 9 * n,
+                       3 * n, 3 * n, 6 * n, 6 * nc, 3 * n, 9 * n,  6 * nc, 6 * nc, 6 * n };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         if (!(*arrays[i] = calloc(sizes[i], sizeof(double)))) {
             xpbd_rod_free(rod);
@@ -331,9 +332,9 @@ void xpbd_rod_reset(xpbd_rod *rod)
 
 void xpbd_rod_free(xpbd_rod *rod)
 {
-    double *all[] = { rod->mass, rod->inertia, rod->inv_mass, rod->p0, rod->R0, rod->rest, rod->alpha, rod->beta, rod->p,
-                      rod->R, rod->v, rod->w, rod->fext, rod->lambda, rod->p_prev, rod->R_prev, rod->band,
-                      rod->rhs, rod->diag, rod->dx };
+    double *all[] = { rod->mass,   rod->inertia, rod->inv_mass, rod->p0,  rod->R0,   rod->rest, rod->alpha,
+                      rod->beta,   rod->p,       rod->R,        rod->v,   rod->w,    rod->fext, rod->lambda,
+                      rod->p_prev, rod->R_prev,  rod->band,     rod->rhs, rod->diag, rod->dx };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
     free(rod->blocks);
     memset(rod, 0, sizeof *rod);

@@ -24,11 +24,11 @@
 #include "xpbd/xpbd_collide.h"
 
 typedef enum {
-    XPBD_FIXED,      /* rows 0-5, world pos (§5.2.2)                         */
-    XPBD_REVOLUTE,   /* rows 0-4, world pos (§5.3.1); limits on θ_rev (§5.3.2) */
-    XPBD_SPHERICAL,  /* rows 0-2, world pos (§5.4.1); swing/twist limits     */
-    XPBD_PRISMATIC,  /* rows 0,1,3,4,5, local pos (§5.5.1); limits on d_pr  */
-    XPBD_TARGET      /* §5.6 form with an explicit row mask and compliances  */
+    XPBD_FIXED,     /* rows 0-5, world pos (§5.2.2)                         */
+    XPBD_REVOLUTE,  /* rows 0-4, world pos (§5.3.1); limits on θ_rev (§5.3.2) */
+    XPBD_SPHERICAL, /* rows 0-2, world pos (§5.4.1); swing/twist limits     */
+    XPBD_PRISMATIC, /* rows 0,1,3,4,5, local pos (§5.5.1); limits on d_pr  */
+    XPBD_TARGET     /* §5.6 form with an explicit row mask and compliances  */
 } xpbd_joint_type;
 
 typedef enum {
@@ -39,16 +39,16 @@ typedef enum {
 
 typedef struct {
     double mass;
-    double inertia[9];          /* body frame, about the centre of mass */
-    double p[3], R[9];          /* initial pose */
-    double v[3], w[3];          /* initial world linear / body angular velocity */
+    double inertia[9]; /* body frame, about the centre of mass */
+    double p[3], R[9]; /* initial pose */
+    double v[3], w[3]; /* initial world linear / body angular velocity */
 } xpbd_body;
 
 typedef struct {
     xpbd_joint_type type;
-    int body1, body2;           /* −1: the ground (a one-sided joint, §5.2.1) */
-    double r1[3], R1[9];        /* joint frame in body1 (or world) coordinates */
-    double r2[3], R2[9];        /* joint frame in body2 coordinates */
+    int body1, body2;    /* −1: the ground (a one-sided joint, §5.2.1) */
+    double r1[3], R1[9]; /* joint frame in body1 (or world) coordinates */
+    double r2[3], R2[9]; /* joint frame in body2 coordinates */
     /* §5.6 drives: revolute, spherical and prismatic joints switch to the full
      * six-row target form, with compliance 1/k on the driven rows
      * (stiffness[0] for revolute/prismatic, stiffness[0..2] for spherical;
@@ -67,16 +67,16 @@ typedef struct {
     double damping[6];
 
     /* Resolved by xpbd_model_finalize: */
-    unsigned rows;              /* bit k: row k of g is an equality constraint */
-    int local_pos;              /* pos = R̄1ᵀ(p̄2 − p̄1) rather than p̄1 − p̄2 */
-    double alpha[6];            /* compliance per row */
-    int frame_identity[2];      /* R1, R2 are the identity (skips products) */
+    unsigned rows;         /* bit k: row k of g is an equality constraint */
+    int local_pos;         /* pos = R̄1ᵀ(p̄2 − p̄1) rather than p̄1 − p̄2 */
+    double alpha[6];       /* compliance per row */
+    int frame_identity[2]; /* R1, R2 are the identity (skips products) */
 } xpbd_joint;
 
 typedef struct {
-    double dt;                  /* step */
-    int substeps;               /* h = dt / substeps */
-    int iterations;             /* constraint sweeps per substep */
+    double dt;      /* step */
+    int substeps;   /* h = dt / substeps */
+    int iterations; /* constraint sweeps per substep */
     double gravity[3];
 } xpbd_params;
 
@@ -85,7 +85,7 @@ typedef struct {
     xpbd_body *bodies;
     xpbd_joint *joints;
     xpbd_params params;
-    double *inv_inertia;        /* 9 per body, from finalize */
+    double *inv_inertia; /* 9 per body, from finalize */
     /* Colliders (xpbd_collide.h, docs/xpbd.md "Contact"), none by default:
      * set with xpbd_model_colliders before finalize. */
     int ncollider;
@@ -107,9 +107,9 @@ typedef struct {
     /* Step and gravity of this run: the model's params.dt and params.gravity
      * when allocated, then the caller's to change (the model stays as built). */
     double dt, gravity[3];
-    double *p, *R, *v, *w;      /* 3, 9, 3, 3 per body */
-    double *fext;               /* 6 per body, world: [torque about the CoM; force] */
-    double *target;             /* 6 per joint, initialised from the model */
+    double *p, *R, *v, *w; /* 3, 9, 3, 3 per body */
+    double *fext;          /* 6 per body, world: [torque about the CoM; force] */
+    double *target;        /* 6 per joint, initialised from the model */
     xpbd_target_fn target_fn;
     void *target_user;
     /* Multipliers of the current substep (eq. 57): 6 per joint (rows, or

@@ -14,7 +14,7 @@
 typedef struct {
     collide_shape shape;
     int body;
-    double mu_s, mu_d, e;   /* static and dynamic friction, restitution */
+    double mu_s, mu_d, e; /* static and dynamic friction, restitution */
 } xpbd_collider;
 
 /* Rod elements in the narrow phase (xpbd_narrow_rod.c, Tobin & Rucker
@@ -23,7 +23,7 @@ typedef struct {
  * is order 1 between its bodies), swept by a circle of radius r. */
 typedef struct {
     int order;
-    const double *p;            /* 3 per node, order + 1 nodes */
+    const double *p; /* 3 per node, order + 1 nodes */
     double r;
 } xpbd_rod_curve;
 
@@ -61,17 +61,17 @@ int xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, doubl
  * ∓r n from the centreline to the swept circle (no rotation gradient). */
 typedef struct {
     int body[2];
-    int collider[2];            /* broad-phase entries: colliders, then rod elements */
-    double a[2][3];             /* contact points: body frame about the CoM, or world, or the rod's offset */
-    double n[3];                /* world unit normal, from side 1 towards side 0 */
-    double mu_s, mu_d, e;       /* the pair's material (means of the two sides') */
-    double vn0;                 /* normal velocity after the prediction, before the solve (restitution) */
-    double lambda_n;            /* normal positional multiplier of this substep */
-    double lambda_t[3];         /* on a manifold's first contact (or a rod contact): its static friction multiplier, times its direction, */
-    double lambda_twist;        /* and its torsional static friction multiplier */
-    int rod[2];                 /* −1, or the side's rod (index in xpbd_data.rods) */
-    int node0[2], nn[2];        /* a rod side's element nodes */
-    double N[2][4];             /* and their weights N_j(ξ) */
+    int collider[2];      /* broad-phase entries: colliders, then rod elements */
+    double a[2][3];       /* contact points: body frame about the CoM, or world, or the rod's offset */
+    double n[3];          /* world unit normal, from side 1 towards side 0 */
+    double mu_s, mu_d, e; /* the pair's material (means of the two sides') */
+    double vn0;           /* normal velocity after the prediction, before the solve (restitution) */
+    double lambda_n;      /* normal positional multiplier of this substep */
+    double lambda_t[3]; /* on a manifold's first contact (or a rod contact): its static friction multiplier, times its direction, */
+    double lambda_twist; /* and its torsional static friction multiplier */
+    int rod[2];          /* −1, or the side's rod (index in xpbd_data.rods) */
+    int node0[2], nn[2]; /* a rod side's element nodes */
+    double N[2][4];      /* and their weights N_j(ξ) */
 } xpbd_contact;
 
 #endif

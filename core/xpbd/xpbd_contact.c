@@ -184,7 +184,7 @@ static int rod_pair(const xpbd_model *m, xpbd_data *d, int i, int j, double h)
 int xpbd_contacts_find(const xpbd_model *m, xpbd_data *d, double h)
 {
     d->ncontact = 0;
-    if (d->broad.n == 0) return 0;   /* no candidate pair this step: nothing to place */
+    if (d->broad.n == 0) return 0; /* no candidate pair this step: nothing to place */
     place(m, d);
     for (int q = 0; q < d->broad.n; q++) {
         int i = d->broad.pairs[2 * q], j = d->broad.pairs[2 * q + 1];
@@ -346,8 +346,8 @@ enum { MAX_ROWS = COLLIDE_MAX_MANIFOLD + 3 };
  * mean point, fixed in each side; the active points' mean before any load)
  * where it was at the substep's start along tangents t[0], t[1]; row k + 2
  * holds the turn about n.  0 when the manifold has no static friction. */
-static int friction_rows(const xpbd_data *d, int q0, int k, const int *normal, int n, xpbd_contact *cp,
-                         double t[2][3], double *C, double (*g)[2][6])
+static int friction_rows(const xpbd_data *d, int q0, int k, const int *normal, int n, xpbd_contact *cp, double t[2][3],
+                         double *C, double (*g)[2][6])
 {
     const xpbd_contact *c0 = &d->contacts[q0];
     double ln = 0, wsum = 0;
@@ -434,7 +434,7 @@ static void manifold_block(const xpbd_model *m, xpbd_data *d, int q0, int q1)
                 if (lam <= 0) continue;
                 load += lam;
                 for (int j = 0; j < 3; j++) r[j] = c->a[0][j] - cp.a[0][j];
-                if (body[0] >= 0) m3_mulv(d->R + 9 * body[0], r, r);   /* world */
+                if (body[0] >= 0) m3_mulv(d->R + 9 * body[0], r, r); /* world */
                 double rn = dot(r, cp.n);
                 torque += lam * sqrt(fmax(dot(r, r) - rn * rn, 0.0));
             }
@@ -467,8 +467,8 @@ static void manifold_block(const xpbd_model *m, xpbd_data *d, int q0, int q1)
 
 /* The generalized inverse mass of a contact along the world direction u,
  * with the body sides' rows g and M⁻¹g. */
-static double weight(const xpbd_model *m, const xpbd_data *d, const xpbd_contact *c, const double u[3],
-                     double g[2][6], double mg[2][6])
+static double weight(const xpbd_model *m, const xpbd_data *d, const xpbd_contact *c, const double u[3], double g[2][6],
+                     double mg[2][6])
 {
     rows(d, c, u, g);
     double w = xpbd_row_weight(m, c->body, g, mg, 0.0);
@@ -535,8 +535,8 @@ void xpbd_contacts_solve_positions(const xpbd_model *m, xpbd_data *d)
 
 /* An impulse P along the world direction u at the contact: [v; ω]_i += M_i⁻¹ g_i P
  * (rod sides: xpbd_rod_side_impulse). */
-static void impulse(const xpbd_model *m, xpbd_data *d, const xpbd_contact *c, const double u[3],
-                    const double g[2][6], double P)
+static void impulse(const xpbd_model *m, xpbd_data *d, const xpbd_contact *c, const double u[3], const double g[2][6],
+                    double P)
 {
     for (int i = 0; i < 2; i++)
         if (c->body[i] >= 0) xpbd_apply_velocity(m, d, c->body[i], g[i], P);
@@ -561,7 +561,7 @@ void xpbd_contacts_solve_velocities(const xpbd_model *m, xpbd_data *d, double h)
         double v[3], vt[3], g[2][6], mg[2][6];
         relative_velocity(d, c, v);
         double vn = dot(c->n, v);
-        double e = fabs(c->vn0) <= gh ? 0.0 : c->e;   /* no bounce from the slow approach of resting contact */
+        double e = fabs(c->vn0) <= gh ? 0.0 : c->e; /* no bounce from the slow approach of resting contact */
         double dvn = fmax(-e * c->vn0, 0.0) - vn, Pn = 0;
         double w = weight(m, d, c, c->n, g, mg);
         if (w > 0 && dvn != 0) {

@@ -20,8 +20,8 @@
 typedef struct {
     xpbd_mech x;
     xpbd_data d;
-    double residuals[2];   /* primal, constraint of the last substep */
-    double *contacts;      /* mech_data_contacts' buffer, 6 per contact */
+    double residuals[2]; /* primal, constraint of the last substep */
+    double *contacts;    /* mech_data_contacts' buffer, 6 per contact */
     int cap_contacts;
 } xpbd_state;
 
@@ -81,7 +81,7 @@ static int observe(mech_data *d, double *out)
 static int energy(mech_data *d, double en[2])
 {
     xpbd_state *e = d->state;
-    memcpy(e->d.gravity, d->gravity, sizeof e->d.gravity);   /* the run's, as the next step will use */
+    memcpy(e->d.gravity, d->gravity, sizeof e->d.gravity); /* the run's, as the next step will use */
     xpbd_energy(&e->x.m, &e->d, &en[0], &en[1]);
     return 0;
 }
@@ -190,8 +190,17 @@ static void state_free(mech_data *d)
 }
 
 static const mech_engine xpbd_engine = {
-    .name = "xpbd", .step = step, .poses = poses, .observe = observe, .energy = energy, .reset = reset,
-    .check = check, .velocities = velocities, .state_copy = state_copy, .step_work = step_work, .free = state_free,
+    .name = "xpbd",
+    .step = step,
+    .poses = poses,
+    .observe = observe,
+    .energy = energy,
+    .reset = reset,
+    .check = check,
+    .velocities = velocities,
+    .state_copy = state_copy,
+    .step_work = step_work,
+    .free = state_free,
 };
 
 mech_data *mech_data_new_xpbd(const mech_model *m, mech_error *err)
@@ -199,7 +208,7 @@ mech_data *mech_data_new_xpbd(const mech_model *m, mech_error *err)
     xpbd_state *e = calloc(1, sizeof *e);
     if (!e) return mech_error_fail(err, m, "out of memory");
     *err = (mech_error){ .line = 0 };
-    if (xpbd_from_model(m, &e->x, err)) {   /* what XPBD cannot run, at its line */
+    if (xpbd_from_model(m, &e->x, err)) { /* what XPBD cannot run, at its line */
         if (err->line == 0) {
             char why[MECH_ERROR_MAX];
             memcpy(why, err->message, sizeof why);
@@ -253,7 +262,8 @@ static xpbd_signal_row *ramp_of(mech_data *d, int body, const char *what)
 {
     xpbd_state *e = d->engine == &xpbd_engine ? d->state : NULL;
     xpbd_signal_row *s = e ? xpbd_mech_ramp(&e->x, d->model, body) : NULL;
-    if (!s) mech_data_fail(d, "%s: body %d of '%s' on %s has no ramp drive", what, body, d->model->name, d->engine->name);
+    if (!s)
+        mech_data_fail(d, "%s: body %d of '%s' on %s has no ramp drive", what, body, d->model->name, d->engine->name);
     return s;
 }
 
@@ -284,8 +294,13 @@ int mech_data_rod_info(const mech_data *d, int i, mech_rod_info *out)
 {
     const xpbd_rod *r = rod_of(d, i);
     if (!r) return -1;
-    *out = (mech_rod_info){ .order = r->order, .elements = r->nel, .nodes = r->nnode, .gauss_points = r->ngauss,
-                            .length = r->l * r->nel, .diameter = r->desc.diameter, .E = r->desc.E,
+    *out = (mech_rod_info){ .order = r->order,
+                            .elements = r->nel,
+                            .nodes = r->nnode,
+                            .gauss_points = r->ngauss,
+                            .length = r->l * r->nel,
+                            .diameter = r->desc.diameter,
+                            .E = r->desc.E,
                             .damping = r->desc.damping };
     return 0;
 }

@@ -16,7 +16,8 @@
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))
 #endif
-static int fail(const mech_model *mm, mech_error *err, int line, int col, const char *fmt, ...)
+static int
+fail(const mech_model *mm, mech_error *err, int line, int col, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -104,7 +105,11 @@ static int set_bodies(const mech_model *mm, xpbd_model *m)
         xb->mass = b->mass;
         memcpy(xb->inertia, b->inertia, sizeof xb->inertia);
     }
-    free(q); free(qd); free(pose); free(w); free(vo);
+    free(q);
+    free(qd);
+    free(pose);
+    free(w);
+    free(vo);
     return r;
 }
 
@@ -170,8 +175,9 @@ static int tree_joint(const mech_model *mm, xpbd_mech *x, int i, int *nj, mech_e
     if (b->joint == MECH_JOINT_FLOATING) return 0;
     xpbd_joint *jt = &x->m.joints[*nj];
     double A[9];
-    jt->type = b->joint == MECH_JOINT_REVOLUTE ? XPBD_REVOLUTE
-             : b->joint == MECH_JOINT_PRISMATIC ? XPBD_PRISMATIC : XPBD_FIXED;
+    jt->type = b->joint == MECH_JOINT_REVOLUTE  ? XPBD_REVOLUTE
+             : b->joint == MECH_JOINT_PRISMATIC ? XPBD_PRISMATIC
+                                                : XPBD_FIXED;
     if (b->joint == MECH_JOINT_FIXED) m3_identity(A);
     else frame_from_axis(b->axis, A);
     jt->body1 = b->parent;
@@ -232,8 +238,7 @@ static int target_joints(const mech_model *mm, xpbd_mech *x, int *nj, mech_error
 
 void xpbd_rod_desc_from_model(const mech_model *mm, const mech_rod *r, xpbd_rod_desc *d)
 {
-    static const xpbd_rod_discretization discs[] = { XPBD_ROD_RIGID, XPBD_ROD_LINEAR, XPBD_ROD_QUADRATIC,
-                                                     XPBD_ROD_CUBIC };
+    static const xpbd_rod_discretization discs[] = { XPBD_ROD_RIGID, XPBD_ROD_LINEAR, XPBD_ROD_QUADRATIC, XPBD_ROD_CUBIC };
     static const xpbd_rod_shape shapes[] = { XPBD_ROD_STRAIGHT, XPBD_ROD_HELIX, XPBD_ROD_POINTS };
     xpbd_rod_desc_default(d);
     d->disc = discs[r->disc];
@@ -300,8 +305,10 @@ static int build_colliders(const mech_model *mm, xpbd_model *m)
     for (int i = 0; i < mm->nshape; i++) n += !mm->shapes[i].visual;
     if (n == 0) return 0;
     if (xpbd_model_colliders(m, n)) return -1;
-    static const collide_kind kinds[] = { [MECH_SHAPE_BOX] = COLLIDE_BOX, [MECH_SHAPE_SPHERE] = COLLIDE_SPHERE,
-                                          [MECH_SHAPE_CYLINDER] = COLLIDE_CYLINDER, [MECH_SHAPE_CAPSULE] = COLLIDE_CAPSULE,
+    static const collide_kind kinds[] = { [MECH_SHAPE_BOX] = COLLIDE_BOX,
+                                          [MECH_SHAPE_SPHERE] = COLLIDE_SPHERE,
+                                          [MECH_SHAPE_CYLINDER] = COLLIDE_CYLINDER,
+                                          [MECH_SHAPE_CAPSULE] = COLLIDE_CAPSULE,
                                           [MECH_SHAPE_PLANE] = COLLIDE_PLANE };
     int k = 0;
     for (int i = 0; i < mm->nshape + mm->nstatic; i++) {
@@ -331,13 +338,13 @@ int xpbd_from_model(const mech_model *mm, xpbd_mech *x, mech_error *err)
     memset(x, 0, sizeof *x);
     if (mm->ntsda || mm->nrsda)
         return fail(mm, err, mm->ntsda ? mm->tsdas[0].line : mm->rsdas[0].line,
-                    mm->ntsda ? mm->tsdas[0].col : mm->rsdas[0].col, "force elements (tsda, rsda) are not supported by XPBD");
+                    mm->ntsda ? mm->tsdas[0].col : mm->rsdas[0].col,
+                    "force elements (tsda, rsda) are not supported by XPBD");
     int nj = mm->nloop + mm->nxtarget;
     for (int i = 0; i < mm->nb; i++) nj += mm->bodies[i].joint != MECH_JOINT_FLOATING;
     if (xpbd_model_alloc(&x->m, mm->nb, nj)) return fail(mm, err, 0, 0, "out of memory");
     x->mode = modes[mm->xpbd.mode];
-    x->m.params = (xpbd_params){ .dt = mm->xpbd.dt, .substeps = mm->xpbd.substeps,
-                                 .iterations = mm->xpbd.iterations };
+    x->m.params = (xpbd_params){ .dt = mm->xpbd.dt, .substeps = mm->xpbd.substeps, .iterations = mm->xpbd.iterations };
     memcpy(x->m.params.gravity, mm->gravity, sizeof mm->gravity);
     nj = 0;
     if (set_bodies(mm, &x->m)) {
@@ -345,13 +352,12 @@ int xpbd_from_model(const mech_model *mm, xpbd_mech *x, mech_error *err)
         return fail(mm, err, 0, 0, "out of memory");
     }
     int r = 0;
-    for (int i = 0; !r && i < mm->nb; i++)
-        r = tree_joint(mm, x, i, &nj, err) || loop_joints(mm, x, i, &nj, err);
+    for (int i = 0; !r && i < mm->nb; i++) r = tree_joint(mm, x, i, &nj, err) || loop_joints(mm, x, i, &nj, err);
     if (!r) r = target_joints(mm, x, &nj, err);
     if (!r && build_colliders(mm, &x->m)) r = fail(mm, err, 0, 0, "out of memory");
     char why[200];
     if (!r && xpbd_model_finalize(&x->m, why, sizeof why))
-        r = fail(mm, err, 0, 0, "%s", why);    /* what finalize checks, the parser refuses first: no place */
+        r = fail(mm, err, 0, 0, "%s", why); /* what finalize checks, the parser refuses first: no place */
     if (!r) r = build_rods(mm, x, err);
     if (r) {
         xpbd_mech_free(x);

@@ -30,15 +30,15 @@ typedef struct {
 
 typedef struct {
     xpbd_model m;
-    xpbd_mode mode;             /* from the file's `xpbd` block               */
+    xpbd_mode mode; /* from the file's `xpbd` block               */
     int nsignal;
-    xpbd_signal_row *signals;   /* in joint order                            */
+    xpbd_signal_row *signals; /* in joint order                            */
     /* Cosserat rods (`rod` blocks), in file order.  A rod holds its own
      * state, so an xpbd_mech with rods serves one run at a time:
      * xpbd_mech_data lists them in the run and attaches their body clamps. */
     int nrod;
     xpbd_rod *rods;
-    xpbd_rod **rod_list;        /* &rods[i], for xpbd_data.rods              */
+    xpbd_rod **rod_list; /* &rods[i], for xpbd_data.rods              */
 } xpbd_mech;
 
 /* Build the scene of `mm`.  Returns 0, or −1 with *err set for what XPBD

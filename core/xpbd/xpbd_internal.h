@@ -14,11 +14,11 @@
  * coordinates [p (3); right rotation perturbation δ (3)], i = 0 for body1,
  * 1 for body2 (a ground side has no gradient). */
 typedef struct {
-    double q[6];             /* the six rows before the target is subtracted */
+    double q[6]; /* the six rows before the target is subtracted */
     double g[6];
     double G[2][6][6];
-    double Rbar[2][9];       /* joint frames R̄_i = R_i R_iJ (§5.2.1) */
-    const double *RJ[2];     /* joint frames R_iJ (R_iJᵀ chains D_R̄i to D_Ri, E.3) */
+    double Rbar[2][9];   /* joint frames R̄_i = R_i R_iJ (§5.2.1) */
+    const double *RJ[2]; /* joint frames R_iJ (R_iJᵀ chains D_R̄i to D_Ri, E.3) */
 } xpbd_jeval;
 
 void xpbd_joint_eval(const xpbd_model *m, const xpbd_data *d, int j, xpbd_jeval *e);

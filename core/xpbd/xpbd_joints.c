@@ -17,16 +17,21 @@ static void log_jrinv(const double D[9], double th[3], double Ji[9])
     rot_to_quat(D, q);
     quat_log(q, th);
     double x = th[0], y = th[1], z = th[2], d2 = x * x + y * y + z * z, t = sqrt(d2), t2 = t * t, b;
-    if (t < 1e-2)
-        b = 1.0 / 12.0 + t2 / 720.0 + t2 * t2 / 30240.0;
+    if (t < 1e-2) b = 1.0 / 12.0 + t2 / 720.0 + t2 * t2 / 30240.0;
     else {
         double n = sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
         b = (1.0 - 0.5 * t * q[0] / n) / t2;
     }
     /* I + ½θ^ + b θ^² (so3_poly) */
-    Ji[0] = 1.0 + b * (x * x - d2); Ji[1] = b * x * y - 0.5 * z;     Ji[2] = b * x * z + 0.5 * y;
-    Ji[3] = b * x * y + 0.5 * z;     Ji[4] = 1.0 + b * (y * y - d2); Ji[5] = b * y * z - 0.5 * x;
-    Ji[6] = b * x * z - 0.5 * y;     Ji[7] = b * y * z + 0.5 * x;     Ji[8] = 1.0 + b * (z * z - d2);
+    Ji[0] = 1.0 + b * (x * x - d2);
+    Ji[1] = b * x * y - 0.5 * z;
+    Ji[2] = b * x * z + 0.5 * y;
+    Ji[3] = b * x * y + 0.5 * z;
+    Ji[4] = 1.0 + b * (y * y - d2);
+    Ji[5] = b * y * z - 0.5 * x;
+    Ji[6] = b * x * z - 0.5 * y;
+    Ji[7] = b * y * z + 0.5 * x;
+    Ji[8] = 1.0 + b * (z * z - d2);
 }
 
 /* Rows r0..r0+2, columns c0..c0+2 of G get sign·B. */
@@ -71,8 +76,7 @@ void xpbd_joint_eval_rows(const xpbd_model *m, const xpbd_data *d, int j, xpbd_j
         if (!need_rot && !(i == 0 && jt->local_pos)) continue; /* R̄_i unused */
         if (jt->frame_identity[i])
             for (int k = 0; k < 9; k++) Rbar[i][k] = R[i][k];
-        else
-            m3_mul(R[i], RJ[i], Rbar[i]);
+        else m3_mul(R[i], RJ[i], Rbar[i]);
     }
     if (need == 0x3Fu) /* a full evaluation zeroes a ground side; the solvers never read it */
         for (int i = 0; i < 2; i++)
@@ -83,8 +87,7 @@ void xpbd_joint_eval_rows(const xpbd_model *m, const xpbd_data *d, int j, xpbd_j
     if (need_rot) {
         m3_tmul(Rbar[1], Rbar[0], D); /* R̄2ᵀ R̄1 */
         log_jrinv(D, q + 3, Ji);
-    } else
-        q[3] = q[4] = q[5] = 0.0;
+    } else q[3] = q[4] = q[5] = 0.0;
 
     for (int i = 0; i < 2 && need_rot; i++) {
         if (body[i] < 0) continue;
@@ -111,8 +114,7 @@ void xpbd_joint_eval_rows(const xpbd_model *m, const xpbd_data *d, int j, xpbd_j
         }
     }
 
-    if (!(need & 7u))
-        q[0] = q[1] = q[2] = 0.0;
+    if (!(need & 7u)) q[0] = q[1] = q[2] = 0.0;
     else if (!jt->local_pos) {
         /* p̄1 − p̄2: ∂/∂p1 = I, D_R1 = −R1 r1^, ∂/∂p2 = −I, D_R2 = R2 r2^ (§3.4);
          * row r of −R p^ is p × (row r of R). */
@@ -311,8 +313,7 @@ void xpbd_scalar_eval(const xpbd_model *m, const xpbd_data *d, int j, const xpbd
             m3_mulv(Rbar1, cm, s->c);
             if (!s->rot)
                 for (int k = 0; k < 3; k++) s->c[k] = -s->c[k];
-        } else
-            memcpy(s->c, cm, sizeof cm);
+        } else memcpy(s->c, cm, sizeof cm);
         s->C = v3_norm(s->c);
         if (s->C == 0) return;
         for (int k = 0; k < 6; k++)

@@ -9,8 +9,7 @@
 
 /* World origin o, rotation R, angular velocity w and origin velocity vo of
  * body i (−1: the ground, at rest at the origin). */
-static void frame(const mech_model *mm, const xpbd_data *d, int i, double o[3], double R[9], double w[3],
-                  double vo[3])
+static void frame(const mech_model *mm, const xpbd_data *d, int i, double o[3], double R[9], double w[3], double vo[3])
 {
     if (i < 0) {
         memset(o, 0, 3 * sizeof *o);
@@ -67,7 +66,8 @@ void xpbd_mech_joint_state(const mech_model *mm, const xpbd_data *d, double *q, 
          * to the same vector of the body frame, about +axis. */
         double u0[3] = { 0, 0, 0 }, ub[3], u[3], ut[3], x[3];
         int k0 = fabs(b->axis[0]) <= fabs(b->axis[1]) && fabs(b->axis[0]) <= fabs(b->axis[2]) ? 0
-               : fabs(b->axis[1]) <= fabs(b->axis[2]) ? 1 : 2;
+               : fabs(b->axis[1]) <= fabs(b->axis[2])                                         ? 1
+                                                                                              : 2;
         u0[k0] = 1.0;
         v3_cross(b->axis, u0, ub);
         m3_mulv(Rt, ub, ut);

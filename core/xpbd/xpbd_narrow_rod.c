@@ -26,10 +26,12 @@
 #include <math.h>
 #include <string.h>
 
-enum { SAMPLES = 16,              /* intervals of the sample grid on [0, 1] (rigid–rod) */
-       PAIR_SAMPLES = 16,         /* and of each side's (rod–rod) */
-       COARSE = 4,                /* rod–rod: the chords between every COARSE-th sample, for a first test */
-       STARTS = 6 };              /* rod–rod: sample pairs refined */
+enum {
+    SAMPLES = 16,      /* intervals of the sample grid on [0, 1] (rigid–rod) */
+    PAIR_SAMPLES = 16, /* and of each side's (rod–rod) */
+    COARSE = 4,        /* rod–rod: the chords between every COARSE-th sample, for a first test */
+    STARTS = 6
+}; /* rod–rod: sample pairs refined */
 
 static double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
@@ -49,7 +51,7 @@ static const double basis_poly[4][4][4] = {
 typedef struct {
     int order;
     double c[4][3];
-    double size;                /* Σ_k |c_k|: a bound on |x(ξ) − o| */
+    double size; /* Σ_k |c_k|: a bound on |x(ξ) − o| */
 } curve_poly;
 
 static void poly_of(const xpbd_rod_curve *cv, const double o[3], curve_poly *q)
@@ -385,8 +387,7 @@ int xpbd_collide_rod_rod(const xpbd_rod_curve *a, const xpbd_rod_curve *b, doubl
     double r[3], d1[3], d2[3], L = sqrt(gap(&qa, &qb, xi, r, d1, d2));
     if (L > 0)
         for (int k = 0; k < 3; k++) out->n[k] = r[k] / L;
-    else { /* the centrelines meet: across both tangents */
-        v3_cross(d1, d2, out->n);
+    else { /* the centrelines meet: across both tangents */ v3_cross(d1, d2, out->n);
         double m = sqrt(dot(out->n, out->n));
         double e[3] = { 0, 0, 1 };
         for (int k = 0; k < 3; k++) out->n[k] = m > 0 ? out->n[k] / m : e[k];

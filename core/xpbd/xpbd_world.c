@@ -143,8 +143,7 @@ int xpbd_model_finalize(xpbd_model *m, char *err, int errlen)
     }
     for (int j = 0; j < m->njoint; j++) {
         xpbd_joint *jt = &m->joints[j];
-        if (jt->body1 < -1 || jt->body1 >= m->nbody || jt->body2 < -1 || jt->body2 >= m->nbody ||
-            jt->body1 == jt->body2) {
+        if (jt->body1 < -1 || jt->body1 >= m->nbody || jt->body2 < -1 || jt->body2 >= m->nbody || jt->body1 == jt->body2) {
             snprintf(err, (size_t)errlen, "joint %d: bodies %d and %d", j, jt->body1, jt->body2);
             return -1;
         }
@@ -188,9 +187,8 @@ int xpbd_data_alloc(xpbd_data *d, const xpbd_model *m, xpbd_mode mode)
     d->placed = calloc(nc, sizeof *d->placed);
     d->collider_static = calloc(nc, sizeof *d->collider_static);
     d->collider_grow = calloc(nc, sizeof *d->collider_grow);
-    if (!d->p || !d->R || !d->v || !d->w || !d->fext || !d->target || !d->lambda || !d->lambda_limit ||
-        !d->p_pred || !d->R_pred || !d->p_prev || !d->R_prev || !d->placed || !d->collider_static ||
-        !d->collider_grow) {
+    if (!d->p || !d->R || !d->v || !d->w || !d->fext || !d->target || !d->lambda || !d->lambda_limit || !d->p_pred ||
+        !d->R_pred || !d->p_prev || !d->R_prev || !d->placed || !d->collider_static || !d->collider_grow) {
         xpbd_data_free(d);
         return -1;
     }
@@ -218,8 +216,10 @@ void xpbd_data_reset(xpbd_data *d, const xpbd_model *m)
 
 void xpbd_data_free(xpbd_data *d)
 {
-    double *all[] = { d->p, d->R, d->v, d->w, d->fext, d->target, d->lambda, d->lambda_limit,
-                      d->p_pred, d->R_pred, d->p_prev, d->R_prev, d->collider_grow };
+    double *all[] = {
+        d->p,      d->R,      d->v,      d->w,      d->fext,         d->target, d->lambda, d->lambda_limit,
+        d->p_pred, d->R_pred, d->p_prev, d->R_prev, d->collider_grow
+    };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
     free(d->placed);
     free(d->collider_static);

@@ -20,15 +20,15 @@
 
 #define MECH_ERROR_MAX 320
 
-typedef struct mech_model mech_model;   /* immutable: model.h */
-typedef struct mech_data mech_data;     /* one run of a model: sim.h */
+typedef struct mech_model mech_model; /* immutable: model.h */
+typedef struct mech_data mech_data;   /* one run of a model: sim.h */
 
 /* Where and what went wrong.  line and col are 1-based, 0 when the error has
  * no place in the text (out of memory, a blown-up step). */
 typedef struct mech_error {
     char file[128];
     int line, col;
-    char message[MECH_ERROR_MAX];    /* what was expected, without the place */
+    char message[MECH_ERROR_MAX]; /* what was expected, without the place */
 } mech_error;
 
 /* "file:line:col: message" (or "file: message", or the message alone) into

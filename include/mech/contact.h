@@ -14,8 +14,8 @@
  * (docs/conventions.md), already holding the user's fext and earlier
  * producers' forces.  t is the run's time (s).  Return 0, or -1 to stop the
  * step (then write why into err->message). */
-typedef int (*mech_producer_fn)(const mech_model *m, const mech_data *d, double t, double *fext,
-                                void *user, mech_error *err);
+typedef int (*mech_producer_fn)(const mech_model *m, const mech_data *d, double t, double *fext, void *user,
+                                mech_error *err);
 
 /* Add a producer to d (at most MECH_MAX_PRODUCERS); producers run in the
  * order added, before every step.  0, or -1 when the list is full. */

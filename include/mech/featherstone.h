@@ -8,7 +8,7 @@
 
 #include "mech/common.h"
 
-struct mech_generated;   /* a generated model's descriptor (core/sim/generated.h) */
+struct mech_generated; /* a generated model's descriptor (core/sim/generated.h) */
 
 /* A run of `m` on the articulated-body algorithm (RBDA Table 7.1), with
  * closed loops and force elements by RBDA §8.5's method 2 on top.  NULL with
@@ -23,8 +23,7 @@ MECH_API mech_data *mech_data_new_dense(const mech_model *m, mech_error *err);
 
 /* A run of `m` on its generated code `g`; NULL with *err filled when g was
  * generated from another model (its sizes differ) or out of memory. */
-MECH_API mech_data *mech_data_new_generated(const mech_model *m, const struct mech_generated *g,
-                                            mech_error *err);
+MECH_API mech_data *mech_data_new_generated(const mech_model *m, const struct mech_generated *g, mech_error *err);
 
 /* The generated code of this build's shipped model called `name` (its file
  * stem), or NULL: the registry of the library of generated models

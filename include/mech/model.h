@@ -7,28 +7,28 @@
 
 /* How the Featherstone engines advance a step (sim.h). */
 typedef enum {
-    MECH_INTEGRATOR_VERLET,  /* Störmer–Verlet, one dynamics call per step (default) */
-    MECH_INTEGRATOR_EULER    /* semi-implicit Euler */
+    MECH_INTEGRATOR_VERLET, /* Störmer–Verlet, one dynamics call per step (default) */
+    MECH_INTEGRATOR_EULER   /* semi-implicit Euler */
 } mech_integrator;
 
 /* A model's options, as its file sets them (or their defaults).  An engine
  * starts from them; gravity is then an input of each run (mech_data_gravity). */
 typedef struct {
-    double gravity[3];       /* m/s², base frame */
-    double dt;               /* s: the file's step (its `xpbd` block's dt, default 0.01); a model
+    double gravity[3]; /* m/s², base frame */
+    double dt;         /* s: the file's step (its `xpbd` block's dt, default 0.01); a model
                               * with a band or a ground: a fixed fraction of its contact period */
     mech_integrator integrator;
-    int substeps, iterations;    /* XPBD: per step, per substep */
+    int substeps, iterations; /* XPBD: per step, per substep */
 } mech_options;
 
 /* Sizes: bodies (without the base), coordinates, velocities, inputs. */
 typedef struct {
     int nb, nq, nv, nact;
-    int nc;                  /* closed-loop constraint rows */
+    int nc; /* closed-loop constraint rows */
     int npoi, nshape, nrod;
-    int observe_len;         /* values of mech_data_observe */
-    int ntrack;              /* track bands (mech_model_track) */
-    int ground;              /* 1 when the model stands on a ground (its `ground` block) */
+    int observe_len; /* values of mech_data_observe */
+    int ntrack;      /* track bands (mech_model_track) */
+    int ground;      /* 1 when the model stands on a ground (its `ground` block) */
 } mech_sizes;
 
 /* Parse `len` bytes of .mech text labelled `name` (errors say name:line:col,
@@ -56,7 +56,7 @@ typedef struct {
     const char *name;
     int parent;
     int qidx, vidx, nq, nv;
-    double mass;             /* kg */
+    double mass; /* kg */
 } mech_body_info;
 /* Body i into *out: 0, or -1 when i is out of range. */
 MECH_API int mech_model_body(const mech_model *m, int i, mech_body_info *out);
@@ -67,7 +67,7 @@ MECH_API int mech_model_body(const mech_model *m, int i, mech_body_info *out);
 typedef struct {
     const char *name;
     int root, shoe0, nshoe, nroller;
-    double shoe_mass;        /* kg per shoe */
+    double shoe_mass; /* kg per shoe */
 } mech_track_info;
 /* A band's roller: its body, pitch radius (end rollers) or rim radius (road
  * wheels, m), and whether it is an end roller (sprocket, idler) and a drive

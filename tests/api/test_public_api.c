@@ -36,7 +36,7 @@ static int refuse(const mech_model *m, const mech_data *d, double t, double *fex
  * the two final states must be equal bit for bit. */
 static void producer_matches_fext(const mech_model *m, mech_data *(*make)(const mech_model *, mech_error *))
 {
-    static const double f[6] = { 0, 0, 0, 2, 0, 0 };   /* [moment about the origin; force] */
+    static const double f[6] = { 0, 0, 0, 2, 0, 0 }; /* [moment about the origin; force] */
     mech_error err;
     mech_data *a = make(m, &err), *b = make(m, &err);
     CHECK(a && b, "%s", err.message);
@@ -46,8 +46,8 @@ static void producer_matches_fext(const mech_model *m, mech_data *(*make)(const 
     CHECK(mech_data_step(a, 1e-3, 100) == 0 && mech_data_step(b, 1e-3, 100) == 0, "%s / %s",
           mech_data_error(a)->message, mech_data_error(b)->message);
     mech_sizes z = mech_model_sizes(m);
-    CHECK(memcmp(mech_data_q(a), mech_data_q(b), sizeof(double) * (size_t)z.nq) == 0,
-          "%s: producer and fext differ", mech_data_engine(a));
+    CHECK(memcmp(mech_data_q(a), mech_data_q(b), sizeof(double) * (size_t)z.nq) == 0, "%s: producer and fext differ",
+          mech_data_engine(a));
     CHECK(fabs(mech_data_q(a)[4] - 0.005) < 1e-5, "%s: x = %g after 0.1 s of 1 m/s^2, not a t^2 / 2",
           mech_data_engine(a), mech_data_q(a)[4]);
     CHECK(fabs(mech_data_time(a) - 0.1) < 1e-12, "time %g", mech_data_time(a));
@@ -69,8 +69,9 @@ int main(void)
     mech_body_info b;
     mech_track_info t;
     mech_rod_def r;
-    CHECK(mech_model_body(m, 0, &b) == 0 && strcmp(b.name, "box") == 0 && b.parent == -1 && b.nq == 7 &&
-          b.nv == 6 && b.qidx == 0 && b.vidx == 0 && b.mass > 0 && mech_model_body(m, 1, &b) == -1, "body info");
+    CHECK(mech_model_body(m, 0, &b) == 0 && strcmp(b.name, "box") == 0 && b.parent == -1 && b.nq == 7 && b.nv == 6 &&
+              b.qidx == 0 && b.vidx == 0 && b.mass > 0 && mech_model_body(m, 1, &b) == -1,
+          "body info");
     CHECK(z.ntrack == 0 && !z.ground && mech_model_track(m, 0, &t) == -1 && mech_model_rod(m, 0, &r) == -1,
           "no bands, no ground, no rods");
     CHECK(mech_model_find(m, "poi", "nothing") == -1 && mech_model_ground_height(m, 1, 2) == 0, "find, ground");

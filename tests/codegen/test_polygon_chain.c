@@ -74,7 +74,12 @@ int main(int argc, char **argv)
         printf("%s  polygon_chain: q0 offset %-6g max scaled |qdd_generated - qdd_dense| = %.2g (gate %g)\n",
                ok ? "PASS" : "FAIL", offsets[o], worst, GATE);
     }
-    free(q0); free(q); free(qd); free(tau); free(qdd_gen); free(qdd_dense);
+    free(q0);
+    free(q);
+    free(qd);
+    free(tau);
+    free(qdd_gen);
+    free(qdd_dense);
     dense_ws_free(ws);
     mech_model_free(m);
     return fail;

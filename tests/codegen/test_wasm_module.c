@@ -59,7 +59,7 @@ static int name_is(reader *r, const char *s)
 /* The section order of the specification (datacount before code). */
 static int rank(int id)
 {
-    static const int order[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 10 };   /* rank of ids 0..12 */
+    static const int order[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 10 }; /* rank of ids 0..12 */
     return id >= 0 && id <= 12 ? order[id] : -1;
 }
 

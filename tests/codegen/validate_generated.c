@@ -60,9 +60,10 @@ static int check_descriptor(const mech_generated *gen, const mech_model *m)
     if (gen->nq != m->nq || gen->nv != m->nv || gen->nb != m->nb || gen->nc != m->nc || gen->nact != m->nact ||
         gen->npoi != m->npoi || gen->ntsda != m->ntsda || gen->nrsda != m->nrsda ||
         gen->observe_len != mech_observe_len(m) || (gen->observe_len > 0) != (gen->observe != NULL)) {
-        fprintf(stderr, "validate: %s: generated for nq %d nv %d nb %d nc %d nact %d but the model has nq %d nv %d "
-                "nb %d nc %d nact %d (or its POIs and elements differ) -- regenerate\n", gen->name, gen->nq, gen->nv,
-                gen->nb, gen->nc, gen->nact, m->nq, m->nv, m->nb, m->nc, m->nact);
+        fprintf(stderr,
+                "validate: %s: generated for nq %d nv %d nb %d nc %d nact %d but the model has nq %d nv %d "
+                "nb %d nc %d nact %d (or its POIs and elements differ) -- regenerate\n",
+                gen->name, gen->nq, gen->nv, gen->nb, gen->nc, gen->nact, m->nq, m->nv, m->nb, m->nc, m->nact);
         return -1;
     }
     for (int i = 0; i < m->nb; i++)
@@ -81,9 +82,12 @@ static int find_failures(const mech_generated *gen, const mech_model *m)
     static const char *const kinds[] = { "poi", "tsda", "rsda", "act" };
     int bad = 0;
     for (int k = 0; k < 4; k++) {
-        for (int i = 0; i < m->npoi; i++) bad += mechgen_find_signal(gen, kinds[k], m->pois[i].name) != mech_find(m, kinds[k], m->pois[i].name);
-        for (int i = 0; i < m->ntsda; i++) bad += mechgen_find_signal(gen, kinds[k], m->tsdas[i].name) != mech_find(m, kinds[k], m->tsdas[i].name);
-        for (int i = 0; i < m->nrsda; i++) bad += mechgen_find_signal(gen, kinds[k], m->rsdas[i].name) != mech_find(m, kinds[k], m->rsdas[i].name);
+        for (int i = 0; i < m->npoi; i++)
+            bad += mechgen_find_signal(gen, kinds[k], m->pois[i].name) != mech_find(m, kinds[k], m->pois[i].name);
+        for (int i = 0; i < m->ntsda; i++)
+            bad += mechgen_find_signal(gen, kinds[k], m->tsdas[i].name) != mech_find(m, kinds[k], m->tsdas[i].name);
+        for (int i = 0; i < m->nrsda; i++)
+            bad += mechgen_find_signal(gen, kinds[k], m->rsdas[i].name) != mech_find(m, kinds[k], m->rsdas[i].name);
         bad += mechgen_find_signal(gen, kinds[k], "no_such_name") != -1;
     }
     if (m->npoi) bad += mechgen_find_signal(gen, "body", m->pois[0].name) != -1;
@@ -113,7 +117,8 @@ int main(int argc, char **argv)
     size_t nq = (size_t)m->nq + 1, nv = (size_t)m->nv + 1, nf = 6 * (size_t)m->nb;
     size_t nobs = (size_t)mech_observe_len(m) + 1;
     double *q = malloc(nq * sizeof *q), *qw = malloc(nq * sizeof *qw), *qd = malloc(nv * sizeof *qd);
-    double *tau = malloc(nv * sizeof *tau), *fext = malloc(nf * sizeof *fext), *act = calloc((size_t)m->nact + 1, sizeof *act);
+    double *tau = malloc(nv * sizeof *tau), *fext = malloc(nf * sizeof *fext),
+           *act = calloc((size_t)m->nact + 1, sizeof *act);
     double *qdd_gen = malloc(nv * sizeof *qdd_gen), *qdd_dense = malloc(nv * sizeof *qdd_dense);
     double *qdd_own = malloc(nv * sizeof *qdd_own);
     double *obs_gen = malloc(nobs * sizeof *obs_gen), *obs_dense = malloc(nobs * sizeof *obs_dense);
@@ -143,7 +148,10 @@ int main(int argc, char **argv)
             own_differs += memcmp(qdd_gen, qdd_own, (size_t)m->nv * sizeof *qdd_own) != 0;
             dense_fd_full(m, ws, q, qd, tau, fext, act, qdd_dense);
             double e = mech_scaled_error(qdd_gen, qdd_dense, m->nv);
-            if (!(e <= worst)) { worst = e; worst_trial = t; }
+            if (!(e <= worst)) {
+                worst = e;
+                worst_trial = t;
+            }
             if (gen->observe) {
                 gen->observe(q, qd, obs_gen);
                 mech_observe(m, ws, q, qd, obs_dense);
@@ -166,7 +174,8 @@ int main(int argc, char **argv)
             fail |= !(worst_obs <= 1e-9);
         }
         int bad_names = find_failures(gen, m);
-        if (m->npoi + m->ntsda + m->nrsda) printf("validate: %s: find: %d names that do not round-trip\n", gen->name, bad_names);
+        if (m->npoi + m->ntsda + m->nrsda)
+            printf("validate: %s: find: %d names that do not round-trip\n", gen->name, bad_names);
         fail |= bad_names != 0;
 
         /* Other gravities on the generated side as the argument and on the
@@ -188,7 +197,8 @@ int main(int argc, char **argv)
                 worst_g = fmax(worst_g, mech_scaled_error(qdd_gen, qdd_dense, m->nv));
             }
             printf("validate: %s: gravity (%.10g, %.10g, %.10g): %d trials, max scaled |qdd_generated - qdd_dense| = "
-                   "%.2g\n", gen->name, g_other[j][0], g_other[j][1], g_other[j][2], GRAVITY_TRIALS, worst_g);
+                   "%.2g\n",
+                   gen->name, g_other[j][0], g_other[j][1], g_other[j][2], GRAVITY_TRIALS, worst_g);
             fail |= !(worst_g <= gate(m->nv));
         }
 
@@ -202,8 +212,17 @@ int main(int argc, char **argv)
         fail |= !(e <= gate(m->nv));
         printf("validate: %s (gate %.3g)\n", fail ? "FAIL" : "PASS", gate(m->nv));
     }
-    free(q); free(qw); free(qd); free(tau); free(fext); free(act); free(qdd_gen); free(qdd_dense); free(qdd_own);
-    free(obs_gen); free(obs_dense);
+    free(q);
+    free(qw);
+    free(qd);
+    free(tau);
+    free(fext);
+    free(act);
+    free(qdd_gen);
+    free(qdd_dense);
+    free(qdd_own);
+    free(obs_gen);
+    free(obs_dense);
     dense_ws_free(ws);
     mech_model_free(m);
     return fail ? 1 : 0;

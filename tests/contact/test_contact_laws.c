@@ -57,8 +57,7 @@ static double ground_U_indep(const mech_ground *g, double kn, const double p[3])
 
 /* max |f + grad U| / max(|f|, floor) by central differences, step h. */
 typedef double (*potential_fn)(const void *P, const double x[3]);
-static double grad_error(potential_fn U, const void *P, const double x[3], const double f[3], double h,
-                         double floor)
+static double grad_error(potential_fn U, const void *P, const double x[3], const double f[3], double h, double floor)
 {
     double err = 0, fm = floor;
     for (int c = 0; c < 3; c++) fm = fmax(fm, fabs(f[c]));
@@ -74,7 +73,10 @@ static double grad_error(potential_fn U, const void *P, const double x[3], const
 
 static double pin_U_cb(const void *P, const double x[3]) { return pin_U_indep(P, x); }
 static double face_U_cb(const void *P, const double x[3]) { return face_U_indep(P, x); }
-typedef struct { const mech_ground *g; double kn; } ground_cb_ctx;
+typedef struct {
+    const mech_ground *g;
+    double kn;
+} ground_cb_ctx;
 static double ground_U_cb(const void *P, const double x[3])
 {
     const ground_cb_ctx *c = P;
@@ -86,9 +88,15 @@ static double ground_U_cb(const void *P, const double x[3])
 static pin_params pin_fixture(int drive)
 {
     pin_params P = { 0 };
-    P.R = 0.25; P.kn = P.kg = 2e5; P.c = P.cg = 2 * 0.2 * sqrt(2e5 * 18.0);
-    P.mu = 0.8; P.veps = 0.01; P.m_pair = 12.0;
-    P.drive = drive; P.teeth = drive ? 10 : 0; P.theta0 = 0.3;
+    P.R = 0.25;
+    P.kn = P.kg = 2e5;
+    P.c = P.cg = 2 * 0.2 * sqrt(2e5 * 18.0);
+    P.mu = 0.8;
+    P.veps = 0.01;
+    P.m_pair = 12.0;
+    P.drive = drive;
+    P.teeth = drive ? 10 : 0;
+    P.theta0 = 0.3;
     P.fskip = drive ? P.kn * P.R / P.teeth : 0;
     return P;
 }
@@ -96,23 +104,41 @@ static pin_params pin_fixture(int drive)
 static face_params face_fixture(void)
 {
     face_params P = { 0 };
-    P.radius = 0.3; P.zf = 0.01; P.link = 0.154; P.fade = 0.25 * 0.154;
-    P.kn = 3.5e6; P.c = 2 * 0.2 * sqrt(3.5e6 * 18.0); P.mu = 0.8; P.veps = 0.01; P.m_pair = 15.0;
+    P.radius = 0.3;
+    P.zf = 0.01;
+    P.link = 0.154;
+    P.fade = 0.25 * 0.154;
+    P.kn = 3.5e6;
+    P.c = 2 * 0.2 * sqrt(3.5e6 * 18.0);
+    P.mu = 0.8;
+    P.veps = 0.01;
+    P.m_pair = 15.0;
     return P;
 }
 
 static mech_ground plane_fixture(double sx, double sy)
 {
     mech_ground g = { 0 };
-    g.type = MECH_GROUND_PLANE; g.z0 = -0.1; g.sx = sx; g.sy = sy;
-    g.kn = 1e5; g.kt = 1e5; g.mu = 0.8; g.zeta = 0.2; g.veps = 0.01;
+    g.type = MECH_GROUND_PLANE;
+    g.z0 = -0.1;
+    g.sx = sx;
+    g.sy = sy;
+    g.kn = 1e5;
+    g.kt = 1e5;
+    g.mu = 0.8;
+    g.zeta = 0.2;
+    g.veps = 0.01;
     return g;
 }
 
 static ground_params ground_fixture(const mech_ground *g)
 {
     ground_params P = { 0 };
-    P.g = g; P.kn = g->kn; P.kt = g->kt; P.mu = g->mu; P.veps = g->veps;
+    P.g = g;
+    P.kn = g->kn;
+    P.kt = g->kt;
+    P.mu = g->mu;
+    P.veps = g->veps;
     P.c = 2 * g->zeta * sqrt(g->kn * 300.0);
     P.m_eff = 4.5;
     P.ct = 2 * g->zeta * sqrt(g->kt * P.m_eff);
@@ -123,7 +149,13 @@ static ground_params ground_fixture(const mech_ground *g)
 static mech_ground grid_fixture(double *h)
 {
     mech_ground g = plane_fixture(0, 0);
-    g.type = MECH_GROUND_GRID; g.nx = 7; g.ny = 6; g.x0 = -1.0; g.y0 = -0.8; g.dx = 0.5; g.dy = 0.4;
+    g.type = MECH_GROUND_GRID;
+    g.nx = 7;
+    g.ny = 6;
+    g.x0 = -1.0;
+    g.y0 = -0.8;
+    g.dx = 0.5;
+    g.dy = 0.4;
     mech_rng r;
     mech_rng_seed(&r, 77);
     for (int i = 0; i < g.nx * g.ny; i++) h[i] = urand(&r, -0.15, 0.05);
@@ -148,11 +180,15 @@ static void check_tooth(void)
     double fix = 0, slope_pocket = -INFINITY, slope_tip = INFINITY, per = 0, amp = 0, h = 1e-6;
     for (int k = -P.teeth; k <= P.teeth; k++) {
         double thp = P.theta0 + k * pitch, tht = thp + 0.5 * pitch;
-        pin_at(&P, P.R, thp, 0, f, &ft, NULL); fix = fmax(fix, fabs(ft) / F);
-        pin_at(&P, P.R, tht, 0, f, &ft, NULL); fix = fmax(fix, fabs(ft) / F);
-        pin_at(&P, P.R, thp + h, 0, f, &ftp, NULL); pin_at(&P, P.R, thp - h, 0, f, &ftm, NULL);
+        pin_at(&P, P.R, thp, 0, f, &ft, NULL);
+        fix = fmax(fix, fabs(ft) / F);
+        pin_at(&P, P.R, tht, 0, f, &ft, NULL);
+        fix = fmax(fix, fabs(ft) / F);
+        pin_at(&P, P.R, thp + h, 0, f, &ftp, NULL);
+        pin_at(&P, P.R, thp - h, 0, f, &ftm, NULL);
         slope_pocket = fmax(slope_pocket, (ftp - ftm) / (2 * h));
-        pin_at(&P, P.R, tht + h, 0, f, &ftp, NULL); pin_at(&P, P.R, tht - h, 0, f, &ftm, NULL);
+        pin_at(&P, P.R, tht + h, 0, f, &ftp, NULL);
+        pin_at(&P, P.R, tht - h, 0, f, &ftm, NULL);
         slope_tip = fmin(slope_tip, (ftp - ftm) / (2 * h));
     }
     for (int i = 0; i < 4000; i++) {
@@ -161,7 +197,7 @@ static void check_tooth(void)
         pin_at(&P, P.R, th + pitch, 0, f, &b, NULL);
         per = fmax(per, fabs(a - b) / F);
     }
-    double thpeak = P.theta0 - 0.25 * pitch;   /* sin = -1: the restoring peak */
+    double thpeak = P.theta0 - 0.25 * pitch; /* sin = -1: the restoring peak */
     pin_at(&P, P.R, thpeak, 0, f, &ft, NULL);
     amp = fabs(fabs(ft) - F) / F;
     report("tooth law: force at pockets and tips / F_skip", fix, 1e-12);
@@ -204,7 +240,7 @@ static void check_gradients(void)
         double fa[3], ff[3], fr[3];
         if (fabs(F.radius + F.zf - a[2]) < 1e-5) continue;
         face_force(&F, a, u0, u0, 0, fa, ff);
-        for (int c = 0; c < 3; c++) fr[c] = -fa[c];   /* the force on the roller is conjugate to a */
+        for (int c = 0; c < 3; c++) fr[c] = -fa[c]; /* the force on the roller is conjugate to a */
         wf = fmax(wf, grad_error(face_U_cb, &F, a, fr, 1e-8, 1.0));
     }
     report("face law (with the w' tangential term): F = -grad U", wf, 1e-5);
@@ -219,7 +255,7 @@ static void check_gradients(void)
             double p[3] = { urand(&r, -1.5, 2.5), urand(&r, -1.0, 1.5), 0 }, h, hx, hy, F3[3];
             terrain_eval(&grounds[k], p[0], p[1], &h, &hx, &hy);
             p[2] = h - urand(&r, -0.002, 0.02);
-            if (fabs(h - p[2]) < 1e-5) continue;   /* the touch's second-derivative jump */
+            if (fabs(h - p[2]) < 1e-5) continue; /* the touch's second-derivative jump */
             ground_force(&G, p, u0, 0, F3);
             wg = fmax(wg, grad_error(ground_U_cb, &ctx, p, F3, 1e-7, 1.0));
         }
@@ -241,7 +277,8 @@ static void check_partition(void)
     double dh;
     report("face weights: partition of unity (sum)", es, 1e-14);
     report("face weights: slopes cancel (x fade)", ed, 1e-12);
-    require("face weights: exactly 1/2 at the pin", face_weight(&P, P.link, &dh) == 0.5 && face_weight(&P, 0, &dh) == 0.5);
+    require("face weights: exactly 1/2 at the pin",
+            face_weight(&P, P.link, &dh) == 0.5 && face_weight(&P, 0, &dh) == 0.5);
 }
 
 /* Terrain gradients vs central differences; the grid's C1 continuity. */
@@ -317,11 +354,12 @@ static void check_passivity(void)
                 double rho = P.R + urand(&r, -0.01, 0.035), th = urand(&r, -M_PI, M_PI), y = urand(&r, -0.03, 0.03);
                 double d[3] = { rho * cos(th), y, rho * sin(th) }, z[3] = { 0, 0, 0 }, f0[3], f[3];
                 double u[3] = { urand(&r, -2, 2), urand(&r, -2, 2), urand(&r, -2, 2) };
-                if (i % 3 == 0) for (int c = 0; c < 3; c++) u[c] *= 0.005;
+                if (i % 3 == 0)
+                    for (int c = 0; c < 3; c++) u[c] *= 0.005;
                 pin_force(&P, d, z, dt, f0);
                 pin_force(&P, d, u, dt, f);
                 double pw = 0;
-                for (int c = 0; c < 3; c++) pw += (f[c] - f0[c]) * u[c];   /* force on the shoe, u = shoe vs roller */
+                for (int c = 0; c < 3; c++) pw += (f[c] - f0[c]) * u[c]; /* force on the shoe, u = shoe vs roller */
                 pw_pin = fmax(pw_pin, pw);
                 if (!drive) {
                     double er[2] = { cos(th), sin(th) }, ft = -er[1] * f[0] + er[0] * f[2];
@@ -334,13 +372,17 @@ static void check_passivity(void)
         face_params F = face_fixture();
         for (int i = 0; i < 20000; i++) {
             double a[3] = { urand(&r, -0.05, F.link + 0.05), 0, F.zf + F.radius + urand(&r, -0.01, 0.002) };
-            double ua[3] = { urand(&r, -2, 2), 0, urand(&r, -2, 2) }, us[3] = { urand(&r, -2, 2), 0, 0 }, z[3] = { 0, 0, 0 };
-            if (i % 3 == 0) { ua[2] *= 0.005; us[0] *= 0.005; }
+            double ua[3] = { urand(&r, -2, 2), 0, urand(&r, -2, 2) }, us[3] = { urand(&r, -2, 2), 0, 0 },
+                   z[3] = { 0, 0, 0 };
+            if (i % 3 == 0) {
+                ua[2] *= 0.005;
+                us[0] *= 0.005;
+            }
             double fa0[3], ff0[3], fa[3], ff[3];
-        (void)ff0;
+            (void)ff0;
             face_force(&F, a, z, z, dt, fa0, ff0);
             face_force(&F, a, ua, us, dt, fa, ff);
-            double pw = 0;   /* on the pair: the shoe's force against (shoe - roller) velocities */
+            double pw = 0; /* on the pair: the shoe's force against (shoe - roller) velocities */
             for (int c = 0; c < 3; c++) pw -= (fa[c] - fa0[c]) * ua[c] + ff[c] * us[c];
             pw_face = fmax(pw_face, pw);
             cone_face = fmax(cone_face, fabs(ff[0]) - F.mu * fabs(fa[2]));
@@ -350,11 +392,13 @@ static void check_passivity(void)
         for (int gi = 0; gi < 2; gi++) {
             ground_params G = ground_fixture(&gs[gi]);
             for (int i = 0; i < 20000; i++) {
-                double p[3] = { urand(&r, -1.5, 2.5), urand(&r, -1.0, 1.5), 0 }, h, hx, hy, z[3] = { 0, 0, 0 }, F0[3], F3[3];
+                double p[3] = { urand(&r, -1.5, 2.5), urand(&r, -1.0, 1.5), 0 }, h, hx, hy, z[3] = { 0, 0, 0 }, F0[3],
+                       F3[3];
                 terrain_eval(&gs[gi], p[0], p[1], &h, &hx, &hy);
                 p[2] = h - urand(&r, -0.002, 0.02);
                 double u[3] = { urand(&r, -2, 2), urand(&r, -2, 2), urand(&r, -2, 2) };
-                if (i % 3 == 0) for (int c = 0; c < 3; c++) u[c] *= 0.005;
+                if (i % 3 == 0)
+                    for (int c = 0; c < 3; c++) u[c] *= 0.005;
                 ground_force(&G, p, z, dt, F0);
                 ground_force(&G, p, u, dt, F3);
                 double pw = 0;
@@ -434,7 +478,7 @@ static void face_along(const void *P, double s, double f[3])
     double a[3] = { s, 0, p->zf + p->radius - 0.003 }, ua[3] = { 0.4, 0, -0.2 }, us[3] = { 0.05, 0, 0 }, fa[3], ff[3];
     double b[3] = { s - p->link, 0, a[2] }, fb[3], gb[3];
     face_force(P, a, ua, us, 1e-4, fa, ff);
-    face_force(P, b, ua, us, 1e-4, fb, gb);   /* the next shoe across the joint */
+    face_force(P, b, ua, us, 1e-4, fb, gb); /* the next shoe across the joint */
     for (int c = 0; c < 3; c++) f[c] = fa[c] + ff[c] + fb[c] + gb[c];
 }
 static void ground_vertical(const void *P, double s, double f[3])
@@ -491,7 +535,8 @@ static void check_impulse_bound(void)
                         double fn = F[2], ft = hypot(F[0], F[1]);
                         if (!(ft < G.mu * fn)) outside++;
                         if (dts[d] == 0) {
-                            double f = G.kn * (-p[2]), k = G.mu * f * 1.0 / sqrt(u[0] * u[0] + u[1] * u[1] + G.veps * G.veps);
+                            double f = G.kn * (-p[2]),
+                                   k = G.mu * f * 1.0 / sqrt(u[0] * u[0] + u[1] * u[1] + G.veps * G.veps);
                             if (F[0] != -k * u[0] || F[1] != -k * u[1]) explicit_differs++;
                         } else {
                             double un[2] = { u[0] + F[0] * dts[d] / G.m_eff, u[1] + F[1] * dts[d] / G.m_eff };
@@ -508,7 +553,10 @@ static void check_impulse_bound(void)
 }
 
 /* ---- the anchored law on a point mass ---- */
-typedef struct { double x[3], v[3]; ground_anchor A; } point_mass;
+typedef struct {
+    double x[3], v[3];
+    ground_anchor A;
+} point_mass;
 
 /* Semi-implicit Euler: v += (F_law + F_applied + m g) dt / m, x += v dt. */
 static void point_step(const ground_params *G, point_mass *pm, int anchored, const double Fa[3], double dt)
@@ -544,8 +592,8 @@ static void check_anchored(void)
         if (anch) drift = fabs(pm.x[0] - x1);
     }
     double want = 0.9 * brk / G.kt;
-    printf("anchored hold at 0.9: deflection %.6g m (F/kt %.6g), speed %.3g m/s; regularized %.3g m/s\n",
-           hold_x[1], want, hold_v[1], hold_v[0]);
+    printf("anchored hold at 0.9: deflection %.6g m (F/kt %.6g), speed %.3g m/s; regularized %.3g m/s\n", hold_x[1],
+           want, hold_v[1], hold_v[0]);
     report("anchored hold at 0.9 of breakaway: sits at F/kt (relative)", fabs(hold_x[1] - want) / want, 1e-6);
     report("anchored hold at 0.9 of breakaway: drift over 1 s, m", drift, 1e-12);
     require("regularized control at 0.9 visibly slides (> 1 mm/s)", hold_v[0] > 1e-3);

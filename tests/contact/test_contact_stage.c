@@ -44,12 +44,13 @@ static mech_model *synthetic_model(void)
 {
     const double R = 0.25, L = 1.2, rw = 0.15, pad_z = -0.04, thick = 0.05;
     static char text[1 << 16];
-    int n = snprintf(text, sizeof text,
-                     "description synthetic band\ngravity 0 0 -9.81\n"
-                     "body sprocket\n parent base\n joint revolute y\n mass 30\n inertia 0.5 0.9 0.5\n fext 1\nend\n"
-                     "body idler\n parent base\n joint revolute y\n pos %.17g 0 0\n mass 30\n inertia 0.5 0.9 0.5\n fext 1\nend\n"
-                     "body wheel\n parent base\n joint revolute y\n pos %.17g 0 %.17g\n mass 20\n inertia 0.2 0.3 0.2\n fext 1\nend\n",
-                     L, 0.5 * L, -R + pad_z + thick + rw - 0.002);
+    int n = snprintf(
+        text, sizeof text,
+        "description synthetic band\ngravity 0 0 -9.81\n"
+        "body sprocket\n parent base\n joint revolute y\n mass 30\n inertia 0.5 0.9 0.5\n fext 1\nend\n"
+        "body idler\n parent base\n joint revolute y\n pos %.17g 0 0\n mass 30\n inertia 0.5 0.9 0.5\n fext 1\nend\n"
+        "body wheel\n parent base\n joint revolute y\n pos %.17g 0 %.17g\n mass 20\n inertia 0.2 0.3 0.2\n fext 1\nend\n",
+        L, 0.5 * L, -R + pad_z + thick + rw - 0.002);
     for (int i = 0; i < SYN_SHOES; i++)
         n += snprintf(text + n, sizeof text - (size_t)n,
                       "body shoe%d\n parent base\n joint floating\n mass 5\n inertia 0.02 0.05 0.05\n fext 1\nend\n", i);
@@ -58,37 +59,74 @@ static mech_model *synthetic_model(void)
     double P = 2 * L + 2 * M_PI * R, link = P / SYN_SHOES, pin[SYN_SHOES + 1][2];
     for (int i = 0; i <= SYN_SHOES; i++) {
         double s = fmod(i * link, P);
-        if (s < L) { pin[i][0] = s; pin[i][1] = -R; }
-        else if (s < L + M_PI * R) { double a = -M_PI / 2 + (s - L) / R; pin[i][0] = L + R * cos(a); pin[i][1] = R * sin(a); }
-        else if (s < 2 * L + M_PI * R) { pin[i][0] = L - (s - L - M_PI * R); pin[i][1] = R; }
-        else { double a = M_PI / 2 + (s - 2 * L - M_PI * R) / R; pin[i][0] = R * cos(a); pin[i][1] = R * sin(a); }
+        if (s < L) {
+            pin[i][0] = s;
+            pin[i][1] = -R;
+        } else if (s < L + M_PI * R) {
+            double a = -M_PI / 2 + (s - L) / R;
+            pin[i][0] = L + R * cos(a);
+            pin[i][1] = R * sin(a);
+        } else if (s < 2 * L + M_PI * R) {
+            pin[i][0] = L - (s - L - M_PI * R);
+            pin[i][1] = R;
+        } else {
+            double a = M_PI / 2 + (s - 2 * L - M_PI * R) / R;
+            pin[i][0] = R * cos(a);
+            pin[i][1] = R * sin(a);
+        }
     }
     for (int i = 0; i < SYN_SHOES; i++) {
         mech_body *b = &m->bodies[3 + i];
         double dx = pin[i + 1][0] - pin[i][0], dz = pin[i + 1][1] - pin[i][1], l = hypot(dx, dz);
         double X[3] = { dx / l, 0, dz / l }, Y[3] = { 0, 1, 0 }, Z[3], Rm[9], qa[4];
         v3_cross(X, Y, Z);
-        for (int r = 0; r < 3; r++) { Rm[3 * r] = X[r]; Rm[3 * r + 1] = Y[r]; Rm[3 * r + 2] = Z[r]; }
+        for (int r = 0; r < 3; r++) {
+            Rm[3 * r] = X[r];
+            Rm[3 * r + 1] = Y[r];
+            Rm[3 * r + 2] = Z[r];
+        }
         rot_to_quat(Rm, qa);
         memcpy(b->q0, qa, sizeof qa);
-        b->q0[4] = pin[i][0]; b->q0[5] = 0; b->q0[6] = pin[i][1];
+        b->q0[4] = pin[i][0];
+        b->q0[5] = 0;
+        b->q0[6] = pin[i][1];
     }
     m->tracks = calloc(1, sizeof *m->tracks);
     m->ntrack = 1;
     mech_track *t = m->tracks;
     snprintf(t->name, sizeof t->name, "band");
-    t->root = -1; t->nshoe = SYN_SHOES; t->shoe0 = 3; t->loop = -1;
-    t->pitch = t->link = link; t->perimeter = P;
-    t->shoe_mass = 5; t->shoe_inertia[0] = 0.02; t->shoe_inertia[4] = t->shoe_inertia[8] = 0.05;
-    t->pad_z = pad_z; t->pad_length = 0.8 * link; t->pad_width = 0.3; t->thickness = thick;
-    t->kn = 2e5; t->kt = 2e5; t->mu = 0.8; t->zeta = 0.2; t->veps = 0.01;
+    t->root = -1;
+    t->nshoe = SYN_SHOES;
+    t->shoe0 = 3;
+    t->loop = -1;
+    t->pitch = t->link = link;
+    t->perimeter = P;
+    t->shoe_mass = 5;
+    t->shoe_inertia[0] = 0.02;
+    t->shoe_inertia[4] = t->shoe_inertia[8] = 0.05;
+    t->pad_z = pad_z;
+    t->pad_length = 0.8 * link;
+    t->pad_width = 0.3;
+    t->thickness = thick;
+    t->kn = 2e5;
+    t->kt = 2e5;
+    t->mu = 0.8;
+    t->zeta = 0.2;
+    t->veps = 0.01;
     t->nroller = 3;
     t->rollers[0] = (mech_roller){ .body = 0, .radius = R, .end = 1, .drive = 1, .teeth = 10, .centre = { 0, 0 } };
     t->rollers[1] = (mech_roller){ .body = 1, .radius = R, .end = 1, .centre = { L, 0 } };
     t->rollers[2] = (mech_roller){ .body = 2, .radius = rw, .end = 0, .centre = { 0.5 * L, m->bodies[2].pos[2] } };
     mech_ground *g = &m->ground;
-    g->type = MECH_GROUND_PLANE; g->z0 = -R + pad_z + 0.001; g->sx = 0.02; g->sy = -0.01;
-    g->kn = 1e5; g->kt = 1e5; g->mu = 0.8; g->zeta = 0.2; g->veps = 0.01;
+    g->type = MECH_GROUND_PLANE;
+    g->z0 = -R + pad_z + 0.001;
+    g->sx = 0.02;
+    g->sy = -0.01;
+    g->kn = 1e5;
+    g->kt = 1e5;
+    g->mu = 0.8;
+    g->zeta = 0.2;
+    g->veps = 0.01;
     return m;
 }
 
@@ -163,7 +201,7 @@ static void check_kinematics(const mech_model *m, const char *name, int contact)
             for (int a = 0; a < 9; a++) pxR[a] = X[6 * (3 + a / 3) + a % 3];
             double pr[9], Rt[9];
             m3_transpose(k[i].R, Rt);
-            m3_mul(pxR, Rt, pr);   /* = p x */
+            m3_mul(pxR, Rt, pr); /* = p x */
             err = fmax(err, fabs(pr[7] - k[i].p[0]) / scale);
             err = fmax(err, fabs(pr[2] - k[i].p[1]) / scale);
             err = fmax(err, fabs(pr[3] - k[i].p[2]) / scale);
@@ -174,7 +212,11 @@ static void check_kinematics(const mech_model *m, const char *name, int contact)
     report(buf, err, 1e-12);
     snprintf(buf, sizeof buf, "%s: kinematics with the joints found once: bitwise the same", name);
     require(buf, same);
-    free(q); free(qd); free(k); free(kj); free(joints);
+    free(q);
+    free(qd);
+    free(k);
+    free(kj);
+    free(joints);
     dense_ws_free(ws);
 }
 
@@ -222,9 +264,13 @@ static void check_stage(const mech_model *m, const char *name)
         for (int t = 0; t < m->ntrack; t++) track_band_forces(&bands[t], k, dt, fb);
         double tot[6] = { 0 }, scale = 0;
         for (int i = 0; i < m->nb; i++)
-            for (int c = 0; c < 6; c++) { tot[c] += fb[6 * i + c]; scale += fabs(fb[6 * i + c]); }
+            for (int c = 0; c < 6; c++) {
+                tot[c] += fb[6 * i + c];
+                scale += fabs(fb[6 * i + c]);
+            }
         for (int c = 0; c < 6; c++) band_sum = fmax(band_sum, fabs(tot[c]) / fmax(scale, 1));
-        for (int i = 0; i < m->nb; i++) if (fb[6 * i + 5] != 0 && shoe_band(m, i) >= 0) loaded_pairs++;
+        for (int i = 0; i < m->nb; i++)
+            if (fb[6 * i + 5] != 0 && shoe_band(m, i) >= 0) loaded_pairs++;
         /* sprocket torque: about each drive axle, from fext vs summed over its pins */
         for (int t = 0; t < m->ntrack; t++)
             for (int e = 0; e < bands[t].nend; e++) {
@@ -244,7 +290,10 @@ static void check_stage(const mech_model *m, const char *name)
                     m3_tmulv(kr->R, uw, u);
                     pin_force(&pr->P, d, u, dt, f);
                     m3_mulv(kr->R, f, F);
-                    for (int c = 0; c < 3; c++) { rr[c] = ks->p[c] - kr->p[c]; F[c] = -F[c]; }
+                    for (int c = 0; c < 3; c++) {
+                        rr[c] = ks->p[c] - kr->p[c];
+                        F[c] = -F[c];
+                    }
                     v3_cross(rr, F, tq);
                     direct += v3_dot(ax, tq);
                     mag += fabs(v3_dot(ax, tq));
@@ -253,7 +302,7 @@ static void check_stage(const mech_model *m, const char *name)
             }
         /* the whole stage; ground = stage - band */
         memset(fe, 0, 6 * (size_t)m->nb * sizeof *fe);
-        contact_reset(cs);   /* the same state, anchors included */
+        contact_reset(cs); /* the same state, anchors included */
         contact_forces(cs, m, q, qd, dt, fe);
         memset(f2, 0, 6 * (size_t)m->nb * sizeof *f2);
         contact_reset(cs);
@@ -270,7 +319,8 @@ static void check_stage(const mech_model *m, const char *name)
                 const mech_body_kin *ks = &k[b];
                 for (int c = 0; c < 4; c++) {
                     double xl[3] = { 0.5 * tr->link + (c % 2 ? 0.5 : -0.5) * tr->pad_length,
-                                     (c / 2 ? 0.5 : -0.5) * tr->pad_width, tr->pad_z }, p[3], u[3], F[3];
+                                     (c / 2 ? 0.5 : -0.5) * tr->pad_width, tr->pad_z },
+                           p[3], u[3], F[3];
                     m3_mulv(ks->R, xl, p);
                     for (int j = 0; j < 3; j++) p[j] += ks->p[j];
                     double rr[3] = { p[0] - ks->p[0], p[1] - ks->p[1], p[2] - ks->p[2] }, wr[3];
@@ -286,12 +336,17 @@ static void check_stage(const mech_model *m, const char *name)
                     loaded_corners++;
                     double nn = sqrt(n[0] * n[0] + n[1] * n[1] + 1), un = (n[0] * u[0] + n[1] * u[1] + u[2]) / nn, ut[3];
                     for (int j = 0; j < 3; j++) ut[j] = u[j] - un * n[j] / nn;
-                    double kk = gs.P.mu * f * nn / sqrt(ut[0] * ut[0] + ut[1] * ut[1] + ut[2] * ut[2] + gs.P.veps * gs.P.veps);
+                    double kk =
+                        gs.P.mu * f * nn / sqrt(ut[0] * ut[0] + ut[1] * ut[1] + ut[2] * ut[2] + gs.P.veps * gs.P.veps);
                     kk = kk / (1 + kk * dt / gs.P.m_eff);
                     for (int j = 0; j < 3; j++) F[j] = f * n[j] - kk * ut[j];
                     double mo[3];
                     v3_cross(p, F, mo);
-                    for (int j = 0; j < 3; j++) { fg[6 * b + j] += mo[j]; fg[6 * b + 3 + j] += F[j]; react[j] += F[j]; }
+                    for (int j = 0; j < 3; j++) {
+                        fg[6 * b + j] += mo[j];
+                        fg[6 * b + 3 + j] += F[j];
+                        react[j] += F[j];
+                    }
                 }
             }
         }
@@ -302,7 +357,10 @@ static void check_stage(const mech_model *m, const char *name)
                 double g = fe[6 * i + c] - fb[6 * i + c];
                 if (m->ground.friction == MECH_FRICTION_REGULARIZED)
                     ground_err = fmax(ground_err, fabs(g - fg[6 * i + c]) / gscale);
-                if (g != 0 && shoe_band(m, i) < 0) { stray++; stray_body = i; }
+                if (g != 0 && shoe_band(m, i) < 0) {
+                    stray++;
+                    stray_body = i;
+                }
             }
         contact_ground_reaction(cs, rep);
         if (m->ground.friction == MECH_FRICTION_REGULARIZED)
@@ -346,7 +404,10 @@ static void check_stage(const mech_model *m, const char *name)
             double F[3] = { 0, 0, 0 }, mag = 1;
             for (int i = 0; i < m->nb; i++)
                 if (shoe_band(m, i) >= 0)
-                    for (int c = 0; c < 3; c++) { F[c] += fe[6 * i + 3 + c]; mag += fabs(fe[6 * i + 3 + c]); }
+                    for (int c = 0; c < 3; c++) {
+                        F[c] += fe[6 * i + 3 + c];
+                        mag += fabs(fe[6 * i + 3 + c]);
+                    }
             tested++;
             for (int c = 0; c < 3; c++) {
                 const double h = 1e-7;
@@ -369,7 +430,15 @@ static void check_stage(const mech_model *m, const char *name)
     snprintf(buf, sizeof buf, "%s: accuracy step %.4g s (%d samples per contact period)", name,
              mech_model_contact_step(m), MECH_CONTACT_SAMPLES);
     require(buf, mech_model_contact_step(m) > 0);
-    free(q); free(qd); free(fe); free(fb); free(fg); free(f2); free(k); free(k0); free(bands);
+    free(q);
+    free(qd);
+    free(fe);
+    free(fb);
+    free(fg);
+    free(f2);
+    free(k);
+    free(k0);
+    free(bands);
     contact_free(cs);
 }
 
@@ -392,7 +461,9 @@ static void check_no_contact(const mech_model *m, const char *name)
     }
     snprintf(buf, sizeof buf, "%s: zero contact force at 100 random states", name);
     require(buf, nonzero == 0 && contact_potential(cs, m, q) == 0 && mech_model_contact_step(m) == 0);
-    free(q); free(qd); free(fe);
+    free(q);
+    free(qd);
+    free(fe);
     contact_free(cs);
 }
 

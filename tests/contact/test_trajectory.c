@@ -26,14 +26,14 @@
 #include "spatial/spatial.h"
 
 #define PI 3.14159265358979323846
-#define LOAD_GATE 5e-3       /* settled ground load vs weight, relative            */
-#define MOMENTUM_GATE 1e-3   /* momentum residual over M |g| T                     */
-#define PERIOD2_GATE 1e-3    /* period-2 content of the ground force over weight   */
-#define RISE_GATE 1e-4       /* a single step's energy rise over the run's peak kinetic energy */
-#define CRUSH_GATE 0.25      /* worst band penetration over the roller radius      */
-#define SLIP_GATE 5e-4       /* patch slip on the slope, m/s                       */
-#define HOLD_WINDOW 2.0      /* s: the patch is read over the last two seconds     */
-#define SETTLED_WINDOW 0.5   /* s: the ground load is averaged over the last half second */
+#define LOAD_GATE 5e-3     /* settled ground load vs weight, relative            */
+#define MOMENTUM_GATE 1e-3 /* momentum residual over M |g| T                     */
+#define PERIOD2_GATE 1e-3  /* period-2 content of the ground force over weight   */
+#define RISE_GATE 1e-4     /* a single step's energy rise over the run's peak kinetic energy */
+#define CRUSH_GATE 0.25    /* worst band penetration over the roller radius      */
+#define SLIP_GATE 5e-4     /* patch slip on the slope, m/s                       */
+#define HOLD_WINDOW 2.0    /* s: the patch is read over the last two seconds     */
+#define SETTLED_WINDOW 0.5 /* s: the ground load is averaged over the last half second */
 
 /* usage: test_trajectory FILE [--time T] [--slope DEG] [--fric reg|anchor] [--engine aba|generated]
  * Settles for T seconds (default 4), then with --slope parks on DEG degrees with the drive sprockets braked
@@ -43,8 +43,8 @@
 
 typedef struct {
     int body, vidx, qidx;
-    double k, lock;          /* brake: spring-damper on the drive joint (mech_data_brake_torque), locked at q = lock */
-    double radius;           /* the sprocket's pitch radius */
+    double k, lock; /* brake: spring-damper on the drive joint (mech_data_brake_torque), locked at q = lock */
+    double radius;  /* the sprocket's pitch radius */
 } brake;
 
 typedef struct {
@@ -180,7 +180,7 @@ static double worst_penetration(sim_run *r, double *depth)
                 const mech_roller *ro = &tr->rollers[j];
                 const double *pc = r->poses + 7 * ro->body;
                 double dpos[3] = { pc[0] - ps[0], pc[1] - ps[1], pc[2] - ps[2] }, l[3];
-                m3_tmulv(R, dpos, l);            /* roller centre in the shoe frame */
+                m3_tmulv(R, dpos, l); /* roller centre in the shoe frame */
                 double delta;
                 if (ro->end) delta = ro->radius - hypot(l[0], l[2]);
                 else if (l[0] >= 0 && l[0] <= tr->link) delta = ro->radius - (l[2] - (tr->pad_z + tr->thickness));
@@ -199,10 +199,10 @@ typedef struct {
     long steps;
     double E0, E1, max_rise, max_kinetic, worst_pen, worst_depth;
     double P0[3], P1[3], impulse[3];
-    double load[3], period2;          /* settled window: mean ground force, |mean of (-1)^s Fz| */
+    double load[3], period2; /* settled window: mean ground force, |mean of (-1)^s Fz| */
     int shoes_on_ground;
-    double slip;                      /* hold: patch slip, m/s */
-    double brake_force;               /* settled window: mean of sum over brakes of tau / radius, N */
+    double slip;        /* hold: patch slip, m/s */
+    double brake_force; /* settled window: mean of sum over brakes of tau / radius, N */
 } run_figures;
 
 /* Mean world position of the given shoes. */
@@ -324,8 +324,8 @@ static int report(sim_run *r, const run_figures *f, const double g[3], double T)
     failed += check(v3_norm(res) <= MOMENTUM_GATE * scale, "momentum = integral of (M g + F_ground)");
     printf("period-2 ground force: %.3g N (%.3g %% of the weight)\n", f->period2, 100 * f->period2 / W);
     failed += check(f->period2 <= PERIOD2_GATE * W, "no period-2 ground force");
-    printf("energy: %.9g J -> %.9g J (net %.6g J); largest single-step rise %.3g J against %.3g J\n", f->E0,
-           f->E1, f->E1 - f->E0, f->max_rise, bound);
+    printf("energy: %.9g J -> %.9g J (net %.6g J); largest single-step rise %.3g J against %.3g J\n", f->E0, f->E1,
+           f->E1 - f->E0, f->max_rise, bound);
     failed += check(f->E1 < f->E0, "net energy loss");
     failed += check(f->max_rise <= bound, "no single-step rise above truncation");
     /* The load the ground carries along -g: the weight, settled. */
@@ -336,8 +336,7 @@ static int report(sim_run *r, const run_figures *f, const double g[3], double T)
 }
 
 /* The arguments (see the usage above); 0, or 2 with the complaint on stderr. */
-static int parse_args(int argc, char **argv, const char **file, double *T, double *slope, int *fric,
-                      const char **engine)
+static int parse_args(int argc, char **argv, const char **file, double *T, double *slope, int *fric, const char **engine)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -406,7 +405,7 @@ int main(int argc, char **argv)
     }
     int rc = 1;
     sim_run r = { 0 };
-    mech_model m = *loaded;                     /* a view with the friction law asked for */
+    mech_model m = *loaded; /* a view with the friction law asked for */
     if (m.ground.type == MECH_GROUND_NONE) {
         fprintf(stderr, "test_trajectory: %s: the model has no ground block: nothing to settle on\n", file);
         goto done;
@@ -431,7 +430,7 @@ int main(int argc, char **argv)
     int failed = report(&r, &f, g, T);
     if (slope > 0) {
         double th = slope * PI / 180, gn = v3_norm(g);
-        double gs[3] = { -gn * sin(th), 0, -gn * cos(th) };   /* the world turned about y: the hull faces uphill */
+        double gs[3] = { -gn * sin(th), 0, -gn * cos(th) }; /* the world turned about y: the hull faces uphill */
         memcpy(mech_data_gravity(r.d), gs, sizeof gs);
         engage_brakes(&r);
         printf("slope: %.6g deg, %d sprockets braked\n", slope, r.nbrake);
@@ -447,8 +446,8 @@ int main(int argc, char **argv)
         double band = 0;
         for (int t = 0; t < m.ntrack; t++) band += m.tracks[t].nshoe * m.tracks[t].shoe_mass;
         printf("hold: brake torques / pitch radius %.6g N; ground force along the slope %.6g N (ratio %.4f); "
-               "(M - bands) g sin %.6g N\n", f.brake_force, f.load[0], f.brake_force / f.load[0],
-               (r.mass - band) * gn * sin(th));
+               "(M - bands) g sin %.6g N\n",
+               f.brake_force, f.load[0], f.brake_force / f.load[0], (r.mass - band) * gn * sin(th));
     }
     rc = failed ? 1 : 0;
 done:

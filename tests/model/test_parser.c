@@ -98,10 +98,12 @@ static mech_model *load_shipped(const char *dir, const char *sub, const char *na
 
 static void test_models(const char *dir)
 {
-    static const struct { const char *name; int nb, nq, nv; } want[] = {
-        { "threelink", 3, 3, 3 }, { "fourlink", 4, 4, 4 }, { "elbow", 6, 6, 6 },
-        { "stanford", 6, 6, 6 },  { "gantry", 3, 3, 3 },   { "pendulums", 4, 4, 4 },
-        { "bintree", 7, 7, 7 },   { "satellite", 4, 10, 9 },
+    static const struct {
+        const char *name;
+        int nb, nq, nv;
+    } want[] = {
+        { "threelink", 3, 3, 3 }, { "fourlink", 4, 4, 4 },  { "elbow", 6, 6, 6 },   { "stanford", 6, 6, 6 },
+        { "gantry", 3, 3, 3 },    { "pendulums", 4, 4, 4 }, { "bintree", 7, 7, 7 }, { "satellite", 4, 10, 9 },
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         mech_model *m = load_shipped(dir, "", want[i].name);
@@ -124,11 +126,14 @@ static void test_models(const char *dir)
 /* models/loops: sizes as in each model's header (the dynamics README's where it gives them). */
 static void test_loop_models(const char *dir)
 {
-    static const struct { const char *name; int nb, nq, nv, nc, nloop, ntsda, nrsda, nact; } want[] = {
-        { "fourbar", 3, 3, 3, 2, 1, 0, 0, 0 },       { "rrrs", 4, 4, 4, 3, 1, 0, 0, 0 },
-        { "slidercrank", 2, 2, 2, 1, 1, 1, 0, 0 },   { "springpend", 2, 2, 2, 0, 0, 1, 1, 2 },
-        { "quartercar", 5, 11, 10, 8, 4, 2, 1, 1 },  { "halfcar", 10, 22, 20, 16, 8, 4, 2, 2 },
-        { "hmmwv", 18, 48, 43, 32, 16, 8, 5, 5 },    { "hmmwv_pitman", 19, 49, 44, 33, 17, 8, 5, 5 },
+    static const struct {
+        const char *name;
+        int nb, nq, nv, nc, nloop, ntsda, nrsda, nact;
+    } want[] = {
+        { "fourbar", 3, 3, 3, 2, 1, 0, 0, 0 },      { "rrrs", 4, 4, 4, 3, 1, 0, 0, 0 },
+        { "slidercrank", 2, 2, 2, 1, 1, 1, 0, 0 },  { "springpend", 2, 2, 2, 0, 0, 1, 1, 2 },
+        { "quartercar", 5, 11, 10, 8, 4, 2, 1, 1 }, { "halfcar", 10, 22, 20, 16, 8, 4, 2, 2 },
+        { "hmmwv", 18, 48, 43, 32, 16, 8, 5, 5 },   { "hmmwv_pitman", 19, 49, 44, 33, 17, 8, 5, 5 },
         { "looptypes", 4, 22, 19, 14, 3, 1, 1, 2 },
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -156,15 +161,14 @@ static void test_loop_models(const char *dir)
 /* Loop and element values land where docs/mech-format.md says. */
 static void test_loop_values(void)
 {
-    const char *text =
-        "body a\n parent base\n joint revolute y\n mass 1\n inertia 1 1 1\nend\n"
-        "body b\n parent a\n joint prismatic x\n mass 1\n inertia 1 1 1\nend\n"
-        "poi pa a 1 0 0\npoi pw base 0 0 2\n"
-        "loop l1\n type distance\n pred b\n succ base\n ppos 1 2 3\n spos 4 5 6\n length 2.5\nend\n"
-        "loop l2\n type revolute\n pred base\n succ a\n paxis x\n srot z 90\n stab 0.05\nend\n"
-        "rsda r\n joint a\n k 2\n c 0.5\n q0 90\n input\nend\n"
-        "tsda t\n from pw\n to pa\n k 3\n c 0\n l0 1\nend\n"
-        "rsda s\n joint b\n k 1\n c 0\n q0 0.25\n input\nend\n";
+    const char *text = "body a\n parent base\n joint revolute y\n mass 1\n inertia 1 1 1\nend\n"
+                       "body b\n parent a\n joint prismatic x\n mass 1\n inertia 1 1 1\nend\n"
+                       "poi pa a 1 0 0\npoi pw base 0 0 2\n"
+                       "loop l1\n type distance\n pred b\n succ base\n ppos 1 2 3\n spos 4 5 6\n length 2.5\nend\n"
+                       "loop l2\n type revolute\n pred base\n succ a\n paxis x\n srot z 90\n stab 0.05\nend\n"
+                       "rsda r\n joint a\n k 2\n c 0.5\n q0 90\n input\nend\n"
+                       "tsda t\n from pw\n to pa\n k 3\n c 0\n l0 1\nend\n"
+                       "rsda s\n joint b\n k 1\n c 0\n q0 0.25\n input\nend\n";
     mech_error err;
     mech_model *m = parse_str(text, &err);
     if (!CHECK(m != NULL)) return;
@@ -174,8 +178,8 @@ static void test_loop_values(void)
     CHECK(near(l->ppos[2], 3) && near(l->spos[0], 4) && near(l->length, 2.5) && near(l->stab, 0.1));
     l = &m->loops[1];
     CHECK(l->type == MECH_LOOP_REVOLUTE && l->pred == -1 && l->succ == 0 && l->nc == 5 && l->cidx == 1);
-    CHECK(near(l->prot[2], 1) && near(l->prot[5], 0) && near(l->prot[8], 0));      /* z column = x */
-    CHECK(near(l->srot[3], 1) && near(l->srot[1], -1) && near(l->stab, 0.05));     /* rot z 90 */
+    CHECK(near(l->prot[2], 1) && near(l->prot[5], 0) && near(l->prot[8], 0));  /* z column = x */
+    CHECK(near(l->srot[3], 1) && near(l->srot[1], -1) && near(l->stab, 0.05)); /* rot z 90 */
     CHECK(m->rsdas[0].act == 0 && m->tsdas[0].act == -1 && m->rsdas[1].act == 1);
     CHECK(near(m->rsdas[0].q0, 3.14159265358979323846 / 2) && near(m->rsdas[1].q0, 0.25));
     CHECK(m->tsdas[0].poi_a == 1 && m->tsdas[0].poi_b == 0 && near(m->tsdas[0].k, 3) && near(m->tsdas[0].l0, 1));
@@ -208,10 +212,7 @@ static void test_prefixes(const char *dir)
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static void first_line(char *s)
-{
-    s[strcspn(s, "\r\n")] = '\0';
-}
+static void first_line(char *s) { s[strcspn(s, "\r\n")] = '\0'; }
 
 static int run_bad(const char *dir, const char *file)
 {
@@ -270,8 +271,8 @@ static void test_bad(const char *dir)
 static const char *body_text(const char *name, const char *parent, const char *extra)
 {
     static char buf[1024];
-    snprintf(buf, sizeof buf, "body %s\n parent %s\n joint revolute z\n mass 1\n inertia 1 1 1\n%send\n",
-             name, parent, extra);
+    snprintf(buf, sizeof buf, "body %s\n parent %s\n joint revolute z\n mass 1\n inertia 1 1 1\n%send\n", name, parent,
+             extra);
     return buf;
 }
 
@@ -298,26 +299,25 @@ static void test_forward_reference(void)
 
 static void test_values(void)
 {
-    const char *text =
-        "description  a test model   # trailing comment\n"
-        "gravity 0 -9.81 0\n"
-        "poi tip arm 1 0 0\n"
-        "body arm\n"
-        "  parent base\n"
-        "  joint revolute 0 0 2   # normalised\n"
-        "  pos 1 2 3\n"
-        "  rot z 90\n"
-        "  mass 2.5#comment right after a value\n"
-        "  com 0.1 0 0\n"
-        "  inertia 1 2 2.5 0.1 0.2 0.3\n"
-        "  fext 1\n"
-        "  q0 90\n"
-        "  qd0 -1.5\n"
-        "  shape box 1 2 3 pos 0 0 1 rot x 90 color #ff8000\n"
-        "  shape sphere 0.5\n"
-        "end\n"
-        "body slider\n  qd0 0.25\n  q0 0.5\n  parent arm\n  joint prismatic -y\n"
-        "  mass 1\n  inertia 1 1 1\nend\n";
+    const char *text = "description  a test model   # trailing comment\n"
+                       "gravity 0 -9.81 0\n"
+                       "poi tip arm 1 0 0\n"
+                       "body arm\n"
+                       "  parent base\n"
+                       "  joint revolute 0 0 2   # normalised\n"
+                       "  pos 1 2 3\n"
+                       "  rot z 90\n"
+                       "  mass 2.5#comment right after a value\n"
+                       "  com 0.1 0 0\n"
+                       "  inertia 1 2 2.5 0.1 0.2 0.3\n"
+                       "  fext 1\n"
+                       "  q0 90\n"
+                       "  qd0 -1.5\n"
+                       "  shape box 1 2 3 pos 0 0 1 rot x 90 color #ff8000\n"
+                       "  shape sphere 0.5\n"
+                       "end\n"
+                       "body slider\n  qd0 0.25\n  q0 0.5\n  parent arm\n  joint prismatic -y\n"
+                       "  mass 1\n  inertia 1 1 1\nend\n";
     mech_error err;
     mech_model *m = parse_str(text, &err);
     if (!CHECK(m != NULL)) return;
@@ -350,13 +350,12 @@ static void test_values(void)
 /* Colliders: shape materials, visual shapes, static plane and box. */
 static void test_colliders(void)
 {
-    const char *text =
-        "body ball\n  parent base\n  joint floating\n  mass 1\n  inertia 1 1 1\n"
-        "  shape sphere 0.1 friction 0.8 0.6 restitution 0.7\n"
-        "  shape box 1 1 1 visual\n"
-        "end\n"
-        "static plane rot y 10 friction 0.3 0.2\n"
-        "static box 1 2 3 pos 0 0 5 color #ffffff restitution 1\n";
+    const char *text = "body ball\n  parent base\n  joint floating\n  mass 1\n  inertia 1 1 1\n"
+                       "  shape sphere 0.1 friction 0.8 0.6 restitution 0.7\n"
+                       "  shape box 1 1 1 visual\n"
+                       "end\n"
+                       "static plane rot y 10 friction 0.3 0.2\n"
+                       "static box 1 2 3 pos 0 0 5 color #ffffff restitution 1\n";
     mech_error err;
     mech_model *m = parse_str(text, &err);
     if (!CHECK(m != NULL)) return;
@@ -365,7 +364,8 @@ static void test_colliders(void)
     CHECK(s[1].visual && s[1].mu_s == MECH_DEFAULT_MU_STATIC && s[1].mu_d == MECH_DEFAULT_MU_DYNAMIC &&
           s[1].restitution == MECH_DEFAULT_RESTITUTION);
     CHECK(m->nstatic == 2 && m->statics[0].type == MECH_SHAPE_PLANE && m->statics[0].body == -1);
-    CHECK(m->statics[0].mu_s == 0.3 && m->statics[0].mu_d == 0.2 && near(m->statics[0].rot[2], sin(10 * 3.14159265358979323846 / 180)));
+    CHECK(m->statics[0].mu_s == 0.3 && m->statics[0].mu_d == 0.2 &&
+          near(m->statics[0].rot[2], sin(10 * 3.14159265358979323846 / 180)));
     CHECK(m->statics[1].type == MECH_SHAPE_BOX && m->statics[1].pos[2] == 5.0 && m->statics[1].restitution == 1.0 &&
           m->statics[1].size[1] == 2.0);
     mech_model_free(m);
@@ -398,7 +398,8 @@ static void test_xpbd_values(void)
                               "body b\n parent a\n joint prismatic z\n mass 1\n inertia 1 1 1\n compliance 1e-6\nend\n"
                               "loop s\n type spherical\n pred b\n succ base\n swing 30\n limit -10 10\n drive 0\n"
                               " target 1 2 3\nend\n"
-                              "servo t\n succ b\n z 0.5\n rx sin 1 0.5 0 0\n compliance 1e-3\nend\n", &err);
+                              "servo t\n succ b\n z 0.5\n rx sin 1 0.5 0 0\n compliance 1e-3\nend\n",
+                              &err);
     CHECK(m != NULL);
     if (!m) return;
     CHECK(m->xpbd.line == 1 && m->xpbd.dt == 0.005 && m->xpbd.substeps == 20 && m->xpbd.iterations == 2 &&
@@ -406,20 +407,23 @@ static void test_xpbd_values(void)
     const mech_xjoint *a = &m->bodies[0].xj, *b = &m->bodies[1].xj, *s = &m->loops[0].xj;
     CHECK(a->has_limit && fabs(a->lower + 30 * d) < 1e-15 && fabs(a->upper - 60 * d) < 1e-15);
     CHECK(a->drive && a->stiffness == 50 && a->damping == 0.5 && a->line == 8);
-    CHECK(a->target[0].type == MECH_SIGNAL_SIN && fabs(a->target[0].a[0] - 10 * d) < 1e-15 &&
-          a->target[0].a[1] == 2 && fabs(a->target[0].a[2] - 90 * d) < 1e-15 && fabs(a->target[0].a[3] - 5 * d) < 1e-15);
+    CHECK(a->target[0].type == MECH_SIGNAL_SIN && fabs(a->target[0].a[0] - 10 * d) < 1e-15 && a->target[0].a[1] == 2 &&
+          fabs(a->target[0].a[2] - 90 * d) < 1e-15 && fabs(a->target[0].a[3] - 5 * d) < 1e-15);
     CHECK(b->has_compliance && b->compliance == 1e-6 && !b->has_limit && !b->drive);
     CHECK(s->has_swing && fabs(s->swing - 30 * d) < 1e-15 && s->has_limit && fabs(s->upper - 10 * d) < 1e-15);
-    CHECK(s->drive && s->stiffness == 0 && s->target[2].type == MECH_SIGNAL_CONST && fabs(s->target[2].a[3] - 3 * d) < 1e-15);
+    CHECK(s->drive && s->stiffness == 0 && s->target[2].type == MECH_SIGNAL_CONST &&
+          fabs(s->target[2].a[3] - 3 * d) < 1e-15);
     CHECK(m->nxtarget == 1 && m->xtargets[0].pred == -1 && m->xtargets[0].succ == 1);
     CHECK(m->xtargets[0].value[3].type == MECH_SIGNAL_SIN);
     CHECK(m->xtargets[0].rows == (1u << 2 | 1u << 3) && m->xtargets[0].value[2].a[3] == 0.5 &&
           fabs(m->xtargets[0].value[3].a[0] - d) < 1e-15 && m->xtargets[0].compliance == 1e-3);
     mech_model_free(m);
 
-    m = parse_str("body a\n parent base\n joint revolute x\n mass 1\n inertia 1 1 1\n drive 0\n target ramp 36000 -90\nend\n",
-                  &err);
-    CHECK(m && m->bodies[0].xj.target[0].type == MECH_SIGNAL_RAMP && fabs(m->bodies[0].xj.target[0].a[0] - 36000 * d) < 1e-12 &&
+    m = parse_str(
+        "body a\n parent base\n joint revolute x\n mass 1\n inertia 1 1 1\n drive 0\n target ramp 36000 -90\nend\n",
+        &err);
+    CHECK(m && m->bodies[0].xj.target[0].type == MECH_SIGNAL_RAMP &&
+          fabs(m->bodies[0].xj.target[0].a[0] - 36000 * d) < 1e-12 &&
           fabs(m->bodies[0].xj.target[0].a[3] + 90 * d) < 1e-15);
     mech_model_free(m);
 
@@ -448,7 +452,8 @@ static char *with_endings(const char *lf, size_t len, const char *prefix, const 
     memcpy(out, prefix, np);
     for (size_t i = 0; i < len; i++) {
         if (lf[i] != '\n') out[k++] = lf[i];
-        else for (size_t j = 0; j < ne; j++) out[k++] = eol[j];
+        else
+            for (size_t j = 0; j < ne; j++) out[k++] = eol[j];
     }
     *out_len = k;
     return out;
@@ -475,8 +480,8 @@ static int same_model(const mech_model *a, const mech_model *b)
             return 0;
     }
     for (int i = 0; i < a->nshape; i++)
-        if (a->shapes[i].line != b->shapes[i].line || memcmp(a->shapes[i].rgba, b->shapes[i].rgba,
-                                                              sizeof a->shapes[i].rgba) != 0)
+        if (a->shapes[i].line != b->shapes[i].line ||
+            memcmp(a->shapes[i].rgba, b->shapes[i].rgba, sizeof a->shapes[i].rgba) != 0)
             return 0;
     for (int i = 0; i < a->ntsda; i++)
         if (a->tsdas[i].line != b->tsdas[i].line || a->tsdas[i].k != b->tsdas[i].k) return 0;
@@ -487,7 +492,9 @@ static int same_model(const mech_model *a, const mech_model *b)
  * to the same model, and errors keep editor line and column numbers. */
 static void test_line_endings(const char *dir)
 {
-    static const struct { const char *prefix, *eol; } forms[] = {
+    static const struct {
+        const char *prefix, *eol;
+    } forms[] = {
         { "", "\r\n" }, { "", "\r" }, { "\xEF\xBB\xBF", "\r\n" }, { "\xEF\xBB\xBF", "\r" }, { "\xEF\xBB\xBF", "\n" },
     };
     char path[1024];
@@ -523,12 +530,19 @@ static void test_line_endings(const char *dir)
         expect_error(text, want, __LINE__);
         free(text);
     }
-    expect_error("\xEF\xBB\xBF" "foo\n", "t.mech:1:1: unknown keyword 'foo': expected one of: description gravity "
-                 "integrator body poi loop tsda rsda xpbd servo rod track ground static", __LINE__);
-    expect_error("\r\r\rfoo", "t.mech:4:1: unknown keyword 'foo': expected one of: description gravity "
-                 "integrator body poi loop tsda rsda xpbd servo rod track ground static", __LINE__);
-    expect_error("\r\n\n\r\rfoo", "t.mech:5:1: unknown keyword 'foo': expected one of: description gravity "
-                 "integrator body poi loop tsda rsda xpbd servo rod track ground static", __LINE__);
+    expect_error("\xEF\xBB\xBF"
+                 "foo\n",
+                 "t.mech:1:1: unknown keyword 'foo': expected one of: description gravity "
+                 "integrator body poi loop tsda rsda xpbd servo rod track ground static",
+                 __LINE__);
+    expect_error("\r\r\rfoo",
+                 "t.mech:4:1: unknown keyword 'foo': expected one of: description gravity "
+                 "integrator body poi loop tsda rsda xpbd servo rod track ground static",
+                 __LINE__);
+    expect_error("\r\n\n\r\rfoo",
+                 "t.mech:5:1: unknown keyword 'foo': expected one of: description gravity "
+                 "integrator body poi loop tsda rsda xpbd servo rod track ground static",
+                 __LINE__);
 }
 
 static void test_errors_inline(void)
@@ -544,8 +558,8 @@ static void test_errors_inline(void)
                  "xpbd servo rod track ground static",
                  __LINE__);
     expect_error("gravity 0 0 1e999\n", "t.mech:1:13: non-finite number '1e999' for 'gravity'", __LINE__);
-    expect_error("gravity 0 0 0x10\n",
-                 "t.mech:1:13: bad number '0x10' for 'gravity': expected a decimal number", __LINE__);
+    expect_error("gravity 0 0 0x10\n", "t.mech:1:13: bad number '0x10' for 'gravity': expected a decimal number",
+                 __LINE__);
 }
 
 /* Jacobi recovers the principal moments of a rotated diagonal tensor. */
@@ -590,8 +604,10 @@ static void test_caps(void)
 
     size_t len = 0;
     for (int i = 0; i <= MECH_MAX_BODIES; i++)
-        len += (size_t)snprintf(text + len, big - len, "body b%d\n parent base\n joint fixed\n mass 1\n"
-                                " inertia 1 1 1\nend\n", i);
+        len += (size_t)snprintf(text + len, big - len,
+                                "body b%d\n parent base\n joint fixed\n mass 1\n"
+                                " inertia 1 1 1\nend\n",
+                                i);
     CHECK(mech_model_parse(text, len, "t.mech", &err) == NULL);
     mech_error_format(&err, msg, sizeof msg);
     CHECK(strcmp(msg, "t.mech:6145:1: too many bodies: at most 1024") == 0);
@@ -603,8 +619,7 @@ static void test_caps(void)
     CHECK(strcmp(msg, "t.mech:4102:2: too many shapes: at most 4096") == 0);
 
     len = 0;
-    for (int i = 0; i <= MECH_MAX_POIS; i++)
-        len += (size_t)snprintf(text + len, big - len, "poi p%d base 0 0 0\n", i);
+    for (int i = 0; i <= MECH_MAX_POIS; i++) len += (size_t)snprintf(text + len, big - len, "poi p%d base 0 0 0\n", i);
     CHECK(mech_model_parse(text, len, "t.mech", &err) == NULL);
     mech_error_format(&err, msg, sizeof msg);
     CHECK(strcmp(msg, "t.mech:4097:1: too many pois: at most 4096") == 0);

@@ -28,14 +28,14 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                                                     \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            failures++;                                                                                      \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                             \
-            fprintf(stderr, __VA_ARGS__);                                                                    \
-            fprintf(stderr, "\n");                                                                           \
-        }                                                                                                    \
+#define CHECK(cond, ...) \
+    do { \
+        if (!(cond)) { \
+            failures++; \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__); \
+            fprintf(stderr, "\n"); \
+        } \
     } while (0)
 
 static void scene(const mech_model *mm, xpbd_mech *x, xpbd_data *d)
@@ -66,13 +66,14 @@ static void test_cantilever(const char *dir)
     rod_cantilever_desc(&ref, XPBD_ROD_CUBIC, 5);
     ref.damping = 1e6;
     CHECK(fm.disc == ref.disc && fm.elements == ref.elements && fm.shape == ref.shape &&
-          fm.full_integration == ref.full_integration && fm.solver == ref.solver, "cantilever: discretization");
+              fm.full_integration == ref.full_integration && fm.solver == ref.solver,
+          "cantilever: discretization");
     CHECK(fm.length == ref.length && fm.diameter == ref.diameter && fm.E == ref.E && fm.nu == ref.nu &&
-          fm.rho == ref.rho && fm.damping == ref.damping, "cantilever: material");
+              fm.rho == ref.rho && fm.damping == ref.damping,
+          "cantilever: material");
     double dframe = 0;
     for (int k = 0; k < 9; k++) dframe = fmax(dframe, fabs(fm.frame[k] - ref.frame[k]));
-    CHECK(dframe < 1e-15 && memcmp(fm.origin, ref.origin, sizeof ref.origin) == 0, "cantilever: placement (%g)",
-          dframe);
+    CHECK(dframe < 1e-15 && memcmp(fm.origin, ref.origin, sizeof ref.origin) == 0, "cantilever: placement (%g)", dframe);
     CHECK(memcmp(fm.gravity, ref.gravity, sizeof ref.gravity) == 0, "cantilever: gravity");
     CHECK(fm.end[0].hold && !fm.end[0].on_body && !fm.end[1].hold, "cantilever: ends");
     CHECK(fm.dt == 0.01 && fm.substeps == 1 && fm.iterations == 1, "cantilever: step settings");
@@ -146,7 +147,8 @@ static void test_spring(const char *dir)
     int finite = 1;
     for (int k = 0; k < 3 * r->nnode; k++) finite &= isfinite(r->p[k]);
     printf("spring.mech: top end moved %.6f m at t = 1.5 s, %.6f m at t = 4 s (prescribed -0.075, -0.15); "
-           "bottom end moved %.1e m\n", half - top0[2], dz, moved_bottom);
+           "bottom end moved %.1e m\n",
+           half - top0[2], dz, moved_bottom);
     CHECK(finite, "spring: non-finite state");
     CHECK(fabs(dz + 0.15) < 1e-6, "spring: top end moved %g m, not -0.15", dz);
     CHECK(fabs(half - top0[2] + 0.075) < 1e-3, "spring: top end at 1.5 s moved %g m, not -0.075", half - top0[2]);
@@ -204,25 +206,31 @@ static void test_fields(void)
     CHECK(mm->nrod == 3, "fields: %d rods", mm->nrod);
     const mech_rod *a = &mm->rods[0], *b = &mm->rods[1], *c = &mm->rods[2];
     CHECK(strcmp(a->name, "a") == 0 && a->disc == MECH_ROD_RIGID && a->elements == 7 && a->gauss_seidel &&
-          a->length == 2 && a->diameter == 0.03 && a->E == 2e9 && a->nu == 0.25 && a->rho == 900 &&
-          a->damping == 10 && a->line == 1, "fields: rod a scalars");
+              a->length == 2 && a->diameter == 0.03 && a->E == 2e9 && a->nu == 0.25 && a->rho == 900 &&
+              a->damping == 10 && a->line == 1,
+          "fields: rod a scalars");
     CHECK(a->origin[0] == 1 && a->origin[1] == 2 && a->origin[2] == 3 && fabs(a->frame[5] + 1) < 1e-15 &&
-          fabs(a->frame[7] - 1) < 1e-15, "fields: rod a placement");
+              fabs(a->frame[7] - 1) < 1e-15,
+          "fields: rod a placement");
     CHECK(a->end[0].hold && a->end[0].body == -1 && a->end[0].move[2] == 0.5 &&
-          fabs(a->end[0].twist - 3.14159265358979323846) < 1e-15 && a->end[0].ramp == 2 && !a->end[1].hold,
+              fabs(a->end[0].twist - 3.14159265358979323846) < 1e-15 && a->end[0].ramp == 2 && !a->end[1].hold,
           "fields: rod a ends");
     CHECK(a->rgba[0] == 1.0f && fabs(a->rgba[1] - 128 / 255.0f) < 1e-7 && a->rgba[2] == 0 && a->rgba[3] == 1,
           "fields: rod a colour");
     CHECK(b->disc == MECH_ROD_CUBIC && b->full_integration && b->shape == MECH_ROD_POINTS && b->npoints == 3 &&
-          b->points[7] == 1 && b->nu == 0.5 && b->elements == 1 && b->rgba[3] == 0, "fields: rod b");
+              b->points[7] == 1 && b->nu == 0.5 && b->elements == 1 && b->rgba[3] == 0,
+          "fields: rod b");
     CHECK(c->shape == MECH_ROD_HELIX && c->coil_radius == 0.1 && c->pitch == 0.02 && c->turns == 1 &&
-          fabs(c->frame[5] - 1) < 1e-15, "fields: rod c");
+              fabs(c->frame[5] - 1) < 1e-15,
+          "fields: rod c");
     /* all three build (the helix needs enough elements: 1 quadratic element
      * over 1 turn, whose middle node is turned by pi, is refused by xpbd_rod_init, with the rod's line) */
     xpbd_mech x;
     mech_error err = { .file = "" };
-    CHECK(xpbd_from_model(mm, &x, &err) == -1 && err.line == 30 && strcmp(err.message, "rod 'c': an element turns "
-          "by more than 0.9 pi; use more elements") == 0, "fields: helix refusal: line %d: %s", err.line, err.message);
+    CHECK(xpbd_from_model(mm, &x, &err) == -1 && err.line == 30 &&
+              strcmp(err.message, "rod 'c': an element turns "
+                                  "by more than 0.9 pi; use more elements") == 0,
+          "fields: helix refusal: line %d: %s", err.line, err.message);
     mech_model_free(mm);
 }
 
@@ -243,12 +251,14 @@ static void test_pin(void)
     CHECK(p->end[0].hold == MECH_ROD_PIN && p->end[0].body == -1 && p->end[0].line == 15 && !p->end[1].hold,
           "pin: rod p ends");
     CHECK(q->end[0].hold == MECH_ROD_CLAMP && q->end[1].hold == MECH_ROD_PIN && q->end[1].move[2] == -0.1 &&
-          q->end[1].ramp == 1, "pin: rod q ends");
+              q->end[1].ramp == 1,
+          "pin: rod q ends");
     xpbd_rod_desc dp, dq;
     xpbd_rod_desc_from_model(mm, p, &dp);
     xpbd_rod_desc_from_model(mm, q, &dq);
     CHECK(dp.end[0].hold == XPBD_ROD_PIN && !dp.end[0].on_body && dq.end[1].hold == XPBD_ROD_PIN &&
-          dq.end[0].hold == XPBD_ROD_CLAMP, "pin: desc ends");
+              dq.end[0].hold == XPBD_ROD_CLAMP,
+          "pin: desc ends");
 
     xpbd_mech x;
     xpbd_data d;

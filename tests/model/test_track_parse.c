@@ -37,13 +37,17 @@ static mech_model *band(int n, const double (*xzr)[3], const int *end, int shoes
     static char text[16384];
     int len = snprintf(text, sizeof text, "body hull\n parent base\n joint fixed\n mass 100\n inertia 1 1 1\nend\n");
     for (int i = 0; i < n; i++)
-        len += snprintf(text + len, sizeof text - (size_t)len, "body r%d\n parent hull\n joint revolute y\n"
-                        " pos %.17g 0 %.17g\n mass 1\n inertia 1 1 1\n fext 1\nend\n", i, xzr[i][0], xzr[i][1]);
-    len += snprintf(text + len, sizeof text - (size_t)len, "track band\n root hull\n shoes %d\n mass 1\n"
-                    " inertia 1 1 1\n pad -0.05 0.1 0.3\n thickness 0.05\n kn 1e6\n mu 0.5\n%s", shoes, extra);
+        len += snprintf(text + len, sizeof text - (size_t)len,
+                        "body r%d\n parent hull\n joint revolute y\n"
+                        " pos %.17g 0 %.17g\n mass 1\n inertia 1 1 1\n fext 1\nend\n",
+                        i, xzr[i][0], xzr[i][1]);
+    len += snprintf(text + len, sizeof text - (size_t)len,
+                    "track band\n root hull\n shoes %d\n mass 1\n"
+                    " inertia 1 1 1\n pad -0.05 0.1 0.3\n thickness 0.05\n kn 1e6\n mu 0.5\n%s",
+                    shoes, extra);
     for (int i = 0; i < n; i++)
-        len += snprintf(text + len, sizeof text - (size_t)len, " roller r%d %.17g%s\n", i, xzr[i][2],
-                        end[i] ? " end" : "");
+        len +=
+            snprintf(text + len, sizeof text - (size_t)len, " roller r%d %.17g%s\n", i, xzr[i][2], end[i] ? " end" : "");
     snprintf(text + len, sizeof text - (size_t)len, "end\n");
     mech_error err;
     mech_model *m = mech_model_parse(text, strlen(text), "band.mech", &err);
@@ -185,10 +189,11 @@ static void design_pose_band(const mech_model *m, const mech_track *t)
             quat_to_rot(ps + 3, Rs);
             for (int c = 0; c < 4; c++) {
                 double corner[3] = { 0.5 * t->link + (c & 1 ? 0.5 : -0.5) * t->pad_length,
-                                     (c & 2 ? 0.5 : -0.5) * t->pad_width, t->pad_z }, w[3];
+                                     (c & 2 ? 0.5 : -0.5) * t->pad_width, t->pad_z },
+                       w[3];
                 m3_mulv(Rs, corner, w);
-                double gap = ps[2] + w[2] - (m->ground.z0 + m->ground.sx * (ps[0] + w[0]) +
-                                             m->ground.sy * (ps[1] + w[1]));
+                double gap =
+                    ps[2] + w[2] - (m->ground.z0 + m->ground.sx * (ps[0] + w[0]) + m->ground.sy * (ps[1] + w[1]));
                 lowest = fmin(lowest, gap);
             }
         }
@@ -196,8 +201,9 @@ static void design_pose_band(const mech_model *m, const mech_track *t)
     }
     printf("%s/%s: nq %d nv %d nc %d, perimeter %.6f m, link %.6f m (perimeter / N %.6f), closure %.1e, "
            "deepest pin inside an end roller %.1e m, %d road wheels tangent, lowest pad corner %.3g m above the "
-           "ground\n", m->name, t->name, m->nq, m->nv, m->nc, t->perimeter, t->link, t->perimeter / t->nshoe, emax,
-           worst_inside, tangent_checked, lowest);
+           "ground\n",
+           m->name, t->name, m->nq, m->nv, m->nc, t->perimeter, t->link, t->perimeter / t->nshoe, emax, worst_inside,
+           tangent_checked, lowest);
     dense_ws_free(ws);
     free(q);
     free(pose);
@@ -228,8 +234,7 @@ static void shipped(const char *dir, int nextra, char **extra)
             failures++;
             continue;
         }
-        check(mech_model_warning_count(m) == 0, "warnings of a shipped model", mech_model_warning_count(m), 0,
-              __LINE__);
+        check(mech_model_warning_count(m) == 0, "warnings of a shipped model", mech_model_warning_count(m), 0, __LINE__);
         check(m->ground.type == MECH_GROUND_PLANE, "shipped ground is a plane", m->ground.type, 1, __LINE__);
         design_pose(m);
         mech_model_free(m);
@@ -259,8 +264,8 @@ static void warnings(void)
         const mech_error *w = mech_model_warning(m, i);
         printf("warning %s:%d:%d: %s\n", w->file, w->line, w->col, w->message);
     }
-    check(n >= 4 && mech_model_warning(m, 0)->line == 32, "first warning's line (the drive roller)", n ? mech_model_warning(m, 0)->line : 0,
-          32, __LINE__);
+    check(n >= 4 && mech_model_warning(m, 0)->line == 32, "first warning's line (the drive roller)",
+          n ? mech_model_warning(m, 0)->line : 0, 32, __LINE__);
     check(mech_model_warning(m, n) == NULL, "warning out of range is NULL", 0, 0, __LINE__);
     mech_model_free(m);
 }
@@ -272,7 +277,10 @@ static void ground(void)
                                " kn 1e5\n kt 2e4\n mu 0.7\n zeta 0.3\n friction anchored\nend\n";
     mech_error err;
     mech_model *m = mech_model_parse(plane, strlen(plane), "plane.mech", &err);
-    if (!m) { failures++; return; }
+    if (!m) {
+        failures++;
+        return;
+    }
     CHECK_NEAR(m->ground.z0, 0.5, 0.0, "plane z0");
     CHECK_NEAR(m->ground.sy, tan(10.0 * PI / 180.0), 1e-15, "plane slope dh/dy");
     CHECK_NEAR(m->ground.sx, 0.0, 0.0, "plane slope dh/dx");
@@ -282,9 +290,13 @@ static void ground(void)
     check(m->ground.friction == MECH_FRICTION_REGULARIZED, "friction default", m->ground.friction, 0, __LINE__);
     mech_model_free(m);
     m = mech_model_parse(grid, strlen(grid), "grid.mech", &err);
-    if (!m) { fprintf(stderr, "grid.mech: %s\n", err.message); failures++; return; }
-    check(m->ground.type == MECH_GROUND_GRID && m->ground.nx == 3 && m->ground.ny == 2, "grid sizes",
-          m->ground.nx, 3, __LINE__);
+    if (!m) {
+        fprintf(stderr, "grid.mech: %s\n", err.message);
+        failures++;
+        return;
+    }
+    check(m->ground.type == MECH_GROUND_GRID && m->ground.nx == 3 && m->ground.ny == 2, "grid sizes", m->ground.nx, 3,
+          __LINE__);
     CHECK_NEAR(m->ground.h[1 * 3 + 2], 1.2, 0.0, "grid h[j nx + i] (row j = 1, i = 2)");
     CHECK_NEAR(m->ground.x0, -1.0, 0.0, "grid x0");
     CHECK_NEAR(m->ground.y0, 2.0, 0.0, "grid y0");

@@ -24,11 +24,20 @@ static void put(text_buf *t, const char *fmt, ...)
         va_start(ap, fmt);
         int n = t->failed ? -1 : vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
         va_end(ap);
-        if (n < 0) { t->failed = 1; return; }
-        if ((size_t)n < t->cap - t->len) { t->len += (size_t)n; return; }
+        if (n < 0) {
+            t->failed = 1;
+            return;
+        }
+        if ((size_t)n < t->cap - t->len) {
+            t->len += (size_t)n;
+            return;
+        }
         size_t cap = 2 * t->cap + (size_t)n;
         char *s = realloc(t->s, cap);
-        if (!s) { t->failed = 1; return; }
+        if (!s) {
+            t->failed = 1;
+            return;
+        }
         t->s = s;
         t->cap = cap;
     }
@@ -44,22 +53,16 @@ static void put_vec(text_buf *t, const char *attr, const double *v, int n)
 
 static void put_joint(text_buf *t, const mech_body *b, int i, int depth)
 {
-    static const char *const type[] = {
-        [MECH_JOINT_REVOLUTE] = "hinge", [MECH_JOINT_PRISMATIC] = "slide"
-    };
+    static const char *const type[] = { [MECH_JOINT_REVOLUTE] = "hinge", [MECH_JOINT_PRISMATIC] = "slide" };
     switch (b->joint) {
     case MECH_JOINT_REVOLUTE:
     case MECH_JOINT_PRISMATIC:
-        put(t, "%*s<joint name=\"j%d\" type=\"%s\" armature=\"%.17g\"", 2 * depth, "", i, type[b->joint],
-            b->armature);
+        put(t, "%*s<joint name=\"j%d\" type=\"%s\" armature=\"%.17g\"", 2 * depth, "", i, type[b->joint], b->armature);
         put_vec(t, "axis", b->axis, 3);
         put(t, "/>\n");
         break;
-    case MECH_JOINT_FLOATING:
-        put(t, "%*s<freejoint name=\"j%d\"/>\n", 2 * depth, "", i);
-        break;
-    case MECH_JOINT_FIXED:
-        break;
+    case MECH_JOINT_FLOATING: put(t, "%*s<freejoint name=\"j%d\"/>\n", 2 * depth, "", i); break;
+    case MECH_JOINT_FIXED: break;
     }
 }
 
@@ -129,13 +132,16 @@ static void put_body(text_buf *t, const mech_model *m, int i, int depth)
 int mjcf_supported(const mech_model *m, char *why, int len)
 {
     if (m->nloop > 0)
-        snprintf(why, (size_t)len, "%d loop joint(s): closed loops are not mapped (MuJoCo "
-                 "closes loops with soft equality constraints, not exactly)", m->nloop);
+        snprintf(why, (size_t)len,
+                 "%d loop joint(s): closed loops are not mapped (MuJoCo "
+                 "closes loops with soft equality constraints, not exactly)",
+                 m->nloop);
     else if (m->ntsda + m->nrsda > 0)
-        snprintf(why, (size_t)len, "%d force element(s) (tsda/rsda) are not mapped to "
-                 "MuJoCo tendons or joint springs", m->ntsda + m->nrsda);
-    else
-        return 1;
+        snprintf(why, (size_t)len,
+                 "%d force element(s) (tsda/rsda) are not mapped to "
+                 "MuJoCo tendons or joint springs",
+                 m->ntsda + m->nrsda);
+    else return 1;
     return 0;
 }
 
@@ -153,7 +159,10 @@ char *mjcf_write(const mech_model *m)
     for (int i = 0; i < m->nb; i++)
         if (m->bodies[i].parent < 0) put_body(&t, m, i, 2);
     put(&t, "  </worldbody>\n</mujoco>\n");
-    if (t.failed) { free(t.s); return NULL; }
+    if (t.failed) {
+        free(t.s);
+        return NULL;
+    }
     return t.s;
 }
 
@@ -162,8 +171,11 @@ char *mjcf_write(const mech_model *m)
 static mjModel *load_from_memory(const char *xml, char *err, int errlen)
 {
     static const char name[] = "mech.xml";
-    mjVFS *vfs = malloc(sizeof *vfs);   /* ~2 MB: not for the stack */
-    if (!vfs) { snprintf(err, (size_t)errlen, "out of memory"); return NULL; }
+    mjVFS *vfs = malloc(sizeof *vfs); /* ~2 MB: not for the stack */
+    if (!vfs) {
+        snprintf(err, (size_t)errlen, "out of memory");
+        return NULL;
+    }
     mj_defaultVFS(vfs);
     int len = (int)strlen(xml);
     mjModel *m = NULL;
@@ -184,7 +196,10 @@ static int map_indices(mjcf_sim *s, char *err, int errlen)
         char name[24];
         snprintf(name, sizeof name, "b%d", i);
         int id = mj_name2id(s->m, mjOBJ_BODY, name);
-        if (id < 0) { snprintf(err, (size_t)errlen, "body %s missing in MuJoCo", name); return 0; }
+        if (id < 0) {
+            snprintf(err, (size_t)errlen, "body %s missing in MuJoCo", name);
+            return 0;
+        }
         int jnt = s->m->body_jntadr[id];
         s->body[i] = id;
         s->qposadr[i] = jnt < 0 ? -1 : s->m->jnt_qposadr[jnt];
@@ -200,13 +215,17 @@ mjcf_sim *mjcf_sim_new(const mech_model *mech, char *err, int errlen)
     mjcf_sim *s = calloc(1, sizeof *s);
     if (!xml || !s) {
         snprintf(err, (size_t)errlen, "out of memory");
-        free(xml); free(s);
+        free(xml);
+        free(s);
         return NULL;
     }
     s->mech = mech;
     s->m = load_from_memory(xml, err, errlen);
     free(xml);
-    if (!s->m) { mjcf_sim_free(s); return NULL; }
+    if (!s->m) {
+        mjcf_sim_free(s);
+        return NULL;
+    }
     s->d = mj_makeData(s->m);
     s->body = malloc(sizeof(int) * (size_t)(3 * mech->nb + 1));
     s->rhs = malloc(sizeof(double) * (size_t)(s->m->nv + 1));
@@ -217,7 +236,10 @@ mjcf_sim *mjcf_sim_new(const mech_model *mech, char *err, int errlen)
     }
     s->qposadr = s->body + mech->nb;
     s->dofadr = s->qposadr + mech->nb;
-    if (!map_indices(s, err, errlen)) { mjcf_sim_free(s); return NULL; }
+    if (!map_indices(s, err, errlen)) {
+        mjcf_sim_free(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -241,8 +263,8 @@ static void floating_rot(const mech_body *b, const double *qb, double Rw[9])
     m3_mul(b->rot, R, Rw);
 }
 
-static void map_floating(const mech_body *b, const double *qb, const double *vb,
-                         const double *tb, double *qpos, double *qvel, double *qfrc)
+static void map_floating(const mech_body *b, const double *qb, const double *vb, const double *tb, double *qpos,
+                         double *qvel, double *qfrc)
 {
     double Rw[9], r[3];
     floating_rot(b, qb, Rw);
@@ -272,20 +294,17 @@ static void map_xfrc(mjcf_sim *s, const double *qpos, const double *fext, double
     mj_kinematics(s->m, s->d);
     memset(xfrc, 0, sizeof(double) * 6 * (size_t)s->m->nbody);
     for (int i = 0; i < s->mech->nb; i++)
-        if (s->mech->bodies[i].fext)
-            map_fext(fext + 6 * i, s->d->xipos + 3 * s->body[i], xfrc + 6 * s->body[i]);
+        if (s->mech->bodies[i].fext) map_fext(fext + 6 * i, s->d->xipos + 3 * s->body[i], xfrc + 6 * s->body[i]);
 }
 
-void mjcf_map_state(mjcf_sim *s, const double *q, const double *qd,
-                    const double *tau, const double *fext,
-                    double *qpos, double *qvel, double *qfrc, double *xfrc)
+void mjcf_map_state(mjcf_sim *s, const double *q, const double *qd, const double *tau, const double *fext, double *qpos,
+                    double *qvel, double *qfrc, double *xfrc)
 {
     for (int i = 0; i < s->mech->nb; i++) {
         const mech_body *b = &s->mech->bodies[i];
         int qa = s->qposadr[i], da = s->dofadr[i];
         if (b->joint == MECH_JOINT_FLOATING) {
-            map_floating(b, q + b->qidx, qd + b->vidx, tau + b->vidx,
-                         qpos + qa, qvel + da, qfrc + da);
+            map_floating(b, q + b->qidx, qd + b->vidx, tau + b->vidx, qpos + qa, qvel + da, qfrc + da);
         } else if (b->nv == 1) {
             qpos[qa] = q[b->qidx];
             qvel[da] = qd[b->vidx];
@@ -295,8 +314,7 @@ void mjcf_map_state(mjcf_sim *s, const double *q, const double *qd,
     if (fext) map_xfrc(s, qpos, fext, xfrc);
 }
 
-void mjcf_set_state(mjcf_sim *s, const double *q, const double *qd,
-                    const double *tau, const double *fext)
+void mjcf_set_state(mjcf_sim *s, const double *q, const double *qd, const double *tau, const double *fext)
 {
     mjData *d = s->d;
     if (!fext) memset(d->xfrc_applied, 0, sizeof(double) * 6 * (size_t)s->m->nbody);

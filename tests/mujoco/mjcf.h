@@ -36,10 +36,10 @@ typedef struct {
     const mech_model *mech;
     mjModel *m;
     mjData *d;
-    int *body;          /* per mech body: MuJoCo body id                   */
-    int *qposadr;       /* per mech body: first qpos slot, -1 when fixed    */
-    int *dofadr;        /* per mech body: first dof slot, -1 when fixed     */
-    double *rhs;        /* nv scratch for mjcf_forward_minimal              */
+    int *body;    /* per mech body: MuJoCo body id                   */
+    int *qposadr; /* per mech body: first qpos slot, -1 when fixed    */
+    int *dofadr;  /* per mech body: first dof slot, -1 when fixed     */
+    double *rhs;  /* nv scratch for mjcf_forward_minimal              */
 } mjcf_sim;
 
 /* Compile `mech` in MuJoCo.  NULL with a message in err on failure,
@@ -51,13 +51,11 @@ void mjcf_sim_free(mjcf_sim *s);
  * qfrc (m->nv), xfrc (6 m->nbody; zero except on bodies declaring fext).
  * fext may be NULL (xfrc is then left alone).  The CoMs come from
  * mj_kinematics run on s->d at qpos, so s->d is scratch here. */
-void mjcf_map_state(mjcf_sim *s, const double *q, const double *qd,
-                    const double *tau, const double *fext,
-                    double *qpos, double *qvel, double *qfrc, double *xfrc);
+void mjcf_map_state(mjcf_sim *s, const double *q, const double *qd, const double *tau, const double *fext, double *qpos,
+                    double *qvel, double *qfrc, double *xfrc);
 
 /* mjcf_map_state straight into s->d (qpos, qvel, qfrc_applied, xfrc_applied). */
-void mjcf_set_state(mjcf_sim *s, const double *q, const double *qd,
-                    const double *tau, const double *fext);
+void mjcf_set_state(mjcf_sim *s, const double *q, const double *qd, const double *tau, const double *fext);
 
 /* s->d->qacc in our coordinates; q and qd are the state it was computed at. */
 void mjcf_get_qdd(const mjcf_sim *s, const double *q, const double *qd, double *qdd);

@@ -67,7 +67,9 @@ static void set_body(mech_body *b, mech_joint_type joint, const double inertia[9
     snprintf(b->name, sizeof b->name, "closed_form");
     b->parent = -1;
     b->joint = joint;
-    b->pos[0] = 0.1; b->pos[1] = -0.2; b->pos[2] = 0.3;
+    b->pos[0] = 0.1;
+    b->pos[1] = -0.2;
+    b->pos[2] = 0.3;
     rot_axis_angle(tilt, 0.7, b->rot);
     memcpy(b->inertia, inertia, 9 * sizeof(double));
     b->nq = joint == MECH_JOINT_FLOATING ? 7 : joint == MECH_JOINT_FIXED ? 0 : 1;
@@ -78,7 +80,9 @@ static void model_of(mech_model *m, mech_body *bodies, int nb, const char *name)
 {
     memset(m, 0, sizeof *m);
     snprintf(m->name, sizeof m->name, "%s", name);
-    m->gravity[0] = 0.3; m->gravity[1] = -0.2; m->gravity[2] = -9.81;
+    m->gravity[0] = 0.3;
+    m->gravity[1] = -0.2;
+    m->gravity[2] = -9.81;
     m->nb = nb;
     m->bodies = bodies;
     for (int i = 0; i < nb; i++) {
@@ -146,8 +150,8 @@ static void solve3(const double A[9], const double y[3], double x[3])
 /* Free body with its CoM at the body origin, Newton-Euler in the body frame:
  *   wdot = I^-1 (n - w x I w),  vdot = (f / m) + Rw' g - w x v,
  * n, f = tau plus fext moved to the CoM x: n_c = n0 - x x f0, then Rw'. */
-static void free_body_formula(const mech_model *m, const double *q, const double *qd,
-                              const double *tau, const double *fext, double *qdd)
+static void free_body_formula(const mech_model *m, const double *q, const double *qd, const double *tau,
+                              const double *fext, double *qdd)
 {
     const mech_body *b = &m->bodies[0];
     const double *w = qd, *v = qd + 3;
@@ -171,13 +175,14 @@ static void free_body_formula(const mech_model *m, const double *q, const double
     solve3(b->inertia, n, qdd);
 }
 
-typedef void (*formula_fn)(const mech_model *m, const double *q, const double *qd,
-                           const double *tau, const double *fext, double *qdd);
+typedef void (*formula_fn)(const mech_model *m, const double *q, const double *qd, const double *tau,
+                           const double *fext, double *qdd);
 
-static void pendulum_adapter(const mech_model *m, const double *q, const double *qd,
-                             const double *tau, const double *fext, double *qdd)
+static void pendulum_adapter(const mech_model *m, const double *q, const double *qd, const double *tau,
+                             const double *fext, double *qdd)
 {
-    (void)qd; (void)fext;
+    (void)qd;
+    (void)fext;
     pendulum_formula(m, q, tau, qdd);
 }
 
@@ -202,7 +207,8 @@ static int closed_form_case(const mech_model *m, formula_fn formula)
             e_dense = fmax(e_dense, mech_scaled_error(dense_qdd, s.want, m->nv));
         }
         printf("mujoco: closed form %s: %d trials, max scaled |qdd_mujoco - qdd_formula| = %.3e, "
-               "|qdd_dense - qdd_formula| = %.3e\n", m->name, TRIALS, e_mj, e_dense);
+               "|qdd_dense - qdd_formula| = %.3e\n",
+               m->name, TRIALS, e_mj, e_dense);
     } else {
         printf("mujoco: closed form %s: cannot build: %s\n", m->name, err);
     }
@@ -221,7 +227,9 @@ static int closed_form(void)
     set_body(&b[0], MECH_JOINT_REVOLUTE, inertia);
     memcpy(b[0].axis, skew, sizeof skew);
     b[0].mass = 1.3;
-    b[0].com[0] = 0.2; b[0].com[1] = -0.1; b[0].com[2] = 0.4;
+    b[0].com[0] = 0.2;
+    b[0].com[1] = -0.1;
+    b[0].com[2] = 0.4;
     b[0].armature = 0.03;
     set_body(&b[1], MECH_JOINT_FIXED, inertia);
     b[1].parent = 0;
@@ -245,8 +253,8 @@ typedef struct {
     double dense, generated, pipeline;
 } errors;
 
-typedef void (*fwd_dyn_fn)(const double *q, const double *qd, const double *tau,
-                           const double *fext, const double *act, const double *gravity, double *qdd);
+typedef void (*fwd_dyn_fn)(const double *q, const double *qd, const double *tau, const double *fext, const double *act,
+                           const double *gravity, double *qdd);
 
 /* The generated forward dynamics of the model called `name`; NULL with the
  * reason in *why, and *required = 1 when its absence is a failure. */
@@ -279,8 +287,7 @@ static double pipeline_error(mjcf_sim *sim, const state_buf *s, double *scratch)
 }
 
 /* TRIALS random states through MuJoCo, dense_fd and (if given) gen. */
-static errors run_trials(const mech_model *m, mjcf_sim *sim, dense_ws *ws, fwd_dyn_fn gen,
-                         state_buf *s, double *scratch)
+static errors run_trials(const mech_model *m, mjcf_sim *sim, dense_ws *ws, fwd_dyn_fn gen, state_buf *s, double *scratch)
 {
     errors e = { 0, 0, 0 };
     mech_rng rng;
@@ -310,12 +317,10 @@ static int cross_check(const mech_model *m)
     double *scratch = sim ? calloc((size_t)sim->m->nv + 1, sizeof(double)) : NULL;
     if (ws && scratch && state_alloc(&s, m)) {
         errors e = run_trials(m, sim, ws, gen, &s, scratch);
-        printf("mujoco: %s: %d trials, max scaled |qdd_mujoco - qdd_dense| = %.3e, ",
-               m->name, TRIALS, e.dense);
+        printf("mujoco: %s: %d trials, max scaled |qdd_mujoco - qdd_dense| = %.3e, ", m->name, TRIALS, e.dense);
         if (gen) printf("|qdd_mujoco - qdd_generated| = %.3e\n", e.generated);
         else printf("|qdd_mujoco - qdd_generated| = %s\n", why);
-        printf("mujoco: %s: benchmark pipeline vs mj_forward, max scaled |qacc gap| = %.3e\n",
-               m->name, e.pipeline);
+        printf("mujoco: %s: benchmark pipeline vs mj_forward, max scaled |qacc gap| = %.3e\n", m->name, e.pipeline);
         ok = (gen || !required) && e.dense <= TOL && e.generated <= TOL && e.pipeline <= TOL;
     } else {
         printf("mujoco: %s: cannot be rebuilt in MuJoCo: %s\n", m->name, err);
@@ -340,10 +345,8 @@ static int check_file(const char *path)
         return 1;
     }
     int rc = 77;
-    if (mjcf_supported(m, why, sizeof why))
-        rc = cross_check(m) ? 0 : 1;
-    else
-        printf("mujoco: %s: not comparable: %s\n", m->name, why);
+    if (mjcf_supported(m, why, sizeof why)) rc = cross_check(m) ? 0 : 1;
+    else printf("mujoco: %s: not comparable: %s\n", m->name, why);
     printf("mujoco: %s\n", rc == 0 ? "PASS" : rc == 1 ? "FAIL" : "SKIP");
     mech_model_free(m);
     return rc;

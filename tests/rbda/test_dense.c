@@ -77,25 +77,25 @@ static void check_spatial(void)
         plux_inverse(X, Xi);
         m6_mul(Xi, X, XiX);
         m6_identity(Id);
-        e_inv = fmax(e_inv, max_abs_diff(XiX, Id, 36));                     /* X^-1 X = 1 */
+        e_inv = fmax(e_inv, max_abs_diff(XiX, Id, 36)); /* X^-1 X = 1 */
         plux_force(X, Xf);
         m6_transpose(Xi, XiT);
-        e_force = fmax(e_force, max_abs_diff(Xf, XiT, 36));                 /* X* = X^-T */
+        e_force = fmax(e_force, max_abs_diff(Xf, XiT, 36)); /* X* = X^-T */
         random_vec(&rng, v, 6);
         random_vec(&rng, w, 6);
         crm(v, cv);
         crf(v, fv);
         m6_transpose(cv, cvT);
         for (int k = 0; k < 36; k++) cvT[k] = -cvT[k];
-        e_crf = fmax(e_crf, max_abs_diff(fv, cvT, 36));                     /* crf = -crm^T */
+        e_crf = fmax(e_crf, max_abs_diff(fv, cvT, 36)); /* crf = -crm^T */
         double vw[6], wv[6], cw[36];
         crm(w, cw);
         m6_mulv(cv, w, vw);
         m6_mulv(cw, v, wv);
         for (int k = 0; k < 6; k++) wv[k] = -wv[k];
-        e_cross = fmax(e_cross, max_abs_diff(vw, wv, 6));                   /* v x w = -w x v */
+        e_cross = fmax(e_cross, max_abs_diff(vw, wv, 6)); /* v x w = -w x v */
 
-        double Q[4], R[9], Q2[4], R2[9];                                    /* quaternion round trips */
+        double Q[4], R[9], Q2[4], R2[9]; /* quaternion round trips */
         rot_to_quat(E, Q);
         quat_to_rot(Q, R);
         e_quat = fmax(e_quat, max_abs_diff(R, E, 9));
@@ -104,12 +104,15 @@ static void check_spatial(void)
         double axis[3], ang = mech_rng_uniform(&rng, -3, 3), phi[3], Qa[4];
         random_vec(&rng, axis, 3);
         double n = v3_norm(axis);
-        for (int k = 0; k < 3; k++) { axis[k] /= n; phi[k] = axis[k] * ang; }
+        for (int k = 0; k < 3; k++) {
+            axis[k] /= n;
+            phi[k] = axis[k] * ang;
+        }
         quat_from_rotvec(phi, Qa);
         quat_to_rot(Qa, R);
         rot_axis_angle(axis, ang, R2);
         e_rotvec = fmax(e_rotvec, max_abs_diff(R, R2, 9));
-        double QQ[4], RQQ[9], RR[9];                                        /* R(a b) = R(a) R(b) */
+        double QQ[4], RQQ[9], RR[9]; /* R(a b) = R(a) R(b) */
         quat_mul(Q, Qa, QQ);
         quat_to_rot(QQ, RQQ);
         m3_mul(E, R, RR);
@@ -166,8 +169,10 @@ static void random_body(mech_rng *rng, mech_body *b)
 {
     memset(b, 0, sizeof *b);
     int kind = (int)mech_rng_uniform(rng, 0, 5);
-    b->joint = kind < 2 ? MECH_JOINT_REVOLUTE : kind == 2 ? MECH_JOINT_PRISMATIC
-             : kind == 3 ? MECH_JOINT_FIXED : MECH_JOINT_FLOATING;
+    b->joint = kind < 2  ? MECH_JOINT_REVOLUTE
+             : kind == 2 ? MECH_JOINT_PRISMATIC
+             : kind == 3 ? MECH_JOINT_FIXED
+                         : MECH_JOINT_FLOATING;
     if (mech_rng_uniform(rng, 0, 1) < 0.5) {
         int k = (int)mech_rng_uniform(rng, 0, 3);
         b->axis[k] = mech_rng_uniform(rng, -1, 1) < 0 ? -1.0 : 1.0;
@@ -201,26 +206,26 @@ static void check_efficient_forms(void)
         sxform_compose(&sJ, &sT, &sX);
         kinds[sX.rot + 1]++;
         plux(sX.E, sX.r, Xs);
-        e_x = fmax(e_x, max_abs_diff(Xs, X, 36));                           /* (E, r) = XJ XT */
+        e_x = fmax(e_x, max_abs_diff(Xs, X, 36)); /* (E, r) = XJ XT */
 
         double v[6], o[6], d[6], Xf[36];
         random_vec(&rng, v, 6);
         sxform_motion(&sX, v, o);
         m6_mulv(X, v, d);
-        e_mv = fmax(e_mv, max_abs_diff(o, d, 6));                           /* X v */
+        e_mv = fmax(e_mv, max_abs_diff(o, d, 6)); /* X v */
         plux_force(X, Xf);
         sxform_force(&sX, v, o);
         m6_mulv(Xf, v, d);
-        e_mv = fmax(e_mv, max_abs_diff(o, d, 6));                           /* X* f */
+        e_mv = fmax(e_mv, max_abs_diff(o, d, 6)); /* X* f */
         sxform_tforce(&sX, v, o);
         m6_tmulv(X, v, d);
-        e_mv = fmax(e_mv, max_abs_diff(o, d, 6));                           /* X^T f */
+        e_mv = fmax(e_mv, max_abs_diff(o, d, 6)); /* X^T f */
         double w[6], cm[36];
         random_vec(&rng, w, 6);
         crf(v, cm);
         crf_mulv(v, w, o);
         m6_mulv(cm, w, d);
-        e_mv = fmax(e_mv, max_abs_diff(o, d, 6));                           /* v x* f */
+        e_mv = fmax(e_mv, max_abs_diff(o, d, 6)); /* v x* f */
 
         /* inertias: a rigid body's (sinertia_mcI), then an articulated one
          * (IA - U D^-1 U^T, U = IA S), through X^T I X into an accumulator */
@@ -241,13 +246,13 @@ static void check_efficient_forms(void)
         memcpy(s6 + 3 * prismatic, b.axis, sizeof b.axis);
         sinertia_mul_axis(&sI, prismatic, b.axis, U);
         m6_mulv(I, s6, Ud);
-        e_in = fmax(e_in, max_abs_diff(U, Ud, 6));                          /* U = I S */
+        e_in = fmax(e_in, max_abs_diff(U, Ud, 6)); /* U = I S */
         double Dinv = 1.0 / v6_dot(s6, U);
         sinertia_sub_outer(&sI, U, Dinv);
         for (int r = 0; r < 6; r++)
             for (int k = 0; k < 6; k++) I[6 * r + k] -= U[r] * Dinv * U[k];
         sinertia_full(&sI, Is);
-        e_in = fmax(e_in, max_abs_diff(Is, I, 36));                         /* Ia */
+        e_in = fmax(e_in, max_abs_diff(Is, I, 36)); /* Ia */
         sinertia_mulv(&sI, v, o);
         m6_mulv(I, v, d);
         e_in = fmax(e_in, max_abs_diff(o, d, 6));
@@ -289,11 +294,17 @@ static void check_fd(const mech_model *m, dense_ws *dws, aba_ws *aws)
         dense_fd(m, dws, q, qd, tau, fext, qdd_d);
         aba_fd(m, aws, q, qd, tau, fext, qdd_a);
         double e = mech_scaled_error(qdd_a, qdd_d, nv);
-        if (e > e_fd) { e_fd = e; w_fd = t; }
+        if (e > e_fd) {
+            e_fd = e;
+            w_fd = t;
+        }
         for (int k = 0; k < 2; k++) {
             double plain;
             e = dense_id_residual(m, dws, q, qd, k ? qdd_a : qdd_d, fext, tau, &plain);
-            if (e > e_id[k]) { e_id[k] = e; w_id[k] = t; }
+            if (e > e_id[k]) {
+                e_id[k] = e;
+                w_id[k] = t;
+            }
             e_plain[k] = fmax(e_plain[k], plain);
         }
     }
@@ -302,7 +313,12 @@ static void check_fd(const mech_model *m, dense_ws *dws, aba_ws *aws)
         printf("%s: ID(qdd_%s) - tau, scaled by |tau| alone: %.3e\n", m->name, k ? "aba" : "crba", e_plain[k]);
         report(m->name, k ? "|ID(qdd_aba) - tau| / balance" : "|ID(qdd_crba) - tau| / balance", e_id[k], w_id[k], GATE);
     }
-    free(q); free(qd); free(tau); free(fext); free(qdd_d); free(qdd_a);
+    free(q);
+    free(qd);
+    free(tau);
+    free(fext);
+    free(qdd_d);
+    free(qdd_a);
 }
 
 /* Body spatial velocities v_i (body frame) and transforms iX0 by the test's
@@ -338,7 +354,7 @@ static void check_kinematics(const mech_model *m)
     double *qp = calloc((size_t)m->nq + 1, sizeof *qp), *qm = calloc((size_t)m->nq + 1, sizeof *qm);
     double *pose = calloc(7 * (size_t)nb + 1, sizeof *pose), *posep = calloc(7 * (size_t)nb + 1, sizeof *posep);
     double *posem = calloc(7 * (size_t)nb + 1, sizeof *posem);
-    double (*v)[6] = calloc((size_t)nb + 1, sizeof *v), (*X0)[36] = calloc((size_t)nb + 1, sizeof *X0);
+    double(*v)[6] = calloc((size_t)nb + 1, sizeof *v), (*X0)[36] = calloc((size_t)nb + 1, sizeof *X0);
     double *vfd = calloc(6 * (size_t)nb + 1, sizeof *vfd);
     const double h = 1e-5;
     double e_vel = 0, e_pose = 0;
@@ -364,7 +380,7 @@ static void check_kinematics(const mech_model *m)
             for (int k = 0; k < 9; k++) dR[k] = (Rp[k] - Rm[k]) / (2 * h);
             double Rt[9];
             m3_transpose(R, Rt);
-            m3_mul(Rt, dR, W);                                              /* R^T dR/dt = (w_body x) */
+            m3_mul(Rt, dR, W); /* R^T dR/dt = (w_body x) */
             vfd[6 * i + 0] = 0.5 * (W[7] - W[5]);
             vfd[6 * i + 1] = 0.5 * (W[2] - W[6]);
             vfd[6 * i + 2] = 0.5 * (W[3] - W[1]);
@@ -374,12 +390,27 @@ static void check_kinematics(const mech_model *m)
             epose = fmax(epose, mech_scaled_error(Xp, X0[i], 36));
         }
         double e = mech_scaled_error(vfd, &v[0][0], 6 * nb);
-        if (e > e_vel) { e_vel = e; w_vel = t; }
-        if (epose > e_pose) { e_pose = epose; w_pose = t; }
+        if (e > e_vel) {
+            e_vel = e;
+            w_vel = t;
+        }
+        if (epose > e_pose) {
+            e_pose = epose;
+            w_pose = t;
+        }
     }
     report(m->name, "qd == dq/dt (pose differences)", e_vel, w_vel, 1e-7);
     report(m->name, "poses == Plucker iX0", e_pose, w_pose, GATE);
-    free(q); free(qd); free(qp); free(qm); free(pose); free(posep); free(posem); free(v); free(X0); free(vfd);
+    free(q);
+    free(qd);
+    free(qp);
+    free(qm);
+    free(pose);
+    free(posep);
+    free(posem);
+    free(v);
+    free(X0);
+    free(vfd);
 }
 
 /* mech_integrate_q by +tau then -tau returns to the start. */
@@ -398,18 +429,23 @@ static void check_reversible(const mech_model *m)
         mech_integrate_q(m, q, qd, tau);
         mech_integrate_q(m, q, qd, -tau);
         double e = mech_scaled_error(q, q0, m->nq);
-        if (e > e_rev) { e_rev = e; w_rev = t; }
+        if (e > e_rev) {
+            e_rev = e;
+            w_rev = t;
+        }
     }
     report(m->name, "drift +tau -tau returns", e_rev, w_rev, 1e-10);
-    free(q); free(q0); free(qd);
+    free(q);
+    free(q0);
+    free(qd);
 }
 
 /* Semi-implicit Euler from a random state, tau = 0, no fext, both engines:
  * the energy excursion max|E(t) - E(0)| must be small on the scale
  * KE(0) + sum m |g| (1 m), shrink 2x when dt halves (first order), and not
  * depend on the engine. */
-static double euler_excursion(const mech_model *m, mech_fd_fn fd, void *ctx, dense_ws *dws,
-                              const double *q0, const double *qd0, double T, double dt)
+static double euler_excursion(const mech_model *m, mech_fd_fn fd, void *ctx, dense_ws *dws, const double *q0,
+                              const double *qd0, double T, double dt)
 {
     double *q = calloc((size_t)m->nq + 1, sizeof *q), *qd = calloc((size_t)m->nv + 1, sizeof *qd);
     double *tau = calloc((size_t)m->nv + 1, sizeof *tau), *qdd = calloc((size_t)m->nv + 1, sizeof *qdd);
@@ -421,7 +457,10 @@ static double euler_excursion(const mech_model *m, mech_fd_fn fd, void *ctx, den
         mech_step_euler(m, fd, ctx, q, qd, tau, NULL, qdd, dt);
         exc = fmax(exc, fabs(mech_energy(m, dws, q, qd, NULL, NULL) - E0));
     }
-    free(q); free(qd); free(tau); free(qdd);
+    free(q);
+    free(qd);
+    free(tau);
+    free(qdd);
     return exc;
 }
 
@@ -457,11 +496,15 @@ static void check_energy(const mech_model *m, dense_ws *dws, aba_ws *aws)
         mech_world_kinematics(m, q, qd, k);
         mech_energy_bodies(m, k, qd, &Tb, &Vb);
         double e = fmax(fabs(Tb - Td) / fmax(fabs(Td), 1), fabs(Vb - Vd) / fmax(fabs(Vd), 1));
-        if (e > e_bodies) { e_bodies = e; w_bodies = t; }
+        if (e > e_bodies) {
+            e_bodies = e;
+            w_bodies = t;
+        }
     }
     report(m->name, "energy from the bodies vs 1/2 qd^T H qd + V, scaled", e_bodies, w_bodies, GATE);
     free(k);
-    free(q); free(qd);
+    free(q);
+    free(qd);
 }
 
 static void check_model(const mech_model *m)
@@ -493,7 +536,16 @@ typedef struct {
 
 /* Every joint type, a branch, non-trivial tree rotations, off-axis CoMs. */
 static const hand_body HAND[] = {
-    { "bus", -1, MECH_JOINT_FLOATING, { 0 }, { 0.1, -0.2, 0.3 }, { 0.2, 0.1, -0.3 }, 5.0, { 0.1, 0.05, -0.02 }, { 1.0, 1.3, 0.8 }, 1 },
+    { "bus",
+      -1,
+      MECH_JOINT_FLOATING,
+      { 0 },
+      { 0.1, -0.2, 0.3 },
+      { 0.2, 0.1, -0.3 },
+      5.0,
+      { 0.1, 0.05, -0.02 },
+      { 1.0, 1.3, 0.8 },
+      1 },
     { "arm", 0, MECH_JOINT_REVOLUTE, { 0, 0.6, 0.8 }, { 0.5, 0, 0.1 }, { 0.3, 0, 0 }, 1.0, { 0.2, 0, 0 }, { 0.01, 0.05, 0.05 }, 0 },
     { "tool", 1, MECH_JOINT_FIXED, { 0 }, { 0.4, 0.1, 0 }, { 0, 0.4, 0.2 }, 0.5, { 0.05, 0.02, 0 }, { 0.002, 0.003, 0.004 }, 1 },
     { "slide", 2, MECH_JOINT_PRISMATIC, { 1, 0, 0 }, { 0.1, 0, 0 }, { 0, 0, 0.5 }, 0.3, { 0, 0.03, 0 }, { 0.001, 0.002, 0.002 }, 1 },
@@ -563,7 +615,7 @@ static void check_satellite(const mech_model *m)
         fprintf(stderr, "%s: no floating body\n", m->name);
         exit(2);
     }
-    mech_model m0 = *m;                                                     /* gravity-free copy */
+    mech_model m0 = *m; /* gravity-free copy */
     m0.gravity[0] = m0.gravity[1] = m0.gravity[2] = 0;
     dense_ws *dws = dense_ws_new(m);
     aba_ws *aws = aba_ws_new(m);
@@ -581,7 +633,7 @@ static void check_satellite(const mech_model *m)
     for (int t = 0; t < 100; t++) {
         mech_sample_state(m, &rng, q, qd, tau, fext);
         double R[9], Rtg[3];
-        mech_body_poses(m, q, pose);                                        /* world attitude, tree rotation included */
+        mech_body_poses(m, q, pose); /* world attitude, tree rotation included */
         quat_to_rot(pose + 7 * bus + 3, R);
         m3_tmulv(R, m->gravity, Rtg);
         memset(expect, 0, (size_t)nv * sizeof *expect);
@@ -591,7 +643,10 @@ static void check_satellite(const mech_model *m)
             if (eng) aba_fd(m, aws, q, zero, zero, NULL, qdd);
             else dense_fd(m, dws, q, zero, zero, NULL, qdd);
             double e = mech_scaled_error(qdd, expect, nv);
-            if (e > e_rest[eng]) { e_rest[eng] = e; w_rest[eng] = t; }
+            if (e > e_rest[eng]) {
+                e_rest[eng] = e;
+                w_rest[eng] = t;
+            }
             if (eng) {
                 double a[3];
                 m3_mulv(R, qdd + b->vidx + 3, a);
@@ -609,7 +664,10 @@ static void check_satellite(const mech_model *m)
             }
             for (int k = 0; k < nv; k++) qdd[k] -= qdd0[k];
             e = mech_scaled_error(qdd, expect, nv);
-            if (e > e_moving[eng]) { e_moving[eng] = e; w_moving[eng] = t; }
+            if (e > e_moving[eng]) {
+                e_moving[eng] = e;
+                w_moving[eng] = t;
+            }
         }
     }
     report(m->name, "free fall at rest, dense", e_rest[0], w_rest[0], GATE);
@@ -618,7 +676,15 @@ static void check_satellite(const mech_model *m)
     report(m->name, "|R v_dot - g| / |g|", e_dir, -1, GATE);
     report(m->name, "qdd(g)-qdd(0) moving, dense", e_moving[0], w_moving[0], GATE);
     report(m->name, "qdd(g)-qdd(0) moving, aba", e_moving[1], w_moving[1], GATE);
-    free(q); free(qd); free(tau); free(fext); free(zero); free(qdd); free(qdd0); free(expect); free(pose);
+    free(q);
+    free(qd);
+    free(tau);
+    free(fext);
+    free(zero);
+    free(qdd);
+    free(qdd0);
+    free(expect);
+    free(pose);
     dense_ws_free(dws);
     aba_ws_free(aws);
 }
@@ -631,7 +697,7 @@ int main(int argc, char **argv)
     } else if (argc == 2 && strcmp(argv[1], "hand") == 0) {
         mech_model *m = hand_model(), sat = *m;
         check_model(m);
-        sat.nb = 5;                             /* the floating subtree: bus, arm, tool, slide, wing */
+        sat.nb = 5; /* the floating subtree: bus, arm, tool, slide, wing */
         sat.nq = sat.bodies[4].qidx + sat.bodies[4].nq;
         sat.nv = sat.bodies[4].vidx + sat.bodies[4].nv;
         snprintf(sat.name, sizeof sat.name, "hand-floating");

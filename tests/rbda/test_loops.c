@@ -55,8 +55,8 @@ static double *vec(int n) { return calloc((size_t)n + 1, sizeof(double)); }
 
 /* The maximal check: returns max(|K qdd - k - kstab| scaled, |r - K^T lambda| / balance)
  * with r = ID(q, qd, qdd) - tau - tau_e and lambda = (K K^T)^-1 K r. */
-static double maximal_residual(const mech_model *m, dense_ws *dws, const double *q, const double *qd,
-                               const double *tau, const double *fext, const double *act, const double *qdd)
+static double maximal_residual(const mech_model *m, dense_ws *dws, const double *q, const double *qd, const double *tau,
+                               const double *fext, const double *act, const double *qdd)
 {
     int nv = m->nv, nc = m->nc;
     double *K = vec(nc * nv), *k = vec(nc), *Kq = vec(nc), *r = vec(nv), *te = vec(nv), *C = vec(nv);
@@ -84,7 +84,16 @@ static double maximal_residual(const mech_model *m, dense_ws *dws, const double 
         for (int i = 0; i < nc; i++) v -= K[i * nv + j] * lam[i];
         err_f = fmax(err_f, fabs(v) / scale);
     }
-    free(K); free(k); free(Kq); free(r); free(te); free(C); free(KK); free(lam); free(zero); free(piv);
+    free(K);
+    free(k);
+    free(Kq);
+    free(r);
+    free(te);
+    free(C);
+    free(KK);
+    free(lam);
+    free(zero);
+    free(piv);
     return fmax(err_k, err_f);
 }
 
@@ -114,7 +123,17 @@ static double loop_fd_error(const mech_model *m, dense_ws *dws, const double *q,
         }
     }
     double err = fmax(mech_scaled_error(ed, fd1, nc), mech_scaled_error(k, fd2, nc));
-    free(e); free(ed); free(k); free(ep); free(em); free(edp); free(edm); free(qp); free(qm); free(fd1); free(fd2);
+    free(e);
+    free(ed);
+    free(k);
+    free(ep);
+    free(em);
+    free(edp);
+    free(edm);
+    free(qp);
+    free(qm);
+    free(fd1);
+    free(fd2);
     return err;
 }
 
@@ -173,7 +192,12 @@ static double tsda_fd_error(const mech_model *m, dense_ws *dws, const double *q,
     for (int j = 0; j < nv; j++) scale = fmax(scale, fabs(Qfd[j]));
     double err = 0;
     for (int j = 0; j < nv; j++) err = fmax(err, fabs(Q[j] - Qfd[j]) / scale);
-    free(Q); free(Qfd); free(dl); free(qp); free(dnu); free(pose);
+    free(Q);
+    free(Qfd);
+    free(dl);
+    free(qp);
+    free(dnu);
+    free(pose);
     return err;
 }
 
@@ -210,7 +234,13 @@ static double observe_error(const mech_model *m, dense_ws *dws, const double *q,
         rr[2 * r + 1] = qd[b->vidx];
     }
     double err = n ? mech_scaled_error(o, ref, n) : 0;
-    free(o); free(ref); free(qp); free(qm); free(pose); free(pp); free(pm);
+    free(o);
+    free(ref);
+    free(qp);
+    free(qm);
+    free(pose);
+    free(pp);
+    free(pm);
     return err;
 }
 
@@ -261,7 +291,12 @@ static void check_trajectory(const mech_model *m, dense_ws *dws)
            scale, closure);
     report(m->name, "trajectory energy excursion / scale", exc / scale, 1e-6);
     report(m->name, "trajectory max closure |e|", closure, 1e-6);
-    free(q); free(qd); free(tau); free(qdd); free(vmid); free(e);
+    free(q);
+    free(qd);
+    free(tau);
+    free(qdd);
+    free(vmid);
+    free(e);
 }
 
 static void check_model(const mech_model *m)
@@ -308,7 +343,8 @@ static void check_model(const mech_model *m)
         e_obs = fmax(e_obs, observe_error(m, dws, qt, qdt));
     }
     printf("%s: %d trials, walk closure max|e| %.3e, torn max|e| %.3e, min rank(K) %d of nc %d, "
-           "min Gram-Schmidt kept fraction %.3e\n", m->name, TRIALS, closure, tear_err, rank_min, m->nc, margin_min);
+           "min Gram-Schmidt kept fraction %.3e\n",
+           m->name, TRIALS, closure, tear_err, rank_min, m->nc, margin_min);
     report(m->name, "trials with rank(K) < nc", rank_bad, 0);
     report(m->name, "walk stays on the manifold (max|e|)", closure, 1e-12);
     if (m->nc) report(m->name, "K qd, k vs central differences of e, K qd", e_fd, 1e-6);
@@ -318,7 +354,16 @@ static void check_model(const mech_model *m)
     if (mech_observe_len(m)) report(m->name, "observe vs poses / central differences", e_obs, 1e-6);
     report(m->name, "find: names that do not round-trip", find_failures(m), 0);
     if (m->nc && !m->ntsda && !m->nrsda) check_trajectory(m, dws);
-    free(q); free(qd); free(qt); free(qdt); free(tau); free(act); free(fext); free(qdd); free(qdd_a); free(e);
+    free(q);
+    free(qd);
+    free(qt);
+    free(qdt);
+    free(tau);
+    free(act);
+    free(fext);
+    free(qdd);
+    free(qdd_a);
+    free(e);
     dense_ws_free(dws);
     aba_ws_free(aws);
 }
@@ -343,8 +388,7 @@ static void check_overconstrained(const char *path)
     mech_error_format(&err, place, sizeof place);
     printf("overconstrained: open: %s\n", place);
     report("overconstrained", "refused when opened", !refused, 0);
-    report("overconstrained", "error at the loop's line 26, column 6 of its name",
-           err.line != 26 || err.col != 6, 0);
+    report("overconstrained", "error at the loop's line 26, column 6 of its name", err.line != 26 || err.col != 6, 0);
     const char *want = "fourbar.mech:26:6: loop 'pivot' is over-constrained: rank(K) = 2 < nc = 5, 3 redundant rows";
     report("overconstrained", "error names the loop and 3 redundant rows", strncmp(place, want, strlen(want)) != 0, 0);
     free(q);

@@ -36,14 +36,18 @@ static double excursion(const mech_model *m, aba_engine *ae, dense_ws *dws, cons
     memcpy(q, q0, (nq - 1) * sizeof *q);
     memcpy(qd, qd0, (nv - 1) * sizeof *qd);
     double E0 = mech_energy(m, dws, q, qd, NULL, NULL), exc = 0;
-    aba_engine_fd(ae, q, qd, tau, NULL, qdd);                               /* Verlet's first predictor */
+    aba_engine_fd(ae, q, qd, tau, NULL, qdd); /* Verlet's first predictor */
     long steps = lround(T / dt);
     for (long s = 0; s < steps; s++) {
         if (verlet) mech_step_verlet(m, aba_engine_fd, ae, q, qd, tau, NULL, qdd, vmid, dt);
         else mech_step_euler(m, aba_engine_fd, ae, q, qd, tau, NULL, qdd, dt);
         exc = fmax(exc, fabs(mech_energy(m, dws, q, qd, NULL, NULL) - E0));
     }
-    free(q); free(qd); free(tau); free(qdd); free(vmid);
+    free(q);
+    free(qd);
+    free(tau);
+    free(qdd);
+    free(vmid);
     return exc;
 }
 
@@ -75,12 +79,14 @@ int main(int argc, char **argv)
         double e1 = excursion(m, &ae, dws, q, qd, s, T, dt), e2 = excursion(m, &ae, dws, q, qd, s, T, dt / 2);
         int exact = e1 <= floor && e2 <= floor, ok = exact || fabs(e1 / e2 - want[s]) <= tol[s];
         printf("%s: %-6s T %g s: energy excursion %.3e J (dt %g), %.3e J (dt/2), ratio %.3f (want %.2f +- %.2f; "
-               "floor %.1e J)%s %s\n", m->name, names[s], T, e1, dt, e2, e1 / e2, want[s], tol[s], floor,
+               "floor %.1e J)%s %s\n",
+               m->name, names[s], T, e1, dt, e2, e1 / e2, want[s], tol[s], floor,
                exact ? " below the floor: exact" : "", ok ? "ok" : "FAIL");
         fail |= !ok;
     }
     printf("%s\n", fail ? "FAIL" : "PASS");
-    free(q); free(qd);
+    free(q);
+    free(qd);
     dense_ws_free(dws);
     aba_ws_free(aws);
     mech_model_free(m);

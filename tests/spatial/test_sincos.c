@@ -16,7 +16,7 @@
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
-static uint64_t next(void)                  /* splitmix64 */
+static uint64_t next(void) /* splitmix64 */
 {
     uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -76,12 +76,15 @@ static void check_one(stats *st, double x)
     double es = fabs(s - rs), ec = fabs(c - rc);
     double us = es / ulp_of(rs), uc = ec / ulp_of(rc);
     double u = us > uc ? us : uc, e = es > ec ? es : ec;
-    if (u > st->max_ulp) { st->max_ulp = u; st->worst_x = x; }
+    if (u > st->max_ulp) {
+        st->max_ulp = u;
+        st->worst_x = x;
+    }
     if (e > st->max_abs) st->max_abs = e;
     if (!(u <= 2.0 && e <= 4e-16)) {
         if (st->bad++ < 5)
-            fprintf(stderr, "test_sincos: %s: x = %.17g: sin %.17g vs %.17g, cos %.17g vs %.17g (%.2f ulp)\n",
-                    st->name, x, s, rs, c, rc, u);
+            fprintf(stderr, "test_sincos: %s: x = %.17g: sin %.17g vs %.17g, cos %.17g vs %.17g (%.2f ulp)\n", st->name,
+                    x, s, rs, c, rc, u);
     }
 }
 
@@ -132,7 +135,7 @@ int main(void)
     stats large = { "log-uniform 1e-3 .. 1e5", 0, 0, 0, 0, 0 };
     for (int i = 0; i < 200000; i++) check_one(&large, random_sign(log_uniform(1e-3, MECH_SINCOS_MAX)));
     {
-        double x = MECH_SINCOS_MAX;                 /* both sides of the fallback threshold */
+        double x = MECH_SINCOS_MAX; /* both sides of the fallback threshold */
         for (int j = 0; j < 1000; j++) {
             check_one(&large, x);
             check_one(&large, -x);

@@ -85,8 +85,8 @@ static void test_jacobians(void)
 {
     for (int g = 0; g < 3; g++) {
         double eps = regime_eps[g], tol = regime_tol[g];
-        double w_jr = 0, w_jri = 0, w_id = 0, w_rp = 0, w_rtu = 0, w_tr = 0, w_m1 = 0, w_m2 = 0,
-               w_b1 = 0, w_b2 = 0, w_d2 = 0, w_d3 = 0;
+        double w_jr = 0, w_jri = 0, w_id = 0, w_rp = 0, w_rtu = 0, w_tr = 0, w_m1 = 0, w_m2 = 0, w_b1 = 0, w_b2 = 0,
+               w_d2 = 0, w_d3 = 0;
         for (int k = 0; k < 100; k++) {
             double th[3], R[9], R2[9], p[3], J[9], Ji[9], F[9];
             rand_theta(regime_t[g], th);

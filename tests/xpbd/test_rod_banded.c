@@ -148,7 +148,8 @@ int main(void)
         failures++;
     }
     for (int disc = XPBD_ROD_RIGID; disc <= XPBD_ROD_CUBIC; disc++)
-        for (int full = 0; full <= (disc != XPBD_ROD_RIGID); full++) check_rod_band((xpbd_rod_discretization)disc, full);
+        for (int full = 0; full <= (disc != XPBD_ROD_RIGID); full++)
+            check_rod_band((xpbd_rod_discretization)disc, full);
     printf(failures ? "%d FAILURES\n" : "all passed\n", failures);
     return failures != 0;
 }

@@ -214,8 +214,8 @@ int main(void)
             for (int shape = XPBD_ROD_STRAIGHT; shape <= XPBD_ROD_HELIX; shape++) {
                 double worst = 0;
                 for (int trial = 0; trial < 10; trial++)
-                    worst = fmax(worst, check_rod((xpbd_rod_discretization)disc, full, (xpbd_rod_shape)shape,
-                                                  XPBD_ROD_CLAMP));
+                    worst = fmax(worst,
+                                 check_rod((xpbd_rod_discretization)disc, full, (xpbd_rod_shape)shape, XPBD_ROD_CLAMP));
                 char what[96];
                 snprintf(what, sizeof what, "%s %s %s", names[disc], full ? "full" : "reduced",
                          shape ? "helix" : "straight");

@@ -63,7 +63,7 @@ static void bristlebot(const char *dir)
         mech_data_poses(d, P);
         /* the body's z axis, third column of R(q): its z component */
         min_up = fmin(min_up, up(P));
-        if (i >= 2) z_lo = fmin(z_lo, P[2]), z_hi = fmax(z_hi, P[2]);   /* after 0.2 s of settling */
+        if (i >= 2) z_lo = fmin(z_lo, P[2]), z_hi = fmax(z_hi, P[2]); /* after 0.2 s of settling */
         if (i == 10) x1 = P[0];
     }
     double speed = (P[0] - x1) / 1.0;

@@ -177,8 +177,8 @@ static void test_locking(void)
 {
     double q = locking_error(XPBD_ROD_QUADRATIC, 1, 0), c = locking_error(XPBD_ROD_CUBIC, 1, 0);
     double lf = locking_error(XPBD_ROD_LINEAR, 3, 1), qf = locking_error(XPBD_ROD_QUADRATIC, 1, 1);
-    printf("L/r = 100: reduced 1 quadratic %.3f%%, 1 cubic %.3f%%; full 3 linear %.1f%%, 1 quadratic %.1f%%\n",
-           100 * q, 100 * c, 100 * lf, 100 * qf);
+    printf("L/r = 100: reduced 1 quadratic %.3f%%, 1 cubic %.3f%%; full 3 linear %.1f%%, 1 quadratic %.1f%%\n", 100 * q,
+           100 * c, 100 * lf, 100 * qf);
     expect(q < 0.005 && c < 0.005, "reduced integration within 0.5% of Timoshenko");
     expect(lf > 0.5 && qf > 0.5, "full integration locks");
 }

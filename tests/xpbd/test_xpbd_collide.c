@@ -55,9 +55,7 @@ static double support(const collide_placed *s, const double u[3])
     case COLLIDE_BOX:
         for (int k = 0; k < 3; k++) col(s->R, k, ax), h += s->size[k] * fabs(dot(u, ax));
         return h;
-    case COLLIDE_CAPSULE:
-        col(s->R, 2, ax);
-        return h + s->size[1] * fabs(dot(u, ax)) + s->size[0] * sqrt(dot(u, u));
+    case COLLIDE_CAPSULE: col(s->R, 2, ax); return h + s->size[1] * fabs(dot(u, ax)) + s->size[0] * sqrt(dot(u, u));
     case COLLIDE_CYLINDER: {
         col(s->R, 2, ax);
         double uz = dot(u, ax), perp = sqrt(fmax(0.0, dot(u, u) - uz * uz));
@@ -135,13 +133,13 @@ static double brute_distance(const collide_placed *a, const collide_placed *b, d
         t2[0] = base[1] * t1[2] - base[2] * t1[1];
         t2[1] = base[2] * t1[0] - base[0] * t1[2];
         t2[2] = base[0] * t1[1] - base[1] * t1[0];
-#define AT(x, y, out)                                                                              \
-    do {                                                                                           \
-        double u_[3];                                                                              \
-        for (int k = 0; k < 3; k++) u_[k] = base[k] + (x) * t1[k] + (y) * t2[k];                  \
-        double L_ = sqrt(dot(u_, u_));                                                             \
-        for (int k = 0; k < 3; k++) u_[k] /= L_;                                                   \
-        out = gap(a, b, u_);                                                                       \
+#define AT(x, y, out) \
+    do { \
+        double u_[3]; \
+        for (int k = 0; k < 3; k++) u_[k] = base[k] + (x)*t1[k] + (y)*t2[k]; \
+        double L_ = sqrt(dot(u_, u_)); \
+        for (int k = 0; k < 3; k++) u_[k] /= L_; \
+        out = gap(a, b, u_); \
     } while (0)
         double P[3][2] = { { 0, 0 }, { size, 0 }, { 0, size } }, F[3];
         for (int i = 0; i < 3; i++) AT(P[i][0], P[i][1], F[i]);
@@ -150,10 +148,13 @@ static double brute_distance(const collide_placed *a, const collide_placed *b, d
             for (int i = 0; i < 3; i++)
                 for (int j = i + 1; j < 3; j++)
                     if (F[j] > F[i]) {
-                        double t = F[i]; F[i] = F[j]; F[j] = t;
+                        double t = F[i];
+                        F[i] = F[j];
+                        F[j] = t;
                         for (int k = 0; k < 2; k++) t = P[i][k], P[i][k] = P[j][k], P[j][k] = t;
                     }
-            double dx = fabs(P[1][0] - P[0][0]) + fabs(P[2][0] - P[0][0]) + fabs(P[1][1] - P[0][1]) + fabs(P[2][1] - P[0][1]);
+            double dx =
+                fabs(P[1][0] - P[0][0]) + fabs(P[2][0] - P[0][0]) + fabs(P[1][1] - P[0][1]) + fabs(P[2][1] - P[0][1]);
             if (dx < 1e-13) break;
             double c[2] = { 0.5 * (P[0][0] + P[1][0]), 0.5 * (P[0][1] + P[1][1]) }, r[2], fr;
             for (int k = 0; k < 2; k++) r[k] = c[k] + (c[k] - P[2][k]);
@@ -188,7 +189,7 @@ static double brute_distance(const collide_placed *a, const collide_placed *b, d
             for (int k = 0; k < 3; k++) u[k] = base[k] + P[bi][0] * t1[k] + P[bi][1] * t2[k];
             double L = sqrt(dot(u, u));
             for (int k = 0; k < 3; k++) nbest[k] = u[k] / L;
-            size = 0.5;   /* improved: restart at the same scale (×0.1 below) */
+            size = 0.5; /* improved: restart at the same scale (×0.1 below) */
         }
     }
     return best;
@@ -221,13 +222,14 @@ static void check_pair(collide_kind ta, collide_kind tb, int poses, double farth
         for (int k = 0; k < 60; k++) {
             double mid = 0.5 * (lo + hi);
             for (int j = 0; j < 3; j++) a.c[j] = mid * dir[j] / L;
-            sd = tb == COLLIDE_PLANE ? brute_distance(&a, &b, nb) : -support(&a, (double[3]){ -dir[0] / L, -dir[1] / L, -dir[2] / L }) -
-                                                                        support(&b, (double[3]){ dir[0] / L, dir[1] / L, dir[2] / L });
+            sd = tb == COLLIDE_PLANE ? brute_distance(&a, &b, nb)
+                                     : -support(&a, (double[3]){ -dir[0] / L, -dir[1] / L, -dir[2] / L }) -
+                                           support(&b, (double[3]){ dir[0] / L, dir[1] / L, dir[2] / L });
             if (sd < target) lo = mid;
             else hi = mid;
         }
         sd = brute_distance(&a, &b, nb);
-        if (sd > farthest) {   /* the bisection's proxy overshot: try another pose */
+        if (sd > farthest) { /* the bisection's proxy overshot: try another pose */
             it--;
             continue;
         }
@@ -247,8 +249,10 @@ static void check_pair(collide_kind ta, collide_kind tb, int poses, double farth
         worst_depth = fmax(worst_depth, fabs(best - sd));
     }
     char what[160];
-    snprintf(what, sizeof what, "%s-%s: deepest separation = brute-force signed distance within 1e-6 m (%d poses, "
-             "distance -0.1 to %g m)", names[ta], names[tb], poses, farthest);
+    snprintf(what, sizeof what,
+             "%s-%s: deepest separation = brute-force signed distance within 1e-6 m (%d poses, "
+             "distance -0.1 to %g m)",
+             names[ta], names[tb], poses, farthest);
     expect(what, empty == 0 && worst_depth <= 1e-6, worst_depth);
     snprintf(what, sizeof what, "%s-%s: contact points on both surfaces within 1e-6 m", names[ta], names[tb]);
     expect(what, empty == 0 && worst_surface <= 1e-6, worst_surface);
@@ -291,7 +295,8 @@ static void test_place(void)
         }
         worst = fmax(worst, fabs(pl.size[2] - sh.size[2])) + (pl.kind != sh.kind);
     }
-    expect("place: a shape at a quaternion pose is at p + q pos q*, its axes q a q*, within 1e-14", worst <= 1e-14, worst);
+    expect("place: a shape at a quaternion pose is at p + q pos q*, its axes q a q*, within 1e-14", worst <= 1e-14,
+           worst);
 }
 
 /* ---- broad phase ---- */
@@ -299,7 +304,7 @@ static void test_place(void)
 static int skip_same_third(int i, int j, const void *user)
 {
     (void)user;
-    return i % 3 == 0 && j % 3 == 0;   /* an arbitrary exclusion, so the filter is exercised */
+    return i % 3 == 0 && j % 3 == 0; /* an arbitrary exclusion, so the filter is exercised */
 }
 
 static void test_broadphase(void)
@@ -313,7 +318,7 @@ static void test_broadphase(void)
         random_shape(&s[i], t);
         for (int k = 0; k < 3; k++) s[i].c[k] = 8.0 * uniform();
         is_static[i] = t == COLLIDE_PLANE || i % 50 == 1;
-        if (i == 51) s[i].size[0] = s[i].size[1] = s[i].size[2] = 40.0;   /* a static box larger than the hash */
+        if (i == 51) s[i].size[0] = s[i].size[1] = s[i].size[2] = 40.0; /* a static box larger than the hash */
         grow[i] = 0.05 * uniform();
     }
     collide_broadphase bp = { 0 };
@@ -362,12 +367,10 @@ static void test_broadphase(void)
 int main(void)
 {
     static const collide_kind pairs[][2] = {
-        { COLLIDE_SPHERE, COLLIDE_PLANE },   { COLLIDE_BOX, COLLIDE_PLANE },
-        { COLLIDE_CAPSULE, COLLIDE_PLANE },  { COLLIDE_CYLINDER, COLLIDE_PLANE },
-        { COLLIDE_SPHERE, COLLIDE_SPHERE },  { COLLIDE_SPHERE, COLLIDE_BOX },
-        { COLLIDE_SPHERE, COLLIDE_CAPSULE }, { COLLIDE_CAPSULE, COLLIDE_CAPSULE },
-        { COLLIDE_BOX, COLLIDE_BOX },        { COLLIDE_CAPSULE, COLLIDE_BOX },
-        { COLLIDE_BOX, COLLIDE_SPHERE },     { COLLIDE_BOX, COLLIDE_CAPSULE },
+        { COLLIDE_SPHERE, COLLIDE_PLANE },    { COLLIDE_BOX, COLLIDE_PLANE },       { COLLIDE_CAPSULE, COLLIDE_PLANE },
+        { COLLIDE_CYLINDER, COLLIDE_PLANE },  { COLLIDE_SPHERE, COLLIDE_SPHERE },   { COLLIDE_SPHERE, COLLIDE_BOX },
+        { COLLIDE_SPHERE, COLLIDE_CAPSULE },  { COLLIDE_CAPSULE, COLLIDE_CAPSULE }, { COLLIDE_BOX, COLLIDE_BOX },
+        { COLLIDE_CAPSULE, COLLIDE_BOX },     { COLLIDE_BOX, COLLIDE_SPHERE },      { COLLIDE_BOX, COLLIDE_CAPSULE },
         { COLLIDE_SPHERE, COLLIDE_CYLINDER }, { COLLIDE_CYLINDER, COLLIDE_SPHERE },
     };
     /* Separated boxes get the clipped faces of their best separating axis,

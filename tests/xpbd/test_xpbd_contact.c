@@ -35,7 +35,8 @@ static void test_resting(const char *name, const char *shape, double rest_z, dou
         const double *p = s.d.p, *v = s.d.v, *w = s.d.w;
         dz = fmax(dz, fabs(p[2] - rest_z));
         drift = fmax(drift, hypot(p[0] - 0.3, p[1] + 0.2));
-        if (k >= 10) speed = fmax(speed, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
+        if (k >= 10)
+            speed = fmax(speed, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
     }
     char what[160];
     snprintf(what, sizeof what, "resting %s: height within 1e-4 m of rest for 10 s (max |z - z0|, m)", name);
@@ -88,7 +89,8 @@ static void test_incline(void)
     double th = 35 * 3.14159265358979323846 / 180, want = 9.81 * (sin(th) - 0.3 * cos(th));
     incline(35, 2.0, &moved, &a);
     expect("incline at 35 deg (tan 0.70 > mu_s 0.5): slides, acceleration g(sin - mu_d cos) within 2 % "
-           "(relative error)", fabs(a / want - 1) < 0.02, a / want - 1);
+           "(relative error)",
+           fabs(a / want - 1) < 0.02, a / want - 1);
 }
 
 /* ---- bounce ---- */
@@ -108,9 +110,9 @@ static void test_bounce(void)
     int nh = 1;
     for (int k = 0; k < 1000 && nh < 4 && !step(&s); k++) {
         double z = s.d.p[2] - r, vz = s.d.v[2];
-        if (vz_prev < 0 && vz > 0) top = z;             /* bounced */
+        if (vz_prev < 0 && vz > 0) top = z; /* bounced */
         top = fmax(top, z);
-        if (vz_prev > 0 && vz <= 0 && k > 0) h[nh++] = top;   /* apex */
+        if (vz_prev > 0 && vz <= 0 && k > 0) h[nh++] = top; /* apex */
         vz_prev = vz;
     }
     double worst = 0;
@@ -141,7 +143,8 @@ static void test_impact(void)
     for (int k = 0; k < 100 && !step(&s); k++)
         ;
     for (int k = 0; k < 3; k++) p1[k] = m[0] * s.d.v[k] + m[1] * s.d.v[3 + k];
-    double dp = sqrt((p1[0] - p0[0]) * (p1[0] - p0[0]) + (p1[1] - p0[1]) * (p1[1] - p0[1]) + (p1[2] - p0[2]) * (p1[2] - p0[2]));
+    double dp =
+        sqrt((p1[0] - p0[0]) * (p1[0] - p0[0]) + (p1[1] - p0[1]) * (p1[1] - p0[1]) + (p1[2] - p0[2]) * (p1[2] - p0[2]));
     double rel = dp / sqrt(p0[0] * p0[0] + p0[1] * p0[1] + p0[2] * p0[2]);
     expect("head-on frictionless impact: the spheres collide and separate (b moves +x after)", s.d.v[3] > 0, s.d.v[3]);
     expect("head-on frictionless impact: momentum conserved within 1e-9 relative", rel < 1e-9, rel);

@@ -75,7 +75,8 @@ static void set_velocity(xpbd_rod *rod, const double v[3])
 static void test_fall_on_rod(void)
 {
     scene s;
-    if (scene_open(&s, SETTINGS "gravity 0 0 -9.81\n" FALLING
+    if (scene_open(&s, SETTINGS
+                   "gravity 0 0 -9.81\n" FALLING
                    "rod fixed\n disc quadratic\n elements 8\n length 1\n diameter 0.02\n E 1e8\n rho 1000\n damping 1e4\n"
                    " origin 0 -0.5 0\n dir y\n clamp start base\n clamp end base\nend\n"))
         return;
@@ -87,7 +88,8 @@ static void test_fall_on_rod(void)
     printf("     fall on a rod: least separation %.3e m, falling rod's middle at z = %.4f m after 0.5 s\n", least, mid);
     expect("fall at 10 m/s across a clamped rod: penetration below 10 % of the diameter (penetration / d)",
            -least < 0.1 * d, fmax(-least, 0) / d);
-    expect("fall across a clamped rod: the rod stays on its side (middle above the fixed rod's centreline)", mid > 0, mid);
+    expect("fall across a clamped rod: the rod stays on its side (middle above the fixed rod's centreline)", mid > 0,
+           mid);
     scene_close(&s);
 }
 
@@ -112,8 +114,8 @@ static void test_resting(void)
 {
     scene s;
     if (scene_open(&s, SETTINGS "gravity 0 0 -9.81\nstatic plane\n"
-                   "rod lying\n elements 10\n length 1\n diameter 0.02\n E 1e7\n rho 1000\n"
-                   " origin -0.5 0.2 0.01\n dir x\nend\n"))
+                                "rod lying\n elements 10\n length 1\n diameter 0.02\n E 1e7\n rho 1000\n"
+                                " origin -0.5 0.2 0.01\n dir x\nend\n"))
         return;
     xpbd_rod *rod = &s.x.rods[0];
     double r = 0.5 * rod->desc.diameter, dz = 0, drift = 0;
@@ -144,7 +146,8 @@ static void momentum(const scene *s, double P[3])
 static void test_impact(void)
 {
     scene s;
-    if (scene_open(&s, SETTINGS "gravity 0 0 0\n"
+    if (scene_open(&s, SETTINGS
+                   "gravity 0 0 0\n"
                    "rod r\n disc cubic\n elements 4\n length 1\n diameter 0.05\n E 1e7\n rho 1000\n friction 0 0\n"
                    " origin -1.15 0 0\n dir x\nend\n"
                    "body ball\n parent base\n joint floating\n mass 1\n inertia 0.004 0.004 0.004\n"
@@ -168,10 +171,12 @@ static void test_impact(void)
 static double coil(int collide)
 {
     char text[1024];
-    snprintf(text, sizeof text, SETTINGS "gravity 0 0 0\n"
-             "rod coil\n disc quadratic\n elements 24\n shape helix 0.1 0.03 3\n diameter 0.02\n E 1e7\n nu 0.3\n"
-             " rho 1000\n damping 1e5\n clamp start base\n clamp end base\n move end 0 0 -0.05\n ramp end 1\n%s"
-             "end\n", collide ? "" : " visual\n");
+    snprintf(text, sizeof text,
+             SETTINGS "gravity 0 0 0\n"
+                      "rod coil\n disc quadratic\n elements 24\n shape helix 0.1 0.03 3\n diameter 0.02\n E 1e7\n nu 0.3\n"
+                      " rho 1000\n damping 1e5\n clamp start base\n clamp end base\n move end 0 0 -0.05\n ramp end 1\n%s"
+                      "end\n",
+             collide ? "" : " visual\n");
     scene s;
     if (scene_open(&s, text)) return NAN;
     const xpbd_rod *rod = &s.x.rods[0];

@@ -171,8 +171,10 @@ static void test_rod_shape(void)
                 surf = fmax(surf, fabs(reference_sdf(&s, hit[0].pb)));
             }
         char what[160];
-        snprintf(what, sizeof what, "rod-%s: deepest separation = dense minimum within 1e-6 m, orders 1-3, 600 poses "
-                 "(%d penetrating; worst, m)", names[type], deep);
+        snprintf(what, sizeof what,
+                 "rod-%s: deepest separation = dense minimum within 1e-6 m, orders 1-3, 600 poses "
+                 "(%d penetrating; worst, m)",
+                 names[type], deep);
         expect(what, worst < 1e-6, worst);
         snprintf(what, sizeof what, "rod-%s: the shape's point lies on its surface within 1e-9 m", names[type]);
         expect(what, surf < 1e-9, surf);
@@ -214,7 +216,8 @@ static void test_rod_rod(void)
             double worst = 0, surf = 0;
             int deep = 0, wrong_margin = 0;
             for (int t = 0; t < 300; t++) {
-                double p1[12], p2[12], c1[3] = { 0, 0, 0 }, c2[3] = { uniform(-0.3, 0.3), uniform(-0.3, 0.3), uniform(-0.3, 0.3) };
+                double p1[12], p2[12], c1[3] = { 0, 0, 0 },
+                                       c2[3] = { uniform(-0.3, 0.3), uniform(-0.3, 0.3), uniform(-0.3, 0.3) };
                 random_element(o1, c1, p1);
                 random_element(o2, c2, p2);
                 xpbd_rod_curve a = { o1, p1, uniform(0.005, 0.05) }, b = { o2, p2, uniform(0.005, 0.05) };
@@ -234,13 +237,17 @@ static void test_rod_rod(void)
                 surf = fmax(surf, fmax(fabs(sqrt(dot(r1, r1)) - a.r), fabs(sqrt(dot(r2, r2)) - b.r)));
             }
             char what[160];
-            snprintf(what, sizeof what, "rod-rod, orders %d and %d: separation = dense minimum within 1e-6 m, 300 pairs "
-                     "(%d penetrating; worst, m)", o1, o2, deep);
+            snprintf(what, sizeof what,
+                     "rod-rod, orders %d and %d: separation = dense minimum within 1e-6 m, 300 pairs "
+                     "(%d penetrating; worst, m)",
+                     o1, o2, deep);
             expect(what, worst < 1e-6, worst);
             snprintf(what, sizeof what, "rod-rod, orders %d and %d: points on both swept circles within 1e-12 m", o1, o2);
             expect(what, surf < 1e-12, surf);
-            snprintf(what, sizeof what, "rod-rod, orders %d and %d: closer than margin exactly when the dense minimum is "
-                     "(margins 0.1 mm either side; wrong answers)", o1, o2);
+            snprintf(what, sizeof what,
+                     "rod-rod, orders %d and %d: closer than margin exactly when the dense minimum is "
+                     "(margins 0.1 mm either side; wrong answers)",
+                     o1, o2);
             expect(what, wrong_margin == 0, wrong_margin);
         }
 }

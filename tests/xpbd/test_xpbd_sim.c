@@ -125,7 +125,7 @@ static void test_revolute_limit(void)
     xpbd_model_alloc(&m, 1, 1);
     params(&m, -9.81);
     body(&m, 0, (double[]){ 0, 0, -0.5 }, 0.1, 0.1, 0.01);
-    m.bodies[0].w[1] = 4.0; /* swings far past 0.5 rad without the limit */
+    m.bodies[0].w[1] = 4.0;  /* swings far past 0.5 rad without the limit */
     m.bodies[0].v[0] = -2.0; /* v = ω × (CoM − pivot) */
     xpbd_joint *j = &m.joints[0];
     j->type = XPBD_REVOLUTE;

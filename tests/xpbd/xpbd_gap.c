@@ -48,7 +48,11 @@ static double *reference(const mech_model *m, double dts, int ns)
         }
     }
     aba_ws_free(ae.ws);
-    free(q); free(qd); free(tau); free(qdd); free(vmid);
+    free(q);
+    free(qd);
+    free(tau);
+    free(qdd);
+    free(vmid);
     return out;
 }
 
@@ -70,7 +74,7 @@ static double gap(const mech_model *mm, const double *ref, double dts, int ns, d
         xpbd_mech_free(&x);
         return NAN;
     }
-    d.dt = dt;   /* the run's step; the scene keeps the file's */
+    d.dt = dt; /* the run's step; the scene keeps the file's */
     long per = lround(dts / dt);
     for (int k = 1; k <= ns; k++) {
         for (long s = 0; s < per; s++) xpbd_step(&x.m, &d);
@@ -95,7 +99,9 @@ static double gap(const mech_model *mm, const double *ref, double dts, int ns, d
         printf("  dt %g: joint coordinates read back reproduce the XPBD poses within %.1e m\n", dt, dev);
         if (!(dev < 1e-3)) g = NAN;
     } else g = NAN;
-    free(q); free(qd); free(fk);
+    free(q);
+    free(qd);
+    free(fk);
     xpbd_data_free(&d);
     xpbd_mech_free(&x);
     free(pose);

@@ -55,9 +55,11 @@ static int compare(const char *dir, const char *file, int (*build)(xpbd_model *)
             worst_c = fmax(worst_c, fabs(df.constraint - dc.constraint) / fmax(dc.constraint, 1e-300));
         }
         ok = mode == XPBD_SCALAR || (ok && dp <= 1e-9);
-        printf("%s %-6s: max |dp| %.2e m, residuals rel. diff primal %.2e constraint %.2e (last: %.3e %.3e) %s\n",
-               file, names[mode], dp, worst_p, worst_c, df.primal, df.constraint,
-               mode == XPBD_SCALAR ? "(not gated)" : ok ? "ok" : "FAIL");
+        printf("%s %-6s: max |dp| %.2e m, residuals rel. diff primal %.2e constraint %.2e (last: %.3e %.3e) %s\n", file,
+               names[mode], dp, worst_p, worst_c, df.primal, df.constraint,
+               mode == XPBD_SCALAR ? "(not gated)"
+               : ok                ? "ok"
+                                   : "FAIL");
         fails += !ok;
         xpbd_data_free(&df);
         xpbd_data_free(&dc);

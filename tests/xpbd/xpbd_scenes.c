@@ -63,8 +63,8 @@ void xpbd_3rps_target(double t, int joint, double target[6], void *user)
     if (joint != XPBD_3RPS_TARGET_JOINT) return;
     double s1 = sin(0.25 * PI * t), s2 = sin(0.3 * PI * t), s3 = sin(0.5 * PI * t);
     memset(target, 0, 6 * sizeof(double));
-    target[2] = H0 + 0.1 * s1 * s1;  /* platform height */
-    target[3] = 0.2 * s2 * s2;       /* tilt: x and y of R̄1 ⊟ R̄2 */
+    target[2] = H0 + 0.1 * s1 * s1; /* platform height */
+    target[3] = 0.2 * s2 * s2;      /* tilt: x and y of R̄1 ⊟ R̄2 */
     target[4] = -0.15 * s3 * s3;
 }
 
