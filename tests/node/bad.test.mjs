@@ -38,7 +38,7 @@ for (const file of files) {
 }
 
 // Errors found when a parsed model is opened are MechErrors at the element too.
-const fourbar = readFileSync(`${badDir}../overconstrained_fourbar.mech`, 'utf8');
+const fourbar = readFileSync(`${badDir}../fixtures/overconstrained_fourbar.mech`, 'utf8');
 
 test('an over-constrained loop is refused when opened on the runtime, at the loop', async () => {
   const error = await openModel({ text: fourbar, name: 'fourbar.mech' }).then(
