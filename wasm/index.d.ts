@@ -267,10 +267,11 @@ export class Sim {
   /**
    * XPBD: the rate of `body`'s motor, its joint's `ramp` drive target (rad/s revolute, m/s prismatic). Setting it
    * is an input: the target keeps its value now and turns on at the new rate (no jump). Both throw when the body
-   * has no ramp drive or the Sim is not on XPBD; setRampRate when the rate is not finite.
+   * has no ramp drive or the Sim is not on XPBD; setRampRate when the rate is not finite. `body` is an index in
+   * [0, nb) or a body's name; anything else is a RangeError.
    */
-  rampRate(body: number): number;
-  setRampRate(body: number, rate: number): void;
+  rampRate(body: number | string): number;
+  setRampRate(body: number | string, rate: number): void;
   /**
    * XPBD: the contacts that pressed in the last substep, 6 per contact: the point on the first collider
    * (world x y z) and the unit normal towards it (nx ny nz); a view overwritten by the next call.
@@ -313,7 +314,7 @@ export class Sim {
   /** The ground's force on each body in the last step, 3 per body (a shoe's pad corners summed); zeros without a ground. */
   groundForces(): Float64Array;
   /** Band roller `body`'s brake torque at level 0 … 1 locked at angle `lock`: level · (k · (lock − q) − c · qd). */
-  brakeTorque(body: number, level: number, lock: number): number;
+  brakeTorque(body: number | string, level: number, lock: number): number;
   /** Terrain heights at (xs[i], ys[j]) into entry j·nx + i (a copy): what the ground law reads. */
   terrainHeights(xs: ArrayLike<number>, ys: ArrayLike<number>): Float64Array;
   /** The model's initial q and qd; tau, act, fext and qdd zeroed; gravity kept. */

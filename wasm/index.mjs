@@ -410,12 +410,13 @@ export class Sim {
    * @param {'poi' | 'tsda' | 'rsda' | 'act'} kind @param {string} name
    */
   find(kind, name) {
+    const ptr = this.#handle();
     if (!['poi', 'tsda', 'rsda', 'act'].includes(kind)) {
       throw new RangeError(`find: unknown kind '${kind}'; use 'poi', 'tsda', 'rsda' or 'act'`);
     }
     if (typeof name !== 'string') throw new TypeError('find: name must be a string');
     return this.#mod.withString(kind, (k) => this.#mod.withString(name, (n) =>
-      this.#mod.exports.mw_find(this.#handle(), k, n)));
+      this.#mod.exports.mw_find(ptr, k, n)));
   }
 
   /**
@@ -425,7 +426,8 @@ export class Sim {
    * @returns {{ primal: number, constraint: number }}
    */
   residuals() {
-    const ptr = this.#mod.exports.mw_xpbd_residuals?.(this.#handle());
+    const handle = this.#handle();
+    const ptr = this.#mod.exports.mw_xpbd_residuals?.(handle);
     if (!ptr) throw new Error(`residuals: Sim '${this.name}' runs engine '${this.engine}', not 'xpbd'`);
     const [primal, constraint] = this.#mod.f64(ptr, 2);
     return { primal, constraint };
@@ -437,14 +439,16 @@ export class Sim {
    * Throws when the body has no ramp drive (or the Sim is not on XPBD), or the rate is not finite.
    */
   rampRate(body) {
-    const rate = this.#mod.exports.mw_xpbd_ramp_rate?.(this.#handle(), body) ?? NaN;
+    const ptr = this.#handle();
+    const rate = this.#mod.exports.mw_xpbd_ramp_rate?.(ptr, this.#body('rampRate', body)) ?? NaN;
     if (Number.isNaN(rate)) throw new RangeError(this.#mod.exports.mw_xpbd_ramp_rate ? this.#mod.lastError().message : `rampRate: Sim '${this.name}' runs engine '${this.engine}', not 'xpbd'`);
     return rate;
   }
 
   setRampRate(body, rate) {
+    const ptr = this.#handle();
     if (!this.#mod.exports.mw_xpbd_set_ramp_rate) throw new RangeError(`setRampRate: Sim '${this.name}' runs engine '${this.engine}', not 'xpbd'`);
-    this.#check(this.#mod.exports.mw_xpbd_set_ramp_rate(this.#handle(), body, rate));
+    this.#check(this.#mod.exports.mw_xpbd_set_ramp_rate(ptr, this.#body('setRampRate', body), rate));
   }
 
   /**
@@ -456,8 +460,9 @@ export class Sim {
    * @returns {Float64Array}
    */
   contacts() {
+    const ptr = this.#handle();
     const x = this.#mod.exports;
-    const n = x.mw_xpbd_ncontact?.(this.#handle()) ?? 0;
+    const n = x.mw_xpbd_ncontact?.(ptr) ?? 0;
     if (n < 0) throw new Error(this.#mod.lastError().message);
     return n === 0 ? new Float64Array(0) : this.#mod.f64(x.mw_xpbd_contacts(), 6 * n);
   }
@@ -488,9 +493,22 @@ export class Sim {
   }
 
   #rodIndex(what, i) {
-    const n = this.#mod.exports.mw_xpbd_nrod?.(this.#handle()) ?? 0;
+    const ptr = this.#handle();
+    const n = this.#mod.exports.mw_xpbd_nrod?.(ptr) ?? 0;
     if (!Number.isInteger(i) || i < 0 || i >= n) {
       throw new RangeError(`${what}: no rod ${i}; Sim '${this.name}' has ${n} rod${n === 1 ? '' : 's'}${this.engine === 'xpbd' ? '' : " (rods run on engine 'xpbd' only)"}`);
+    }
+    return i;
+  }
+
+  /**
+   * A body argument as its index: an integer in [0, nb) or one of bodyNames; RangeError naming `what` otherwise.
+   * @param {string} what @param {number | string} body
+   */
+  #body(what, body) {
+    const i = typeof body === 'string' ? this.bodyNames.indexOf(body) : body;
+    if (!Number.isInteger(i) || i < 0 || i >= this.nb) {
+      throw new RangeError(`${what}: body must be an index in [0, ${this.nb}) or a body's name, got ${shown(body)}`);
     }
     return i;
   }
@@ -654,7 +672,8 @@ export class Sim {
    * docs/wasm.md, "Driving a tracked vehicle"). The torque of the step's start, for sim.tau.
    */
   brakeTorque(body, level, lock) {
-    const t = this.#mod.exports.mw_brake_torque(this.#handle(), body, level, lock);
+    const ptr = this.#handle();
+    const t = this.#mod.exports.mw_brake_torque(ptr, this.#body('brakeTorque', body), level, lock);
     if (Number.isNaN(t)) throw new RangeError(`brakeTorque: body ${body} is not a band's roller`);
     return t;
   }
@@ -668,6 +687,7 @@ export class Sim {
    * @param {ArrayLike<number>} xs @param {ArrayLike<number>} ys at most 1e6 points in all, finite
    */
   terrainHeights(xs, ys) {
+    const ptr = this.#handle();
     const nx = xs?.length, ny = ys?.length;
     if (!Number.isInteger(nx) || !Number.isInteger(ny) || nx < 1 || ny < 1 || nx * ny > 1e6) {
       throw new RangeError(`terrainHeights: xs and ys must be non-empty arrays of at most 1000000 points in all, got ${shown(xs)} and ${shown(ys)}`);
@@ -678,7 +698,6 @@ export class Sim {
       }
     }
     const x = this.#mod.exports;
-    const ptr = this.#handle();
     const buf = x.malloc(8 * (nx + ny + nx * ny));
     if (!buf) throw new RangeError(`terrainHeights: out of WebAssembly memory for ${nx} × ${ny} points`);
     try {

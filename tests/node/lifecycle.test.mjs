@@ -52,3 +52,17 @@ test('a disposed Sim refuses use; dispose is idempotent', async () => {
   assert.throws(() => sim.poses(), /disposed/);
   assert.throws(() => sim.reset(), /disposed/);
 });
+
+test('every member of a disposed Sim throws, on every backend and engine, whatever its arguments', async () => {
+  for (const options of [{}, { backend: 'runtime' }, { backend: 'jit' }, { engine: 'xpbd' }]) {
+    const sim = await openModel('threelink', options);
+    sim.dispose();
+    const proto = Object.getPrototypeOf(sim);
+    const members = Object.getOwnPropertyNames(proto).filter((k) => k !== 'constructor' && k !== 'dispose');
+    assert.ok(members.length > 30, members.join(', '));
+    for (const key of members) {
+      const get = Object.getOwnPropertyDescriptor(proto, key).get;
+      assert.throws(() => (get ? sim[key] : sim[key](0, 0)), /has been disposed/, `${JSON.stringify(options)} ${key}`);
+    }
+  }
+});

@@ -160,6 +160,11 @@ test('XPBD motor rate: read from the file, set as an input without a jump, refus
     const turned = (((sim.q[0] - q0) % turn) + 1.5 * turn) % turn - turn / 2;
     assert.ok(Math.abs(turned - 50 * turn * 1e-4) < 1e-9, `the step after the change turned ${turned} rad`);
     assert.throws(() => sim.rampRate(1), /no ramp drive/);
+    assert.equal(sim.rampRate('rotor'), 50 * turn, 'a body by its name');
+    for (const body of [1.9, 2 ** 32 + 1, -1, 2, NaN, 'nobody', null]) {
+      assert.throws(() => sim.rampRate(body), /rampRate: body must be an index in \[0, 2\) or a body's name/, String(body));
+      assert.throws(() => sim.setRampRate(body, 1), /setRampRate: body must be an index/, String(body));
+    }
     assert.throws(() => sim.setRampRate(0, NaN), /finite/);
     assert.throws(() => fk.rampRate(0), /not 'xpbd'|no ramp drive/);
   } finally {
