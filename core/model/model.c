@@ -29,7 +29,8 @@ void mech_error_format(const mech_error *err, char *buf, size_t cap)
 {
     if (!buf || cap == 0) return;
     if (err->line > 0) snprintf(buf, cap, "%s:%d:%d: %s", err->file, err->line, err->col, err->message);
-    else snprintf(buf, cap, "%s: %s", err->file, err->message);
+    else if (err->file[0]) snprintf(buf, cap, "%s: %s", err->file, err->message);
+    else snprintf(buf, cap, "%s", err->message); /* e.g. the generator's, which names its file itself */
 }
 
 int mech_model_body_find(const mech_model *m, const char *name)

@@ -204,3 +204,10 @@ test('generateCode: a name that would end its comment, string or #include line i
   }
   assert.match(await generateCode(text, { target: 'c', name: 'my model (v2)' }), /generated from my model \(v2\)/);
 });
+
+test('a model the generator refuses is named by its file, never a bare ": "', async () => {
+  const text = 'body a\n  parent base\n  joint revolute z\n  mass 1\n  com 1e300 0 0\n  inertia 1 1 1\nend\n';
+  for (const target of ['c', 'wasm']) {
+    await assert.rejects(generateCode(text, { target, name: 'm' }), (e) => e instanceof MechError && /^m: a constant evaluates to/.test(e.message), target);
+  }
+});
