@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "mech/mech.h"
@@ -133,6 +134,11 @@ static int parse_ulong(const char *s, unsigned long long *out)
  * Its warnings go to stderr too, "file:line:col: warning: ...". */
 mech_model *cli_load(const char *path)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) { /* a FIFO without a writer would block the open for ever */
+        fprintf(stderr, "%s: not a regular file\n", path);
+        return NULL;
+    }
     mech_error err;
     mech_model *m = mech_model_load(path, &err);
     for (int i = 0; m && i < mech_model_warning_count(m); i++) {

@@ -17,6 +17,7 @@
 #define HOLD_WINDOW 2.0    /* s: the hull's drift is read over the last two seconds */
 #define SETTLED_WINDOW 0.5 /* s: the ground load is averaged over the last half second */
 #define MAX_BRAKES 64
+#define SIM_STEPS_MAX 1e8 /* steps a run may take: what --time and --dt ask for is refused beyond it */
 
 const char cli_sim_help[] = "usage: mech sim FILE [--time T] [--dt DT] [--slope DEG] [--trace out.csv]\n"
                             "                     [--engine aba|dense|generated]\n"
@@ -226,6 +227,11 @@ int cli_sim(int argc, char **argv)
         goto done;
     }
     r.dt = dt > 0 ? dt : mech_model_options(m).dt;
+    if (!(T / r.dt <= SIM_STEPS_MAX)) {
+        fprintf(stderr, "mech sim: %.6g s at dt %.6g s is %.3g steps a run, more than the %.0e a run may take\n", T,
+                r.dt, T / r.dt, SIM_STEPS_MAX);
+        goto done;
+    }
     mech_body_info b;
     for (int i = 0; mech_model_body(m, i, &b) == 0; i++) r.mass += b.mass;
     r.poses = malloc(sizeof(double) * 7 * (size_t)(n.nb ? n.nb : 1));
@@ -267,7 +273,10 @@ int cli_sim(int argc, char **argv)
     }
     rc = 0;
 done:
-    if (r.trace) fclose(r.trace);
+    if (r.trace && (ferror(r.trace) | fclose(r.trace))) { /* a full disk or /dev/full: the trace is incomplete */
+        fprintf(stderr, "mech sim: writing the trace '%s' failed\n", trace);
+        rc = 1;
+    }
     mech_data_free(r.d);
     free(r.poses);
     mech_model_free(m);

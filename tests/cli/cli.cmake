@@ -36,3 +36,18 @@ if(TARGET mech)
   set_tests_properties(mech_run_blowup_message PROPERTIES
                        PASS_REGULAR_EXPRESSION "state is not finite after step [0-9]+ \\(t = [0-9.]+ s\\); the run failed")
 endif()
+
+# A command that must fail with exit status 1 and say `message` (an extended regular expression) on stderr.
+function(mech_cli_refuses name message)
+  add_test(NAME ${name} COMMAND sh -c [=[m=$1; shift; out=$("$@" 2>&1 >/dev/null); rc=$?; printf '%s\n' "$out"; [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -Eq "$m"]=]
+           sh "${message}" $<TARGET_FILE:mech> ${ARGN})
+endfunction()
+if(TARGET mech)
+  set(track_min ${CMAKE_SOURCE_DIR}/models/tracks/track_min.mech)
+  # A run whose --time and --dt ask for more steps than a run may take is refused before it starts.
+  mech_cli_refuses(mech_sim_step_cap "2e\\+09 steps a run, more than the 1e\\+08" sim ${track_min} --dt 1e-9 --time 2)
+  # A trace that cannot be written (a full device) fails the command.
+  mech_cli_refuses(mech_sim_trace_write_error "writing the trace '/dev/full' failed" sim ${track_min} --time 2 --trace /dev/full)
+  # Only regular files are read: a directory (as a FIFO with no writer, which would block the open) is refused.
+  mech_cli_refuses(mech_check_not_regular "not a regular file" check ${CMAKE_SOURCE_DIR}/models)
+endif()
