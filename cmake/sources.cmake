@@ -19,7 +19,7 @@ file(GLOB MECH_CORE_SOURCES CONFIGURE_DEPENDS
 # generates any .mech text's dynamics (docs/wasm.md, "Jit").
 set(MECHGEN_SOURCES)
 foreach(file expr sym_spatial gen gen_kinematics gen_rnea gen_crba gen_world gen_elements gen_loops gen_ltdl gen_aba
-             gen_method2 stages plan emit wasm_writer emit_wasm mechgen)
+             gen_method2 stages plan emit wasm_writer emit_wasm estimate mechgen)
   list(APPEND MECHGEN_SOURCES ${CMAKE_SOURCE_DIR}/core/codegen/${file}.c)
 endforeach()
 

@@ -62,6 +62,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "mechgen: %s\n", msg);
         return 1;
     }
+    /* refused in milliseconds when its estimated size is over a target's limit (estimate.h) */
+    char why[400];
+    if ((wasm_path && gen_check_size(m, GEN_TARGET_WASM, why, sizeof why)) ||
+        (argc == 4 && gen_check_size(m, GEN_TARGET_C, why, sizeof why))) {
+        fprintf(stderr, "mechgen: %s: %s\n", argv[1], why);
+        mech_model_free(m);
+        return 1;
+    }
     mechgen_output o;
     int rc = mechgen_generate(&o, m, argv[1], forced);
     if (rc == 0 && wasm_path) rc = gen_emit_wasm_file(&o.em, wasm_path);

@@ -1,10 +1,12 @@
 /* mechgen.h — the generator as a library: a parsed model to the plan of its
  * generated functions, which emit.c writes as C and emit_wasm.c as a
- * WebAssembly module.  mechgen (main.c) and the runtime WebAssembly module
- * (wasm/jit.c) both drive it (docs/codegen.md). */
+ * WebAssembly module, after gen_check_size (estimate.h) has refused a model
+ * too large for its target.  mechgen (main.c) and the runtime WebAssembly
+ * module (wasm/jit.c) both drive it (docs/codegen.md). */
 #ifndef MECH_CODEGEN_MECHGEN_H
 #define MECH_CODEGEN_MECHGEN_H
 
+#include "codegen/estimate.h"
 #include "codegen/plan.h"
 
 /* Which algorithm: the cheaper (ABA below ABA_MARGIN of the CRBA's

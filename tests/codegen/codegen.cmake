@@ -93,3 +93,38 @@ target_include_directories(validate_generated_other PRIVATE ${CMAKE_SOURCE_DIR}/
 # the results are the same and only this test's run time changes.
 target_compile_options(validate_generated_other PRIVATE -O1)
 target_link_libraries(validate_generated_other PRIVATE mech_internal m)
+# The generated size estimated from the structure (core/codegen/estimate.h)
+# within a factor of the size written, on every shipped model and chains with
+# loops; a model over the limits refused from the estimate in under a second
+# (tests/codegen/test_estimate.c).
+add_executable(test_estimate ${CMAKE_CURRENT_LIST_DIR}/test_estimate.c)
+target_include_directories(test_estimate PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+target_link_libraries(test_estimate PRIVATE mechgen_lib)
+add_test(NAME test_estimate COMMAND test_estimate ${MECH_VALIDATE_MODELS} ${MECH_ROBOT_MODELS})
+# mechgen refuses such a model from the estimate, before generating, for
+# either target: a 96-link chain with every second link closed to the base, written here.
+set(too_large ${CMAKE_BINARY_DIR}/too_large_chain.mech)
+set(text "gravity 0 0 -9.81\n")
+foreach(i RANGE 95)
+  math(EXPR up "${i} - 1")
+  if(i EQUAL 0)
+    set(up base)
+  else()
+    set(up b${up})
+  endif()
+  math(EXPR q0 "7 + ${i} % 5")
+  string(APPEND text "body b${i}\n  parent ${up}\n  joint revolute y\n  pos 0.1 0 0\n  mass 1\n  com 0.05 0 0\n"
+         "  inertia 0.001 0.001 0.001\n  q0 ${q0}\nend\n")
+  if(i MATCHES "[13579]$")
+    string(APPEND text "loop c${i}\n  type point-on-line\n  pred base\n  ppos ${i} 0 0\n  paxis y\n  succ b${i}\n"
+           "  spos 0.1 0 0\nend\n")
+  endif()
+endforeach()
+file(CONFIGURE OUTPUT ${too_large} CONTENT "${text}")
+add_test(NAME mechgen_refuses_by_estimate_c
+         COMMAND mechgen ${too_large} ${CMAKE_BINARY_DIR}/too_large.c ${CMAKE_BINARY_DIR}/too_large.h)
+set_tests_properties(mechgen_refuses_by_estimate_c PROPERTIES
+                     PASS_REGULAR_EXPRESSION "too large to generate: .* bytes of C source \\(at most 33554432\\)")
+add_test(NAME mechgen_refuses_by_estimate_wasm COMMAND mechgen --wasm ${CMAKE_BINARY_DIR}/too_large.wasm ${too_large})
+set_tests_properties(mechgen_refuses_by_estimate_wasm PROPERTIES
+                     PASS_REGULAR_EXPRESSION "too large to generate: .* bytes of WebAssembly in one function \\(at most 7654321\\)")
