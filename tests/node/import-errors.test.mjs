@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { ImportError, importModel } from '../../wasm/import/index.mjs';
+import { ImportError, MAX_IMPORT_TEXT, importModel } from '../../wasm/import/index.mjs';
 import { importModel as importModelApi, openModel } from '../../wasm/index.mjs';
 import { root } from './helpers.mjs';
 
@@ -83,6 +83,18 @@ test('importModel in wasm/index.mjs rejects with the same ImportError; bad optio
   await assert.rejects(importModelApi('<robot/>', { fromat: 'urdf' }), { name: 'ImportError', message: "importModel: unknown option 'fromat'; the options are format and name" });
   await assert.rejects(importModelApi('<robot/>', 'urdf'), { name: 'ImportError', message: /options must be an object/ });
   await assert.rejects(importModelApi('<sdf/>'), { name: 'ImportError', message: /has neither a <mujoco> nor a <robot> root/ });
+});
+
+test('a text over the importer\'s size cap is refused before it is parsed, naming its length and the cap', async () => {
+  const huge = `<robot name="r"><link name="a" note="${'x'.repeat(50e6)}"/></robot>`;
+  const message = `big.urdf: the model text is ${huge.length} characters, more than importModel reads (at most 8388608, 8 MiB)`;
+  assert.equal(MAX_IMPORT_TEXT, 8388608);
+  assert.throws(() => importModel(huge, { name: 'big.urdf' }), { name: 'ImportError', message });
+  await assert.rejects(importModelApi(huge, { name: 'big.urdf' }), { name: 'ImportError', message });
+  const over = `<robot name="r">${' '.repeat(MAX_IMPORT_TEXT)}</robot>`;
+  assert.throws(() => importModel(over, { format: 'urdf' }), { name: 'ImportError', message: new RegExp(`^model: the model text is ${over.length} characters`) });
+  const { warnings } = importModel(`<robot name="r"><link name="a" note="${'x'.repeat(1e6)}"/></robot>`, { name: 'ok.urdf' });
+  assert.ok(Array.isArray(warnings), 'a text under the cap imports');
 });
 
 test('an URDF robot whose root link has no mass hangs from the world; a floating joint from it is a floating body', async () => {

@@ -13,6 +13,13 @@ import { ImportError, readers } from './xml.mjs';
 export { ImportError };
 
 /**
+ * The longest model text importModel reads, in characters: twice .mech's own limit (MECH_MAX_TEXT, 4 MiB), the
+ * XML being the wordier of the two; a longer text is refused before it is parsed (the Menagerie's files are
+ * a few hundred kilobytes at most).
+ */
+export const MAX_IMPORT_TEXT = 8 * 1024 * 1024;
+
+/**
  * The format of a model file from its text: 'mjcf' when the root element is <mujoco>, 'urdf' when it is <robot>,
  * else null.
  * @param {string} text
@@ -39,6 +46,9 @@ export function importModel(text, options = {}) {
   if (unknown !== undefined) throw new ImportError(`importModel: unknown option '${unknown}'; the options are format and name`);
   const file = options?.name ?? 'model';
   if (typeof file !== 'string') throw new ImportError('importModel: name must be a string');
+  if (text.length > MAX_IMPORT_TEXT) {
+    throw new ImportError(`${file}: the model text is ${text.length} characters, more than importModel reads (at most ${MAX_IMPORT_TEXT}, 8 MiB)`);
+  }
   const format = options?.format ?? detectFormat(text);
   if (format !== 'mjcf' && format !== 'urdf') {
     throw new ImportError(`importModel: format must be 'mjcf' or 'urdf'${options?.format === undefined ? ` (${file} has neither a <mujoco> nor a <robot> root)` : `, got '${String(format)}'`}`);
