@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import LZString from 'lz-string';
-import { encodeShare, decodeShare, MAX_HASH } from '../../web/src/share.js';
+import { clampToControls, encodeShare, decodeShare, MAX_HASH } from '../../web/src/share.js';
 import { bomb } from './lz-bomb.mjs';
 
 const hashOf = (value) => '#s=' + LZString.compressToEncodedURIComponent(typeof value === 'string' ? value : JSON.stringify(value));
@@ -91,4 +91,26 @@ test('the bounded decoder reads what lz-string writes: 8- and 16-bit literals, l
     const state = { model: 'threelink', text };
     assert.deepEqual(decodeShare(encodeShare(state)).text, text, text.slice(0, 40));
   }
+});
+
+test('a link\'s numbers are clamped to their controls\' ranges, each move named by its field', () => {
+  const link = decodeShare(encodeShare({ model: 'threelink', dt: 1e-300, timeScale: 100, gravity: [0, 25, -9.81], tau: [1e9, -3, 0], act: [-50] }));
+  assert.equal(link.dt, 1e-300, 'decoded as written: the controls clamp it');
+  const { values, notes } = clampToControls(link, {
+    dt: [1e-4, 1e-2], timeScale: [0.05, 4], gravity: [-20, 20], tau: [[-30, 30], [-30, 30], [-30, 30]], act: [[-10, 10]],
+  });
+  assert.equal(values.dt, 1e-4);
+  assert.equal(values.timeScale, 4);
+  assert.deepEqual(values.gravity, [0, 20, -9.81]);
+  assert.deepEqual(values.tau, [30, -3, 0]);
+  assert.deepEqual(values.act, [-10]);
+  assert.deepEqual(notes, [
+    "the link's dt 1e-300 is outside its control's range 0.0001 to 0.01: set to 0.0001",
+    "the link's timeScale 100 is outside its control's range 0.05 to 4: set to 4",
+    "the link's gravity[1] 25 is outside its control's range -20 to 20: set to 20",
+    "the link's tau[0] 1000000000 is outside its control's range -30 to 30: set to 30",
+    "the link's act[0] -50 is outside its control's range -10 to 10: set to -10",
+  ]);
+  const inside = { dt: 0.002, timeScale: 0.5, gravity: [0, 0, -9.81] };
+  assert.deepEqual(clampToControls(inside, { dt: [1e-4, 1e-2], timeScale: [0.05, 4], gravity: [-20, 20] }), { values: inside, notes: [] });
 });

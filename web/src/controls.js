@@ -6,9 +6,13 @@ import { differentialPair } from '../../wasm/drive.mjs';
 import { SCENE_CONTROLS, clampValue } from './scene-controls.js';
 import { QUALITIES } from './quality.js';
 import { loadSetting, saveSetting } from './storage.js';
+import { clampToControls } from './share.js';
 
 const DEFAULTS = { timeScale: 1, dt: 0.001 };
 const DT_CHOICES = { '0.1 ms': 1e-4, '0.25 ms': 2.5e-4, '0.5 ms': 5e-4, '1 ms': 1e-3, '2 ms': 2e-3, '5 ms': 5e-3, '10 ms': 1e-2 };
+const TIME_SCALE = [0.05, 4];   // the time scale slider's range
+const GRAVITY = [-20, 20];      // each gravity slider's, m/s²
+const ACT = 10;                 // an actuator input slider's half-range (N or N·m) for values within it
 
 // Half-ranges of a commanded coordinate (act = k × x): posts and racks in metres, joints in radians.
 const COMMAND_M = 0.15;
@@ -39,7 +43,8 @@ const ms = (s) => `${Number((s * 1e3).toPrecision(2))} ms`;
  * @param onInputs   () => void          a gravity/tau/act slider moved
  * @param onAction   (action) => void    a scene control's button was pressed (its key in SCENE_CONTROLS)
  * @param onSceneValue (key, value) => void  a live scene slider moved
- * @param onClamped  (why) => void      a typed scene value was outside its slider's range and clamped (a sentence)
+ * @param onClamped  (why) => void      a typed scene value or a share link's value was outside its control's range
+ *                                      and clamped (a sentence)
  */
 export function createControls(container, { onView, onQuality, onInputs, onAction, onSceneValue, onClamped }) {
   const gui = new GUI({ container, title: 'Settings' });
@@ -51,7 +56,7 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
   };
 
   const sim = gui.addFolder('Simulation');
-  const timeScale = sim.add(settings, 'timeScale', 0.05, 4, 0.05).name('time scale');
+  const timeScale = sim.add(settings, 'timeScale', ...TIME_SCALE, 0.05).name('time scale');
   const dtChoice = { dt: settings.dt };
   const dt = sim.add(dtChoice, 'dt', DT_CHOICES).name('dt').onChange((v) => (settings.dt = v));
   let fitted = '';  // the model and step dt was last fitted to
@@ -67,8 +72,12 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
     if (key === fitted) return;
     fitted = key;
     dt.options(step ? { [`model (${ms(step)})`]: step, ...DT_CHOICES } : DT_CHOICES); // first: it is the one shown
-    if (linked) {
+    if (linked) { // a link's dt, within the list's range (its shortest and longest steps, and the model's)
       linked = false;
+      const steps = [...Object.values(DT_CHOICES), ...(step ? [step] : [])];
+      const { values, notes } = clampToControls({ dt: settings.dt }, { dt: [Math.min(...steps), Math.max(...steps)] });
+      settings.dt = dtChoice.dt = values.dt;
+      if (notes.length) onClamped(`${notes.join('; ')}.`);
     } else if (step && (info.engine === 'xpbd' || settings.dt > step || dtBefore)) {
       if (!dtBefore) dtBefore = settings.dt;
       settings.dt = dtChoice.dt = step;
@@ -101,9 +110,16 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
     gui, // the panel, for other modules' settings (side-by-side.js)
     settings,
     view,
-    /** Sets time scale and dt (e.g. from a share link). Values outside the sliders' ranges are kept. */
+    /**
+     * Sets time scale and dt from a share link, each clamped to its control's range (dt when the model opens,
+     * its own step one of the choices) with a sentence to onClamped.
+     */
     setSettings({ timeScale: ts, dt: step }) {
-      if (ts !== undefined) settings.timeScale = ts;
+      if (ts !== undefined) {
+        const { values, notes } = clampToControls({ timeScale: ts }, { timeScale: TIME_SCALE });
+        settings.timeScale = values.timeScale;
+        if (notes.length) onClamped(`${notes.join('; ')}.`);
+      }
       if (step !== undefined) {
         settings.dt = dtChoice.dt = step;
         dtBefore = 0;
@@ -139,6 +155,21 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
         brake: pick(initial.brake, drives.length, () => 0).map((x) => Math.min(Math.max(x, 0), 1)),
       };
       const totalMass = info.model.bodies.reduce((s, b) => s + b.mass, 0);
+      const limit = Math.max(1, Math.ceil(totalMass * 9.81)); // a joint tau slider's half-range
+      // A share link's values (or a reload's) within the sliders' ranges, which start at these bounds.
+      const tauRange = Array.from({ length: info.nv }, (_, i) => {
+        const r = Math.max(limit, drives.find((d) => d.vidx === i)?.torque ?? 0);
+        return [-r, r];
+      });
+      const actRange = Array.from({ length: info.nact }, (_, i) => {
+        const input = info.model.inputs?.[i];
+        const r = input?.k > 0 ? input.k * (input.unit === 'rad' ? COMMAND_RAD : COMMAND_M) : ACT;
+        return [-r, r];
+      });
+      const linkGravity = Array.isArray(initial.gravity) && initial.gravity.length === 3; // else the model's own
+      const clamped = clampToControls(inputs, { tau: tauRange, act: actRange, ...(linkGravity ? { gravity: GRAVITY } : {}) });
+      inputs = { ...inputs, tau: clamped.values.tau, act: clamped.values.act, gravity: clamped.values.gravity };
+      if (clamped.notes.length) onClamped(`${clamped.notes.join('; ')}.`);
 
       // A tracked vehicle: per drive roller its drive torque (the joint's tau, also under Joint tau) and brake.
       const tauSliders = [];
@@ -194,7 +225,6 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
       if (info.nv > 0) {
         const f = gui.addFolder('Joint tau (N·m or N)');
         modelFolders.push(f);
-        const limit = Math.max(1, Math.ceil(totalMass * 9.81));
         for (let i = 0; i < info.nv; i++) {
           const b = info.model.bodies.find((b) => i >= b.vidx && i < b.vidx + b.nv);
           const name = b.nv > 1 ? `${b.name}[${i - b.vidx}]` : b.name;
@@ -222,14 +252,14 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
             });
           } else {
             const unit = !input ? '' : input.element === 'tsda' || input.unit === 'm' ? ' (N)' : ' (N·m)';
-            const r = range(inputs.act[i], 10);
+            const r = range(inputs.act[i], ACT);
             f.add(inputs.act, i, -r, r, stepFor(r)).name(input?.name ? `${input.name}${unit}` : `act[${i}]`).onChange(onInputs);
           }
         }
       }
       const g = gui.addFolder('Gravity (m/s²)');
       modelFolders.push(g);
-      ['x', 'y', 'z'].forEach((c, i) => g.add(inputs.gravity, i, -20, 20, 0.01).name(c).onChange(onInputs));
+      ['x', 'y', 'z'].forEach((c, i) => g.add(inputs.gravity, i, ...GRAVITY, 0.01).name(c).onChange(onInputs));
     },
     /** The open scene's own slider values (scene-controls.js), by key. */
     sceneValues() {

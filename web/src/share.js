@@ -142,6 +142,31 @@ function positive(x, field, max) {
 }
 
 /**
+ * A link's numbers clamped to the ranges of the controls that show them: `ranges` maps a field of `values` to
+ * [min, max], for a number or every entry of a list, or to one [min, max] per entry of a list (fields not in
+ * `ranges` are kept). Returns { values, notes }: the values, and one sentence per value that was moved, naming
+ * its field (the page shows them).
+ */
+export function clampToControls(values, ranges) {
+  const out = { ...values };
+  const notes = [];
+  const clamp = (x, [min, max], field) => {
+    if (x >= min && x <= max) return x;
+    const to = Math.min(Math.max(x, min), max);
+    notes.push(`the link's ${field} ${x} is outside its control's range ${min} to ${max}: set to ${to}`);
+    return to;
+  };
+  for (const [field, range] of Object.entries(ranges)) {
+    const v = values[field];
+    if (v === undefined || v === null) continue;
+    out[field] = Array.isArray(v)
+      ? v.map((x, i) => clamp(x, Array.isArray(range[0]) ? range[i] ?? [-Infinity, Infinity] : range, `${field}[${i}]`))
+      : clamp(v, range, field);
+  }
+  return { values: out, notes };
+}
+
+/**
  * Reads a location hash. Returns null when there is no share state in it; throws ShareError when there is
  * one but it is oversized or corrupt. The result has only known, checked fields.
  */
