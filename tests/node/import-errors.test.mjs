@@ -85,6 +85,14 @@ test('importModel in wasm/index.mjs rejects with the same ImportError; bad optio
   await assert.rejects(importModelApi('<sdf/>'), { name: 'ImportError', message: /has neither a <mujoco> nor a <robot> root/ });
 });
 
+test('URDF elements the importer does not read are dropped with a warning naming them, a <link> nested in a link too', () => {
+  const xml = robot(link('a'), '<link name="b">' + inertial + '<link name="inner">' + inertial + '</link><sensor name="s"/></link>',
+    '<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/><calibration rising="0"/><safety_controller k_velocity="1"/></joint>');
+  const { warnings } = importModel(xml, { name: 'nested.urdf' });
+  assert.deepEqual(warnings, ['1 <link> elements in links dropped', '1 <sensor> elements in links dropped',
+    '1 <calibration> elements in joints dropped', '1 <safety_controller> elements in joints dropped']);
+});
+
 test('a text over the importer\'s size cap is refused before it is parsed, naming its length and the cap', async () => {
   const huge = `<robot name="r"><link name="a" note="${'x'.repeat(50e6)}"/></robot>`;
   const message = `big.urdf: the model text is ${huge.length} characters, more than importModel reads (at most 8388608, 8 MiB)`;

@@ -19,6 +19,11 @@ export function rpyToQ(r, p, y) {
  * @param {string} text @param {{ file: string }} options
  * @returns {{ model: string, gravity: number[], nodes: object[], warnings: string[] }}
  */
+// The children of a <link> and of a <joint> that are read (or dropped with their own warning); any other is
+// dropped with a warning naming it.
+const LINK_PARTS = new Set(['inertial', 'visual', 'collision']);
+const JOINT_PARTS = new Set(['origin', 'parent', 'child', 'axis', 'dynamics', 'limit', 'mimic']);
+
 export function readUrdf(text, { file }) {
   const root = parseXml(text, file);
   const { fail, vec, num } = readers(file);
@@ -151,12 +156,14 @@ export function readUrdf(text, { file }) {
       if (shape) node.shapes.push({ ...shape, color, t: origin(v) });
     }
     if (el.children.some((c) => c.name === 'collision')) drop('collision elements');
+    for (const c of el.children) if (!LINK_PARTS.has(c.name)) drop(`<${c.name}> elements in links`); // a nested <link> too
     // the joint to the parent
     if (!joint) {
       node.weld = node.parts.some((p) => p.mass > 0) ? 'fixed' : 'merge';
     } else {
       const type = joint.attrs.type;
       const name = joint.attrs.name;
+      for (const c of joint.children) if (!JOINT_PARTS.has(c.name)) drop(`<${c.name}> elements in joints`);
       if (type === 'fixed') {
         node.weld = 'merge';
       } else if (type === 'floating') {
