@@ -24,6 +24,15 @@ class EngineError extends Error {
 export const STEP_LIMIT_MS = urlMilliseconds('watchdog', 50, 60000, 2000);
 
 /**
+ * How long a jit compile (jit()) may hold the worker, in ms: 5 s, or `?compile=<ms>` (50 ms to 10 min) in the
+ * page's URL. The generator runs inside the worker's WebAssembly and cannot be interrupted, and the frames sent
+ * meanwhile wait for it, so past this (or when the user cancels it: cancelCompile) the worker is stopped and a
+ * fresh one started, as for a step too long, and the page opens the model again on the runtime engine, from
+ * its last frame's state (session.js). The 256 four-bars of a link took 22-25 s to compile.
+ */
+export const COMPILE_LIMIT_MS = urlMilliseconds('compile', 50, 600000, 5000);
+
+/**
  * How long the worker steps in one slice, between looks at the page's requests, in ms: 10, or `?budget=<ms>`
  * (1 ms to 1 s) in the page's URL. Longer slices answer frames less often (fewer frames per second) and cost
  * a little less overhead per step.
@@ -36,6 +45,12 @@ function urlMilliseconds(name, min, max, fallback) {
   return Number.isFinite(ms) && ms >= min && ms <= max ? ms : fallback;
 }
 
+/**
+ * Whether `e` says the worker was restarted without the model (a step too long, or a compile stopped): the request
+ * was not done, and the page says why once (session.js), not per request.
+ */
+export const restarted = (e) => e?.name === 'StepTimeout' || e?.name === 'CompileStopped';
+
 /** Requests that do not use the open model: a fresh worker answers them the same. */
 const MODEL_FREE = new Set(['models', 'text', 'open', 'check', 'features', 'generate']);
 
@@ -44,6 +59,7 @@ export class Engine {
   #pending = new Map();
   #next = 1;
   #compiling = null; // a jit compile in flight (jit()): the watchdog of a frame sent meanwhile starts when it ends
+  #stopped = null;   // after a stopped compile, until the next open: why a request for the model is refused
 
   constructor() {
     this.#start();
@@ -76,9 +92,20 @@ export class Engine {
   // texts, open, check) are sent again to the fresh worker; the others fail with name 'StepTimeout'. The
   // page opens a model again when asked.
   #stuck() {
+    this.#restart(new EngineError({ name: 'StepTimeout', message: `one step ran longer than ${STEP_LIMIT_MS / 1000} s and was stopped` }));
+  }
+
+  // The same for a jit compile that ran past COMPILE_LIMIT_MS or was cancelled: the requests that need the
+  // model fail with name 'CompileStopped', and the page opens the model again on the runtime engine.
+  #stopCompile(why) {
+    this.#compiling = null;
+    this.#stopped = new EngineError({ name: 'CompileStopped', message: why });
+    this.#restart(this.#stopped);
+  }
+
+  #restart(err) {
     this.#worker.terminate();
     this.#start();
-    const err = new EngineError({ name: 'StepTimeout', message: `one step ran longer than ${STEP_LIMIT_MS / 1000} s and was stopped` });
     for (const [id, p] of this.#pending) {
       clearTimeout(p.timer);
       if (MODEL_FREE.has(p.message.op)) {
@@ -90,24 +117,26 @@ export class Engine {
     }
   }
 
-  #call(op, args = {}, limit = 0) {
+  #call(op, args = {}, limit = 0, onLimit = () => this.#stuck()) {
+    if (op === 'open') this.#stopped = null;
+    else if (this.#stopped && !MODEL_FREE.has(op)) return Promise.reject(this.#stopped); // no model in the worker yet
     const id = this.#next++;
     const message = { id, op, ...args };
     return new Promise((resolve, reject) => {
       const entry = { resolve, reject, timer: 0, message };
       this.#pending.set(id, entry);
       this.#worker.postMessage(message);
-      if (limit) this.#watch(id, entry, limit);
+      if (limit) this.#watch(id, entry, limit, onLimit);
     });
   }
 
   // Starts the watchdog of request `id`: now, or when a jit compile ahead of it in the worker has ended (a
-  // compile holds the worker for as long as it takes, which is no step running long).
-  #watch(id, entry, limit) {
+  // compile holds the worker for up to its own limit, COMPILE_LIMIT_MS, which is no step running long).
+  #watch(id, entry, limit, onLimit) {
     const arm = () => {
-      if (this.#pending.get(id) === entry) entry.timer = setTimeout(() => this.#stuck(), limit);
+      if (this.#pending.get(id) === entry) entry.timer = setTimeout(onLimit, limit);
     };
-    if (this.#compiling) this.#compiling.then(arm);
+    if (this.#compiling && entry.message.op !== 'jit') this.#compiling.then(arm);
     else arm();
   }
 
@@ -143,16 +172,24 @@ export class Engine {
    * Compiles the text of the model opened as `open` (the count in the reply to 'open') with the jit and swaps it
    * in for the runtime Sim, keeping the run (worker.js): { stale, backend, compileMs, time, steps }; stale when
    * that model is no longer the one running. Rejects with the jit's reason
-   * when it refuses the model; the runtime engine then keeps running it.
+   * when it refuses the model; the runtime engine then keeps running it. Rejects with name 'CompileStopped'
+   * when the compile ran past COMPILE_LIMIT_MS or cancelCompile() stopped it: the worker was restarted without
+   * the model.
    */
   jit(open) {
-    const done = this.#call('jit', { open });
+    const done = this.#call('jit', { open }, COMPILE_LIMIT_MS,
+      () => this.#stopCompile(`the jit's compile ran longer than ${COMPILE_LIMIT_MS / 1000} s and was stopped`));
     const compiling = done.then(() => {}, () => {});
     this.#compiling = compiling;
     compiling.then(() => {
       if (this.#compiling === compiling) this.#compiling = null;
     });
     return done;
+  }
+
+  /** Stops the jit compile in flight, if any (see jit()). */
+  cancelCompile() {
+    if (this.#compiling) this.#stopCompile('the jit\'s compile was cancelled');
   }
 
   /** `text` as generated code: C source (target 'c', a string) or a module (target 'wasm', a Uint8Array). */

@@ -3,7 +3,7 @@
 // The page's state lives in page-state.js; the model shown in session.js; its run and the frame loop in
 // playback.js.
 import './style.css';
-import { Engine } from './engine.js';
+import { Engine, restarted } from './engine.js';
 import { createScene } from './scene.js';
 import { createRodControls } from './rod-view.js';
 import { createEditor } from './editor.js';
@@ -61,8 +61,8 @@ const controls = createControls($('controls'), {
     try {
       await engine.setInputs(controls.inputs());
     } catch (e) {
-      // StepTimeout: the model was closed meanwhile (requestFrame says why); anything else is a refused value.
-      if (e.name !== 'StepTimeout') banner(`That value was not applied: ${describeError(e)}`);
+      // The worker restarted without the model meanwhile (requestFrame says why); anything else is a refused value.
+      if (!restarted(e)) banner(`That value was not applied: ${describeError(e)}`);
     }
   },
   onAction: (action) => playback.sceneAction(action),
@@ -71,7 +71,7 @@ const controls = createControls($('controls'), {
     try {
       await engine.sceneValue(key, value);
     } catch (e) {
-      if (e.name !== 'StepTimeout') banner(`That value was not applied: ${describeError(e)}`);
+      if (!restarted(e)) banner(`That value was not applied: ${describeError(e)}`);
     }
   },
 });

@@ -1,7 +1,7 @@
 // playback.js — the run of the model shown: play and pause, one step, reset, a scene control's push, the time line's
 // seek and side by side turned on or off; and the frame loop that draws the latest state of the simulation, which
 // the worker steps on its own while playing, with its frame-rate and real-time meters.
-import { FRAME_BUDGET_MS } from './engine.js';
+import { FRAME_BUDGET_MS, restarted } from './engine.js';
 import { page, askStep, takeStep, setPlaying as playing, setBlown, setFrame } from './page-state.js';
 import { banner, clearBanner, describeError } from './status.js';
 
@@ -59,6 +59,7 @@ export function createPlayback({ engine, scene, controls, plots, sideBySide, ins
       .then((f) => gen === page.generation && onFrame(f))
       .catch((e) => {
         if (e.name === 'StepTimeout') return gen === page.generation && timedOut(name);
+        if (e.name === 'CompileStopped') return; // the model opens again (jit-switch.js, session.js)
         setPlaying(false);
         banner(`The simulation stopped: ${describeError(e)}`);
       })
@@ -72,7 +73,7 @@ export function createPlayback({ engine, scene, controls, plots, sideBySide, ins
     engine
       .frame({ play: false, single: false, dt, timeScale, budget: FRAME_BUDGET_MS })
       .then((f) => gen === page.generation && onFrame(f))
-      .catch(() => {}); // a closed model (StepTimeout): requestFrame says why
+      .catch(() => {}); // a closed model (StepTimeout) or a stopped compile: requestFrame says why
   }
 
   // Frame rate counts drawn frames; while paused nothing is drawn unless the view changes.
@@ -133,7 +134,7 @@ export function createPlayback({ engine, scene, controls, plots, sideBySide, ins
     try {
       f = await engine.reset();
     } catch (e) {
-      if (e.name !== 'StepTimeout') throw e; // the model was closed meanwhile (requestFrame says why)
+      if (!restarted(e)) throw e; // the model was closed meanwhile (requestFrame says why)
       return;
     }
     if (gen === page.generation) startedOver(f);
@@ -147,7 +148,7 @@ export function createPlayback({ engine, scene, controls, plots, sideBySide, ins
     try {
       f = await engine.push(action, controls.sceneValues(), controls.settings.dt);
     } catch (e) {
-      if (e.name !== 'StepTimeout') banner(`That control was not applied: ${describeError(e)}`);
+      if (!restarted(e)) banner(`That control was not applied: ${describeError(e)}`);
       return;
     }
     if (gen !== page.generation) return;
@@ -162,7 +163,7 @@ export function createPlayback({ engine, scene, controls, plots, sideBySide, ins
       const f = await engine.seek(index);
       if (gen === page.generation) onFrame(f);
     } catch (e) {
-      if (e.name !== 'StepTimeout') banner(`The time line could not go there: ${describeError(e)}`);
+      if (!restarted(e)) banner(`The time line could not go there: ${describeError(e)}`);
     }
   }
 
@@ -184,7 +185,7 @@ export function createPlayback({ engine, scene, controls, plots, sideBySide, ins
       onFrame(f);
       return true;
     } catch (e) {
-      if (e.name !== 'StepTimeout') banner(`Side by side: ${describeError(e)}`);
+      if (!restarted(e)) banner(`Side by side: ${describeError(e)}`);
       return false;
     }
   }

@@ -97,9 +97,10 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
    * Opens `text`, or the shipped module when the text is the shipped one or null. Keeps the camera when
    * `keepCamera`, applies `inputs` (tau/act/gravity) where they fit. Returns false on a parse error, which
    * is then shown in the editor. A text that runs on the runtime engine then switches to the jit when that is
-   * ready (jit-switch.js); `since` is when the user asked (performance.now()), for the time that took.
+   * ready (jit-switch.js; not when `jit` is false); `since` is when the user asked (performance.now()), for the
+   * time that took.
    */
-  async function openText(text, { keepCamera = false, camera = null, inputs = {}, since = performance.now() } = {}) {
+  async function openText(text, { keepCamera = false, camera = null, inputs = {}, since = performance.now(), jit = true } = {}) {
     const name = page.model;
     const edited = text !== null && text !== page.shipped;
     let info;
@@ -114,7 +115,10 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
     }
     if (name !== page.model) return false; // another model was picked meanwhile
     const gen = opened(info);
-    jitSwitch.start(info, { current: () => gen === page.generation, since });
+    // The sliders' values reach the worker before the jit's compile holds it (up to COMPILE_LIMIT_MS).
+    controls.buildModel(info, inputs);
+    const inputsSet = engine.setInputs(controls.inputs());
+    if (jit) jitSwitch.start(info, { current: () => gen === page.generation, since, stopped: () => resume(text) });
     setView(attachTracks(attachRods(createModelView(info, trackBodies(info.model)), info), info));
     page.view.update(info.poses, info);
     const moved = scene.setModel(page.view); // true: another extent, which a kept camera may not show
@@ -124,10 +128,9 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
     if (camera) scene.setCamera(camera);
     else if (!keepCamera || page.framed !== name || moved) scene.frameModel();
     setFramed(name);
-    controls.buildModel(info, inputs);
     sideBySide.setModel(info);
     rodControls.build(info);
-    await engine.setInputs(controls.inputs());
+    await inputsSet;
     plots.setup(info, { sideBySide: sideBySide.on });
     playback.showFrame(info);
 
@@ -136,6 +139,22 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
     downloads.update();
     clearBanner();
     return true;
+  }
+
+  /**
+   * The jit's compile of the model shown was stopped (too long, or cancelled) and the worker restarted without
+   * it (engine.js): `text` opened again on the runtime engine, without the jit, from the last frame's state,
+   * with the camera and the sliders kept. The time line starts again there.
+   */
+  async function resume(text) {
+    const f = page.lastFrame;
+    const shown = f?.state && { time: f.time, steps: f.steps, state: f.state };
+    if (!(await openText(text, { keepCamera: true, jit: false, ...carriedInputs() })) || !shown) return;
+    try {
+      playback.onFrame(await engine.restore(shown));
+    } catch (e) {
+      banner(`The run was opened again from its initial state: ${describeError(e)}`);
+    }
   }
 
   /** Slider values to carry into a reopened model (gravity only when moved: an input of every engine). */

@@ -37,6 +37,11 @@ const BACKENDS = {
   jit: 'jit: this text compiled to WebAssembly in the page, running at generated-code speed',
 };
 
+/** "compiling…" with its cancel beside the badge, while a jit compile holds the worker (jit-switch.js). */
+export function showCompiling(on) {
+  $('compiling').hidden = !on;
+}
+
 /** The badge: which engine runs the model, and `note` (a sentence: what the jit did with it) in its tooltip. */
 export function showBackend(backend, note = '') {
   const el = $('backend');
