@@ -106,6 +106,13 @@ EMSCRIPTEN_KEEPALIVE const unsigned char *mw_generate(const char *text, size_t l
         mw_fail_parse(&err);
         return NULL;
     }
+    char why[400], message[sizeof why + MECH_NAME_MAX];
+    if (gen_check_size(m, target ? GEN_TARGET_WASM : GEN_TARGET_C, why, sizeof why)) { /* before minutes of work */
+        snprintf(message, sizeof message, "%s: %s", name, why);
+        mech_model_free(m);
+        fail_generate(message);
+        return NULL;
+    }
     mechgen_output o;
     int rc = mechgen_generate(&o, m, name, MECHGEN_CHEAPER);
     if (rc == 0) rc = target ? write_wasm(&o) : write_c(&o);

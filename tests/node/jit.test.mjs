@@ -211,3 +211,31 @@ test('a model the generator refuses is named by its file, never a bare ": "', as
     await assert.rejects(generateCode(text, { target, name: 'm' }), (e) => e instanceof MechError && /^m: a constant evaluates to/.test(e.message), target);
   }
 });
+
+/** A planar chain of nb links closed to the base by a point-on-line loop every nb / nloop links. */
+function chainWithLoops(nb, nloop) {
+  let text = 'gravity 0 0 -9.81\n';
+  for (let i = 0; i < nb; i++) {
+    text += `body b${i}\n  parent ${i ? `b${i - 1}` : 'base'}\n  joint revolute y\n  pos ${i ? 0.1 : 0} 0 0\n  mass 1\n` +
+      `  com 0.05 0 0\n  inertia 0.001 0.001 0.001\n  q0 ${7 + (i % 5)}\nend\n`;
+  }
+  for (let l = 0; l < nloop; l++) {
+    text += `loop c${l}\n  type point-on-line\n  pred base\n  ppos ${0.05 * l} 0 0\n  paxis y\n` +
+      `  succ b${(l + 1) * Math.floor(nb / nloop) - 1}\n  spos 0.1 0 0\nend\n`;
+  }
+  return text;
+}
+
+test('a model too large to generate is refused from its estimated size at once, naming the size and the limit', async () => {
+  const text = chainWithLoops(240, 60);
+  await generateCode('gravity 0 0 -9.81\n', { target: 'c' }).catch(() => {}); // the runtime module loaded first
+  for (const [target, limit] of [['wasm', 'bytes of WebAssembly in one function \\(at most 7654321\\)'],
+    ['c', 'bytes of C source \\(at most 33554432\\)']]) {
+    const t0 = performance.now();
+    await assert.rejects(generateCode(text, { target, name: 'chain.mech' }), (e) => e instanceof MechError &&
+      new RegExp(`^chain.mech: the model is too large to generate: about \\d+ operations, an estimated \\d+ ${limit}`).test(e.message), target);
+    const seconds = (performance.now() - t0) / 1000;
+    assert.ok(seconds < 1, `${target}: refused after ${seconds.toFixed(2)} s`);
+  }
+  await assert.rejects(openModel({ text, name: 'chain.mech' }, { backend: 'jit' }), /too large to generate/);
+});
