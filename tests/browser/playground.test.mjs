@@ -213,6 +213,20 @@ test('a share link reproduces text, sliders, dt and time scale in a fresh page',
   await fresh.context.close();
 });
 
+test('a share link\'s numbers outside their controls\' ranges are clamped to them, and the page says so', async () => {
+  const hash = '#s=' + LZString.compressToEncodedURIComponent(JSON.stringify({
+    v: 1, model: 'threelink', dt: 1e-300, timeScale: 100, gravity: [0, 0, -1e6], tau: [1e12, 0, 0],
+  }));
+  const { page, context } = await open(hash);
+  const got = await page.evaluate(() => ({ settings: window.playground.settings(), inputs: window.playground.inputs() }));
+  assert.deepEqual(got.settings, { dt: 1e-4, timeScale: 4 });
+  assert.deepEqual(got.inputs.gravity, [0, 0, -20]);
+  assert.ok(got.inputs.tau[0] > 0 && got.inputs.tau[0] < 1e3, `tau[0] ${got.inputs.tau[0]} within its slider`);
+  await page.waitForFunction(() => /the link's dt 1e-300 is outside its control's range 0.0001 to 0.01: set to 0.0001/
+    .test(window.playground.status().lastToast), null, WAIT);
+  await context.close();
+});
+
 test('bad links: corrupt → message and default scene; a .mech error → editor at the error', async () => {
   const corrupt = await open('#s=' + 'x'.repeat(500));
   const s = await status(corrupt.page);

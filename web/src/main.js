@@ -10,7 +10,7 @@ import { createEditor } from './editor.js';
 import { createControls } from './controls.js';
 import { installKeys } from './keys.js';
 import { createDownloads } from './download.js';
-import { banner, toast, describeError } from './status.js';
+import { banner, toastMore, describeError } from './status.js';
 import { createInspector } from './inspect.js';
 import { createTimeline } from './timeline.js';
 import { createSideBySide } from './side-by-side.js';
@@ -66,7 +66,7 @@ const controls = createControls($('controls'), {
     }
   },
   onAction: (action) => playback.sceneAction(action),
-  onClamped: toast,
+  onClamped: toastMore,
   async onSceneValue(key, value) {
     try {
       await engine.sceneValue(key, value);

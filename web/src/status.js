@@ -13,6 +13,11 @@ export function clearBanner() {
 $('banner-close').addEventListener('click', clearBanner);
 
 let toastTimer = 0;
+/** A toast, or `text` added to the one shown (values a link brought that were moved, say: none is lost). */
+export function toastMore(text) {
+  toast($('toast').hidden ? text : `${$('toast').textContent} ${text}`);
+}
+
 export function toast(text) {
   $('toast').textContent = text;
   $('toast').hidden = false;
