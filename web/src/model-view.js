@@ -196,14 +196,14 @@ export function createModelView(info, { drawn = new Set(), noAxis = new Set() } 
     body(i) {
       return frames[i] ?? null;
     },
-    /** World position of the first body (a free-floating model's root) at the last update. */
-    root() {
-      return frames[0].position;
-    },
     /** World bounding box of the solids at the last update. */
     bounds() {
       group.updateMatrixWorld(true);
       return new THREE.Box3().setFromObject(solids);
+    },
+    /** The middle of the solids' box at the last update: what camera-follow keeps in place (a turning vehicle too). */
+    centre() {
+      return this.bounds().getCenter(new THREE.Vector3());
     },
     setAxesVisible(v) {
       axes.visible = v;

@@ -177,6 +177,9 @@ export function createPlot(container) {
       data,
       container,
     );
+    const canvas = plot.root.querySelector('canvas');
+    canvas?.setAttribute('role', 'img');
+    canvas?.setAttribute('aria-label', `Plot against time of ${plotted.map((s) => s.label).join(', ') || 'no signal'}`);
   }
   new ResizeObserver(() => plot?.setSize({ width: Math.max(container.clientWidth, 200), height: Math.max(container.clientHeight - LEGEND, 100) })).observe(container);
 
