@@ -15,11 +15,21 @@ export function describeC(c) {
 
 /**
  * `<stem>.h`: a declaration of each external definition in `c` (every function not static, and the
- * descriptor), including sim/generated.h as mechgen's own header does.
+ * descriptor), including sim/generated.h as mechgen's own header does. Static functions stay out, those
+ * whose `static …` mechgen writes on the line before the definition too.
  */
 export function headerFor(stem, c) {
   const guard = `MECHGEN_${stem.toUpperCase().replace(/\W/g, '_')}_H`;
-  const functions = [...c.matchAll(/^void (mechgen_\w+\([^)]*\))\n\{/gm)].map((m) => `void ${m[1]};`);
+  // A definition: `void mechgen_…(` at the start of a line whose line before is not `static …`, its parameter list
+  // (no parentheses inside) closed before the `{` line.
+  const lines = c.split('\n');
+  const functions = [];
+  lines.forEach((line, i) => {
+    if (!line.startsWith('void mechgen_') || lines[i - 1]?.startsWith('static')) return;
+    let end = i;
+    while (end < lines.length - 1 && !lines[end].includes(')')) end++;
+    if (lines[end + 1] === '{') functions.push(`${lines.slice(i, end + 1).join('\n')};`);
+  });
   return `/* ${stem}.h — what ${stem}.c defines: its forward dynamics (mech_fwd_dyn_fn in sim/generated.h) and its
  * descriptor. */
 #ifndef ${guard}
