@@ -107,7 +107,7 @@ function fit() {
 }
 
 $('play').addEventListener('click', playback.togglePlay);
-$('step').addEventListener('click', () => timeline.stepForward());
+$('step').addEventListener('click', playback.stepOnce);
 $('reset').addEventListener('click', playback.reset);
 $('fit').addEventListener('click', fit);
 $('new-model').addEventListener('click', session.newModel);

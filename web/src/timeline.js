@@ -95,7 +95,7 @@ export function createTimeline(container, { seek, pause, stepForward }) {
       back.disabled = summary.index === 0;
       label.textContent = `${summary.first.toFixed(2)} – ${summary.last.toFixed(2)} s`;
     },
-    /** One kept frame forward, or a step at the end, as ▶ does (the . key and the Step button). */
+    /** One kept frame forward, or a step at the end, as ▶ does (the . key). */
     stepForward: stepOn,
     /** One kept frame back, as ◀ does (the , key). */
     stepBack() {
