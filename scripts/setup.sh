@@ -11,6 +11,7 @@ have gcc || missing+=(gcc)
 have make || missing+=(make)
 have clang || missing+=(clang)                       # libFuzzer target (scripts/fuzz.sh)
 have clang-format || missing+=(clang-format)         # C layout check (scripts/lint-c.sh)
+have pkg-config || missing+=(pkgconf)                # the installed library's test (tests/node/package.test.mjs)
 have emcc || missing+=(emscripten)                   # WebAssembly modules
 [ -f /usr/include/mujoco/mujoco.h ] || missing+=(libmujoco-dev)   # external cross-check, tests/bench only
 [ -x /usr/bin/chromium ] || missing+=(chromium)                    # browser test suite

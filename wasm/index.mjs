@@ -2,7 +2,9 @@
 // index.mjs — the simulator's JavaScript API, identical in Node >= 20 and in
 // browsers, no bundler needed (docs/wasm.md).  The .wasm modules and the
 // model manifest are read from ./dist/ next to this file, where
-// scripts/build-wasm.sh puts them.  Its types are index.d.ts's, which the JSDoc
+// scripts/build-wasm.sh puts them; each is named by a literal `new URL(…,
+// import.meta.url)`, the form bundlers (Vite, webpack) follow to copy the
+// files a package uses.  Its types are index.d.ts's, which the JSDoc
 // here names rather than restates; tests/types/ checks this file against them.
 //
 //   import { openModel } from './wasm/index.mjs';
@@ -17,7 +19,6 @@ import { HEADER, WasmModule, load } from './module.mjs';
 /** @import { Backend, Engine, GenerateOptions, ImportOptions, ImportResult } from './index.js' */
 /** @import { ModelDescription, ModelInfo, ModelText, OpenOptions, RodInfo } from './index.js' */
 
-const DIST = new URL('./dist/', import.meta.url);
 const OPTIONS = { backend: ['generated', 'runtime', 'jit'], engine: ['featherstone', 'xpbd'] };
 const TARGETS = ['c', 'wasm'];
 // The most float64 values one buffer in WebAssembly memory may hold: its byte count, 8 n, stays below 2^31 (a
@@ -54,12 +55,12 @@ const loads = new Map();
 /** @returns {Promise<ModelInfo[]>} */
 function manifest() {
   return cached(loads, 'models.json', async () =>
-    JSON.parse(new TextDecoder().decode(await load(new URL('models.json', DIST)))));
+    JSON.parse(new TextDecoder().decode(await load(new URL('./dist/models.json', import.meta.url)))));
 }
 
-/** One instance per module file, shared by every Sim opened from it. */
-function instance(file) {
-  return cached(loads, file, () => WasmModule.instantiate(new URL(file, DIST)));
+/** One instance per module file (dist/<stem>.wasm), shared by every Sim opened from it. */
+function instance(stem) {
+  return cached(loads, `${stem}.wasm`, () => WasmModule.instantiate(new URL(`./dist/${stem}.wasm`, import.meta.url)));
 }
 
 /**
@@ -78,7 +79,7 @@ export async function listModels() {
 /** The .mech text of a shipped model (what its generated module, if it has one, was made from). */
 export async function loadModelText(name) {
   await shippedModel(name);
-  return new TextDecoder().decode(await load(new URL(`models/${name}.mech`, DIST)));
+  return new TextDecoder().decode(await load(new URL(`./dist/models/${name}.mech`, import.meta.url)));
 }
 
 /** The manifest entry of a shipped model, or RangeError. */
@@ -170,7 +171,7 @@ export async function openModel(source, options) {
       return openText(await loadModelText(source), source, engine);
     }
     if (shipped.module) return openScene(shipped.module, await loadModelText(source), source);
-    const mod = await instance(`${source}.wasm`);
+    const mod = await instance(source);
     return new Sim(mod, opened(mod, mod.exports.mw_open()), 'generated');
   }
   const text = source?.text;
@@ -212,20 +213,20 @@ export async function generateCode(text, options) {
   if (!TARGETS.includes(target)) throw new RangeError(`generateCode: target must be 'c' or 'wasm', got ${shown(target)}`);
   const name = options.name ?? 'model';
   if (typeof name !== 'string') throw new TypeError('generateCode: name must be a string');
-  const mod = await instance('runtime.wasm');
+  const mod = await instance('runtime');
   const { bytes } = generate(mod, text, name, target === 'wasm' ? 1 : 0, opened);
   return target === 'c' ? new TextDecoder().decode(bytes) : bytes;
 }
 
 /** A Sim of `text` on its generated dynamics, jitted (wasm/jit.mjs; docs/wasm.md, "Jit"). */
 async function openJit(text, name) {
-  const mod = await instance('runtime.wasm');
+  const mod = await instance('runtime');
   const { ptr, close, forward, forwardModelGravity } = await jitHandle(mod, text, name, opened);
   return new Sim(mod, ptr, 'jit', 'featherstone', close, { model: forwardModelGravity, any: forward });
 }
 
 async function openText(text, name, engine) {
-  const mod = await instance('runtime.wasm');
+  const mod = await instance('runtime');
   const open = engine === 'xpbd' ? mod.exports.mw_open_text_xpbd : mod.exports.mw_open_text;
   const ptr = mod.withString(name, (namePtr) =>
     mod.withString(text, (textPtr, length) => open(textPtr, length, namePtr)));
@@ -237,7 +238,7 @@ async function openText(text, name, engine) {
  * the module's generated dynamics (wasm/scene.c refuses any other text, naming the first line that differs).
  */
 async function openScene(module, text, name) {
-  const mod = await instance(`${module}.wasm`);
+  const mod = await instance(module);
   const ptr = mod.withString(name, (namePtr) =>
     mod.withString(text, (textPtr, length) => mod.exports.mw_open_scene(textPtr, length, namePtr)));
   return new Sim(mod, opened(mod, ptr), 'generated');

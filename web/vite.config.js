@@ -14,14 +14,16 @@ import { fileURLToPath } from 'node:url';
 const web = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(web, '..');
 
-// Repository directories mirrored into the site, and the file types taken from them.
-const MIRRORED = ['wasm'];
+// Repository directories mirrored into the site, and the file types taken from them: the shim and its modules,
+// and the docs the help links to.
+const MIRRORED = ['wasm', 'docs'];
 const TYPES = {
   '.mjs': 'text/javascript',
   '.js': 'text/javascript',
   '.wasm': 'application/wasm',
   '.json': 'application/json',
   '.mech': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
 };
 
 function* walk(dir) {

@@ -75,6 +75,10 @@ test('m113: in the gallery with its terrain scenes; W drives it forward, W + A t
   const moved = Math.hypot(x2 - x0, y2 - y0);
   const followed = Math.hypot(c2[3] - c0[3], c2[4] - c0[4]);
   assert.ok(Math.abs(followed - moved) < 0.25 * moved + 0.5, `the camera followed: target ${followed} m, hull ${moved} m`);
+  // It follows the middle of the vehicle, which stays in the middle of the view through the turn.
+  const f = await page.evaluate(() => window.playground.framing());
+  const [cx, cy] = [(f.left + f.right) / 2, (f.top + f.bottom) / 2];
+  assert.ok(Math.abs(cx - 0.5) < 0.2 && Math.abs(cy - 0.5) < 0.25, `the vehicle's middle is at (${cx}, ${cy}) of the view`);
   await page.screenshot({ path: join(shots, 'm113-driven.png') });
   assert.deepEqual(errors, []);
   await context.close();

@@ -98,7 +98,7 @@ for (const [model, engine] of [['threelink', 'generated'], ['triple_pendulum', '
   });
 }
 
-test('the time line goes back to an earlier state bit for bit, and steps back and forward', async () => {
+test('the time line goes back to an earlier state bit for bit, and steps back and forward (buttons and keys)', async () => {
   const { page, context, errors } = await open();
   await pick(page, 'threelink');
   await playFor(page, 0.3);
@@ -123,6 +123,15 @@ test('the time line goes back to an earlier state bit for bit, and steps back an
   await page.click('#timeline-forward');
   await page.waitForFunction((n) => window.playground.status().steps === n, earlier.steps, WAIT);
   same((await status(page)).poses, earlier.poses, 'poses after back and forward');
+
+  // The . key moves along the kept frames too, keeping the ones ahead.
+  await page.click('#timeline-back');
+  await page.waitForFunction((i) => window.playground.timeline().index === i - 1, mark.index, WAIT);
+  const kept = (await hooks(page, 'timeline')).count;
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('.');
+  await page.waitForFunction((n) => window.playground.status().steps === n, earlier.steps, WAIT);
+  assert.equal((await hooks(page, 'timeline')).count, kept, 'the frames ahead are kept');
 
   // The states ahead stay until the run steps on from an earlier one: the last is the later state.
   await page.locator('#timeline').fill(String((await hooks(page, 'timeline')).count - 1));
@@ -151,6 +160,8 @@ test('a share link opens at its time, in its state; a state that does not fit is
   same(got.qd, shared.qd, 'qd');
   assert.equal(got.playing, false);
   assert.equal(got.banner, null);
+  const plotted = await fresh.page.evaluate(() => window.playground.plotColumns());
+  assert.equal(plotted.data[0][0], shared.time, "the plot starts at the link's time");
   await fresh.context.close();
 
   const short = Buffer.from(new Float64Array([0.5, 1, 2]).buffer).toString('base64');

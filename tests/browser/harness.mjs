@@ -63,11 +63,11 @@ export const TEXT_ENGINES = ['runtime', 'jit'];
 export const status = (page) => page.evaluate(() => window.playground.status());
 
 /**
- * A fresh page (own storage) at `url`, once it has started: the first model is loaded (or its error shown)
- * and any message about the link is in the banner. Page errors are collected in `errors`.
+ * A fresh page (own storage) at `url` in a window of `viewport`, once it has started: the first model is loaded
+ * (or its error shown) and any message about the link is in the banner. Page errors are collected in `errors`.
  */
-export async function openPage(browser, url) {
-  const context = await browser.newContext({ viewport: VIEWPORT });
+export async function openPage(browser, url, viewport = VIEWPORT) {
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));

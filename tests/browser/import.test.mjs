@@ -62,7 +62,7 @@ test('the Panda MJCF dropped on the page opens as imported .mech text with its w
   await drop(page, 'panda.xml', panda);
   const s = await status(page);
   assert.equal(s.banner, null, `refused: ${s.banner}`);
-  assert.equal(s.model, 'panda');
+  assert.equal(s.model, 'panda_2', 'a model of its own, beside the shipped panda');
   assert.equal(s.loaded, true);
   const text = await page.evaluate(() => window.playground.editorText());
   const lines = text.split('\n');
@@ -80,9 +80,10 @@ test('the Panda MJCF dropped on the page opens as imported .mech text with its w
   await context.close();
 });
 
-test('the SCARA URDF pasted into the editor and reloaded runs', async () => {
+test('the SCARA URDF pasted into the editor and reloaded runs as a model of its own', async () => {
   const { page, context, errors } = await open();
   const model = (await status(page)).model;
+  const before = await page.evaluate(() => window.playground.editorText());
   await page.locator('.cm-content').click();
   await page.keyboard.press('Control+A');
   await page.keyboard.insertText(scara);
@@ -93,12 +94,15 @@ test('the SCARA URDF pasted into the editor and reloaded runs', async () => {
     return s.loaded && engines.includes(s.backend) && window.playground.editorText().startsWith('# ');
   }, TEXT_ENGINES, WAIT);
   const s = await status(page);
-  assert.equal(s.model, model);
+  assert.equal(s.model, 'scara_2', 'named after the URDF robot, beside the shipped scara');
   assert.equal(s.banner, null, `refused: ${s.banner}`);
   const text = await page.evaluate(() => window.playground.editorText());
   assert.match(text.split('\n')[0], /imported from URDF/);
   assert.match(text, /welded into/, 'the fixed joints\' warning is not listed');
   await assertRuns(page, 'scara (pasted)');
+  await page.click(`.card[data-model="${model}"]`);
+  await page.waitForFunction((n) => window.playground.status().model === n && window.playground.status().loaded, model, WAIT);
+  assert.equal(await page.evaluate(() => window.playground.editorText()), before, `${model} keeps its own text`);
   assert.deepEqual(errors, []);
   await context.close();
 });

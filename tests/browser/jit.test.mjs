@@ -1,12 +1,15 @@
 // jit.test.mjs — the page and the jit (web/src/jit-switch.js, web/src/download.js): an edited model starts on the
 // runtime engine and the jit takes over in place, continuing the run; a bad edit leaves the model running; the
-// Download menu gives the .mech text, the generated C and the .wasm; the time from Ctrl+Enter to the jit running
-// is printed. In Debian's chromium (headless, software WebGL) driven by playwright-core; every wait is on the
+// Download menu gives the .mech text, the generated C as a zip that cc compiles and runs, and the .wasm with its
+// loader; the time from Ctrl+Enter to the jit running is printed. In Debian's chromium (headless, software WebGL) driven by playwright-core; every wait is on the
 // page's state. Needs wasm/dist/ (scripts/build-wasm.sh) from a build with the code generator for all but the
 // bad-edit and .mech tests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { WAIT, openPage, pick, status, usePlayground } from './harness.mjs';
 
@@ -172,15 +175,37 @@ test('Download gives the editor text as .mech, and is disabled for an XPBD scene
   await context.close();
 });
 
-test("Download gives the model's generated C and .wasm", async () => {
+test("Download gives the model's generated C as a zip that cc builds and runs, and the .wasm with its loader", async () => {
   const { page, context, errors } = await openPage(pg.browser, pg.base);
   await editThreelink(page);
-  const c = await downloadFile(page, 'c');
-  assert.equal(c.name, 'threelink.c');
-  assert.ok(c.bytes.toString('utf8').includes('mechgen_threelink_fwd_dyn('), 'the C holds the forward dynamics');
-  const wasm = await downloadFile(page, 'wasm');
-  assert.equal(wasm.name, 'threelink.wasm');
-  assert.deepEqual([...wasm.bytes.subarray(0, 4)], [0, 0x61, 0x73, 0x6d], 'a WebAssembly module (\\0asm)');
+  const dir = await mkdtemp(join(tmpdir(), 'mech-download-'));
+  try {
+    const c = await downloadFile(page, 'c');
+    assert.equal(c.name, 'threelink.c.zip');
+    await writeFile(join(dir, c.name), c.bytes);
+    execFileSync('unzip', ['-q', c.name], { cwd: dir });
+    const src = join(dir, 'threelink');
+    assert.ok((await readFile(join(src, 'threelink.c'), 'utf8')).includes('mechgen_threelink_fwd_dyn('));
+    execFileSync('cc', ['-std=c11', '-Wall', '-Wextra', '-Werror', '-O2', 'main.c', 'threelink.c', '-lm', '-o', 'threelink'],
+      { cwd: src });
+    const printed = execFileSync(join(src, 'threelink'), { encoding: 'utf8' });
+    assert.match(printed, /^threelink, t = 0\.001 s\nqdd\[0\] = -?\d/, printed);
+
+    const wasm = await downloadFile(page, 'wasm');
+    assert.equal(wasm.name, 'threelink.wasm.zip');
+    await writeFile(join(dir, wasm.name), wasm.bytes);
+    execFileSync('unzip', ['-q', '-o', wasm.name], { cwd: dir });
+    const loader = await readFile(join(src, 'threelink.mjs'), 'utf8');
+    assert.ok(loader.trimEnd().split('\n').length <= 12, 'a loader of about ten lines');
+    const byWasm = execFileSync(process.execPath, ['threelink.mjs'], { cwd: src, encoding: 'utf8' });
+    // The module and the C are one plan: the same qdd at the same state (to 1e-12, a different compiler).
+    const qddC = [...printed.matchAll(/qdd\[\d+\] = (\S+)/g)].map((m) => Number(m[1]));
+    const qddWasm = JSON.parse(/qdd = (.*)/.exec(byWasm.replace(/\s+/g, ' '))[1].replace(/ /g, ''));
+    assert.equal(qddWasm.length, qddC.length);
+    qddC.forEach((x, i) => assert.ok(Math.abs(x - qddWasm[i]) <= 1e-12 * (1 + Math.abs(x)), `qdd[${i}]: ${x} vs ${qddWasm[i]}`));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -88,7 +88,7 @@ test('every gallery model draws a non-blank canvas and advances simulated time',
 test('the HMMWV runs on its generated module: shaker-post and steering sliders move the suspension', async (t) => {
   const { page, context, errors } = await open();
   const groups = await page.locator('#gallery .card-group').allTextContents();
-  assert.deepEqual(groups, ['Trees', 'Closed loops & vehicles', 'Tracked vehicles', 'XPBD: rods & scenes']);
+  assert.deepEqual(groups, ['My models', 'Trees', 'Closed loops & vehicles', 'Tracked vehicles', 'XPBD: rods & scenes']);
   const loops = await page.evaluate(() => window.playground.models().filter((m) => m.group === 'loops').map((m) => m.name));
   for (const name of ['fourbar', 'quartercar', 'halfcar', 'hmmwv', 'hmmwv_pitman']) assert.ok(loops.includes(name), `${name} is in the gallery`);
   await pick(page, 'hmmwv');

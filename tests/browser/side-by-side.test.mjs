@@ -31,6 +31,9 @@ test('threelink side by side: an XPBD ghost a few mm from the Featherstone run, 
   const listed = await signals(page);
   for (const s of SIGNALS) assert.ok(listed.includes(s), `${s} is listed`);
   assert.ok((await page.evaluate(() => window.playground.plotted())).includes('gap (m)'), 'the gap is plotted');
+  const scales = await page.evaluate(() => window.playground.plotScales());
+  const gapScale = scales.find((s) => s.label === 'gap (m)').scale;
+  assert.equal(scales.filter((s) => s.scale === gapScale).length, 1, `the gap has a y axis of its own: ${JSON.stringify(scales)}`);
 
   await page.click('#play');
   await page.waitForFunction(() => window.playground.status().time > 1, null, WAIT);

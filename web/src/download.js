@@ -1,5 +1,12 @@
-// download.js — files handed to the browser to save: the editor's Download menu (the model's .mech text, its
-// generated C and its WebAssembly module, named after the model) and the helper every download goes through.
+// download.js — files handed to the browser to save: the editor's Download menu (the model's .mech text; its
+// generated C as a zip that compiles on its own, with a main.c; its WebAssembly module as a zip with a loader:
+// code-bundle.js) and the helper every download goes through.
+import { cFiles, describeC, loaderFor } from './code-bundle.js';
+import { zip } from './zip.js';
+import generatedH from '../../core/sim/generated.h?raw';
+import sincosH from '../../core/spatial/mech_sincos.h?raw';
+
+const HEADERS = { 'sim/generated.h': generatedH, 'spatial/mech_sincos.h': sincosH };
 
 /** Hands `data` (text or bytes) to the browser as a download named `name`, of MIME type `type`. */
 export function download(name, data, type) {
@@ -13,13 +20,26 @@ export function download(name, data, type) {
 
 const FILES = [
   { kind: 'mech', ext: 'mech', type: 'text/plain', what: 'the model text in the editor' },
-  { kind: 'c', ext: 'c', type: 'text/x-c', what: 'its generated C: the forward dynamics the build generates' },
-  { kind: 'wasm', ext: 'wasm', type: 'application/wasm', what: 'its generated WebAssembly module' },
+  { kind: 'c', ext: 'c.zip', type: 'application/zip',
+    what: 'its generated C (the forward dynamics the build generates) with the headers it includes and a main.c: cc main.c <model>.c -lm' },
+  { kind: 'wasm', ext: 'wasm.zip', type: 'application/zip',
+    what: 'its generated WebAssembly module with a loader of ten lines: node <model>.mjs' },
 ];
+
+/** The zip's files for kind 'c' or 'wasm' of `model` ({ name, text, state: { q, qd } or null }). */
+async function bundle(kind, model, generate) {
+  const { name, text, state } = model;
+  const c = await generate(text, name, 'c');
+  if (kind === 'c') return cFiles(name, c, HEADERS, state?.q, state?.qd);
+  const wasm = await generate(text, name, 'wasm');
+  return [{ name: `${name}/${name}.wasm`, data: wasm },
+    { name: `${name}/${name}.mjs`, data: loaderFor(name, describeC(c), state?.q, state?.qd) }];
+}
 
 /**
  * The Download button and its menu, placed after `anchor`. `current()` gives the model shown as { name, text,
- * engine } or null; `generate(text, name, target)` resolves to the C (a string) or the module (bytes), and
+ * engine, state } (state: its initial { q, qd }) or null; `generate(text, name, target)` resolves to the C (a
+ * string) or the module (bytes), and
  * rejects with a message (`describe(e)` words it) that `report` shows. `setAvailable(codegen)` says whether
  * the build can generate code; `update()` follows the model shown.
  */
@@ -61,7 +81,7 @@ export function createDownloads(anchor, { current, generate, describe, report })
     const file = `${model.name}.${f.ext}`;
     if (f.kind === 'mech') return download(file, model.text, f.type);
     try {
-      download(file, await generate(model.text, model.name, f.kind), f.type);
+      download(file, zip(await bundle(f.kind, model, generate)), f.type);
     } catch (e) {
       report(`${file} was not generated — ${describe(e)}`);
     }

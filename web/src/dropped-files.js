@@ -1,11 +1,11 @@
-// dropped-files.js — an .xml (MJCF), .urdf or .mech file dropped anywhere on the page opens as a model named after
-// the file. It is read, imported and parsed before anything changes: a file that is not text, is over the page's
+// dropped-files.js — an .xml (MJCF), .urdf or .mech file dropped anywhere on the page opens as a model of the
+// user's (my-models.js) named after the file. It is read, imported and parsed before anything changes: a file that is not text, is over the page's
 // text cap (share.js's MAX_TEXT), or fails to import or parse leaves the model shown running and says why in the
 // banner.
 import { MAX_TEXT } from './share.js';
 import { banner, describeError } from './status.js';
 import { importError, importXml, announceImport } from './xml-import.js';
-import { forgetLink } from './share-link.js';
+import { modelName } from './my-models.js';
 
 const DROPPABLE = /\.(xml|urdf|mech)$/i;
 
@@ -21,7 +21,7 @@ function decodeText(bytes) {
 }
 
 /** The model name a file opens under: its base name in .mech's name characters. */
-const droppedName = (file) => file.replace(DROPPABLE, '').replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60) || 'model';
+const droppedName = (file) => modelName(file.replace(DROPPABLE, ''));
 
 /**
  * Listens for files dropped on the window; `engine` checks their text, `session` opens it. Returns `handled()`,
@@ -55,8 +55,7 @@ export function installDrop({ engine, session }) {
     }
     const err = await engine.check(text, name);
     if (err) return refuse(`${file.name} did not load — ${describeError(err)}`);
-    forgetLink();
-    if (!(await session.pickModel(name, { text }))) return;
+    if (!(await session.openMine(name, text))) return;
     if (out) announceImport(out);
   }
 

@@ -8,12 +8,12 @@ const $ = (id) => document.getElementById(id);
 const SHORTCUTS = [
   ['Space', 'play / pause'],
   ['R', 'reset to the initial state'],
-  ['.', 'step forward one step (dt)'],
+  ['.', 'forward one frame on the time line; at its end, one step (dt)'],
   [',', 'step back: one frame back on the time line'],
   ['F', 'fit the view to the model'],
   ['W / S', 'held: throttle forward / back (a tracked vehicle with a drive sprocket on each side)'],
   ['A / D', 'held: steer left / right'],
-  ['?', 'this list'],
+  ['?', 'this help'],
   ['Esc', 'close it'],
   ['Ctrl/⌘ + Enter', 'in the editor: reload the model from its text'],
 ];
@@ -47,10 +47,32 @@ export function installKeys(actions) {
       return row;
     }),
   );
+  // A modal dialog: focus moves into it, Tab stays inside, and closing it returns focus where it was.
+  let returnFocus = null;
   const setHelp = (open) => {
+    if (open === !help.hidden) return;
     help.hidden = !open;
-    if (open) hideHint();
+    if (open) {
+      hideHint();
+      returnFocus = document.activeElement;
+      $('help-close').focus();
+    } else {
+      returnFocus?.focus?.();
+      returnFocus = null;
+    }
   };
+  help.addEventListener('keydown', (e) => {
+    if (e.key !== 'Tab') return;
+    const focusable = [...help.querySelectorAll('a[href], button')];
+    const [first, last] = [focusable[0], focusable.at(-1)];
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  });
   $('help-button').addEventListener('click', () => setHelp(help.hidden));
   $('help-close').addEventListener('click', () => setHelp(false));
   help.addEventListener('click', (e) => e.target === help && setHelp(false)); // outside the card

@@ -21,7 +21,8 @@ import { createSession } from './session.js';
 import { installShareButton, openedLink } from './share-link.js';
 import { installDrop } from './dropped-files.js';
 import { installHooks } from './test-hooks.js';
-import { page, askStep, setModels, setReady } from './page-state.js';
+import { installLayout } from './layout.js';
+import { page, setModels, setReady } from './page-state.js';
 
 const DEFAULT_MODEL = 'threelink';
 
@@ -36,7 +37,7 @@ const jitSwitch = createJitSwitch(engine, codegen);
 const timeline = createTimeline($('viewport'), {
   seek: (index) => playback.seek(index),
   pause: () => playback.setPlaying(false),
-  stepForward: askStep,
+  stepForward: () => playback.stepOnce(),
 });
 
 const editor = createEditor($('editor'), {
@@ -47,7 +48,9 @@ const editor = createEditor($('editor'), {
 
 // The Download menu: the editor's text as .mech, and as generated C and WebAssembly (disabled for XPBD scenes).
 const downloads = createDownloads($('revert'), {
-  current: () => page.info && { name: page.model, text: editor.text, engine: page.info.engine },
+  current: () => page.info && {
+    name: page.model, text: editor.text, engine: page.info.engine, state: { q: page.info.q, qd: page.info.qd },
+  },
   generate: (text, name, target) => engine.generate(text, name, target),
   describe: describeError,
   report: banner,
@@ -113,13 +116,14 @@ $('revert').addEventListener('click', session.revert);
 installKeys({
   play: playback.togglePlay,
   reset: playback.reset,
-  step: playback.stepOnce,
+  step: () => timeline.stepForward(),
   back: () => timeline.stepBack(),
   fit,
   drive: (throttle, steer) => controls.drive(throttle, steer),
 });
 installShareButton($('share'), { editor, controls, scene, customGravity: session.customGravity });
 const dropsHandled = installDrop({ engine, session });
+installLayout();
 installHooks({
   scene, editor, controls, plots, playback, dropsHandled, parts: [inspector, timeline, sideBySide, jitSwitch, downloads],
 });
@@ -145,7 +149,7 @@ async function start() {
     const opened = await session.pickModel(shared.model, { text: shared.text, camera: shared.camera, inputs: shared });
     if (opened && shared.shown) {
       try {
-        playback.onFrame(await engine.restore(shared.shown));
+        playback.startedOver(await engine.restore(shared.shown)); // the plot starts at the link's time
       } catch (e) {
         banner(`This share link's state was not restored: ${describeError(e)}. Showing the model from its initial state.`);
       }

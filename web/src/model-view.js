@@ -114,7 +114,8 @@ export function createModelView(info, { drawn = new Set(), noAxis = new Set() } 
   const solids = new THREE.Group();
   const axes = new THREE.Group();
   const pois = new THREE.Group();
-  group.add(solids, axes, pois);
+  const statics = new THREE.Group(); // XPBD's static colliders: drawn, but not framed (bounds covers the bodies)
+  group.add(solids, statics, axes, pois);
 
   const frames = [];
   for (let i = 0; i < nb; i++) {
@@ -142,7 +143,7 @@ export function createModelView(info, { drawn = new Set(), noAxis = new Set() } 
       : material(sh.rgba[3] > 0 ? sh.rgba : [0.45, 0.48, 0.53, 1], 0);
     const mesh = new THREE.Mesh(geometry, mat);
     mesh.applyMatrix4(pose(sh.rot, sh.pos));
-    solids.add(mesh);
+    statics.add(mesh);
   });
   model.bodies.forEach((b, i) => {
     if (!hasShape.has(i) && b.mass > 0 && !drawn.has(i)) frames[i].add(inertiaBox(b, scale * 0.03, material(null, i)));
@@ -162,9 +163,11 @@ export function createModelView(info, { drawn = new Set(), noAxis = new Set() } 
   const poiLocal = model.pois.map((p) => new THREE.Matrix4().makeTranslation(p.pos[0], p.pos[1], p.pos[2]));
   const poiMatrix = new THREE.Matrix4();
   pois.add(poiMesh);
-  solids.traverse((o) => {
-    if (o.isMesh) o.castShadow = o.receiveShadow = true;
-  });
+  for (const g of [solids, statics]) {
+    g.traverse((o) => {
+      if (o.isMesh) o.castShadow = o.receiveShadow = true;
+    });
+  }
   for (const g of [axes, pois]) g.traverse((o) => o.layers.set(DECORATIONS));
 
   // Axes and POIs are drawn on top, so they follow their body's frame without being parented to it.
@@ -196,14 +199,15 @@ export function createModelView(info, { drawn = new Set(), noAxis = new Set() } 
     body(i) {
       return frames[i] ?? null;
     },
-    /** World position of the first body (a free-floating model's root) at the last update. */
-    root() {
-      return frames[0].position;
-    },
-    /** World bounding box of the solids at the last update. */
+    /** World bounding box of the bodies' solids at the last update (not the static colliders: a small robot on a
+     * large floor box fills the view). */
     bounds() {
       group.updateMatrixWorld(true);
       return new THREE.Box3().setFromObject(solids);
+    },
+    /** The middle of the solids' box at the last update: what camera-follow keeps in place (a turning vehicle too). */
+    centre() {
+      return this.bounds().getCenter(new THREE.Vector3());
     },
     setAxesVisible(v) {
       axes.visible = v;

@@ -14,7 +14,7 @@ const $ = (id) => document.getElementById(id);
  * closed the model.
  */
 export function createPlayback({ engine, scene, controls, plots, sideBySide, inspector, timeline, timedOut }) {
-  const meter = { draws: 0, since: performance.now(), simSince: 0, fps: 0, rtf: 0 };
+  const meter = { draws: 0, drawMs: 0, since: performance.now(), simSince: 0, stepsSince: 0, fps: 0, rtf: 0 };
   let inFlight = false;
   let lastPlot = 0;
 
@@ -30,7 +30,7 @@ export function createPlayback({ engine, scene, controls, plots, sideBySide, ins
     sideBySide.update(f);
     inspector.update(f);
     timeline.update(f);
-    if (!page.view.anchored && controls.view.follow) scene.follow(page.view.root());
+    if (!page.view.anchored && controls.view.follow) scene.follow(page.view.centre());
     scene.invalidate();
     plots.plot.push(f.time, f);
   }
@@ -76,24 +76,37 @@ export function createPlayback({ engine, scene, controls, plots, sideBySide, ins
       .catch(() => {}); // a closed model (StepTimeout) or a stopped compile: requestFrame says why
   }
 
-  // Frame rate counts drawn frames; while paused nothing is drawn unless the view changes.
-  function updateMeters(now, drew) {
-    if (drew) meter.draws++;
+  // Frame rate counts drawn frames; while paused nothing is drawn unless the view changes. The stages readout:
+  // per frame drawn, the worker's stepping (the engine's dynamics with its contact stage, one call), its copy of
+  // the state for the page, and the drawing here, in ms.
+  function updateMeters(now, drew, drawMs) {
+    if (drew) {
+      meter.draws++;
+      meter.drawMs += drawMs;
+    }
     const span = (now - meter.since) / 1000;
     if (span < 0.5) return;
     const simTime = page.lastFrame?.time ?? 0;
+    const steps = page.lastFrame?.steps ?? 0;
+    const load = page.playing && page.lastFrame?.load;
+    const perFrame = (ms) => (ms < 0.1 ? ms.toFixed(3) : ms.toFixed(2));
+    $('stages').textContent = load && meter.draws
+      ? `step ${perFrame((load.stepMs * Math.max(0, steps - meter.stepsSince)) / meter.draws)} · copy ${perFrame(load.snapshotMs)}`
+        + ` · draw ${perFrame(meter.drawMs / meter.draws)} ms/frame`
+      : `draw ${meter.draws ? perFrame(meter.drawMs / meter.draws) : '–'} ms/frame`;
     meter.fps = meter.draws / span;
     meter.rtf = page.playing ? Math.max(0, simTime - meter.simSince) / span : 0;
     meter.draws = 0;
+    meter.drawMs = 0;
     meter.since = now;
     meter.simSince = simTime;
+    meter.stepsSince = steps;
     const level = scene.adapt(page.playing ? meter.fps : null);
     $('fps').textContent = page.playing ? `${meter.fps.toFixed(0)} fps` : '– fps';
     $('fps').title = level ? 'rendering at reduced resolution to hold the frame rate' : '';
     $('rtf').textContent = page.playing ? `RTF ${meter.rtf.toFixed(2)}×` : 'RTF –';
-    const load = page.playing && page.lastFrame?.load;
     $('rtf').title = load ? `the simulation worker stepped ${(100 * load.busy).toFixed(0)} % of the last second, ` +
-      `${(1000 * load.stepMs).toFixed(0)} µs per step; a frame's copy of the state took ${load.snapshotMs.toFixed(2)} ms` : '';
+      `${(1000 * load.stepMs).toFixed(0)} µs per step; per frame: ${$('stages').textContent}` : '';
     $('time').textContent = `t ${simTime.toFixed(3)} s · step ${page.lastFrame?.steps ?? 0}`;
   }
 
@@ -104,7 +117,9 @@ export function createPlayback({ engine, scene, controls, plots, sideBySide, ins
       plots.plot.redraw();
       lastPlot = now;
     }
-    updateMeters(now, scene.render());
+    const t0 = performance.now();
+    const drew = scene.render();
+    updateMeters(now, drew, performance.now() - t0);
   }
 
   function togglePlay() {
@@ -191,7 +206,7 @@ export function createPlayback({ engine, scene, controls, plots, sideBySide, ins
   }
 
   return {
-    setPlaying, showFrame, onFrame, togglePlay, stepOnce, reset, sceneAction, seek, compare,
+    setPlaying, showFrame, onFrame, togglePlay, stepOnce, reset, sceneAction, seek, compare, startedOver,
     /** The frame loop, from the next animation frame on. */
     start: () => requestAnimationFrame(tick),
     /** The meters' last reading: drawn frames per second and the real-time factor. */

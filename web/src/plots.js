@@ -20,7 +20,7 @@ const COLORS = ['#f2a541', '#5b8def', '#4cc38a', '#e5636b', '#a57ee0', '#47c1d1'
  */
 export function signalsFor(info, { sideBySide = false } = {}) {
   const out = [];
-  const add = (label, read, energy = false) => out.push({ label, read, energy });
+  const add = (label, read, energy = false, own = false) => out.push({ label, read, energy, own });
   if (info.nb > 0) {
     add('total energy', (f) => f.energy, true);
     add('kinetic energy', (f) => f.kinetic, true);
@@ -51,7 +51,7 @@ export function signalsFor(info, { sideBySide = false } = {}) {
     add(`rod ${rod.name} kinetic energy`, (f) => f.rodKinetic?.[i] ?? NaN, true);
   });
   if (sideBySide) {
-    add('gap (m)', (f) => f.ghost?.gap ?? NaN);
+    add('gap (m)', (f) => f.ghost?.gap ?? NaN, false, true); // on an axis of its own: millimetres beside radians
     add('XPBD primal residual', (f) => f.ghost?.primal ?? NaN);
     add('XPBD constraint residual', (f) => f.ghost?.constraint ?? NaN);
   }
@@ -145,7 +145,8 @@ export function createPlot(container) {
     plot?.destroy();
     const { clientWidth: width, clientHeight: height } = container;
     const energies = plotted.some((s) => s.energy);
-    const others = plotted.filter((s) => !s.energy);
+    const owns = plotted.filter((s) => s.own); // each on a scale and axis of its own (the side-by-side gap)
+    const others = plotted.filter((s) => !s.energy && !s.own);
     plot = new uPlot(
       {
         width: Math.max(width, 200),
@@ -157,12 +158,13 @@ export function createPlot(container) {
           x: { time: false, range: (u, min, max) => (data[0].length < 2 ? [data[0][0] ?? 0, (data[0][0] ?? 0) + WINDOW] : [min, max]) },
           E: { auto: true, range: padded },
           s: { auto: true, range: padded },
+          ...Object.fromEntries(owns.map((s) => [s.label, { auto: true, range: padded }])),
         },
         series: [
           { label: 't (s)' },
           ...plotted.map((s, i) => ({
             label: s.energy ? `${s.label} (J)` : s.label,
-            scale: s.energy ? 'E' : 's',
+            scale: s.energy ? 'E' : s.own ? s.label : 's',
             stroke: COLORS[i % COLORS.length],
             width: 1.5,
             points: { show: false },
@@ -172,11 +174,15 @@ export function createPlot(container) {
           axis('x', 2, undefined, true, false),
           axis('E', 3, 'energy (J)', energies, energies),
           axis('s', 1, others.length === 1 ? others[0].label : 'signals', others.length > 0, !energies),
+          ...owns.map((s, i) => axis(s.label, 1, s.label, true, !energies && !others.length && i === 0)),
         ],
       },
       data,
       container,
     );
+    const canvas = plot.root.querySelector('canvas');
+    canvas?.setAttribute('role', 'img');
+    canvas?.setAttribute('aria-label', `Plot against time of ${plotted.map((s) => s.label).join(', ') || 'no signal'}`);
   }
   new ResizeObserver(() => plot?.setSize({ width: Math.max(container.clientWidth, 200), height: Math.max(container.clientHeight - LEGEND, 100) })).observe(container);
 
@@ -208,6 +214,10 @@ export function createPlot(container) {
     /** What is plotted: the column titles (time first) and the columns, as drawn. */
     columns() {
       return { header: plot.series.map((s) => s.label), data: data.map((d) => [...d]) };
+    },
+    /** Each plotted series' label and the scale (y axis) it is drawn on. */
+    scales() {
+      return plot.series.slice(1).map((s) => ({ label: s.label, scale: s.scale }));
     },
   };
 }

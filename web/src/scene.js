@@ -69,6 +69,9 @@ export function createScene(container) {
   renderer.shadowMap.enabled = true;
   renderer.shadowMap.type = THREE.PCFShadowMap;
   renderer.outputColorSpace = THREE.SRGBColorSpace;
+  renderer.domElement.setAttribute('role', 'img');
+  renderer.domElement.setAttribute('aria-label',
+    'The model in 3D: drag to orbit, click a body to inspect it, Ctrl+drag a body to pull it');
   container.append(renderer.domElement);
 
   const scene = new THREE.Scene();

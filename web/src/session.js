@@ -1,6 +1,7 @@
 // session.js — the model shown and its text: picking one (the gallery, "New model", a link, a dropped file),
 // opening it in the worker and drawing it, the editor's text checked as it is typed, kept per model
-// (storage.js), reloaded and reverted, and the model closed when its step ran too long.
+// (storage.js; the user's own models in my-models.js), reloaded and reverted, and the model closed when its step
+// ran too long.
 import TEMPLATE from './template.mech?raw';
 import { STEP_LIMIT_MS } from './engine.js';
 import { createModelView } from './model-view.js';
@@ -8,12 +9,15 @@ import { attachRods } from './rod-view.js';
 import { attachTracks, trackBodies } from './track-view.js';
 import { createGallery } from './gallery.js';
 import { loadEdit, saveEdit, dropEdit } from './storage.js';
-import { banner, clearBanner, describeError, parseStatus } from './status.js';
+import { createMyModels } from './my-models.js';
+import { download } from './download.js';
+import { banner, clearBanner, describeError, parseStatus, toast } from './status.js';
 import { importError, importXml, isXmlModel, xmlError, announceImport } from './xml-import.js';
 import { forgetLink } from './share-link.js';
 import { page, pick, setShipped, opened, setView, setFramed, closed } from './page-state.js';
 
 const NEW_MODEL = 'untitled'; // what "New model" names the template
+const DEFAULT_MODEL = 'threelink'; // shown when the user's model shown is deleted
 
 const $ = (id) => document.getElementById(id);
 const sameVector = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -21,13 +25,39 @@ const sameVector = (a, b) => a.length === b.length && a.every((x, i) => x === b[
 export function createSession({ engine, scene, editor, controls, plots, inspector, sideBySide, rodControls, jitSwitch,
   downloads, playback }) {
   let gallery = null; // gallery.js object, once the models are known
+  let mine = null; // my-models.js object, likewise
 
-  /** The gallery of `models` (listModels()); picking one opens it. */
+  /** The gallery of `models` (listModels()) and of the user's own; picking one opens it. */
   function showGallery(models) {
-    gallery = createGallery($('gallery'), models, (name) => {
+    const pickCard = (name) => {
       forgetLink();
       pickModel(name);
-    });
+    };
+    gallery = createGallery($('gallery'), models, pickCard, { rename: renameMine, download: downloadMine, remove: removeMine });
+    mine = createMyModels(new Set(models.map((m) => m.name)), (list) => gallery.showMine(list));
+    gallery.showMine(mine.list());
+  }
+
+  /** Keeps `text` as a model of the user's named after `base` and opens it; resolves as pickModel. */
+  function openMine(base, text) {
+    forgetLink();
+    return pickModel(mine.add(base, text), { text });
+  }
+
+  function renameMine(name) {
+    const to = window.prompt(`Rename ${name} to:`, name);
+    if (to === null || !to.trim()) return;
+    const renamed = mine.rename(name, to.trim());
+    if (renamed && page.model === name) pickModel(renamed);
+  }
+
+  function downloadMine(name) {
+    download(`${name}.mech`, mine.text(name) ?? '', 'text/plain');
+  }
+
+  function removeMine(name) {
+    mine.remove(name);
+    if (page.model === name) pickModel(DEFAULT_MODEL);
   }
 
   /** The editor's text as it is typed: parse errors, or for MJCF and URDF import errors. */
@@ -45,8 +75,8 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
 
   /** The user edited the text: kept for the model, and the link no longer says what the page shows. */
   function edited(text) {
-    if (!page.model) return;
-    saveEdit(page.model, text, page.shipped);
+    if (!page.model || isXmlModel(text)) return; // MJCF or URDF becomes a model of its own on reload
+    keep(text);
     showEdited();
     forgetLink();
   }
@@ -138,6 +168,9 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
     jitSwitch.badge(info);
     downloads.update();
     clearBanner();
+    if (freeFalling(info)) {
+      toast(`${info.name} is in free fall: no joint, ground or track holds it, so it falls with gravity (the camera follows it)`);
+    }
     return true;
   }
 
@@ -157,6 +190,13 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
     }
   }
 
+  /** A Featherstone model with a floating body and nothing to stand on, under gravity. */
+  function freeFalling(info) {
+    const { model } = info;
+    return info.engine === 'featherstone' && !page.view.anchored && !model.ground && !model.tracks.length
+      && model.gravity.some((g) => g !== 0);
+  }
+
   /** Slider values to carry into a reopened model (gravity only when moved: an input of every engine). */
   function carriedInputs() {
     return { inputs: { ...controls.inputs(), gravity: customGravity() ?? undefined } };
@@ -174,34 +214,40 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
     $('file-name').textContent = `${name}.mech`;
     setShipped(await shippedText(name));
     if (page.model !== name) return;
-    const source = text ?? loadEdit(name) ?? page.shipped; // null: no text to show, run the module by name
+    const source = text ?? mine.text(name) ?? loadEdit(name) ?? page.shipped; // null: run the module by name
     editor.setText(source ?? '');
     showEdited();
     return openText(source, { camera, inputs });
   }
 
-  /** `text`, or when it is MJCF or URDF its import, which then replaces it in the editor. */
-  async function imported(text) {
-    if (!isXmlModel(text)) return text;
+  /** The text kept for the model shown: into it when it is the user's, else as its edit. */
+  function keep(text) {
+    if (mine.has(page.model)) mine.update(page.model, text);
+    else saveEdit(page.model, text, page.shipped);
+  }
+
+  /** MJCF or URDF in the editor, imported and opened as a model of the user's named after its root's name. */
+  async function openPasted(text) {
     const out = await importXml(text, page.model ?? 'model');
-    editor.setText(out.text);
-    announceImport(out);
-    return out.text;
+    const base = /<(?:mujoco\s[^>]*?model|robot\s[^>]*?name)\s*=\s*["']([^"']+)["']/.exec(text)?.[1] ?? 'imported';
+    if (await openMine(base, out.text)) announceImport(out);
   }
 
   async function reload() {
     if (!page.model) return;
     const since = performance.now();
-    let text;
-    try {
-      text = await imported(editor.text);
-    } catch (e) {
-      const err = importError(e);
-      parseStatus(err);
-      editor.revealError(err);
+    const text = editor.text;
+    if (isXmlModel(text)) {
+      try {
+        await openPasted(text);
+      } catch (e) {
+        const err = importError(e);
+        parseStatus(err);
+        editor.revealError(err);
+      }
       return;
     }
-    saveEdit(page.model, text, page.shipped);
+    keep(text);
     showEdited();
     await openText(text, { keepCamera: true, since, ...carriedInputs() });
   }
@@ -217,8 +263,7 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
 
   /** "New model": the template (a double pendulum) in the editor, opened and playing. */
   async function newModel() {
-    forgetLink();
-    if (await pickModel(NEW_MODEL, { text: TEMPLATE })) playback.setPlaying(true);
+    if (await openMine(NEW_MODEL, TEMPLATE)) playback.setPlaying(true);
   }
 
   // The engine stopped a step of the model shown that ran past STEP_LIMIT_MS, and restarted its worker
@@ -231,6 +276,6 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
   }
 
   return {
-    showGallery, check, edited, customGravity, applyView, pickModel, reload, revert, newModel, timedOut,
+    showGallery, check, edited, customGravity, applyView, pickModel, openMine, reload, revert, newModel, timedOut,
   };
 }

@@ -1,26 +1,37 @@
 // side-by-side.js — the "Side by side: XPBD" toggle of the Settings panel: the worker also runs the open model on
 // XPBD (xpbd-copy.js) with the same dt, inputs and steps, and the page draws that run as a ghost over the
 // Featherstone one. The plot's signals for it (gap, residuals) are in plots.js.
+import * as THREE from 'three';
 import { createModelView } from './model-view.js';
 
-const OPACITY = 0.35;
+const OPACITY = 0.45;
 const TINT = 0xcfe6ff; // one pale colour, so the ghost reads over the solid model's own colours
+const OUTLINE = 0xff9f1c; // its edges in a contrasting orange, opaque, so the ghost stands out where it overlaps
 const ON_TITLE = 'Also runs this model on XPBD (same dt, tau, gravity and steps), drawn as a ghost over this run';
 
-/** The model's view as a ghost: one translucent tint, drawn over coincident solids, no shadows, no markers. */
+/**
+ * The model's view as a ghost: one translucent tint with its solids' edges outlined in a contrasting colour,
+ * drawn over coincident solids, no shadows, no markers.
+ */
 function createGhost(info) {
   const view = createModelView(info);
   view.setAxesVisible(false);
   view.setPoisVisible(false);
-  view.group.traverse((o) => {
-    if (!o.isMesh) return;
+  const meshes = [];
+  view.group.traverse((o) => o.isMesh && meshes.push(o));
+  for (const o of meshes) {
     o.castShadow = o.receiveShadow = false;
     Object.assign(o.material, {
       transparent: true, opacity: OPACITY, depthWrite: false,
       polygonOffset: true, polygonOffsetFactor: -1, polygonOffsetUnits: -1,
     });
     o.material.color?.set(TINT);
-  });
+    if (o.isInstancedMesh) continue; // instanced parts (a track's shoes) keep the tint alone
+    const edges = new THREE.LineSegments(new THREE.EdgesGeometry(o.geometry, 30),
+      new THREE.LineBasicMaterial({ color: OUTLINE, depthTest: false, transparent: true, opacity: 0.9 }));
+    edges.renderOrder = 2;
+    o.add(edges);
+  }
   return view;
 }
 

@@ -47,6 +47,8 @@ export function installHooks({ scene, editor, controls, plots, playback, dropsHa
     plotted: () => picker.plotted.map((s) => s.label),
     /** The plot's columns as drawn: titles (time first) and values. */
     plotColumns: () => plot.columns(),
+    /** The plotted series' labels and the y scale each is drawn on. */
+    plotScales: () => plot.scales(),
     signalValue: (label) => {
       const s = page.signals.find((x) => x.label === label);
       return s && page.lastFrame ? s.read(page.lastFrame) : null;

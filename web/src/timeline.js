@@ -81,7 +81,9 @@ export function createTimeline(container, { seek, pause, stepForward }) {
 
   slider.addEventListener('input', () => go(Number(slider.value)));
   back.addEventListener('click', () => summary.index > 0 && go(summary.index - 1));
-  forward.addEventListener('click', () => (summary.index < summary.count - 1 ? go(summary.index + 1) : stepForward()));
+  // Forward moves along the kept frames while one is ahead of the one shown; at the last it steps the run.
+  const stepOn = () => (summary.index < summary.count - 1 ? go(summary.index + 1) : stepForward());
+  forward.addEventListener('click', stepOn);
 
   return {
     /** Follows the worker's time line as each frame reports it. */
@@ -93,6 +95,8 @@ export function createTimeline(container, { seek, pause, stepForward }) {
       back.disabled = summary.index === 0;
       label.textContent = `${summary.first.toFixed(2)} – ${summary.last.toFixed(2)} s`;
     },
+    /** One kept frame forward, or a step at the end, as ▶ does (the . key). */
+    stepForward: stepOn,
     /** One kept frame back, as ◀ does (the , key). */
     stepBack() {
       if (summary.index > 0) go(summary.index - 1);
