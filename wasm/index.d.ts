@@ -361,6 +361,12 @@ export interface ImportOptions {
   format?: 'mjcf' | 'urdf';
   /** The file name error messages and the header show. */
   name?: string;
+  /**
+   * The files the model names (MJCF `<include>`, mesh files under the compiler's meshdir), by path relative to the
+   * model file's folder: text or bytes.  A mesh file not given is a warning (its geoms are not drawn), unless
+   * MuJoCo would infer a body's mass from it (then an error).
+   */
+  files?: Record<string, string | Uint8Array>;
 }
 
 export interface ImportResult {
