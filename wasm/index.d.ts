@@ -59,8 +59,11 @@ export interface ModelDescription {
   bodies: BodyDescription[];
   pois: { name: string; body: number; pos: [number, number, number] }[];
   shapes: {
-    type: 'box' | 'sphere' | 'cylinder' | 'capsule';
+    /** 'mesh': drawn only, the mesh `meshes[mesh]` (docs/mech-format.md, "Meshes"); size unused. */
+    type: 'box' | 'sphere' | 'cylinder' | 'capsule' | 'mesh';
     body: number;
+    /** Type 'mesh' only: its index into `meshes`. */
+    mesh?: number;
     size: [number, number, number];
     pos: [number, number, number];
     rot: number[];
@@ -81,6 +84,17 @@ export interface ModelDescription {
     pos: [number, number, number];
     rot: number[];
     rgba: [number, number, number, number];
+  }[];
+  /**
+   * Mesh assets (`mesh` lines): each file, relative to the model file's folder, and its placement (a file vertex
+   * v is at scale ⊙ R(refquat)ᵀ (v − refpos) in the frame of a shape drawing it). The files are not in the model.
+   */
+  meshes: {
+    name: string;
+    file: string;
+    scale: [number, number, number];
+    refpos: [number, number, number];
+    refquat: [number, number, number, number];
   }[];
   /** One per act[] slot, in slot order: the force element whose input it is. */
   inputs: InputDescription[];

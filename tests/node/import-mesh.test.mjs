@@ -11,7 +11,7 @@ import { ImportError, importModel } from '../../wasm/import/index.mjs';
 import { diag3, rotateInertia } from '../../wasm/import/math.mjs';
 import { meshInertia, parseMesh, placeMesh } from '../../wasm/import/mesh.mjs';
 import { root } from './helpers.mjs';
-import { loadMujoco } from './mujoco-side.mjs';
+import { loadMujoco, mujocoFromFiles } from './mujoco-side.mjs';
 
 const fixtures = `${root}tests/fixtures/`;
 const bytes = (path) => new Uint8Array(readFileSync(path));
@@ -35,23 +35,6 @@ const meshRobot = () => ({
   'mesh_robot_arm.xml': readFileSync(`${fixtures}mesh_robot_arm.xml`, 'utf8'),
   ...Object.fromEntries(readdirSync(`${fixtures}meshes`).map((f) => [`meshes/${f}`, bytes(`${fixtures}meshes/${f}`)])),
 });
-
-let mujocoDirs = 0;
-/** MuJoCo's compiled model of `main` among `files` (written into mujoco-js's file system). */
-async function mujocoFromFiles(main, files) {
-  const mj = await loadMujoco();
-  const base = `/mesh${mujocoDirs++}`;
-  mj.FS.mkdir(base);
-  for (const [path, data] of Object.entries(files)) {
-    const parts = path.split('/');
-    for (let k = 1; k < parts.length; k++) {
-      const dir = `${base}/${parts.slice(0, k).join('/')}`;
-      if (!mj.FS.analyzePath(dir).exists) mj.FS.mkdir(dir);
-    }
-    mj.FS.writeFile(`${base}/${path}`, data);
-  }
-  return { mj, model: mj.MjModel.loadFromXML(`${base}/${main}`) };
-}
 
 /** Each .mech body's mass, com and inertia (row-major) from the text. */
 function mechBodies(text) {
@@ -79,7 +62,8 @@ function mechBodies(text) {
 async function againstMujoco(main, files) {
   const { text, warnings } = importModel(files[main], { name: main, files });
   const ours = mechBodies(text);
-  const { mj, model } = await mujocoFromFiles(main, files);
+  const mj = await loadMujoco();
+  const model = await mujocoFromFiles(main, files);
   const worst = { mass: 0, com: 0, inertia: 0, bodies: 0 };
   for (let b = 1; b < model.nbody; b++) {
     const o = ours.get(mj.mj_id2name(model, 1, b));

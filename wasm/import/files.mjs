@@ -2,7 +2,8 @@
 // importModel as { 'relative/path': string | Uint8Array }: paths relative to
 // the model file's folder, looked up the way MuJoCo resolves them (a
 // compiler meshdir or assetdir in front of a mesh's file; '/' or '\' as
-// separators, '.' and '..' segments resolved).
+// separators, '.' and '..' segments resolved).  A file given without a folder
+// is also found by its base name, when no other file has it.
 
 import { ImportError } from './xml.mjs';
 
@@ -50,5 +51,13 @@ export function fileSet(files) {
     if (k === null || k === '') throw new ImportError(`importModel: files['${key}']: not a path inside the model's folder`);
     map.set(k, value);
   }
-  return { get: (path) => (path === null ? undefined : map.get(normalizePath(path))), size: map.size };
+  // Files given without a folder (several files dropped at once) are also found by their base name.
+  const flat = new Map();
+  for (const k of map.keys()) if (!k.includes('/')) flat.set(k, flat.has(k) ? null : k);
+  const get = (path) => {
+    const k = path === null ? null : normalizePath(path);
+    if (k === null) return undefined;
+    return map.get(k) ?? map.get(flat.get(k.replace(/^.*\//, '')) ?? '');
+  };
+  return { get, size: map.size };
 }

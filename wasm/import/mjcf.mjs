@@ -247,13 +247,16 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
       const m = meshes.get(a.mesh);
       if (a.mesh === undefined) throw fail(el, 'a mesh geom needs a mesh attribute');
       if (!m) throw fail(el, `unknown mesh '${a.mesh}'`);
-      const props = needMass ? meshes.massProperties(m) : (meshes.present(m), null);
+      const props = needMass ? meshes.massProperties(m) : null;
       if (props) {
         volume = props.measure;
         unit = props.inertia.map((x) => x / props.measure);
         com = apply(t, props.com);
       }
-      drop('mesh geoms (.mech draws primitive shapes only)');
+      const group = num(el, 'group', 0, a);
+      if (group >= 3) drop('mesh geoms in groups 3 and above (MuJoCo does not draw them by default)');
+      else if (!/^[^\s#]+\.(obj|stl)$/i.test(m.path ?? '')) drop('mesh geoms whose file is not an .obj or .stl path without spaces or #');
+      else if (meshes.present(m)) shape = { type, mesh: m, size: [] };
     } else if (type === 'plane' || type === 'hfield' || type === 'sdf') {
       drop(`${type} geoms`);
     } else if (need !== undefined) {

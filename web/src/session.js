@@ -4,6 +4,7 @@
 import TEMPLATE from './template.mech?raw';
 import { STEP_LIMIT_MS } from './engine.js';
 import { createModelView } from './model-view.js';
+import { meshGeometries, modelFiles, setModelFiles } from './mesh-assets.js';
 import { attachRods } from './rod-view.js';
 import { attachTracks, trackBodies } from './track-view.js';
 import { createGallery } from './gallery.js';
@@ -33,7 +34,7 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
   /** The editor's text as it is typed: parse errors, or for MJCF and URDF import errors. */
   async function check(text) {
     if (isXmlModel(text)) {
-      const err = await xmlError(text, page.model ?? 'model');
+      const err = await xmlError(text, page.model ?? 'model', modelFiles(page.model) ?? undefined);
       parseStatus(err);
       if (!err) $('parse-status').textContent = '✓ imports as .mech: reload (Ctrl+Enter) to convert it';
       return err;
@@ -115,7 +116,8 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
     if (name !== page.model) return false; // another model was picked meanwhile
     const gen = opened(info);
     jitSwitch.start(info, { current: () => gen === page.generation, since });
-    setView(attachTracks(attachRods(createModelView(info, trackBodies(info.model)), info), info));
+    const meshes = meshGeometries(info.model, modelFiles(name));
+    setView(attachTracks(attachRods(createModelView(info, { ...trackBodies(info.model), meshes }), info), info));
     page.view.update(info.poses, info);
     const moved = scene.setModel(page.view); // true: another extent, which a kept camera may not show
     inspector.setModel(page.view, info);
@@ -145,9 +147,11 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
 
   /**
    * Shows the model `name`: `text` (else its kept edit, else its shipped text), opened with `camera` and `inputs`
-   * when given. Resolves as openText does, or undefined when another model was picked meanwhile.
+   * when given; `files`: the mesh files its text names (a dropped folder's), kept for it while the page is open.
+   * Resolves as openText does, or undefined when another model was picked meanwhile.
    */
-  async function pickModel(name, { text, camera, inputs } = {}) {
+  async function pickModel(name, { text, camera, inputs, files } = {}) {
+    if (files) setModelFiles(name, files);
     pick(name);
     gallery.select(name);
     clearModel();
@@ -164,7 +168,7 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
   /** `text`, or when it is MJCF or URDF its import, which then replaces it in the editor. */
   async function imported(text) {
     if (!isXmlModel(text)) return text;
-    const out = await importXml(text, page.model ?? 'model');
+    const out = await importXml(text, page.model ?? 'model', modelFiles(page.model) ?? undefined);
     editor.setText(out.text);
     announceImport(out);
     return out.text;
