@@ -12,6 +12,9 @@ import { ImportError, readers } from './xml.mjs';
 import { fileSet } from './files.mjs';
 
 export { ImportError };
+// Meshes for whoever needs their geometry (the contact work's colliders): a file's triangles and its convex hull.
+export { parseMesh, placeMesh } from './mesh.mjs';
+export { convexHull } from './hull.mjs';
 
 /**
  * The format of a model file from its text: 'mjcf' when the root element is <mujoco>, 'urdf' when it is <robot>,
