@@ -154,6 +154,17 @@ test('mesh mass properties match mujoco-js (3.3): box, torus and a concave mesh,
   }
 });
 
+test('a mesh given inline (vertex and face, or vertices only: their convex hull) has the mass properties MuJoCo gives it', async () => {
+  for (const face of [' face="0 2 1 0 1 3 0 3 2 1 2 3"', '']) {
+    const files = { 'm.xml': `<mujoco><asset><mesh name="t" vertex="0 0 0 1 0 0 0 1 0 0.2 0.3 1.5 0.1 0.1 0.1"${face}/></asset>
+      <worldbody><body name="a"><joint/><geom type="mesh" mesh="t" density="3" euler="10 0 30"/></body></worldbody></mujoco>` };
+    if (face) files['m.xml'] = files['m.xml'].replace(' 0.1 0.1 0.1"', '"');
+    const { worst, warnings } = await againstMujoco('m.xml', files);
+    assert.ok(worst.bodies === 1 && worst.mass <= 1e-12 && worst.com <= 1e-15 && worst.inertia <= 1e-9, `${face || 'hull'}: ${JSON.stringify(worst)}`);
+    assert.ok(warnings.includes('1 mesh geoms of meshes given inline (.mech draws mesh files) dropped'), warnings.join('\n'));
+  }
+});
+
 test('a robot whose masses MuJoCo infers from meshes (included tree, frames, childclass) matches MuJoCo ≤ 1e-9', async () => {
   const { worst, warnings, text } = await againstMujoco('mesh_robot.xml', meshRobot());
   console.log(`mesh robot: relative mass ${worst.mass.toExponential(2)}, centre ${worst.com.toExponential(2)} m, inertia ${worst.inertia.toExponential(2)} over ${worst.bodies} bodies`);

@@ -6,6 +6,7 @@
 // not drawn); a mass MuJoCo would infer from a missing file is an error.
 
 import { joinPath } from './files.mjs';
+import { convexHull } from './hull.mjs';
 import { meshInertia, parseMesh, placeMesh } from './mesh.mjs';
 
 const INERTIA_TYPES = ['legacy', 'exact', 'convex', 'shell'];
@@ -36,18 +37,43 @@ export function meshAssets(assets, { attrsOf, vec, fail, files, meshdir, warn })
         refpos: vec(el, 'refpos', 3, [0, 0, 0], attrs),
         refquat: vec(el, 'refquat', 4, [1, 0, 0, 0], attrs),
         path: file === undefined ? null : joinPath(meshdir, file),
+        inline: file === undefined && attrs.vertex !== undefined
+          ? { vertex: vec(el, 'vertex', undefined, null, attrs), face: vec(el, 'face', undefined, null, attrs) } : null,
         state: null, // 'missing' | { placed, props }
       });
     }
+  }
+
+  /**
+   * A mesh given by its `vertex` and `face` attributes (MuJoCo: without faces, the vertices' convex hull), vertices
+   * in single precision as MuJoCo stores them.
+   */
+  function inlineMesh(m) {
+    const { vertex, face } = m.inline;
+    if (vertex.length % 3 || vertex.length < 12) throw fail(m.el, `vertex has ${vertex.length} numbers: x y z of at least 4 vertices`);
+    const vertices = Float64Array.from(vertex, Math.fround);
+    if (face && (face.length % 3 || face.some((i) => !Number.isInteger(i) || i < 0 || i >= vertex.length / 3))) {
+      throw fail(m.el, `face must be triples of vertex indices from 0 to ${vertex.length / 3 - 1}`);
+    }
+    let faces;
+    try {
+      faces = face ? Uint32Array.from(face) : convexHull(vertices).faces;
+    } catch (e) {
+      throw fail(m.el, e.message);
+    }
+    return { vertices, faces, ignoredFaces: 0 };
   }
 
   /** The mesh a geom names, read and placed once; null (after one warning) when its file is not given. */
   function load(m) {
     if (m.state === null) {
       const data = m.path === null ? undefined : files.get(m.path);
-      if (data === undefined) {
+      if (m.inline) {
+        const mesh = inlineMesh(m);
+        m.state = { mesh, placed: placeMesh(mesh, m), props: null };
+      } else if (data === undefined) {
         m.state = 'missing';
-        if (m.path === null) warn(`mesh '${m.name}' has no file (inline vertex data is not read): its geoms are not drawn`);
+        if (m.path === null) warn(`mesh '${m.name}' has neither a file nor vertices: its geoms are not drawn`);
         else missing.push(m);
       } else {
         const mesh = parseMesh(data, m.path);
@@ -69,7 +95,7 @@ export function meshAssets(assets, { attrsOf, vec, fail, files, meshdir, warn })
     /** Whether the mesh's file was given (a warning names it when not); the file is read only for its mass. */
     present(m) {
       if (m.state === null && m.path !== null && files.get(m.path) !== undefined) return true;
-      return load(m) !== null;
+      return m.path !== null && load(m) !== null;
     },
     /**
      * The mesh's volume (or area, for a shell), centre of mass and inertia per unit density, in the mesh's own

@@ -255,7 +255,8 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
       }
       const group = num(el, 'group', 0, a);
       if (group >= 3) drop('mesh geoms in groups 3 and above (MuJoCo does not draw them by default)');
-      else if (!/^[^\s#]+\.(obj|stl)$/i.test(m.path ?? '')) drop('mesh geoms whose file is not an .obj or .stl path without spaces or #');
+      else if (m.path === null) drop('mesh geoms of meshes given inline (.mech draws mesh files)');
+      else if (!/^[^\s#]+\.(obj|stl)$/i.test(m.path)) drop('mesh geoms whose file is not an .obj or .stl path without spaces or #');
       else if (meshes.present(m)) shape = { type, mesh: m, size: [] };
     } else if (type === 'plane' || type === 'hfield' || type === 'sdf') {
       drop(`${type} geoms`);
@@ -364,7 +365,7 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
           const { c: g, cls: inFrame } = geoms[gs.indexOf(bad)];
           const m = bad.type === 'mesh' ? meshes.get(resolved(g, inFrame).mesh) : null;
           throw fail(g, m
-            ? `the ${bad.where} has mass MuJoCo would infer from mesh '${m.name}', whose file '${m.path}' is not among the files given`
+            ? `the ${bad.where} has mass MuJoCo would infer from mesh '${m.name}', ${m.path === null ? 'which has neither a file nor vertices' : `whose file '${m.path}' is not among the files given`}`
             : `the ${bad.where} has mass MuJoCo would infer from a ${bad.type}, which the importer cannot (unsupported type); give the body an <inertial>`);
         }
         const parts = gs.filter((g) => g.unit && g.mass > 0).map((g) => ({
