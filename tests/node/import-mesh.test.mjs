@@ -248,9 +248,12 @@ test('bad meshes where mass is inferred, includes that cycle or are missing: err
 
 test('a missing visual mesh is a warning naming its file, and the model still imports', () => {
   const xml = '<mujoco><compiler meshdir="assets"/><asset><mesh file="shell.stl"/></asset><worldbody><body name="a"><joint/><inertial mass="1" diaginertia="1 1 1"/><geom type="mesh" mesh="shell"/></body></worldbody></mujoco>';
-  const { text, warnings } = importModel(xml, { name: 'm.xml' });
+  const { text, warnings } = importModel(xml, { name: 'm.xml', files: { 'assets/other.stl': bytes(`${fixtures}meshes/cube.stl`) } });
   assert.ok(warnings.includes("mesh 'shell': the file 'assets/shell.stl' is not among the files given: its geoms are not drawn"), warnings.join('\n'));
   assert.match(text, /^body a$/m);
+  // No files at all: one warning counts them.
+  const none = importModel(xml, { name: 'm.xml' }).warnings;
+  assert.ok(none.includes("1 mesh file named and no files given (importModel's files option): their geoms are not drawn"), none.join('\n'));
 });
 
 // The shared robot folders: MECH_ROBOTS names them, else a 'shared/data/robots' beside the clone (or beside the

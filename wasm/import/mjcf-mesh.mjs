@@ -85,10 +85,13 @@ export function meshAssets(assets, { attrsOf, vec, fail, files, meshdir, warn })
   }
 
   return {
-    /** The warning naming the mesh files not given, once all geoms are read. */
+    /** The warnings naming the mesh files not given (one, when no file was given at all), once all geoms are read. */
     finish() {
-      if (missing.length === 1) warn(`mesh '${missing[0].name}': the file '${missing[0].path}' is not among the files given: its geoms are not drawn`);
-      else if (missing.length) warn(`${missing.length} mesh files are not among the files given${files.size ? '' : ' (none was: importModel\'s files option)'}, their geoms are not drawn: ${missing.map((m) => `'${m.path}'`).join(', ')}`);
+      if (missing.length && !files.size) {
+        warn(`${missing.length} mesh file${missing.length === 1 ? '' : 's'} named and no files given (importModel's files option): their geoms are not drawn`);
+        return;
+      }
+      for (const m of missing) warn(`mesh '${m.name}': the file '${m.path}' is not among the files given: its geoms are not drawn`);
     },
     /** The mesh named `name`, or undefined. */
     get: (name) => meshes.get(name),
