@@ -34,14 +34,14 @@ try {
   process.stderr.write(`import: cannot read ${file}: ${e.code ?? e.message}\n`);
   process.exit(1);
 }
-/** The .xml, .obj and .stl files under `dir` (four levels deep), keyed by their path relative to it. */
-function filesBeside(dir) {
+/** The .xml, .obj and .stl files under `dir` (four levels deep) but `file`, keyed by their path relative to it. */
+function filesBeside(dir, file) {
   const out = {};
   const walk = (d, depth) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const path = join(d, e.name);
       if (e.isDirectory() && depth < 4) walk(path, depth + 1);
-      else if (e.isFile() && /\.(xml|obj|stl)$/i.test(e.name)) out[relative(dir, path).split('\\').join('/')] = new Uint8Array(readFileSync(path));
+      else if (e.isFile() && /\.(xml|obj|stl)$/i.test(e.name) && relative(path, file) !== '') out[relative(dir, path).split('\\').join('/')] = new Uint8Array(readFileSync(path));
     }
   };
   walk(dir, 0);
@@ -49,7 +49,7 @@ function filesBeside(dir) {
 }
 
 try {
-  const out = importModel(text, { format, name: basename(file), files: filesBeside(dirname(file)) });
+  const out = importModel(text, { format, name: basename(file), files: filesBeside(dirname(file), file) });
   for (const w of out.warnings) process.stderr.write(`${basename(file)}: warning: ${w}\n`);
   process.stdout.write(out.text);
 } catch (e) {
