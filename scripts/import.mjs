@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // import.mjs — MJCF or URDF to .mech (docs/import.md): the .mech text on
-// stdout, the importer's warnings on stderr.
+// stdout, the importer's warnings on stderr.  The files beside the model (its
+// folder and below: included .xml, .obj and .stl meshes) are given to the
+// importer, as a folder dropped on the page is.
 //
 //   node scripts/import.mjs models/robots/panda.xml > panda.mech
 //   node scripts/import.mjs --format urdf robot.urdf
 
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { importModel, ImportError } from '../wasm/import/index.mjs';
 
 const args = process.argv.slice(2);
@@ -32,8 +34,22 @@ try {
   process.stderr.write(`import: cannot read ${file}: ${e.code ?? e.message}\n`);
   process.exit(1);
 }
+/** The .xml, .obj and .stl files under `dir` (four levels deep) but `file`, keyed by their path relative to it. */
+function filesBeside(dir, file) {
+  const out = {};
+  const walk = (d, depth) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const path = join(d, e.name);
+      if (e.isDirectory() && depth < 4) walk(path, depth + 1);
+      else if (e.isFile() && /\.(xml|obj|stl)$/i.test(e.name) && relative(path, file) !== '') out[relative(dir, path).split('\\').join('/')] = new Uint8Array(readFileSync(path));
+    }
+  };
+  walk(dir, 0);
+  return out;
+}
+
 try {
-  const out = importModel(text, { format, name: basename(file) });
+  const out = importModel(text, { format, name: basename(file), files: filesBeside(dirname(file), file) });
   for (const w of out.warnings) process.stderr.write(`${basename(file)}: warning: ${w}\n`);
   process.stdout.write(out.text);
 } catch (e) {

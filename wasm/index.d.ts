@@ -59,8 +59,11 @@ export interface ModelDescription {
   bodies: BodyDescription[];
   pois: { name: string; body: number; pos: [number, number, number] }[];
   shapes: {
-    type: 'box' | 'sphere' | 'cylinder' | 'capsule';
+    /** 'mesh': drawn only, the mesh `meshes[mesh]` (docs/mech-format.md, "Meshes"); size unused. */
+    type: 'box' | 'sphere' | 'cylinder' | 'capsule' | 'mesh';
     body: number;
+    /** Type 'mesh' only: its index into `meshes`. */
+    mesh?: number;
     size: [number, number, number];
     pos: [number, number, number];
     rot: number[];
@@ -81,6 +84,17 @@ export interface ModelDescription {
     pos: [number, number, number];
     rot: number[];
     rgba: [number, number, number, number];
+  }[];
+  /**
+   * Mesh assets (`mesh` lines): each file, relative to the model file's folder, and its placement (a file vertex
+   * v is at scale ⊙ R(refquat)ᵀ (v − refpos) in the frame of a shape drawing it). The files are not in the model.
+   */
+  meshes: {
+    name: string;
+    file: string;
+    scale: [number, number, number];
+    refpos: [number, number, number];
+    refquat: [number, number, number, number];
   }[];
   /** One per act[] slot, in slot order: the force element whose input it is. */
   inputs: InputDescription[];
@@ -361,6 +375,12 @@ export interface ImportOptions {
   format?: 'mjcf' | 'urdf';
   /** The file name error messages and the header show. */
   name?: string;
+  /**
+   * The files the model names (MJCF `<include>`, mesh files under the compiler's meshdir), by path relative to the
+   * model file's folder: text or bytes.  A mesh file not given is a warning (its geoms are not drawn), unless
+   * MuJoCo would infer a body's mass from it (then an error).
+   */
+  files?: Record<string, string | Uint8Array>;
 }
 
 export interface ImportResult {

@@ -14,6 +14,7 @@ void mech_model_free(mech_model *m)
     free(m->pois);
     free(m->shapes);
     free(m->statics);
+    free(m->meshes);
     free(m->loops);
     free(m->tsdas);
     free(m->rsdas);

@@ -34,6 +34,8 @@
 #define MECH_MAX_SHOES 512      /* shoes of one band                  */
 #define MECH_MAX_GRID (1 << 20) /* samples of a ground height grid    */
 #define MECH_MAX_WARNINGS 16    /* kept; later ones are dropped       */
+#define MECH_MAX_MESHES 1024    /* `mesh` assets                      */
+#define MECH_PATH_MAX 256       /* a mesh file's path, with its NUL   */
 
 typedef enum {
     MECH_JOINT_REVOLUTE,  /* nq = nv = 1: angle about +axis (rad)          */
@@ -47,8 +49,21 @@ typedef enum {
     MECH_SHAPE_SPHERE,   /* size[0] = radius                              */
     MECH_SHAPE_CYLINDER, /* size[0] = radius, size[1] = length along z    */
     MECH_SHAPE_CAPSULE,  /* size[0] = radius, size[1] = length of the straight part, along z */
-    MECH_SHAPE_PLANE     /* static colliders only: the z = 0 plane of the shape frame, solid below */
+    MECH_SHAPE_PLANE,    /* static colliders only: the z = 0 plane of the shape frame, solid below */
+    MECH_SHAPE_MESH      /* body shapes only, drawn only (visual): the mesh asset mech_model.meshes[mesh] */
 } mech_shape_type;
+
+/* A mesh asset (docs/mech-format.md, "Meshes"): an OBJ or STL file the text
+ * names but does not hold, placed as MuJoCo places a mesh: a file vertex v
+ * is at scale ⊙ R(refquat)ᵀ (v − refpos) in the frame of each shape using it. */
+typedef struct {
+    char name[MECH_NAME_MAX];
+    char file[MECH_PATH_MAX]; /* relative to the model file's folder */
+    double scale[3];          /* no zero factor                      */
+    double refpos[3];
+    double refquat[4]; /* unit, w x y z */
+    int line;
+} mech_mesh;
 
 /* Contact material defaults of a collider (docs/mech-format.md, "Colliders"). */
 #define MECH_DEFAULT_MU_STATIC 0.5
@@ -63,6 +78,7 @@ typedef struct {
     double rot[9];      /* shape axes in the body frame, row-major R     */
     float rgba[4];      /* display colour; alpha 0 = let the page choose */
     int visual;         /* 1: display only; else an XPBD collider        */
+    int mesh;           /* MECH_SHAPE_MESH: index into mech_model.meshes */
     double mu_s, mu_d;  /* static and dynamic friction coefficients      */
     double restitution; /* coefficient of restitution, in [0, 1]         */
     int line;
@@ -328,7 +344,9 @@ typedef struct mech_model {
     mech_body *bodies; /* nb, topologically ordered          */
     mech_poi *pois;
     mech_shape *shapes;
-    mech_shape *statics;    /* `static` colliders (plane, box): body -1, world frame */
+    mech_shape *statics; /* `static` colliders (plane, box): body -1, world frame */
+    int nmesh;           /* `mesh` assets                       */
+    mech_mesh *meshes;
     int nloop, nc;          /* loop joints, constraint rows        */
     int ntsda, nrsda, nact; /* force elements, input slots         */
     mech_loop *loops;

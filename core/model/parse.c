@@ -41,6 +41,7 @@ static const block_key top_keys[] = {
     { .word = "track", .read = track_top, .repeats = 1 },
     { .word = "ground", .read = ground_top },
     { .word = "static", .read = static_top, .repeats = 1 },
+    { .word = "mesh", .read = mesh_top, .repeats = 1 },
 };
 static const block_kind top_kind = { BLOCK_KIND("the file", top_keys, NULL, NULL) };
 

@@ -69,7 +69,7 @@ struct parser {
     struct raw_body *bodies; /* parse_body.c */
     int nbodies, cap_bodies;
     struct raw_poi *pois;
-    int cap_pois, cap_shapes, cap_statics;
+    int cap_pois, cap_shapes, cap_statics, cap_meshes;
     struct raw_loop *loops; /* parse_loop.c */
     int nloops, cap_loops;
     struct raw_elem *elems; /* parse_springs.c */
@@ -132,6 +132,7 @@ extern const block_kind body_block, loop_block, tsda_block, rsda_block, xpbd_blo
 int body_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int poi_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int static_top(parser *p, void *raw, const block_key *key, const lex_tok *kw); /* parse_shape.c */
+int mesh_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);   /* parse_shape.c */
 /* parse_shape.c: a `shape` line of the open body. */
 int shape_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int loop_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);

@@ -74,9 +74,10 @@ static void put_body(json_buf *b, const mech_body *x)
 
 static void put_shape(json_buf *b, const mech_shape *x)
 {
-    static const char *const types[] = { "box", "sphere", "cylinder", "capsule", "plane" };
+    static const char *const types[] = { "box", "sphere", "cylinder", "capsule", "plane", "mesh" };
     const double rgba[4] = { x->rgba[0], x->rgba[1], x->rgba[2], x->rgba[3] };
     put(b, "{\"type\":\"%s\",\"body\":%d,\"visual\":%s", types[x->type], x->body, x->visual ? "true" : "false");
+    if (x->type == MECH_SHAPE_MESH) put(b, ",\"mesh\":%d", x->mesh);
     put_array(b, "size", x->size, 3);
     put_array(b, "pos", x->pos, 3);
     put_array(b, "rot", x->rot, 9);
@@ -166,6 +167,19 @@ char *mech_model_describe(const mech_model *m)
     for (int i = 0; i < m->nstatic; i++) {
         put(&b, i ? "," : "");
         put_shape(&b, &m->statics[i]);
+    }
+    /* Mesh assets (`shape mesh` draws meshes[mesh]): the file beside the text and its placement. */
+    put(&b, "],\"meshes\":[");
+    for (int i = 0; i < m->nmesh; i++) {
+        const mech_mesh *x = &m->meshes[i];
+        put(&b, "%s{", i ? "," : "");
+        put_string(&b, "name", x->name);
+        put(&b, ",");
+        put_string(&b, "file", x->file);
+        put_array(&b, "scale", x->scale, 3);
+        put_array(&b, "refpos", x->refpos, 3);
+        put_array(&b, "refquat", x->refquat, 4);
+        put(&b, "}");
     }
     put(&b, "],\"tracks\":[");
     for (int i = 0; i < m->ntrack; i++) {

@@ -1,7 +1,8 @@
 // import.test.mjs — robots imported in the playground (headless chromium, software WebGL): the shipped Panda MJCF
 // dropped onto the page opens as .mech text with the importer's warnings and runs; the SCARA URDF pasted into the
 // editor and reloaded runs; a malformed XML file dropped is refused with its line while the model shown keeps
-// running. Drops are DragEvents built in the page from the file's text; every wait is on the page's own state
+// running; a model dropped with its included file and meshes opens with the meshes drawn. Drops are DragEvents
+// built in the page from the files' contents; every wait is on the page's own state
 // (window.playground.status(): drops handled, model loaded, simulated time), never on a fixed time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,6 +34,17 @@ async function drop(page, name, text) {
     data.items.add(new File([typeof text === 'number' ? ' '.repeat(text) : text], name, { type: 'text/plain' }));
     document.getElementById('viewport').dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
   }, [name, text]);
+  await page.waitForFunction((n) => window.playground.status().drops > n, before, WAIT);
+}
+
+/** Drops several files at once ([name, text or bytes]), as a multi-file drop, and waits until it is handled. */
+async function dropFiles(page, files) {
+  const before = (await status(page)).drops;
+  await page.evaluate((list) => {
+    const data = new DataTransfer();
+    for (const [name, content] of list) data.items.add(new File([typeof content === 'string' ? content : new Uint8Array(content)], name));
+    document.getElementById('viewport').dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, files.map(([name, content]) => [name, typeof content === 'string' ? content : [...content]]));
   await page.waitForFunction((n) => window.playground.status().drops > n, before, WAIT);
 }
 
@@ -103,6 +115,34 @@ test('the SCARA URDF pasted into the editor and reloaded runs as a model of its 
   await page.click(`.card[data-model="${model}"]`);
   await page.waitForFunction((n) => window.playground.status().model === n && window.playground.status().loaded, model, WAIT);
   assert.equal(await page.evaluate(() => window.playground.editorText()), before, `${model} keeps its own text`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a model dropped with its included file and its OBJ and STL meshes opens with the meshes drawn; a missing mesh is named', async () => {
+  const { page, context, errors } = await open();
+  const robot = `<mujoco model="meshy">
+  <compiler meshdir="assets"/>
+  <asset><mesh file="torus.obj" scale="2 2 2"/><mesh file="cube.stl" scale="0.3 0.3 0.3" refpos="0.5 0.5 0.5"/><mesh file="gone.obj"/></asset>
+  <include file="ring.xml"/>
+</mujoco>`;
+  const ring = `<mujoco><worldbody><body name="ring" pos="0 0 1"><joint axis="1 0 0"/><inertial mass="1" diaginertia="0.1 0.1 0.1"/>
+  <geom type="mesh" mesh="torus" rgba="0.85 0.35 0.2 1"/><geom type="mesh" mesh="cube" pos="0 0 -0.4" rgba="0.2 0.5 0.9 1"/>
+  <geom type="mesh" mesh="gone"/></body></worldbody></mujoco>`;
+  const fixtures = join(repo, 'tests/fixtures/meshes');
+  await dropFiles(page, [['meshy.xml', robot], ['ring.xml', ring],
+    ['torus.obj', readFileSync(join(fixtures, 'torus.obj'), 'utf8')], ['cube.stl', readFileSync(join(fixtures, 'cube.stl'))]]);
+  const s = await status(page);
+  assert.equal(s.model, 'meshy', s.banner ?? '');
+  const text = await page.evaluate(() => window.playground.editorText());
+  assert.match(text, /^mesh torus assets\/torus\.obj scale 2 2 2$/m);
+  assert.match(text, /^ {2}shape mesh cube pos 0 0 -0\.4 color #3380e6$/m);
+  assert.match(text, /mesh 'gone': the file 'assets\/gone\.obj' is not among the files given: its geoms are not drawn/);
+  await page.waitForFunction(() => window.playground.meshPixels() !== null, null, WAIT);
+  const px = await page.evaluate(() => window.playground.meshPixels());
+  await page.screenshot({ path: join(shots, 'meshes-dropped.png') });
+  assert.ok(px.modelFraction > 0.01, `the meshes cover ${px.modelFraction} of the view`);
+  await assertRuns(page, 'meshy (dropped)');
   assert.deepEqual(errors, []);
   await context.close();
 });

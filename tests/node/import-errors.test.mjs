@@ -32,8 +32,10 @@ const CASES = [
     "m.xml:1:20: <body name=\"a\">: 'a' has no mass (no <inertial> and no geoms); a .mech body needs mass > 0 to carry its revolute joint"],
   ['MJCF inertiafromgeom false', 'mjcf', '<mujoco><compiler inertiafromgeom="false"/><worldbody><body name="a"><joint/><geom size="1"/></body></worldbody></mujoco>',
     "m.xml:1:55: <body name=\"a\">: 'a' has no mass (no <inertial>, and compiler inertiafromgeom=\"false\"); a .mech body needs mass > 0 to carry its revolute joint"],
-  ['MJCF mass from a mesh', 'mjcf', body('<joint/><geom type="mesh" mesh="m"/>'),
-    "m.xml:1:43: <geom>: the geom of body 'a' has mass MuJoCo would infer from a mesh, which the importer cannot (no mesh files); give the body an <inertial>"],
+  ['MJCF unknown mesh', 'mjcf', body('<joint/><geom type="mesh" mesh="m"/>'),
+    "m.xml:1:43: <geom>: unknown mesh 'm'"],
+  ['MJCF mass from a mesh file not given', 'mjcf', `<mujoco><asset><mesh file="m.stl"/></asset>${body('<joint/><geom type="mesh" mesh="m"/>').slice('<mujoco>'.length)}`,
+    "m.xml:1:78: <geom>: the geom of body 'a' has mass MuJoCo would infer from mesh 'm', whose file 'm.stl' is not among the files given"],
   ['MJCF inertial without inertia', 'mjcf', body('<joint/><inertial mass="1" pos="0 0 0"/>'),
     'm.xml:1:43: <inertial>: needs diaginertia or fullinertia'],
   ['MJCF nested free joint', 'mjcf', body('<joint/><geom size="1"/><body name="b"><freejoint/><geom size="1"/></body>'),
@@ -80,7 +82,7 @@ test('importModel in wasm/index.mjs rejects with the same ImportError; bad optio
   await assert.rejects(importModelApi('<robot', { format: 'urdf', name: 'x.urdf' }), { name: 'ImportError', message: /^x\.urdf:1:\d+: malformed XML/ });
   await assert.rejects(importModelApi('<robot/>', { format: 'sdf' }), { name: 'ImportError', message: "importModel: format must be 'mjcf' or 'urdf', got 'sdf'" });
   await assert.rejects(importModelApi(42), { name: 'ImportError' });
-  await assert.rejects(importModelApi('<robot/>', { fromat: 'urdf' }), { name: 'ImportError', message: "importModel: unknown option 'fromat'; the options are format and name" });
+  await assert.rejects(importModelApi('<robot/>', { fromat: 'urdf' }), { name: 'ImportError', message: "importModel: unknown option 'fromat'; the options are format, name and files" });
   await assert.rejects(importModelApi('<robot/>', 'urdf'), { name: 'ImportError', message: /options must be an object/ });
   await assert.rejects(importModelApi('<sdf/>'), { name: 'ImportError', message: /has neither a <mujoco> nor a <robot> root/ });
 });

@@ -3,13 +3,13 @@
 // in this project's runtime engine; MuJoCo's qacc and our forward() qdd agree at 200 random (q, qd, tau).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { importModel, openModel } from '../../wasm/index.mjs';
 import { root, scaledError } from './helpers.mjs';
 import { qToMat } from '../../wasm/import/math.mjs';
-import { forMujoco, jointLayout, loadMujoco, mujocoModel, mujocoQdd } from './mujoco-side.mjs';
+import { forMujoco, jointLayout, loadMujoco, mujocoFromFiles, mujocoModel, mujocoQdd, withFlags } from './mujoco-side.mjs';
 
 const panda = readFileSync(`${root}models/robots/panda.xml`, 'utf8');
 const scara = readFileSync(`${root}models/robots/scara.urdf`, 'utf8');
@@ -112,6 +112,32 @@ test('MJCF frames, defaults, childclass, free joint, springs and geom inertia ma
   model.delete();
   console.log(`features: max scaled |qdd - MuJoCo qacc| over ${TRIALS} states = ${worst.toExponential(2)}`);
   assert.ok(worst <= 1e-9, `scaled error ${worst}`);
+});
+
+test('a robot whose masses MuJoCo infers from OBJ and STL meshes (an included tree, frames) matches MuJoCo', async () => {
+  const dir = `${root}tests/fixtures/`;
+  const files = { 'mesh_robot_arm.xml': readFileSync(`${dir}mesh_robot_arm.xml`, 'utf8') };
+  for (const f of readdirSync(`${dir}meshes`)) files[`meshes/${f}`] = new Uint8Array(readFileSync(`${dir}meshes/${f}`));
+  const xml = readFileSync(`${dir}mesh_robot.xml`, 'utf8');
+  const { text } = await importModel(xml, { name: 'mesh_robot.xml', files });
+  const model = await mujocoFromFiles('mesh_robot.xml', { ...files, 'mesh_robot.xml': withFlags(xml) });
+  const at0 = await initialPoses(text, 'mesh_robot', model);
+  assert.ok(at0.anchor <= 1e-14 && at0.axis <= 1e-14, `initial joint anchors and axes as MuJoCo's: ${JSON.stringify(at0)}`);
+  const worst = await crossCheck(text, 'mesh_robot', model);
+  model.delete();
+  console.log(`mesh robot: max scaled |qdd - MuJoCo qacc| over ${TRIALS} states = ${worst.toExponential(2)}`);
+  assert.ok(worst <= 1e-9, `scaled error ${worst}`);
+  // The meshes are named in the text, drawn by `shape mesh` lines; describe() lists them for a viewer.
+  const sim = await openModel({ text, name: 'mesh_robot' });
+  const { meshes, shapes } = sim.describe();
+  const cube = meshes.find((m) => m.name === 'cube_stl');
+  assert.deepEqual({ ...cube, refquat: undefined }, { name: 'cube_stl', file: 'meshes/cube.stl', scale: [0.2, 0.1, 0.05], refpos: [0, 0, 0], refquat: undefined });
+  const unit = [0.9, 0.1, 0.3, -0.2].map((x) => x / Math.hypot(0.9, 0.1, 0.3, 0.2));
+  assert.ok(cube.refquat.every((x, i) => Math.abs(x - unit[i]) < 1e-15), `refquat ${cube.refquat}`);
+  const drawn = shapes.filter((x) => x.type === 'mesh');
+  assert.equal(drawn.length, 7);
+  assert.ok(drawn.every((x) => x.visual && meshes[x.mesh]));
+  sim.dispose();
 });
 
 test('URDF robot matches MuJoCo (MuJoCo: fusestatic off, inertial rpy removed on both sides)', async () => {

@@ -46,12 +46,32 @@ const DISABLED = ['mjDSBL_CONTACT', 'mjDSBL_LIMIT', 'mjDSBL_EQUALITY', 'mjDSBL_A
 
 /** The MJCF text MuJoCo gets: `<option>` with FLAGS and meshes (files not shipped) removed. */
 export function forMujoco(xml) {
-  let out = exactFullInertia(xml)
+  return withFlags(exactFullInertia(xml)
     .replace(/<mesh [^>]*\/>/g, '')
-    .replace(/<geom [^>]*mesh="[^"]*"[^>]*\/>/g, '');
-  if (/<option[^>]*\/>/.test(out)) out = out.replace(/<option([^>]*)\/>/, `<option$1>${FLAGS}</option>`);
-  else out = out.replace(/(<mujoco[^>]*>)/, `$1<option>${FLAGS}</option>`);
-  return out;
+    .replace(/<geom [^>]*mesh="[^"]*"[^>]*\/>/g, ''));
+}
+
+/** MJCF text with FLAGS in its `<option>` (added when it has none). */
+export function withFlags(xml) {
+  if (/<option[^>]*\/>/.test(xml)) return xml.replace(/<option([^>]*)\/>/, `<option$1>${FLAGS}</option>`);
+  return xml.replace(/(<mujoco[^>]*>)/, `$1<option>${FLAGS}</option>`);
+}
+
+let folders = 0;
+/** MuJoCo's model of `main` among `files` ({ 'relative/path': string | Uint8Array }), written into its file system. */
+export async function mujocoFromFiles(main, files) {
+  const mj = await loadMujoco();
+  const base = `/import/f${folders++}`;
+  mj.FS.mkdir(base);
+  for (const [path, data] of Object.entries(files)) {
+    const parts = path.split('/');
+    for (let k = 1; k < parts.length; k++) {
+      const dir = `${base}/${parts.slice(0, k).join('/')}`;
+      if (!mj.FS.analyzePath(dir).exists) mj.FS.mkdir(dir);
+    }
+    mj.FS.writeFile(`${base}/${path}`, data);
+  }
+  return mj.MjModel.loadFromXML(`${base}/${main}`);
 }
 
 /**

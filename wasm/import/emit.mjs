@@ -8,7 +8,8 @@
 //       own frame), damping, stiffness, springref, armature (SI), from },
 //     weld: 'merge' | 'fixed' (jointless nodes: merged into the parent's body, or a body of its own
 //       with a fixed joint),
-//     parts: [{ mass, com, inertia }] (own frame), shapes: [{ type, size, t: { p, q }, color }],
+//     parts: [{ mass, com, inertia }] (own frame), shapes: [{ type, size, t: { p, q }, color }] (a 'mesh'
+//       shape: mesh { name, path, scale, refpos, refquat } instead of size),
 //     sites: [{ name, p }] }
 // listed parents first.  A .mech body's frame is its joint's frame (docs/conventions.md): a node
 // whose joint sits at `anchor` in its own frame becomes a body whose origin is there, and
@@ -175,13 +176,37 @@ function hex(rgba) {
   return `#${rgba.slice(0, 3).map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255).toString(16).padStart(2, '0')).join('')}`;
 }
 
-function shapeText(s, what) {
-  let t = `shape ${s.type} ${s.size.map((x) => fmt(x, what)).join(' ')}`;
+function shapeText(s, what, meshNames) {
+  let t = s.type === 'mesh' ? `shape mesh ${meshNames.get(s.mesh)}` : `shape ${s.type} ${s.size.map((x) => fmt(x, what)).join(' ')}`;
   if (!isZero(s.t.p)) t += ` pos ${vec(s.t.p, what)}`;
   const r = rotText(s.t.q, what);
   if (r) t += ` ${r}`;
   if (s.color) t += ` color ${hex(s.color)}`;
   return t;
+}
+
+/**
+ * The `mesh` lines of the meshes the bodies' shapes draw (docs/mech-format.md, "Meshes"), each under a .mech name;
+ * returns the names by mesh.
+ */
+function meshLines(bodies, lines, warnings) {
+  const names = new Map();
+  const namer = new Namer((w) => warnings.push(w), 'mesh');
+  for (const b of bodies) {
+    for (const s of b.shapes) {
+      if (s.type !== 'mesh' || names.has(s.mesh)) continue;
+      const x = s.mesh;
+      const name = namer.take(x.name, `mesh${names.size}`);
+      names.set(x, name);
+      let t = `mesh ${name} ${x.path}`;
+      if (x.scale.some((k) => k !== 1)) t += ` scale ${vec(x.scale, `mesh '${name}'`)}`;
+      if (!isZero(x.refpos)) t += ` refpos ${vec(x.refpos, `mesh '${name}'`)}`;
+      if (x.refquat[0] !== 1 || !isZero(x.refquat.slice(1))) t += ` refquat ${vec(x.refquat, `mesh '${name}'`)}`;
+      if (names.size === 1) lines.push('');
+      lines.push(t);
+    }
+  }
+  return names;
 }
 
 /**
@@ -201,6 +226,7 @@ export function emit(m) {
   const description = clean(`${m.model}`, 200).replace(/#/g, ' ').concat(` (imported from ${kind})`).trim();
   lines.push(`description ${description}`);
   lines.push(`gravity ${vec(m.gravity, 'gravity')}`);
+  const meshNames = meshLines(m.bodies, lines, m.warnings);
   for (const b of m.bodies) {
     const what = `body '${b.name}'`;
     lines.push('');
@@ -226,7 +252,7 @@ export function emit(m) {
     const off = [I[1], I[2], I[5]];
     lines.push(`  inertia ${vec([I[0], I[4], I[8]], what)}${isZero(off) ? '' : ` ${vec(off, what)}`}`);
     if (j.armature) lines.push(`  armature ${fmt(j.armature, what)}`);
-    for (const s of b.shapes) lines.push(`  ${shapeText(s, what)}`);
+    for (const s of b.shapes) lines.push(`  ${shapeText(s, what, meshNames)}`);
     lines.push('end');
   }
   if (m.pois.length) lines.push('');

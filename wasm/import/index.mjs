@@ -9,8 +9,12 @@ import { emit, lower } from './emit.mjs';
 import { readMjcf } from './mjcf.mjs';
 import { readUrdf } from './urdf.mjs';
 import { ImportError, readers } from './xml.mjs';
+import { fileSet } from './files.mjs';
 
 export { ImportError };
+// Meshes for whoever needs their geometry (the contact work's colliders): a file's triangles and its convex hull.
+export { parseMesh, placeMesh } from './mesh.mjs';
+export { convexHull } from './hull.mjs';
 
 /**
  * The longest model text importModel reads, in characters: twice .mech's own limit (MECH_MAX_TEXT, 4 MiB), the
@@ -32,8 +36,9 @@ export function detectFormat(text) {
 /**
  * MJCF or URDF text to .mech text.
  * @param {string} text
- * @param {{ format?: 'mjcf' | 'urdf', name?: string }} [options] format default: detected from the root element;
- *   name: the file name messages and the header show
+ * @param {{ format?: 'mjcf' | 'urdf', name?: string, files?: Record<string, string | Uint8Array> }} [options]
+ *   format default: detected from the root element; name: the file name messages and the header show; files: the
+ *   files the model names (MJCF <include>, meshes), by path relative to the model file's folder
  * @returns {{ text: string, warnings: string[] }}
  * @throws {ImportError} naming the file, line, column and element for anything it cannot import
  */
@@ -42,8 +47,9 @@ export function importModel(text, options = {}) {
   if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
     throw new ImportError("importModel: options must be an object such as { format: 'urdf' }");
   }
-  const unknown = Object.keys(options ?? {}).find((k) => k !== 'format' && k !== 'name');
-  if (unknown !== undefined) throw new ImportError(`importModel: unknown option '${unknown}'; the options are format and name`);
+  const unknown = Object.keys(options ?? {}).find((k) => !['format', 'name', 'files'].includes(k));
+  if (unknown !== undefined) throw new ImportError(`importModel: unknown option '${unknown}'; the options are format, name and files`);
+  const files = fileSet(options?.files);
   const file = options?.name ?? 'model';
   if (typeof file !== 'string') throw new ImportError('importModel: name must be a string');
   if (text.length > MAX_IMPORT_TEXT) {
@@ -53,7 +59,7 @@ export function importModel(text, options = {}) {
   if (format !== 'mjcf' && format !== 'urdf') {
     throw new ImportError(`importModel: format must be 'mjcf' or 'urdf'${options?.format === undefined ? ` (${file} has neither a <mujoco> nor a <robot> root)` : `, got '${String(format)}'`}`);
   }
-  const src = format === 'mjcf' ? readMjcf(text, { file }) : readUrdf(text, { file });
+  const src = format === 'mjcf' ? readMjcf(text, { file, files }) : readUrdf(text, { file });
   const { fail } = readers(file);
   const warnings = [...src.warnings];
   const lowered = lower(src.nodes, { warn: (w) => warnings.push(w), fail, format });

@@ -3,12 +3,17 @@
 // euler with compiler eulerseq, xyaxes, zaxis), <default> classes with
 // childclass, compiler angle, hinge/slide/free joints, <inertial> with
 // diaginertia + orientation or fullinertia, inertia inferred from geoms
-// (compiler inertiafromgeom), geoms as shapes, sites as points of interest,
-// option gravity.  Everything else is reported as a warning.
+// (compiler inertiafromgeom) and from meshes (mjcf-mesh.mjs), geoms as
+// shapes, sites as points of interest, option gravity, <include>
+// (mjcf-include.mjs) and <frame>.  Everything else is reported as a warning.
 
-import { combineMass, diag3, qAxisAngle, qmul, qnormalize, matToQ, rotateInertia } from './math.mjs';
+import { IDENTITY_T, apply, combineMass, compose, diag3, qAxisAngle, qmul, qnormalize, qrot, matToQ, rotateInertia } from './math.mjs';
 import { parseXml, readers } from './xml.mjs';
 import { MAX_BODIES } from './emit.mjs';
+import { fileSet } from './files.mjs';
+import { expandIncludes } from './mjcf-include.mjs';
+import { meshAssets } from './mjcf-mesh.mjs';
+import { asMujocoCompiles } from './mujoco-eig.mjs';
 
 const ORIENTATIONS = ['quat', 'axisangle', 'euler', 'xyaxes', 'zaxis'];
 const DROPPED_SECTIONS = {
@@ -30,13 +35,16 @@ export function zToQ(z) {
 }
 
 /**
- * @param {string} text @param {{ file: string }} options
+ * @param {string} text
+ * @param {{ file: string, files?: { get: (path: string) => string | Uint8Array | undefined } }} options files: what
+ *   <include> and meshes name, by path relative to the model file's folder (files.mjs)
  * @returns {{ model: string, gravity: number[], nodes: object[], warnings: string[] }}
  */
-export function readMjcf(text, { file }) {
+export function readMjcf(text, { file, files = fileSet(undefined) }) {
   const root = parseXml(text, file);
   const { fail, vec, num } = readers(file);
   if (root.name !== 'mujoco') throw fail(root, 'the root element of an MJCF file is <mujoco>');
+  expandIncludes(root, { file: file.replace(/^.*[\\/]/, ''), dir: '', files });
   const warnings = [];
   const warn = (w) => warnings.push(w);
   const tally = new Map(); // one warning per kind of thing dropped, with a count
@@ -46,7 +54,11 @@ export function readMjcf(text, { file }) {
   let angle = 'degree';
   let eulerseq = 'xyz';
   let fromGeom = 'auto';
+  let meshdir = '';
+  let assetdir = '';
   for (const c of root.children.filter((e) => e.name === 'compiler')) {
+    meshdir = c.attrs.meshdir ?? meshdir;
+    assetdir = c.attrs.assetdir ?? assetdir;
     if (c.attrs.angle !== undefined) {
       if (!['degree', 'radian'].includes(c.attrs.angle)) throw fail(c, `angle="${c.attrs.angle}": expected degree or radian`);
       angle = c.attrs.angle;
@@ -103,6 +115,9 @@ export function readMjcf(text, { file }) {
   const topDefaults = root.children.filter((e) => e.name === 'default');
   for (const d of topDefaults) visit(d, classes.get('main') ?? null, 0);
   if (!classes.has('main')) classes.set('main', {});
+  const meshes = meshAssets(root.children.filter((e) => e.name === 'asset'), {
+    attrsOf: (el) => resolved(el, 'main'), vec, fail, files, meshdir: meshdir || assetdir, warn,
+  });
 
   /** An element's attributes with its class defaults under them; `cls` the class in effect. */
   function resolved(el, cls) {
@@ -164,8 +179,11 @@ export function readMjcf(text, { file }) {
     return m?.attrs.rgba !== undefined ? vec(m, 'rgba', 4, null) : null;
   }
 
-  /** A geom: its frame, type, sizes, mass properties (own frame) and shape (or null). */
-  function geom(el, cls, body) {
+  /**
+   * A geom: its frame, type, sizes, mass properties (own frame; `needMass`: MuJoCo infers the body's from its geoms)
+   * and shape (or null).
+   */
+  function geom(el, cls, body, needMass) {
     const a = resolved(el, cls);
     const type = a.type ?? 'sphere';
     let size = vec(el, 'size', [1, 2, 3], [0, 0, 0], a);
@@ -185,7 +203,8 @@ export function readMjcf(text, { file }) {
     const where = `geom ${el.attrs.name !== undefined ? `'${el.attrs.name}' ` : ''}of body '${body}'`;
     let shape = null;
     let volume = 0;
-    let unit = null; // inertia per unit mass, principal, geom frame
+    let unit = null; // inertia per unit mass, geom frame
+    let com = t.p; // centre of mass, body frame
     if (need !== undefined && size.length >= need && size.slice(0, need).every((x) => x > 0)) {
       const [r, h] = [s(0), s(1)];
       switch (type) {
@@ -225,7 +244,20 @@ export function readMjcf(text, { file }) {
         default: break;
       }
     } else if (type === 'mesh') {
-      drop('mesh geoms (their bounding size is unknown without the mesh files)');
+      const m = meshes.get(a.mesh);
+      if (a.mesh === undefined) throw fail(el, 'a mesh geom needs a mesh attribute');
+      if (!m) throw fail(el, `unknown mesh '${a.mesh}'`);
+      const props = needMass ? meshes.massProperties(m) : null;
+      if (props) {
+        volume = props.measure;
+        unit = props.inertia.map((x) => x / props.measure);
+        com = apply(t, props.com);
+      }
+      const group = num(el, 'group', 0, a);
+      if (group >= 3) drop('mesh geoms in groups 3 and above (MuJoCo does not draw them by default)');
+      else if (m.path === null) drop('mesh geoms of meshes given inline (.mech draws mesh files)');
+      else if (!/^[^\s#]+\.(obj|stl)$/i.test(m.path)) drop('mesh geoms whose file is not an .obj or .stl path without spaces or #');
+      else if (meshes.present(m)) shape = { type, mesh: m, size: [] };
     } else if (type === 'plane' || type === 'hfield' || type === 'sdf') {
       drop(`${type} geoms`);
     } else if (need !== undefined) {
@@ -239,15 +271,33 @@ export function readMjcf(text, { file }) {
     if (unit) mass = massAttr ?? density * volume;
     else if (massAttr > 0 || type === 'mesh') mass = NaN; // mass we cannot place
     if (shape) shape.color = color;
-    return { type, where, t, mass, unit, shape };
+    return { type, where, t, com, mass, unit, shape };
   }
 
   const nodes = [];
   const world = root.children.filter((e) => e.name === 'worldbody');
   if (world.length === 0) throw fail(root, 'no <worldbody>');
 
-  /** Walk a body (or the worldbody) and its children. */
-  function walk(el, parent, cls) {
+  /**
+   * The elements of a body with the <frame>s among them opened (MuJoCo documentation, XML reference, "frame"):
+   * each with the pose `T` of the frames around it in the body's frame and the default class in effect (a frame's
+   * childclass, else the one around it).
+   */
+  function* framed(children, T, cls, depth = 0) {
+    for (const c of children) {
+      if (c.name !== 'frame') {
+        yield { c, T, cls };
+        continue;
+      }
+      if (depth > 256) throw fail(c, 'frames nested more than 256 deep');
+      const k = c.attrs.childclass;
+      if (k !== undefined && !classes.has(k)) throw fail(c, `unknown childclass '${k}'`);
+      yield* framed(c.children, compose(T, { p: vec(c, 'pos', 3, [0, 0, 0]), q: orientation(c, c.attrs) }), k ?? cls, depth + 1);
+    }
+  }
+
+  /** Walk a body (or the worldbody) and its children; `frame`: the pose of the <frame>s it sits in. */
+  function walk(el, parent, cls, frame = IDENTITY_T) {
     const isWorld = el.name === 'worldbody';
     const a = el.attrs; // bodies take no defaults
     const childclass = el.attrs.childclass ?? cls;
@@ -256,7 +306,7 @@ export function readMjcf(text, { file }) {
     if (!isWorld) {
       if (nodes.length >= MAX_BODIES) throw fail(el, `more than ${MAX_BODIES} bodies (.mech's limit)`);
       node = {
-        name: a.name ?? '', el, parent, X: { p: vec(el, 'pos', 3, [0, 0, 0], a), q: orientation(el, a) },
+        name: a.name ?? '', el, parent, X: compose(frame, { p: vec(el, 'pos', 3, [0, 0, 0], a), q: orientation(el, a) }),
         joint: null, weld: 'merge', parts: [], shapes: [], sites: [],
       };
       if (a.mocap === 'true') warn(`body '${a.name}' is a mocap body: imported as welded to its parent`);
@@ -268,55 +318,63 @@ export function readMjcf(text, { file }) {
     let inertial = null;
     const geoms = [];
     const children = [];
-    for (const c of el.children) {
+    for (const { c, T, cls: inFrame } of framed(el.children, IDENTITY_T, childclass)) {
       switch (c.name) {
-        case 'body': children.push(c); break;
-        case 'joint': case 'freejoint': joints.push(c); break;
+        case 'body': children.push({ c, T, cls: inFrame }); break;
+        case 'joint': case 'freejoint': joints.push({ c, T, cls: inFrame }); break;
         case 'inertial':
           if (inertial) throw fail(c, `body '${bodyName}' has two <inertial> elements`);
+          if (T !== IDENTITY_T) throw fail(c, 'an <inertial> cannot be inside a <frame>');
           inertial = c;
           break;
-        case 'geom': geoms.push(c); break;
+        case 'geom': geoms.push({ c, T, cls: inFrame }); break;
         case 'site': {
-          const s = resolved(c, childclass);
+          const s = resolved(c, inFrame);
           if (s.name === undefined) { drop('unnamed sites'); break; }
-          const p = vec(c, 'pos', 3, [0, 0, 0], s);
+          const p = apply(T, vec(c, 'pos', 3, [0, 0, 0], s));
           if (isWorld) world0.push({ name: s.name, p });
           else node.sites.push({ name: s.name, p });
           break;
         }
         case 'camera': case 'light': drop(`${c.name}s`); break;
-        case 'frame': throw fail(c, '<frame> is not supported yet: put its pose on the bodies and geoms inside it');
         case 'composite': case 'flexcomp': case 'replicate': case 'attach': case 'plugin':
           throw fail(c, `<${c.name}> is not supported yet`);
         default: drop(`<${c.name}> elements in bodies`);
       }
     }
     if (isWorld) {
-      if (joints.length) throw fail(joints[0], 'the world body cannot have joints');
+      if (joints.length) throw fail(joints[0].c, 'the world body cannot have joints');
       if (inertial) drop('<inertial> of the world body');
       worldGeoms += geoms.length;
     } else {
       if (joints.length > 1) {
-        const names = joints.map((j) => `'${j.attrs.name ?? j.name}'`).join(', ');
-        throw fail(joints[1], `body '${bodyName}' has ${joints.length} joints (${names}): a .mech body carries one joint, and the usual chain of massless bodies cannot be written (.mech bodies need mass > 0); split the body or merge the joints`);
+        const names = joints.map(({ c: j }) => `'${j.attrs.name ?? j.name}'`).join(', ');
+        throw fail(joints[1].c, `body '${bodyName}' has ${joints.length} joints (${names}): a .mech body carries one joint, and the usual chain of massless bodies cannot be written (.mech bodies need mass > 0); split the body or merge the joints`);
       }
-      if (joints.length === 1) node.joint = joint(joints[0], childclass, bodyName);
+      if (joints.length === 1) node.joint = jointInFrame(joint(joints[0].c, joints[0].cls, bodyName), joints[0].T);
       // mass properties
-      const gs = geoms.map((g) => geom(g, childclass, bodyName));
-      for (const g of gs) if (g.shape) node.shapes.push({ ...g.shape, t: g.t });
       const useGeoms = fromGeom === 'true' || (fromGeom === 'auto' && !inertial);
+      const gs = geoms.map(({ c, T, cls: inFrame }) => {
+        const g = geom(c, inFrame, bodyName, useGeoms);
+        return { ...g, t: compose(T, g.t), com: apply(T, g.com) };
+      });
+      for (const g of gs) if (g.shape) node.shapes.push({ ...g.shape, t: g.t });
       if (useGeoms) {
         const bad = gs.find((g) => Number.isNaN(g.mass));
         if (bad) {
-          const g = geoms[gs.indexOf(bad)];
-          throw fail(g, `the ${bad.where} has mass MuJoCo would infer from a ${bad.type}, which the importer cannot (${bad.type === 'mesh' ? 'no mesh files' : 'unsupported type'}); give the body an <inertial>`);
+          const { c: g, cls: inFrame } = geoms[gs.indexOf(bad)];
+          const m = bad.type === 'mesh' ? meshes.get(resolved(g, inFrame).mesh) : null;
+          throw fail(g, m
+            ? `the ${bad.where} has mass MuJoCo would infer from mesh '${m.name}', ${m.path === null ? 'which has neither a file nor vertices' : `whose file '${m.path}' is not among the files given`}`
+            : `the ${bad.where} has mass MuJoCo would infer from a ${bad.type}, which the importer cannot (unsupported type); give the body an <inertial>`);
         }
         const parts = gs.filter((g) => g.unit && g.mass > 0).map((g) => ({
-          mass: g.mass, com: g.t.p, inertia: rotateInertia(g.t.q, g.unit.map((x) => x * g.mass)),
+          mass: g.mass, com: g.com, inertia: rotateInertia(g.t.q, g.unit.map((x) => x * g.mass)),
         }));
-        for (const g of gs) if (g.mass < 0) throw fail(geoms[gs.indexOf(g)], 'negative mass');
+        for (const g of gs) if (g.mass < 0) throw fail(geoms[gs.indexOf(g)].c, 'negative mass');
         const m = combineMass(parts);
+        // Several geoms: MuJoCo's compiler keeps the principal axes its own iteration finds (mujoco-eig.mjs).
+        if (parts.length > 1) m.inertia = asMujocoCompiles(m.inertia);
         if (m.mass > 0) node.parts.push(m);
       } else if (inertial) {
         node.parts.push(inertialOf(inertial));
@@ -325,7 +383,13 @@ export function readMjcf(text, { file }) {
       if (!inertial && fromGeom === 'false') node.massNote = 'no <inertial>, and compiler inertiafromgeom="false"';
       else if (!inertial) node.massNote = geoms.length ? 'no <inertial>, and its geoms have no mass' : 'no <inertial> and no geoms';
     }
-    for (const c of children) walk(c, node, childclass);
+    for (const { c, T, cls: inFrame } of children) walk(c, node, inFrame, T);
+  }
+
+  /** A joint inside <frame>s: its anchor and axis in the body's frame. */
+  function jointInFrame(j, T) {
+    if (T === IDENTITY_T) return j;
+    return { ...j, anchor: apply(T, j.anchor), ...(j.axis ? { axis: qrot(T.q, j.axis) } : {}) };
   }
 
   function inertialOf(el) {
@@ -384,6 +448,7 @@ export function readMjcf(text, { file }) {
   const world0 = [];
   let worldGeoms = 0;
   for (const w of world) walk(w, null, 'main');
+  meshes.finish();
   if (world0.length) {
     // World sites become points of interest on the base: a node with no mass merged into it.
     nodes.unshift({ name: 'world', el: world[0], parent: null, X: { p: [0, 0, 0], q: [1, 0, 0, 0] }, joint: null, weld: 'merge', parts: [], shapes: [], sites: world0 });
@@ -393,8 +458,6 @@ export function readMjcf(text, { file }) {
     if (DROPPED_SECTIONS[e.name]) {
       const n = e.children.length;
       warn(`<${e.name}> dropped: ${n} ${DROPPED_SECTIONS[e.name]}${n ? '' : ' (empty)'}`);
-    } else if (e.name === 'include') {
-      throw fail(e, `<include file="${e.attrs.file ?? ''}"> is not supported: import the file with its includes pasted in`);
     } else if (!['compiler', 'option', 'default', 'asset', 'worldbody'].includes(e.name)) {
       warn(`<${e.name}> dropped`);
     }

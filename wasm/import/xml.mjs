@@ -76,11 +76,12 @@ export function tagOf(el) {
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
- * Readers of one file's attributes: each error names the file, the element's place, the element and the attribute.
+ * Readers of one file's attributes: each error names the file (an element's own `file` when it came from another,
+ * as included MJCF does), the element's place, the element and the attribute.
  * @param {string} file
  */
 export function readers(file) {
-  const fail = (el, what) => new ImportError(`${file}:${el.line}:${el.column}: ${tagOf(el)}: ${what}`, el.line, el.column);
+  const fail = (el, what) => new ImportError(`${el.file ?? file}:${el.line}:${el.column}: ${tagOf(el)}: ${what}`, el.line, el.column);
 
   /** The numbers of an attribute value (whitespace separated). */
   function numbers(el, key, value, count) {

@@ -1,13 +1,71 @@
 // dropped-files.js — an .xml (MJCF), .urdf or .mech file dropped anywhere on the page opens as a model of the
 // user's (my-models.js) named after the file. It is read, imported and parsed before anything changes: a file that is not text, is over the page's
 // text cap (share.js's MAX_TEXT), or fails to import or parse leaves the model shown running and says why in the
-// banner.
+// banner. A folder (or several files) may be dropped: its one model file (an MJCF file no other one includes)
+// opens with the files beside it, the files it includes and its OBJ and STL meshes (mesh-assets.js).
 import { MAX_TEXT } from './share.js';
 import { banner, describeError } from './status.js';
 import { importError, importXml, announceImport } from './xml-import.js';
 import { modelName } from './my-models.js';
 
 const DROPPABLE = /\.(xml|urdf|mech)$/i;
+const ASSET = /\.(xml|obj|stl)$/i; // what a model file may name: included MJCF, meshes
+const MAX_ASSETS = 256 << 20; // bytes of the files beside a dropped model
+
+/**
+ * The files of a drop as [{ path, file }], folders walked (their paths from the drop's root); read from the
+ * event's items at once, as the browser allows only while the event is dispatched.
+ */
+function droppedEntries(dataTransfer) {
+  const entries = [...(dataTransfer?.items ?? [])].map((i) => i.webkitGetAsEntry?.()).filter(Boolean);
+  if (!entries.some((e) => e.isDirectory)) return Promise.resolve([...(dataTransfer?.files ?? [])].map((file) => ({ path: file.name, file })));
+  const out = [];
+  const walk = async (entry) => {
+    if (entry.isFile) {
+      out.push({ path: entry.fullPath.replace(/^\/+/, ''), file: await new Promise((ok, no) => { entry.file(ok, no); }) });
+      return;
+    }
+    const reader = entry.createReader();
+    for (;;) {
+      const batch = await new Promise((ok, no) => { reader.readEntries(ok, no); });
+      if (!batch.length) break;
+      for (const e of batch) await walk(e);
+    }
+  };
+  return Promise.all(entries.map(walk)).then(() => out);
+}
+
+/** The model file of a drop: the only one, or among several MJCF files the one no other includes; else { why }. */
+async function mainFile(list) {
+  const models = list.filter((x) => DROPPABLE.test(x.path));
+  if (models.length === 1) return { main: models[0] };
+  if (!models.length) {
+    const what = list.length === 1 ? list[0].path : 'The drop';
+    return { why: `${what} was not opened: drop an .xml (MJCF), .urdf or .mech file, or a folder holding one` };
+  }
+  const included = new Set();
+  for (const x of models.filter((m) => /\.xml$/i.test(m.path) && m.file.size <= MAX_TEXT)) {
+    const text = await x.file.text();
+    for (const [, f] of text.matchAll(/<include\s+file\s*=\s*"([^"]*)"/g)) included.add(f.replace(/^.*[\\/]/, ''));
+  }
+  const roots = models.filter((m) => !included.has(m.path.replace(/^.*\//, '')));
+  if (roots.length === 1) return { main: roots[0] };
+  return { why: `The drop was not opened: it holds ${roots.length} model files (${roots.map((m) => m.path).join(', ')}); drop one of them with the files it names` };
+}
+
+/** The files beside `main` (its folder and below) as { 'relative/path': Uint8Array }, or { why }. */
+async function filesBeside(main, list) {
+  const dir = main.path.includes('/') ? main.path.replace(/\/[^/]*$/, '/') : '';
+  const files = {};
+  let total = 0;
+  for (const x of list) {
+    if (x === main || !x.path.startsWith(dir) || !ASSET.test(x.path)) continue;
+    total += x.file.size;
+    if (total > MAX_ASSETS) return { why: `the files beside it are too large (over ${MAX_ASSETS >> 20} MB)` };
+    files[x.path.slice(dir.length)] = new Uint8Array(await x.file.arrayBuffer());
+  }
+  return { files };
+}
 
 /** A dropped file's bytes as { text }, or { why } they are not a model's text. */
 function decodeText(bytes) {
@@ -28,11 +86,13 @@ const droppedName = (file) => modelName(file.replace(DROPPABLE, ''));
  * the number of drops handled so far, opened or refused (the browser tests wait on it).
  */
 export function installDrop({ engine, session }) {
-  async function openDropped(files) {
+  async function openDropped(list) {
     const refuse = (why) => banner(`${why}\nThe model shown keeps running.`);
-    if (files.length !== 1) return refuse(`Drop one model file at a time (${files.length} were dropped).`);
-    const [file] = files;
-    if (!DROPPABLE.test(file.name)) return refuse(`${file.name} was not opened: drop an .xml (MJCF), .urdf or .mech file.`);
+    const pickedMain = await mainFile(list);
+    if (pickedMain.why) return refuse(`${pickedMain.why}.`);
+    const { file } = pickedMain.main;
+    const beside = await filesBeside(pickedMain.main, list);
+    if (beside.why) return refuse(`${file.name} was not opened: ${beside.why}.`);
     if (file.size > MAX_TEXT) return refuse(`${file.name} was not opened: it is too large (${file.size} bytes; the limit is ${MAX_TEXT}).`);
     let bytes;
     try {
@@ -47,7 +107,7 @@ export function installDrop({ engine, session }) {
     let out = null;
     if (!/\.mech$/i.test(file.name)) {
       try {
-        out = await importXml(text, file.name);
+        out = await importXml(text, file.name, beside.files);
       } catch (e) {
         return refuse(`${file.name} did not import — ${describeError(importError(e))}`);
       }
@@ -55,7 +115,7 @@ export function installDrop({ engine, session }) {
     }
     const err = await engine.check(text, name);
     if (err) return refuse(`${file.name} did not load — ${describeError(err)}`);
-    if (!(await session.openMine(name, text))) return;
+    if (!(await session.openMine(name, text, beside.files))) return;
     if (out) announceImport(out);
   }
 
@@ -67,11 +127,11 @@ export function installDrop({ engine, session }) {
   });
   // Capturing, so that a file dropped on the editor opens as a model rather than being pasted into the text.
   window.addEventListener('drop', (e) => {
-    const files = [...(e.dataTransfer?.files ?? [])];
-    if (!files.length) return;
+    if (!e.dataTransfer?.files?.length) return;
     e.preventDefault();
     e.stopPropagation();
-    openDropped(files)
+    droppedEntries(e.dataTransfer)
+      .then(openDropped)
       .catch((err) => banner(`The dropped file was not opened: ${describeError(err)}\nThe model shown keeps running.`))
       .finally(() => drops++);
   }, true);

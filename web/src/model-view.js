@@ -103,11 +103,12 @@ function modelScale(model) {
 /**
  * The 3D view of a model: `info` is the worker's reply to 'open'. Bodies another view draws (a band's shoes
  * and its shapeless rollers: track-view.js) are in `drawn`, which get no shape or box here; those in `noAxis`
- * (the shoes' pins) get no joint axis.
+ * (the shoes' pins) get no joint axis. `meshes`: the geometry of each of the model's meshes (mesh-assets.js),
+ * null where its file is not at hand; a body drawn with meshes shows them alone (its other shapes still collide).
  */
 const IDENTITY = new THREE.Matrix4();
 
-export function createModelView(info, { drawn = new Set(), noAxis = new Set() } = {}) {
+export function createModelView(info, { drawn = new Set(), noAxis = new Set(), meshes = [] } = {}) {
   const { nb, model } = info;
   const scale = modelScale(model);
   const group = new THREE.Group();
@@ -126,14 +127,18 @@ export function createModelView(info, { drawn = new Set(), noAxis = new Set() } 
   }
 
   const hasShape = new Set();
+  const meshObjects = []; // the solids drawn from mesh files
+  const meshOf = (sh) => (sh.type === 'mesh' ? meshes[sh.mesh] ?? null : null);
+  const withMeshes = new Set(model.shapes.filter((sh) => meshOf(sh)).map((sh) => sh.body));
   model.shapes.forEach((sh) => {
-    if (drawn.has(sh.body)) return;
-    const geometry = shapeGeometry(sh);
+    if (drawn.has(sh.body) || (withMeshes.has(sh.body) && sh.type !== 'mesh')) return;
+    const geometry = sh.type === 'mesh' ? meshOf(sh) : shapeGeometry(sh);
     if (!geometry) return;
     const mesh = new THREE.Mesh(geometry, material(sh.rgba, sh.body));
     mesh.applyMatrix4(pose(sh.rot, sh.pos));
     frames[sh.body].add(mesh);
     hasShape.add(sh.body);
+    if (sh.type === 'mesh') meshObjects.push(mesh);
   });
   // XPBD's static colliders, fixed in the world: boxes as they are, planes as a translucent square.
   (model.statics ?? []).forEach((sh) => {
@@ -195,6 +200,8 @@ export function createModelView(info, { drawn = new Set(), noAxis = new Set() } 
     },
     /** What a click can pick (inspect.js): the bodies' solids; other views add theirs. */
     pickables: [solids],
+    /** The solids drawn from mesh files. */
+    meshObjects: () => meshObjects,
     /** Body i's frame, its meshes as children. */
     body(i) {
       return frames[i] ?? null;

@@ -327,13 +327,13 @@ export function createScene(container) {
     },
     /**
      * Canvas checks for tests: luminance mean and variance, and the fraction of pixels the model changes
-     * (the scene rendered with and without it).
+     * (the scene rendered with and without it; with and without `parts` of it when given).
      */
-    pixelStats() {
+    pixelStats(parts = [model.group]) {
       const shown = luminance();
-      model.group.visible = false;
+      for (const o of parts) o.visible = false;
       const hidden = luminance();
-      model.group.visible = true;
+      for (const o of parts) o.visible = true;
       dirty = true;
       let sum = 0, sum2 = 0, changed = 0;
       shown.forEach((y, i) => {

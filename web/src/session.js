@@ -5,6 +5,7 @@
 import TEMPLATE from './template.mech?raw';
 import { STEP_LIMIT_MS } from './engine.js';
 import { createModelView } from './model-view.js';
+import { meshGeometries, modelFiles, setModelFiles } from './mesh-assets.js';
 import { attachRods } from './rod-view.js';
 import { attachTracks, trackBodies } from './track-view.js';
 import { createGallery } from './gallery.js';
@@ -38,10 +39,13 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
     gallery.showMine(mine.list());
   }
 
-  /** Keeps `text` as a model of the user's named after `base` and opens it; resolves as pickModel. */
-  function openMine(base, text) {
+  /**
+   * Keeps `text` as a model of the user's named after `base` and opens it, with the mesh `files` it names (a
+   * dropped folder's); resolves as pickModel.
+   */
+  function openMine(base, text, files) {
     forgetLink();
-    return pickModel(mine.add(base, text), { text });
+    return pickModel(mine.add(base, text), { text, files });
   }
 
   function renameMine(name) {
@@ -63,7 +67,7 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
   /** The editor's text as it is typed: parse errors, or for MJCF and URDF import errors. */
   async function check(text) {
     if (isXmlModel(text)) {
-      const err = await xmlError(text, page.model ?? 'model');
+      const err = await xmlError(text, page.model ?? 'model', modelFiles(page.model) ?? undefined);
       parseStatus(err);
       if (!err) $('parse-status').textContent = '✓ imports as .mech: reload (Ctrl+Enter) to convert it';
       return err;
@@ -149,7 +153,8 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
     controls.buildModel(info, inputs);
     const inputsSet = engine.setInputs(controls.inputs());
     if (jit) jitSwitch.start(info, { current: () => gen === page.generation, since, stopped: () => resume(text) });
-    setView(attachTracks(attachRods(createModelView(info, trackBodies(info.model)), info), info));
+    const meshes = meshGeometries(info.model, modelFiles(name));
+    setView(attachTracks(attachRods(createModelView(info, { ...trackBodies(info.model), meshes }), info), info));
     page.view.update(info.poses, info);
     const moved = scene.setModel(page.view); // true: another extent, which a kept camera may not show
     inspector.setModel(page.view, info);
@@ -204,9 +209,11 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
 
   /**
    * Shows the model `name`: `text` (else its kept edit, else its shipped text), opened with `camera` and `inputs`
-   * when given. Resolves as openText does, or undefined when another model was picked meanwhile.
+   * when given; `files`: the mesh files its text names (a dropped folder's), kept for it while the page is open.
+   * Resolves as openText does, or undefined when another model was picked meanwhile.
    */
-  async function pickModel(name, { text, camera, inputs } = {}) {
+  async function pickModel(name, { text, camera, inputs, files } = {}) {
+    if (files) setModelFiles(name, files);
     pick(name);
     gallery.select(name);
     clearModel();
@@ -228,7 +235,7 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
 
   /** MJCF or URDF in the editor, imported and opened as a model of the user's named after its root's name. */
   async function openPasted(text) {
-    const out = await importXml(text, page.model ?? 'model');
+    const out = await importXml(text, page.model ?? 'model', modelFiles(page.model) ?? undefined);
     const base = /<(?:mujoco\s[^>]*?model|robot\s[^>]*?name)\s*=\s*["']([^"']+)["']/.exec(text)?.[1] ?? 'imported';
     if (await openMine(base, out.text)) announceImport(out);
   }

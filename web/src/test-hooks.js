@@ -36,6 +36,8 @@ export function installHooks({ scene, editor, controls, plots, playback, dropsHa
       };
     },
     pixelStats: () => scene.pixelStats(),
+    /** pixelStats of the model's meshes alone (`shape mesh` drawn from their files); null when it draws none. */
+    meshPixels: () => (page.view?.meshObjects?.().length ? scene.pixelStats(page.view.meshObjects()) : null),
     /** Where the model's box falls on the canvas, in fractions of it (scene.js, framing). */
     framing: () => (page.view ? scene.framing() : null),
     renderStats: () => scene.renderStats(),

@@ -22,15 +22,18 @@ export function importError(e) {
   return { name: 'ImportError', message, line, column };
 }
 
-/** MJCF or URDF text imported into { text, warnings } (.mech text); throws ImportError. `file` names it in messages. */
-export async function importXml(text, file) {
-  return (await loadImporter()).importModel(text, { name: file });
+/**
+ * MJCF or URDF text imported into { text, warnings } (.mech text); throws ImportError. `file` names it in messages;
+ * `files` ({ 'relative/path': Uint8Array }): what it includes and its meshes.
+ */
+export async function importXml(text, file, files) {
+  return (await loadImporter()).importModel(text, { name: file, files });
 }
 
-/** Null when MJCF or URDF `text` imports, else why not, as importError gives it. */
-export async function xmlError(text, file) {
+/** Null when MJCF or URDF `text` imports (with `files`, as importXml), else why not, as importError gives it. */
+export async function xmlError(text, file, files) {
   try {
-    (await loadImporter()).importModel(text, { name: file });
+    (await loadImporter()).importModel(text, { name: file, files });
     return null;
   } catch (e) {
     return importError(e);
