@@ -24,8 +24,8 @@ const LAYERS = {
   'core/contact': { floor: 4 },                       // the contact stage (bands, ground, terrain)
   'core/sim': { floor: 5 },                           // mech_data, the engine table, the integrators
   'core/codegen': { floor: 6 },                       // the code generator
-  'core/xpbd': { floor: 6, also: ['core/collide'] },  // the XPBD engine
-  'core/collide': { floor: 6, only: ['core/spatial'] }, // narrow and broad phase
+  'core/xpbd': { floor: 6 },                          // the XPBD engine
+  'core/collide': { floor: 2, only: ['core/spatial'] }, // narrow and broad phase, below the contact stage and XPBD
   wasm: { floor: 7, only: [] },                       // bindings: the public API, else an exception below
   cli: { floor: 7, only: [] },
   bench: { floor: 7, only: [] },

@@ -287,11 +287,18 @@ export class Sim {
   rampRate(body: number | string): number;
   setRampRate(body: number | string, rate: number): void;
   /**
-   * XPBD: the contacts that pressed in the last substep, 6 per contact: the point on the first collider
-   * (world x y z) and the unit normal towards it (nx ny nz); a view overwritten by the next call.
-   * Empty on Featherstone, which has no colliders.
+   * The contacts of the last step, 6 per contact: point (world x y z) and unit normal towards the first collider.
+   * XPBD: those that pressed in its last substep; Featherstone: those of the constraint solve (docs/contact.md).
    */
   contacts(): Float64Array;
+  /** The forces of contacts() on Featherstone, 4 per contact: normal force (N), friction force (world fx fy fz). */
+  contactForces(): Float64Array;
+  /** The floor: the plane z = height under every body collider of a Featherstone Sim (off by default). */
+  setFloor(on: boolean, height?: number): void;
+  /** The floor's height when on, else null. */
+  readonly floor: number | null;
+  /** The last step's constraint solve: rows, Gauss–Seidel sweeps, residual. */
+  solverStats(): { rows: number; sweeps: number; residual: number };
   /** The rods (`rod` blocks) in file order on XPBD; [] on Featherstone, which ignores rods. */
   rods(): RodInfo[];
   /** Rod i's node positions, 3·nodes (world x y z per node); a live view. RangeError for a bad index. */

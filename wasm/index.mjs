@@ -453,19 +453,65 @@ export class Sim {
   }
 
   /**
-   * The contacts that pressed in the last substep of an XPBD Sim
-   * (docs/xpbd.md, "Contact"): a Float64Array of 6 per contact, the point on
-   * the first collider (world x y z) and the unit normal towards it
-   * (nx ny nz); a view overwritten by the next call.  Empty on Featherstone,
-   * which has no colliders.
+   * The contacts of the last step: on XPBD those that pressed in its last
+   * substep (docs/xpbd.md, "Contact"), on Featherstone those of the
+   * constraint solve (docs/contact.md, "The constraint solve").  A
+   * Float64Array of 6 per contact, the point (world x y z; on Featherstone
+   * midway between the surfaces) and the unit normal towards the first
+   * collider (nx ny nz); a view overwritten by the next call.
    * @returns {Float64Array}
    */
   contacts() {
-    const ptr = this.#handle();
     const x = this.#mod.exports;
-    const n = x.mw_xpbd_ncontact?.(ptr) ?? 0;
+    const n = x.mw_contact_count(this.#handle());
     if (n < 0) throw new Error(this.#mod.lastError().message);
-    return n === 0 ? new Float64Array(0) : this.#mod.f64(x.mw_xpbd_contacts(), 6 * n);
+    return n === 0 ? new Float64Array(0) : this.#mod.f64(x.mw_contact_points(), 6 * n);
+  }
+
+  /**
+   * The forces of the contacts contacts() lists, on Featherstone: a
+   * Float64Array of 4 per contact, the normal force (N) and the friction
+   * force on the first collider (world fx fy fz, N); empty on XPBD.  A copy.
+   * @returns {Float64Array}
+   */
+  contactForces() {
+    const x = this.#mod.exports;
+    const n = x.mw_contact_count(this.#handle());
+    if (n < 0) throw new Error(this.#mod.lastError().message);
+    const ptr = x.mw_contact_forces();
+    return n === 0 || !ptr ? new Float64Array(0) : this.#mod.f64(ptr, 4 * n).slice();
+  }
+
+  /**
+   * The floor (docs/contact.md, "The floor"): on, the plane z = height
+   * collides with every body collider of a Featherstone Sim, so any model
+   * can stand on the page's floor; off by default.  RangeError on XPBD or a
+   * model with a ground.
+   * @param {boolean} on
+   * @param {number} [height]
+   */
+  setFloor(on, height = 0) {
+    const ptr = this.#handle();
+    if (typeof on !== 'boolean') throw new TypeError(`setFloor: on must be a boolean, got ${typeof on}`);
+    if (typeof height !== 'number' || !Number.isFinite(height)) throw new RangeError(`setFloor: height must be a finite number, got ${height}`);
+    if (this.#mod.exports.mw_set_floor(ptr, on ? 1 : 0, height)) throw new RangeError(this.#mod.lastError().message);
+  }
+
+  /** The floor's height when it is on (setFloor), else null. */
+  get floor() {
+    const h = this.#mod.exports.mw_floor(this.#handle());
+    return Number.isNaN(h) ? null : h;
+  }
+
+  /**
+   * The last step's constraint solve on Featherstone: its rows, Gauss–Seidel
+   * sweeps and residual (the largest force change of its last sweep); zeros
+   * when it did not run.
+   * @returns {{ rows: number, sweeps: number, residual: number }}
+   */
+  solverStats() {
+    const [rows, sweeps, residual] = this.#mod.f64(this.#mod.exports.mw_solver_stats(this.#handle()), 3);
+    return { rows, sweeps, residual };
   }
 
   /**

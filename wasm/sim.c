@@ -148,6 +148,45 @@ EMSCRIPTEN_KEEPALIVE const double *mw_ground_forces(const mw_sim *s)
     return buf;
 }
 
+/* ---- contacts and the floor (docs/contact.md, "The constraint solve") ---- */
+
+static const double *contact_points, *contact_forces;
+
+/* The last step's contacts (mech_data_contacts, any engine): their count,
+ * their 6 values each then at mw_contact_points and (Featherstone) their 4
+ * forces each at mw_contact_forces until the next call; -1 when out of
+ * memory. */
+EMSCRIPTEN_KEEPALIVE int mw_contact_count(mw_sim *s)
+{
+    contact_points = contact_forces = NULL;
+    if (!s) return 0;
+    int n = mech_data_contacts(s, &contact_points);
+    if (n > 0 && mech_data_contact_forces(s, &contact_forces) < 0) n = -1;
+    if (n < 0) mw_fail("out of memory");
+    return n;
+}
+EMSCRIPTEN_KEEPALIVE const double *mw_contact_points(void) { return contact_points; }
+EMSCRIPTEN_KEEPALIVE const double *mw_contact_forces(void) { return contact_forces; }
+
+/* The floor on (at height) or off (mech_data_set_floor); its height, NaN when off. */
+EMSCRIPTEN_KEEPALIVE int mw_set_floor(mw_sim *s, int on, double height)
+{
+    return passed(s, mech_data_set_floor(s, on, height));
+}
+EMSCRIPTEN_KEEPALIVE double mw_floor(const mw_sim *s)
+{
+    double h;
+    return mech_data_floor(s, &h) ? h : __builtin_nan("");
+}
+
+/* The last step's constraint solve: rows, sweeps, residual (mech_data_solver_stats). */
+EMSCRIPTEN_KEEPALIVE const double *mw_solver_stats(const mw_sim *s)
+{
+    static double out[3];
+    mech_data_solver_stats(s, out);
+    return out;
+}
+
 /* The brake torque of band roller `body` at level 0..1 locked at `lock`
  * (mech_data_brake_torque); NaN when body is not a band's roller. */
 EMSCRIPTEN_KEEPALIVE double mw_brake_torque(mw_sim *s, int body, double level, double lock)

@@ -42,23 +42,6 @@ EMSCRIPTEN_KEEPALIVE int mw_xpbd_set_ramp_rate(mw_sim *s, int body, double rate)
     return -1;
 }
 
-/* ---- contacts ---- */
-
-static const double *contact_buf;
-
-/* The pressing contacts of the last substep (mech_data_contacts): their
- * count, their 6 values each then at mw_xpbd_contacts until the next call;
- * 0 when the handle does not run XPBD, -1 when out of memory. */
-EMSCRIPTEN_KEEPALIVE int mw_xpbd_ncontact(mw_sim *s)
-{
-    contact_buf = NULL;
-    if (!s) return 0;
-    int n = mech_data_contacts(s, &contact_buf);
-    if (n < 0) mw_fail("out of memory");
-    return n;
-}
-EMSCRIPTEN_KEEPALIVE const double *mw_xpbd_contacts(void) { return contact_buf; }
-
 /* ---- rods ---- */
 
 /* Number of rods (0 when the handle does not run XPBD). */

@@ -23,6 +23,7 @@ void mech_model_free(mech_model *m)
     free(m->rods);
     free(m->tracks);
     free(m->ground.h);
+    free(m->exclude);
     free(m);
 }
 

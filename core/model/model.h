@@ -74,13 +74,15 @@ typedef struct {
     mech_shape_type type;
     int body; /* index into mech_model.bodies                  */
     double size[3];
-    double pos[3];      /* shape origin in the body frame                */
-    double rot[9];      /* shape axes in the body frame, row-major R     */
-    float rgba[4];      /* display colour; alpha 0 = let the page choose */
-    int visual;         /* 1: display only; else an XPBD collider        */
-    int mesh;           /* MECH_SHAPE_MESH: index into mech_model.meshes */
-    double mu_s, mu_d;  /* static and dynamic friction coefficients      */
-    double restitution; /* coefficient of restitution, in [0, 1]         */
+    double pos[3];        /* shape origin in the body frame                */
+    double rot[9];        /* shape axes in the body frame, row-major R     */
+    float rgba[4];        /* display colour; alpha 0 = let the page choose */
+    int visual;           /* 1: display only; else an XPBD collider        */
+    int mesh;             /* MECH_SHAPE_MESH: index into mech_model.meshes */
+    double mu_s, mu_d;    /* static and dynamic friction coefficients      */
+    double restitution;   /* coefficient of restitution, in [0, 1]         */
+    unsigned contype;     /* Featherstone contact filter (MuJoCo's contype/conaffinity): */
+    unsigned conaffinity; /* A and B collide when (A.contype & B.conaffinity) | (B.contype & A.conaffinity); 1, 1 */
     int line;
 } mech_shape;
 
@@ -118,22 +120,23 @@ typedef struct {
     char name[MECH_NAME_MAX];
     int parent; /* index of the parent body, -1 = base; always < own index */
     mech_joint_type joint;
-    double axis[3];    /* unit joint axis in the body frame (1-DOF joints) */
-    double pos[3];     /* tree translation: body origin in parent frame at q = 0 */
-    double rot[9];     /* tree rotation R (row-major): body axes in parent frame at q = 0 */
-    double mass;       /* kg, > 0                                       */
-    double com[3];     /* centre of mass, body frame                    */
-    double inertia[9]; /* rotational inertia about the CoM, body frame, symmetric PD */
-    double armature;   /* revolute/prismatic: rotor inertia added to H's diagonal
+    double axis[3];      /* unit joint axis in the body frame (1-DOF joints) */
+    double pos[3];       /* tree translation: body origin in parent frame at q = 0 */
+    double rot[9];       /* tree rotation R (row-major): body axes in parent frame at q = 0 */
+    double mass;         /* kg, > 0                                       */
+    double com[3];       /* centre of mass, body frame                    */
+    double inertia[9];   /* rotational inertia about the CoM, body frame, symmetric PD */
+    double armature;     /* revolute/prismatic: rotor inertia added to H's diagonal
                               (kg m^2 revolute, kg prismatic), >= 0; 0 by default */
-    int fext;          /* 1 = reads its fext slots                      */
-    int qidx, vidx;    /* first slot in q and in qd/tau                 */
-    int nq, nv;        /* per joint type, see mech_joint_type           */
-    double q0[7];      /* initial joint position (nq entries)          */
-    double qd0[6];     /* initial joint velocity (nv entries)          */
-    mech_xjoint xj;    /* XPBD limit, drive, compliance of the tree joint */
-    int line;          /* line of the `body` keyword                    */
-    int col;           /* column of its name                            */
+    double frictionloss; /* revolute/prismatic: dry friction bound of the joint (N m or N), >= 0; 0 by default */
+    int fext;            /* 1 = reads its fext slots                      */
+    int qidx, vidx;      /* first slot in q and in qd/tau                 */
+    int nq, nv;          /* per joint type, see mech_joint_type           */
+    double q0[7];        /* initial joint position (nq entries)          */
+    double qd0[6];       /* initial joint velocity (nv entries)          */
+    mech_xjoint xj;      /* XPBD limit, drive, compliance of the tree joint */
+    int line;            /* line of the `body` keyword                    */
+    int col;             /* column of its name                            */
 } mech_body;
 
 typedef struct {
@@ -334,6 +337,21 @@ typedef struct {
     int line;               /* of the `ground` line, 0 if none               */
 } mech_ground;
 
+/* The Featherstone constraint solve (`contact` line, docs/contact.md "The
+ * constraint solve"): MuJoCo's soft-constraint parameters and the
+ * projected Gauss–Seidel's budget. */
+typedef struct {
+    int line;         /* of the `contact` line; 0: none, body colliders do not collide on Featherstone */
+    double solref[2]; /* time constant (s) and damping ratio; default 0.02 1 */
+    double solimp[3]; /* impedance d0, dwidth and width (m); default 0.9 0.95 0.001 */
+    double impratio;  /* friction rows' impedance ratio; default 1 */
+    int iterations;   /* Gauss–Seidel sweeps at most; default 100 */
+    double tolerance; /* stop when no force changes more than this (N, N m); default 1e-10 */
+} mech_solver;
+
+#define MECH_MAX_EXCLUDES 4096
+#define MECH_MAX_SOLVER_ITERATIONS 10000
+
 typedef struct mech_model {
     char name[MECH_NAME_MAX];   /* file stem, or the name given       */
     char description[256];      /* `description` line, may be empty   */
@@ -360,7 +378,10 @@ typedef struct mech_model {
     int ntrack; /* track bands (their shoes are bodies) */
     mech_track *tracks;
     mech_ground ground; /* type MECH_GROUND_NONE: no ground    */
-    int nwarning;       /* what loads but is suspect (mech_model_warning) */
+    mech_solver solver; /* the Featherstone constraint solve's settings */
+    int nexclude;       /* `exclude` pairs: body indices (-1 the base) that never touch */
+    int (*exclude)[2];
+    int nwarning; /* what loads but is suspect (mech_model_warning) */
     mech_error warnings[MECH_MAX_WARNINGS];
 } mech_model;
 

@@ -42,6 +42,8 @@ static const block_key top_keys[] = {
     { .word = "ground", .read = ground_top },
     { .word = "static", .read = static_top, .repeats = 1 },
     { .word = "mesh", .read = mesh_top, .repeats = 1 },
+    { .word = "contact", .read = contact_top },
+    { .word = "exclude", .read = exclude_top, .repeats = 1 },
 };
 static const block_kind top_kind = { BLOCK_KIND("the file", top_keys, NULL, NULL) };
 
@@ -102,6 +104,7 @@ static int build_model(parser *p)
     if (!r) r = xp_store_servos(p);
     if (!r) r = rod_store(p);
     if (!r) r = track_store(p);
+    if (!r) r = exclude_store(p);
     if (!r) r = xp_check_work(p);
     return r;
 }
@@ -145,6 +148,7 @@ mech_model *mech_model_parse(const char *text, size_t len, const char *name, mec
     }
     snprintf(p.m->name, sizeof p.m->name, "%s", name);
     p.m->gravity[2] = -9.81;
+    contact_defaults(&p.m->solver);
     p.m->xpbd = (mech_xpbd_settings){ .dt = 0.01, .substeps = 10, .iterations = 1, .mode = MECH_XPBD_BLOCK };
     int r = parse_lines(&p);
     if (!r) r = build_model(&p);
@@ -152,6 +156,7 @@ mech_model *mech_model_parse(const char *text, size_t len, const char *name, mec
     free(p.loops);
     free(p.elems);
     free(p.servos);
+    free(p.excludes);
     rod_parse_free(&p);
     track_parse_free(&p);
     if (r) {

@@ -18,6 +18,7 @@ enum {
     K_COM,
     K_INERTIA,
     K_ARMATURE,
+    K_FRICTIONLOSS,
     K_FEXT,
     K_Q0,
     K_QD0,
@@ -59,6 +60,7 @@ static const block_key body_keys[K_COUNT] = {
     [K_COM] = { NUMBERS("com", raw_body, b.com, 3, BOUND_ANY) },
     [K_INERTIA] = { .word = "inertia", .read = inertia_key, .required = 1 },
     [K_ARMATURE] = { NUMBERS("armature", raw_body, b.armature, 1, BOUND_NONNEGATIVE) },
+    [K_FRICTIONLOSS] = { NUMBERS("frictionloss", raw_body, b.frictionloss, 1, BOUND_NONNEGATIVE) },
     [K_FEXT] = { .word = "fext", .read = fext_key },
     [K_Q0] = { .word = "q0", .read = state_key },
     [K_QD0] = { .word = "qd0", .read = state_key },
@@ -170,9 +172,10 @@ static int finish_body(parser *p, void *raw)
 {
     raw_body *rb = raw;
     const block_seen *s = &rb->seen;
-    if (s->line[K_ARMATURE] && (rb->b.joint == MECH_JOINT_FIXED || rb->b.joint == MECH_JOINT_FLOATING))
-        return mp_fail(p, s->line[K_ARMATURE], s->col[K_ARMATURE],
-                       "'armature' is for revolute and prismatic joints (body '%s')", rb->b.name);
+    for (int k = K_ARMATURE; k <= K_FRICTIONLOSS; k++)
+        if (s->line[k] && (rb->b.joint == MECH_JOINT_FIXED || rb->b.joint == MECH_JOINT_FLOATING))
+            return mp_fail(p, s->line[k], s->col[k], "'%s' is for revolute and prismatic joints (body '%s')",
+                           body_keys[k].word, rb->b.name);
     if (rb->b.joint == MECH_JOINT_FLOATING && strcmp(rb->parent, "base") != 0)
         return mp_fail(p, s->line[K_PARENT], s->val_col[K_PARENT],
                        "floating body '%s' must have parent 'base', not '%s'", rb->b.name, rb->parent);

@@ -82,6 +82,11 @@ struct parser {
     struct raw_track *tracks; /* parse_track.c */
     int ntracks, cap_tracks;
     struct raw_ground *ground; /* parse_ground.c */
+    struct raw_exclude {       /* parse_contact.c */
+        char name[2][MECH_NAME_MAX];
+        int line, col[2];
+    } * excludes;
+    int nexcludes, cap_excludes;
 };
 
 /* parse_values.c: errors, tokens and values (all return 0, or -1 with the error set). */
@@ -135,6 +140,12 @@ int static_top(parser *p, void *raw, const block_key *key, const lex_tok *kw); /
 int mesh_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);   /* parse_shape.c */
 /* parse_shape.c: a `shape` line of the open body. */
 int shape_key(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+/* parse_contact.c: the `contact` line, `exclude` pairs (resolved by
+ * exclude_store once the bodies are stored) and the solve's defaults. */
+int contact_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+int exclude_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+int exclude_store(parser *p);
+void contact_defaults(mech_solver *s);
 int loop_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int springs_top(parser *p, void *raw, const block_key *key, const lex_tok *kw); /* tsda, rsda */
 int xp_top_xpbd(parser *p, void *raw, const block_key *key, const lex_tok *kw);

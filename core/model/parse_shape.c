@@ -10,16 +10,30 @@
 #include <string.h>
 
 /* Options of a body shape (all six) or a static collider (no `visual`). */
-enum { SO_POS, SO_ROT, SO_COLOR, SO_FRICTION, SO_RESTITUTION, SO_VISUAL, SO_COUNT };
+enum { SO_POS, SO_ROT, SO_COLOR, SO_FRICTION, SO_RESTITUTION, SO_CONTYPE, SO_CONAFFINITY, SO_VISUAL, SO_COUNT };
+
+/* contype / conaffinity <bits>: a whole number in [0, 2^31). */
+static int read_bits(parser *p, const char *key, unsigned *out)
+{
+    lex_tok t;
+    double v;
+    if (mp_next_tok(p, &t, key, "1") || mp_to_number(p, &t, key, &v)) return -1;
+    if (!(v >= 0 && v < 2147483648.0 && v == (double)(long)v))
+        return mp_fail(p, p->ln.no, t.col, "'%s' must be a whole number in [0, 2^31): got %g", key, v);
+    *out = (unsigned)v;
+    return 0;
+}
 static int shape_option(parser *p, mech_shape *s, const lex_tok *t, int line[SO_COUNT], int col[SO_COUNT], int is_static)
 {
-    static const char *const opts[SO_COUNT] = { "pos", "rot", "color", "friction", "restitution", "visual" };
+    static const char *const opts[SO_COUNT] = { "pos",         "rot",     "color",       "friction",
+                                                "restitution", "contype", "conaffinity", "visual" };
     int n = is_static ? SO_VISUAL : SO_COUNT, o = 0;
     while (o < n && !lex_is(t, opts[o])) o++;
     if (o == n)
         return mp_fail_at(p, t, "unknown shape option ",
-                          is_static ? ": expected pos, rot, color, friction or restitution"
-                                    : ": expected pos, rot, color, friction, restitution or visual");
+                          is_static
+                              ? ": expected pos, rot, color, friction, restitution, contype or conaffinity"
+                              : ": expected pos, rot, color, friction, restitution, contype, conaffinity or visual");
     if (line[o]) return mp_fail(p, p->ln.no, t->col, "duplicate '%s' in shape", opts[o]);
     line[o] = p->ln.no;
     col[o] = t->col;
@@ -29,6 +43,8 @@ static int shape_option(parser *p, mech_shape *s, const lex_tok *t, int line[SO_
     case SO_COLOR: return mp_read_color(p, s->rgba);
     case SO_FRICTION: return mp_read_friction(p, &s->mu_s, &s->mu_d);
     case SO_RESTITUTION: return mp_read_restitution(p, &s->restitution);
+    case SO_CONTYPE: return read_bits(p, "contype", &s->contype);
+    case SO_CONAFFINITY: return read_bits(p, "conaffinity", &s->conaffinity);
     default: s->visual = 1; return 0;
     }
 }
@@ -69,6 +85,7 @@ static int key_shape(parser *p, int col, int is_static)
     s->mu_s = MECH_DEFAULT_MU_STATIC;
     s->mu_d = MECH_DEFAULT_MU_DYNAMIC;
     s->restitution = MECH_DEFAULT_RESTITUTION;
+    s->contype = s->conaffinity = 1;
     const char *what = is_static ? "static" : "shape";
     lex_tok t;
     if (mp_next_tok(p, &t, what, is_static ? "plane or box" : "box, sphere, cylinder, capsule or mesh")) return -1;

@@ -52,6 +52,10 @@ mech_data *mech_data_new(const mech_model *m, const mech_engine *engine, void *s
         mech_data_free(d);
         return mech_error_fail(err, m, "out of memory");
     }
+    if (engine->fd && constraint_model_needs(m) && !(d->cs = constraint_new(m))) {
+        mech_data_free(d);
+        return mech_error_fail(err, m, "out of memory");
+    }
     mech_data_reset(d);
     return d;
 }
@@ -65,6 +69,9 @@ void mech_data_free(mech_data *d)
     dense_ws_free(d->dense);
     free(d->kin);
     contact_free(d->contact);
+    constraint_free(d->cs);
+    free(d->cforces);
+    free(d->cpoints);
     mech_model_free(d->owned);
     free(d->q);
     free(d);
@@ -329,6 +336,60 @@ int mech_data_step(mech_data *d, double dt, int n)
     for (int i = 0; i < d->nb && !d->pushed; i++) d->pushed = pushed(d, i);
     if (d->engine->steps) return d->engine->steps(d, dt, n);
     return mech_data_run_steps(d, dt, n, d->engine->step);
+}
+
+void mech_data_constrained_fd(void *ctx, const double *q, const double *qd, const double *tau, const double *fext,
+                              double *qdd)
+{
+    mech_data *d = ctx;
+    d->fd(d, q, qd, tau, fext, qdd);
+    if (constraint_apply(d->cs, &d->eval, d->fd, d, q, qd, tau, fext, qdd)) d->cs_failed = 1;
+}
+
+int mech_data_set_floor(mech_data *d, int on, double height)
+{
+    if (!d->engine->fd)
+        return mech_data_fail(d, "floor: engine '%s' has no floor; give the model a 'static plane'", d->engine->name);
+    if (!isfinite(height)) return mech_data_fail(d, "floor: the height must be finite, got %g", height);
+    if (on && d->model->ground.type != MECH_GROUND_NONE)
+        return mech_data_fail(d, "floor: model '%s' has a ground, which is its floor", d->model->name);
+    if (!d->cs && !on) return 0;
+    if (!d->cs && !(d->cs = constraint_new(d->model))) return mech_data_fail(d, "out of memory");
+    constraint_set_floor(d->cs, on, height);
+    return 0;
+}
+
+int mech_data_floor(const mech_data *d, double *height)
+{
+    if (height) *height = 0;
+    return d->cs ? constraint_floor(d->cs, height) : 0;
+}
+
+int mech_data_featherstone_contacts(mech_data *d, const double **out, int forces)
+{
+    *out = NULL;
+    if (!d->cs) return 0;
+    const double *c;
+    int n = constraint_contacts(d->cs, &c);
+    if (!n) return 0;
+    double **keep = forces ? &d->cforces : &d->cpoints;
+    double *buf = realloc(*keep, 6 * (size_t)n * sizeof *buf);
+    if (!buf) return -1;
+    *keep = buf;
+    for (int k = 0; k < n; k++)
+        if (forces) memcpy(buf + 4 * k, c + 10 * k + 6, 4 * sizeof *buf);
+        else memcpy(buf + 6 * k, c + 10 * k, 6 * sizeof *buf);
+    *out = buf;
+    return n;
+}
+
+int mech_data_contact_forces(mech_data *d, const double **out) { return mech_data_featherstone_contacts(d, out, 1); }
+
+int mech_data_solver_stats(const mech_data *d, double out[3])
+{
+    out[0] = out[1] = out[2] = 0;
+    if (d->cs) constraint_stats(d->cs, out);
+    return 0;
 }
 
 int mech_data_blew_up(mech_data *d, int k, int n)

@@ -13,6 +13,7 @@
 #include <float.h>
 #include <stdint.h>
 
+#include "contact/constraint.h"
 #include "contact/contact.h"
 #include "mech/contact.h"
 #include "mech/sim.h"
@@ -77,13 +78,16 @@ struct mech_data {
     void *state;       /* the engine's own */
     mech_model *owned; /* freed with the data (mech_data_adopt_model) */
     double time;
-    double *fstep;          /* 6 nb: fext plus the contact stage's and the producers' forces */
-    contact_state *contact; /* models with a band or a ground, else NULL */
-    double *vmid;           /* Verlet's midpoint velocity (nv) */
-    double *tstep;          /* nv: tau plus the fext of bodies that do not read it (mech_data_step_tau) */
-    int pushed;             /* such a body has fext in this step(dt, n): found once per call */
-    mech_body_kin *kin;     /* nb, made on first use */
-    dense_ws *dense;        /* dense kinematics for energy and observe, made on first use */
+    double *fstep;             /* 6 nb: fext plus the contact stage's and the producers' forces */
+    contact_state *contact;    /* models with a band or a ground, else NULL */
+    constraint_solve *cs;      /* Featherstone runs with contacts, limits or friction loss (or the floor), else NULL */
+    int cs_failed;             /* the solve ran out of memory in this step */
+    double *cpoints, *cforces; /* mech_data_contacts' and mech_data_contact_forces' buffers */
+    double *vmid;              /* Verlet's midpoint velocity (nv) */
+    double *tstep;             /* nv: tau plus the fext of bodies that do not read it (mech_data_step_tau) */
+    int pushed;                /* such a body has fext in this step(dt, n): found once per call */
+    mech_body_kin *kin;        /* nb, made on first use */
+    dense_ws *dense;           /* dense kinematics for energy and observe, made on first use */
     int nproducer;
     struct {
         mech_producer_fn fn;
@@ -140,6 +144,18 @@ static inline int mech_data_step_forces_inline(void *ctx, const double *q, const
     *fext = f;
     return 0;
 }
+
+/* 1 when the run's Featherstone steps go through the constraint solve. */
+static inline int mech_data_constrained(const mech_data *d) { return d->cs && constraint_active(d->cs); }
+
+/* The engine's forward dynamics (d->fd) followed by the constraint solve
+ * (contact/constraint.h): a mech_fd_fn with ctx the run. */
+void mech_data_constrained_fd(void *ctx, const double *q, const double *qd, const double *tau, const double *fext,
+                              double *qdd);
+
+/* The last step's contacts of a Featherstone run (mech_data_contacts,
+ * mech_data_contact_forces). */
+int mech_data_featherstone_contacts(mech_data *d, const double **out, int forces);
 
 /* n doubles between a state buffer and v: v into buf[at..] (save) or back
  * (restore); nothing when buf is NULL.  Returns at + n. */

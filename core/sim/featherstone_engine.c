@@ -4,7 +4,10 @@
  * differ only in forward dynamics and
  * observe; stepping (the integrator over their forward dynamics), poses and
  * energy are the same code, reading the model through the run's gravity
- * (mech_data.eval). */
+ * (mech_data.eval).  A run with contacts, limits, friction loss or the
+ * floor steps through the constraint solve (contact/constraint.h) on top of
+ * whichever forward dynamics, evaluated at the step's starting velocity as
+ * the contact stage is (no predictor). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +33,17 @@ static int step(mech_data *d, double dt)
 {
     const double *tau = mech_data_step_tau(d);
     if (!tau) return -1;
+    int constrained = mech_data_constrained(d);
+    mech_fd_fn fd = constrained ? mech_data_constrained_fd : d->fd;
+    d->cs_failed = 0;
+    int r;
     if (d->model->integrator == MECH_INTEGRATOR_EULER)
-        return mech_step_euler_forced(d->model, d->fd, d, mech_data_step_forces, d, d->q, d->qd, tau, d->qdd, dt);
-    return mech_step_verlet_forced(d->model, d->fd, d, mech_data_step_forces, d, d->q, d->qd, tau, d->qdd, d->vmid,
-                                   !d->contact, dt);
+        r = mech_step_euler_forced(d->model, fd, d, mech_data_step_forces, d, d->q, d->qd, tau, d->qdd, dt);
+    else
+        r = mech_step_verlet_forced(d->model, fd, d, mech_data_step_forces, d, d->q, d->qd, tau, d->qdd, d->vmid,
+                                    !d->contact && !constrained, dt);
+    if (!r && d->cs_failed) return mech_data_fail(d, "step: out of memory for the constraint solve");
+    return r;
 }
 
 static void poses(mech_data *d, double *out) { mech_body_poses(d->model, d->q, out); }

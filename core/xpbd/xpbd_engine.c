@@ -239,7 +239,7 @@ static const xpbd_rod *rod_of(const mech_data *d, int i)
 int mech_data_contacts(mech_data *d, const double **out)
 {
     *out = NULL;
-    if (d->engine != &xpbd_engine) return 0;
+    if (d->engine != &xpbd_engine) return mech_data_featherstone_contacts(d, out, 0);
     xpbd_state *e = d->state;
     if (e->d.ncontact > e->cap_contacts) {
         double *grown = realloc(e->contacts, 6 * (size_t)e->d.ncontact * sizeof *grown);

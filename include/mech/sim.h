@@ -86,6 +86,25 @@ MECH_API int mech_data_state_restore(mech_data *d, const double *in, int n);
 /* Back to the model's initial state, time 0; tau, act, fext and qdd zeroed;
  * gravity and the producers kept. */
 MECH_API void mech_data_reset(mech_data *d);
+
+/* The floor (docs/contact.md, "The floor"): on a Featherstone run, the plane
+ * z = height becomes a collider under every body collider (friction 1, the
+ * model's `contact` settings), so any model can stand on it.  Off by
+ * default.  -1 with the error set on XPBD (give the scene a `static plane`),
+ * a model with a `ground`, or a height that is not finite. */
+MECH_API int mech_data_set_floor(mech_data *d, int on, double height);
+/* 1 when the floor is on (its height in *height, may be NULL), else 0. */
+MECH_API int mech_data_floor(const mech_data *d, double *height);
+/* The normal and friction forces of the contacts mech_data_contacts lists
+ * (Featherstone runs; docs/contact.md): their count, and in *out 4 per
+ * contact [fn (N, along the normal); fx fy fz (friction on the first
+ * collider, world, N)], owned by d and rewritten by the next call.  0 on
+ * XPBD or without contacts; -1 when out of memory. */
+MECH_API int mech_data_contact_forces(mech_data *d, const double **out);
+/* The last step's constraint solve: out = [rows, Gauss–Seidel sweeps,
+ * residual (the largest force change of the last sweep)]; zeros when it
+ * did not run. */
+MECH_API int mech_data_solver_stats(const mech_data *d, double out[3]);
 /* NULL is fine. */
 MECH_API void mech_data_free(mech_data *d);
 

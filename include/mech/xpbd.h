@@ -47,10 +47,12 @@ MECH_API const double *mech_data_rod_frames(const mech_data *d, int i);
 MECH_API int mech_data_rod_sample(const mech_data *d, int i, double s, double p[3], double R[9]);
 
 /* The contacts of the last substep of an XPBD run that pressed (λ_n > 0;
- * docs/xpbd.md, "Contact"): their count, and in *out a buffer of 6 per
- * contact, [x y z (the point on the first collider, world); nx ny nz (the
- * unit normal, towards the first collider)], owned by d and rewritten by
- * the next call.  0 (out NULL) on other engines; -1 when out of memory. */
+ * docs/xpbd.md, "Contact"), or of the last step's constraint solve on a
+ * Featherstone run (docs/contact.md): their count, and in *out a buffer of
+ * 6 per contact, [x y z (the point on the first collider, world; on
+ * Featherstone midway between the surfaces); nx ny nz (the unit normal,
+ * towards the first collider)], owned by d and rewritten by the next call.
+ * 0 (out NULL) without contacts; -1 when out of memory. */
 MECH_API int mech_data_contacts(mech_data *d, const double **out);
 
 #endif

@@ -46,3 +46,14 @@ if(TARGET mech_generated)
              COMMAND mech sim ${tracks}/track_min.mech --slope 15 --trace ${CMAKE_CURRENT_BINARY_DIR}/track_min_sim.csv)
   endif()
 endif()
+
+# The Featherstone constraint solve against closed forms (tests/contact/test_constraint.c; docs/contact.md,
+# "The constraint solve").
+add_executable(test_constraint ${CMAKE_CURRENT_LIST_DIR}/test_constraint.c)
+target_link_libraries(test_constraint PRIVATE mech_internal m)
+add_test(NAME constraint_solve COMMAND test_constraint)
+if(TARGET mech_generated)
+  add_executable(test_constraint_generated ${CMAKE_CURRENT_LIST_DIR}/test_constraint_generated.c)
+  target_link_libraries(test_constraint_generated PRIVATE mech_internal mech_generated m)
+  add_test(NAME constraint_generated COMMAND test_constraint_generated ${CMAKE_SOURCE_DIR}/models)
+endif()

@@ -1,0 +1,62 @@
+/* constraint.h — the Featherstone engines' one velocity-level constraint
+ * solve: contacts of body colliders (with each other, the `static`
+ * colliders and the floor), joint limits and joint friction loss
+ * (docs/contact.md, "The constraint solve").
+ *
+ * It runs beside any engine's forward dynamics: given the unconstrained
+ * acceleration qdd at (q, v), it finds the constraint forces f and adds
+ * H⁻¹ Jᵀ f to qdd.  H⁻¹ is applied through the engine's own dynamics, which
+ * are affine in tau: H⁻¹ x = FD(q, v, tau + x) − FD(q, v, tau), one call per
+ * constraint row, so the generated code's factorization (or ABA's, or the
+ * dense LU's, or loops' method 2) serves the solve unchanged.  The forces
+ * are MuJoCo's soft constraints (solref, solimp; MuJoCo documentation,
+ * "Computation": "Soft constraints") found by projected Gauss–Seidel on the
+ * regularized Delassus operator A + R, A = J H⁻¹ Jᵀ (Erleben 2007; Catto
+ * 2005), with an elliptic friction cone.  Everything is a pure function of
+ * (q, v, tau, fext): no warm start, a fixed order, so runs are bitwise
+ * reproducible. */
+#ifndef MECH_CONSTRAINT_H
+#define MECH_CONSTRAINT_H
+
+#include "model/model.h"
+
+typedef struct constraint_solve constraint_solve;
+
+/* The engine's forward dynamics, the signature of mech_fd_fn (sim/integrate.h). */
+typedef void (*constraint_fd_fn)(void *ctx, const double *q, const double *qd, const double *tau, const double *fext,
+                                 double *qdd);
+
+/* The friction coefficient of the floor (MuJoCo's default geom friction). */
+#define MECH_FLOOR_MU 1.0
+
+/* 1 when m has something for the solve without a floor: a `contact` line,
+ * a limit or friction loss on a revolute or prismatic tree joint. */
+int constraint_model_needs(const mech_model *m);
+
+/* The solve for m (must outlive it); NULL on out of memory. */
+constraint_solve *constraint_new(const mech_model *m);
+void constraint_free(constraint_solve *s);
+
+/* The floor: the plane z = height under every body collider (on), or none. */
+void constraint_set_floor(constraint_solve *s, int on, double height);
+int constraint_floor(const constraint_solve *s, double *height);
+/* 1 when the solve has anything to do: the floor is on or its model needs it. */
+int constraint_active(const constraint_solve *s);
+
+/* qdd (the engine's fd at (q, v, tau, fext)) += H⁻¹ Jᵀ f for the constraint
+ * forces f at (q, v).  0, or -1 when out of memory.  With no active
+ * constraint qdd is left as it is, bit for bit. */
+int constraint_apply(constraint_solve *s, const mech_model *m, constraint_fd_fn fd, void *ctx, const double *q,
+                     const double *v, const double *tau, const double *fext, double *qdd);
+
+/* The last apply's contacts: their count, and per contact 10 doubles
+ * [x y z (world point, midway between the surfaces); nx ny nz (unit
+ * normal, towards the first collider); fn (normal force, N); fx fy fz
+ * (friction force on the first collider, world)]. */
+int constraint_contacts(const constraint_solve *s, const double **out);
+
+/* The last apply's rows, sweeps and residual (the largest force change in
+ * the last sweep, N or N m). */
+void constraint_stats(const constraint_solve *s, double out[3]);
+
+#endif
