@@ -138,7 +138,8 @@ static void entry_head(int n, const mech_model *m)
  * the runtime engine from their text; the gallery groups them by folder:
  * models/loops/ is "loops", models/tracks/ "tracks", models/ "trees"; a
  * test rig (a file named *_rig.mech, such as the HMMWV on shaker posts) is
- * "rigs", apart from the vehicles.  A
+ * "rigs", apart from the vehicles; a terrain scene goes with its base
+ * ("tracks" for a tracked vehicle, else "loops").  A
  * terrain scene is given as FILE@BASE: its text runs on the module of its
  * base model (wasm/scene.c), which the entry names as "module". */
 static int info(int argc, char **argv)
@@ -166,6 +167,8 @@ static int info(int argc, char **argv)
             mech_model_free(m);
             return 1;
         }
+        /* a terrain scene is grouped with its base: a tracked vehicle, or a vehicle on tires (loops) */
+        if (base) group = m->ntrack ? "tracks" : "loops";
         entry_head(i, m);
         printf(",\"backend\":\"%s\",\"engine\":\"featherstone\",\"group\":\"%s\"", g ? "generated" : "runtime", group);
         if (base) {

@@ -6,6 +6,7 @@
 /** @import { ModelDescription, Powertrain, Sim, TireWheel } from './index.js' */
 
 const RPM = Math.PI / 30;
+const BRAKE_HOLD = 0.5;   // rad/s: a braked wheel turning faster than this is damped, not held (apply())
 
 /**
  * The HMMWV's powertrain, from Project Chrono's HMMWV model (docs/references.md): the engine map of
@@ -182,7 +183,12 @@ export class WheelDriver {
     if (this.steering) act[this.steering.act] = -this.steering.k * this.steer * this.steerRange;
     return this.wheels.map((w, i) => {
       let t = this.driven.includes(w) ? w.sign * wheel : 0;
-      if (this.brake[i] > 0) t += this.sim.brakeTorque(w.body, this.brake[i], this.locks[i]);
+      if (this.brake[i] > 0) {
+        // A turning wheel's brake is its damper alone (the lock follows the wheel): the spring holds only once
+        // the wheel is all but still, so it never winds up while the vehicle slows and springs back after.
+        if (Math.abs(this.sim.qd[w.vidx]) > BRAKE_HOLD) this.locks[i] = this.sim.q[w.qidx];
+        t += this.sim.brakeTorque(w.body, this.brake[i], this.locks[i]);
+      }
       tau[w.vidx] = t;
       return t;
     });

@@ -4,7 +4,7 @@
  *   settle  from the design pose on flat ground for 4 s: the tire loads sum
  *           to the weight (0.5 %) and split front/rear as the centre of mass
  *           says (2 %, statics with the settled contact points); the chassis
- *           still (<= 1 mm/s) after 3 s; each wheel centre at the height
+ *           still (<= 1 mm/s) after 3 s and 4 s; each wheel centre at the height
  *           its tire's vertical curve gives for its load; each shock inside
  *           its stroke between the bump stops (Chrono's engagement lengths);
  *   slope D hold|slide  settled, then the world turned by D degrees under the
@@ -155,8 +155,10 @@ static int settle(run *r, int report)
     if (steps(r, 3.0)) return -1;
     double v[3];
     velocity(r, r->chassis, v);
+    double v3 = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     if (steps(r, 1.0)) return -1;
     if (!report) return 0;
+    gate("chassis speed after 3 s, mm/s", 1e3 * v3, 0, 1);
     const mech_model *m = r->m;
     double W = r->mass * 9.81, *F = malloc(sizeof(double) * 3 * (size_t)m->nb), sum = 0, front = 0, xf = 0, xr = 0;
     mech_data_ground_forces(r->d, F);

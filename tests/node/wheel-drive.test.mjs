@@ -1,6 +1,6 @@
 // wheel-drive.test.mjs — driving the HMMWVs on their tires through the API (wasm/wheel_drive.mjs): the wheels,
 // the powertrain to full speed from rest, W then W + A (forward, then a left turn, nothing collapsing), and a
-// steady circle's understeer gradient.
+// steady circle's understeer gradient, and the terrain scenes: the 10° ramp climbed and held by the brakes, the bumps.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -172,4 +172,39 @@ test('hmmwv: a steady circle at two speeds, the same steer: understeer gradient 
   console.log(`understeer gradient ${K.toExponential(3)} rad/(m/s²) (${(K * 9.81 * 180 / Math.PI).toFixed(2)} deg/g) against the axle loads' ${bicycle.toExponential(2)}`);
   assert.ok(b.R > a.R, 'the radius grows with speed at the same steer (understeer)');
   assert.ok(K > 0.3 * bicycle && K < 10 * bicycle, `K ${K}`);
+});
+
+test('hmmwv_ramp: W climbs the 10 degree ramp, then the brakes hold it on the slope', async () => {
+  await settled('hmmwv_ramp', ({ sim, dt, chassis, driver }) => {
+    const z0 = sim.poses()[7 * chassis + 2];
+    driver.set({ throttle: 0.25 });
+    driver.step(dt, Math.round(6 / dt));
+    const z1 = sim.poses()[7 * chassis + 2];
+    driver.set({ throttle: 0, brake: 1 });
+    driver.step(dt, Math.round(3 / dt));
+    const a = Float64Array.from(sim.poses().subarray(7 * chassis, 7 * chassis + 3));
+    driver.step(dt, Math.round(1 / dt));
+    const P = sim.poses();
+    const moved = Math.hypot(P[7 * chassis] - a[0], P[7 * chassis + 1] - a[1], P[7 * chassis + 2] - a[2]);
+    console.log(`hmmwv_ramp: climbed ${(z1 - z0).toFixed(2)} m in 6 s; braked on the slope, moved ${(1e3 * moved).toFixed(3)} mm in the last second`);
+    assert.ok(z1 - z0 > 1 && z1 - z0 < 6, `climbed ${z1 - z0} m, on the slope below the plateau`);
+    assert.ok(moved < 1e-3, `held on the ramp: moved ${moved} m`);
+    assert.ok(upright(P, chassis) > 0.9);
+  });
+});
+
+test('hmmwv_bumps: W drives over the bumps upright', async () => {
+  await settled('hmmwv_bumps', ({ sim, dt, chassis, driver }) => {
+    const x0 = sim.poses()[7 * chassis];
+    driver.set({ throttle: 0.5 });
+    let least = 1;
+    for (let k = 0; k < 80; k++) {
+      driver.step(dt, Math.round(0.1 / dt));
+      least = Math.min(least, upright(sim.poses(), chassis));
+    }
+    const x = sim.poses()[7 * chassis] - x0;
+    console.log(`hmmwv_bumps: ${x.toFixed(1)} m in 8 s, least upright ${least.toFixed(3)}`);
+    assert.ok(x > 20, `drove ${x} m`);
+    assert.ok(least > 0.9 && sim.q.every(Number.isFinite));
+  });
 });
