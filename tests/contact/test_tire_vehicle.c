@@ -9,8 +9,9 @@
  *           its stroke between the bump stops (Chrono's engagement lengths);
  *   slope D hold|slide  settled, then the world turned by D degrees under the
  *           vehicle (gravity turned about y) with every wheel braked
- *           (mech_data_brake_torque) for 4 s: hold: chassis <= 1 mm/s and
- *           moved <= 1 mm over the last second; slide: the chassis moves
+ *           (mech_data_brake_torque) for 4 s: hold: chassis <= 1 mm/s,
+ *           moved <= 1 mm over the last second and no period-2 ground
+ *           force (chatter) above 1e-4 of the weight there; slide: the chassis moves
  *           downhill, faster than 0.1 m/s at the end, with the ground's
  *           mu set by --mu;
  *   coast   settled, the wheels spun up with the vehicle at 5 m/s, then
@@ -214,15 +215,24 @@ static int slope(run *r, double deg, int hold)
     g[2] = -9.81 * cos(a);
     engage(r);
     if (steps(r, 3.0)) return -1;
-    double p0[3], p1[3], v[3];
+    double p0[3], p1[3], v[3], alt[3] = { 0, 0, 0 };
     position(r, r->chassis, p0);
-    if (steps(r, 1.0)) return -1;
+    /* the last second one step at a time: the ground force's period-2 content (chatter) */
+    long n = 2 * lround(0.5 / r->dt); /* even: a constant force sums to zero */
+    for (long k = 0; k < n; k++) {
+        double F[3];
+        if (steps(r, r->dt)) return -1;
+        mech_data_ground_reaction(r->d, F);
+        for (int j = 0; j < 3; j++) alt[j] += (k % 2 ? -F[j] : F[j]) / (double)n;
+    }
     position(r, r->chassis, p1);
     velocity(r, r->chassis, v);
     double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]), moved = hypot(p1[0] - p0[0], p1[1] - p0[1]);
     printf("%g deg, ground mu %g: chassis %.4g m/s, moved %.4g m over the last second\n", deg, r->m->ground.mu, speed,
            moved);
     if (hold) {
+        gate("braked on the slope: period-2 ground force / weight (chatter)",
+             sqrt(alt[0] * alt[0] + alt[1] * alt[1] + alt[2] * alt[2]) / (r->mass * 9.81), 0, 1e-4);
         gate("braked on the slope: chassis speed, mm/s", 1e3 * speed, 0, 1);
         gate("braked on the slope: moved over the last second, mm", 1e3 * moved, 0, 1);
     } else {
