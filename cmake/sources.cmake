@@ -89,7 +89,7 @@ set(MECH_TERRAIN_BASES "")
 if(MECH_SCENE_SOURCES)
   find_program(MECH_NODE_EXECUTABLE node REQUIRED)
   set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-    ${CMAKE_SOURCE_DIR}/scripts/scene.mjs ${MECH_SCENE_SOURCES} ${MECH_TRACK_MODELS})
+    ${CMAKE_SOURCE_DIR}/scripts/scene.mjs ${MECH_SCENE_SOURCES} ${MECH_TRACK_MODELS} ${MECH_LOOP_MODELS})
   file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/scenes/tracks)
   foreach(source ${MECH_SCENE_SOURCES})
     get_filename_component(stem ${source} NAME_WLE)

@@ -48,6 +48,8 @@ benchmarks() {
   # The tracked vehicles' contact stage by part, the whole step native, and the same step in WebAssembly (docs/contact.md).
   "$build/bench/bench_contact" models/tracks/*.mech
   node bench/contact_wasm.mjs
+  # The HMMWVs driven on their Fiala tires in WebAssembly at their own step (docs/contact.md "Tires").
+  node bench/tires_wasm.mjs
 
   # Cosserat rods, Table 2 timings in WebAssembly under Node beside native (rod_benchmarks timing, which
   # the script runs) and the paper; the full tables: build/bench/rod_benchmarks (docs/rods.md).

@@ -5,9 +5,9 @@
 //
 //   node scripts/scene.mjs models/tracks/scenes/m113_ramp.scene > m113_ramp.mech
 //
-// A scene file: comment lines, then `base <model>` (a model of models/tracks/), one `description` line and one
+// A scene file: comment lines, then `base <model>` (a model of models/tracks/, or a vehicle on tires of models/loops/), one `description` line and one
 // `ground` … `end` block, nothing else. A bad file is refused naming its line and column.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,7 +34,7 @@ export function parseScene(text, file) {
     if (key === 'base') {
       if (out.base) fail(i, "duplicate 'base'", col);
       const parts = line.split('#')[0].trim().split(/\s+/);
-      if (parts.length !== 2 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(parts[1])) fail(i, "'base' takes one model name, a model of models/tracks/", col);
+      if (parts.length !== 2 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(parts[1])) fail(i, "'base' takes one model name, a model of models/tracks/ or models/loops/", col);
       out.base = parts[1];
     } else if (key === 'description') {
       if (out.description) fail(i, "duplicate 'description'", col);
@@ -86,7 +86,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
   }
   try {
     const scene = parseScene(readFileSync(file, 'utf8'), file);
-    const base = join(dirname(dirname(resolve(file))), `${scene.base}.mech`);
+    // the base: a tracked vehicle of models/tracks/, or a vehicle on tires of models/loops/
+    const tracks = dirname(dirname(resolve(file)));
+    const own = join(tracks, `${scene.base}.mech`);
+    const base = existsSync(own) ? own : join(dirname(tracks), 'loops', `${scene.base}.mech`);
     process.stdout.write(composeScene(scene, readFileSync(base, 'utf8'), file));
   } catch (e) {
     process.stderr.write(`${e.message}\n`);

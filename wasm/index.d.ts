@@ -18,9 +18,9 @@ export interface ModelInfo {
   engine: 'featherstone';
   /**
    * 'trees': kinematic trees; 'loops': closed loops and force elements (models/loops/); 'tracks': tracked
-   * vehicles (models/tracks/).
+   * vehicles (models/tracks/); 'rigs': test rigs (models/loops/*_rig.mech: the HMMWVs on shaker posts).
    */
-  group: 'trees' | 'loops' | 'tracks';
+  group: 'trees' | 'loops' | 'tracks' | 'rigs';
   /**
    * A terrain scene (models/tracks/scenes/): the shipped model whose generated module runs it, the same model
    * with another ground and description.
@@ -100,12 +100,32 @@ export interface ModelDescription {
   inputs: InputDescription[];
   /** Track bands (`track` blocks), expanded into the bodies shoe0 .. shoe0 + nshoe - 1. */
   tracks: TrackDescription[];
+  /** Tires (`tire` blocks) on their wheel bodies (docs/contact.md "Tires"). */
+  tires: TireDescription[];
   /** The terrain of the `ground` block, null without one. */
   ground: GroundDescription | null;
-  /** The step (s) a model with a band or a ground takes (its contact period / 90); 0 without contact. */
+  /** The step (s) a model with a band, a ground or a tire takes (its contact period / 90); 0 without contact. */
   contactDt: number;
   /** The file's step (s): its `xpbd` block's dt (0.01 without one), what engine 'xpbd' steps it at. */
   dt: number;
+}
+
+/** A tire on a wheel: the Fiala tire's size and friction, and its wheel's brake. */
+export interface TireDescription {
+  name: string;
+  /** The wheel body (revolute: its joint axis is the spin axis). */
+  body: number;
+  /** Unloaded radius and width (m). */
+  radius: number;
+  width: number;
+  /** Friction at full slip and at none, on a ground of friction `mu`. */
+  umin: number;
+  umax: number;
+  mu: number;
+  /** Rolling resistance (m): the moment rolling · Fz against the spin. */
+  rolling: number;
+  /** The brake on its wheel's joint: [k (N·m/rad), c (N·m·s/rad)], docs/contact.md "Tires". */
+  brake: [number, number];
 }
 
 /** A track band: shoes, their ground pad (shoe frame: x along the band, y the pin axis) and rollers. */
@@ -474,6 +494,77 @@ export class Driver {
   relock(): void;
   commands(): number[];
   /** Writes the drive rollers' torques into sim.tau for the state as it is; returns them. */
+  apply(): number[];
+  step(dt: number, n?: number): void;
+}
+
+/** A simple powertrain (wasm/wheel_drive.mjs): an engine map, an automatic gearbox, a final drive, the driven axle. */
+export interface Powertrain {
+  /** Engine speeds (rad/s) of the map's points. */
+  speed: readonly number[];
+  /** Full- and closed-throttle engine torque (N·m) at those speeds. */
+  full: readonly number[];
+  closed: readonly number[];
+  /** Forward gear ratios (output over input speed), reverse ratio. */
+  gears: readonly number[];
+  reverse: number;
+  /** Engine speeds (rad/s) below which the gearbox shifts down, above which up. */
+  downshift: number;
+  upshift: number;
+  /** Final drive ratio. */
+  final: number;
+  driven: 'front' | 'rear';
+}
+/** The HMMWV's, from Project Chrono's HMMWV model (engine map, gearbox, conical gear; rear-wheel drive). */
+export const HMMWV_POWERTRAIN: Powertrain;
+/** closed + throttle · (full − closed) at engine speed w (rad/s). */
+export function engineTorque(pt: Powertrain, w: number, throttle: number): number;
+
+/** A tire's wheel (wasm/wheel_drive.mjs). */
+export interface TireWheel {
+  name: string;
+  body: number;
+  /** The wheel torque is tau[vidx]. */
+  vidx: number;
+  qidx: number;
+  radius: number;
+  /** Brake gains [k (N·m/rad), c (N·m·s/rad)]. */
+  brake: [number, number];
+  side: 'left' | 'right';
+  axle: 'front' | 'rear';
+  /** +1 when the joint turns about the world's +y: sign · tau drives the vehicle towards +x. */
+  sign: 1 | -1;
+}
+/** Every tire's wheel, in file order, placed by the Sim's current poses. */
+export function tireWheels(model: ModelDescription, sim: Sim): TireWheel[];
+
+export interface WheelDriverOptions {
+  powertrain?: Powertrain;
+  /** The steering input's travel at steer ±1 (m of rack, rad of Pitman arm). */
+  steerRange?: number;
+}
+
+/** Steps a wheeled vehicle with throttle, steer and brakes (docs/wasm.md, "Driving a wheeled vehicle"). */
+export class WheelDriver {
+  constructor(sim: Sim, options?: WheelDriverOptions, model?: ModelDescription);
+  sim: Sim;
+  readonly wheels: TireWheel[];
+  readonly driven: TireWheel[];
+  readonly powertrain: Powertrain;
+  readonly steering: InputDescription | null;
+  readonly steerRange: number;
+  /** The gearbox's forward gear index. */
+  readonly gear: number;
+  readonly active: boolean;
+  readonly throttle: number;
+  readonly steer: number;
+  readonly brake: readonly number[];
+  readonly locks: readonly number[];
+  /** throttle −1 … 1 (below 0: reverse), steer −1 … 1 (> 0 turns left), brake 0 … 1 (all or per wheel). */
+  set(inputs: { throttle?: number; steer?: number; brake?: number | number[] }): void;
+  relock(): void;
+  /** The powertrain now: gear (−1 reverse), engine speed (rad/s) and torque (N·m), the torque per driven wheel. */
+  drive(): { gear: number; engine: number; torque: number; wheel: number };
   apply(): number[];
   step(dt: number, n?: number): void;
 }

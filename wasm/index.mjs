@@ -15,6 +15,7 @@
 
 import { generate, jitHandle } from './jit.mjs';
 export { Driver, differential, differentialPair, driveRollers, motorTorque } from './drive.mjs';
+export { HMMWV_POWERTRAIN, WheelDriver, engineTorque, tireWheels } from './wheel_drive.mjs';
 import { HEADER, WasmModule, load } from './module.mjs';
 /** @import { Backend, Engine, GenerateOptions, ImportOptions, ImportResult } from './index.js' */
 /** @import { ModelDescription, ModelInfo, ModelText, OpenOptions, RodInfo } from './index.js' */
@@ -714,14 +715,14 @@ export class Sim {
     return ptr ? Float64Array.from(this.#mod.f64(ptr, 3 * this.nb)) : new Float64Array(3 * this.nb);
   }
   /**
-   * The brake torque (N·m) of band roller `body` at `level` 0 … 1, locked at the joint angle `lock`, at the
+   * The brake torque (N·m) of band roller or tire wheel `body` at `level` 0 … 1, locked at the joint angle `lock`, at the
    * current state: level · (k · (lock − q) − c · q̇), k and c describe()'s brake gains (mech_data_brake_torque,
    * docs/wasm.md, "Driving a tracked vehicle"). The torque of the step's start, for sim.tau.
    */
   brakeTorque(body, level, lock) {
     const ptr = this.#handle();
     const t = this.#mod.exports.mw_brake_torque(ptr, this.#body('brakeTorque', body), level, lock);
-    if (Number.isNaN(t)) throw new RangeError(`brakeTorque: body ${body} is not a band's roller`);
+    if (Number.isNaN(t)) throw new RangeError(`brakeTorque: body ${body} is neither a band's roller nor a tire's wheel`);
     return t;
   }
 

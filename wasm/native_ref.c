@@ -136,7 +136,10 @@ static void entry_head(int n, const mech_model *m)
 /* The shipped Featherstone models: generated when this build generated the
  * model (the WebAssembly tree makes a module of exactly those), else run on
  * the runtime engine from their text; the gallery groups them by folder:
- * models/loops/ is "loops", models/tracks/ "tracks", models/ "trees".  A
+ * models/loops/ is "loops", models/tracks/ "tracks", models/ "trees"; a
+ * test rig (a file named *_rig.mech, such as the HMMWV on shaker posts) is
+ * "rigs", apart from the vehicles; a terrain scene goes with its base
+ * ("tracks" for a tracked vehicle, else "loops").  A
  * terrain scene is given as FILE@BASE: its text runs on the module of its
  * base model (wasm/scene.c), which the entry names as "module". */
 static int info(int argc, char **argv)
@@ -151,7 +154,11 @@ static int info(int argc, char **argv)
             *at = 0;
             base = at + 1;
         }
-        const char *group = strstr(path, "/loops/") ? "loops" : strstr(path, "/tracks/") ? "tracks" : "trees";
+        size_t len = strlen(path);
+        const char *group = len > 9 && !strcmp(path + len - 9, "_rig.mech") ? "rigs"
+                          : strstr(path, "/loops/")                         ? "loops"
+                          : strstr(path, "/tracks/")                        ? "tracks"
+                                                                            : "trees";
         mech_model *m = load(path);
         if (!m) return 1;
         const mech_generated *g = mech_generated_find(base ? base : m->name);
@@ -160,6 +167,8 @@ static int info(int argc, char **argv)
             mech_model_free(m);
             return 1;
         }
+        /* a terrain scene is grouped with its base: a tracked vehicle, or a vehicle on tires (loops) */
+        if (base) group = m->ntrack ? "tracks" : "loops";
         entry_head(i, m);
         printf(",\"backend\":\"%s\",\"engine\":\"featherstone\",\"group\":\"%s\"", g ? "generated" : "runtime", group);
         if (base) {

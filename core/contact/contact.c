@@ -1,5 +1,5 @@
 /* contact.c — the contact stage (contact.h): one kinematics pass, every
- * band's pin and face laws, the ground law at every pad corner. */
+ * band's pin and face laws, the ground law at every pad corner, every tire. */
 #include "contact/contact.h"
 
 #include <math.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "contact/ground_contact.h"
+#include "contact/tire.h"
 #include "contact/track_contact.h"
 
 struct contact_state {
@@ -18,8 +19,11 @@ struct contact_state {
     ground_stage ground;
     int has_ground;
     ground_anchor *anchors; /* ground.ncorner (anchored mode only) */
+    tire_stage tires;
+    tire_slip *slips; /* ntire: the tires' relaxed slips */
+    double *patch;    /* 6 ntire: each tire's ground point and force */
     double reaction[3];
-    double *body_force; /* 3 nb: the ground's force on each body (its shoes' corners) */
+    double *body_force; /* 3 nb: the ground's force on each body (its shoes' corners, its tire) */
 };
 
 /* The design pose: every body's q0 in one vector. */
@@ -40,13 +44,16 @@ contact_state *contact_new(const mech_model *m)
     c->kin = calloc((size_t)(m->nb ? m->nb : 1), sizeof *c->kin);
     c->bands = calloc((size_t)(m->ntrack ? m->ntrack : 1), sizeof *c->bands);
     c->body_force = calloc(3 * (size_t)(m->nb ? m->nb : 1), sizeof *c->body_force);
+    c->slips = calloc((size_t)(m->ntire ? m->ntire : 1), sizeof *c->slips);
+    c->patch = calloc(6 * (size_t)(m->ntire ? m->ntire : 1), sizeof *c->patch);
     double *q0 = design_q(m);
-    if (!c->joints || !c->kin || !c->bands || !c->body_force || !q0) goto fail;
+    if (!c->joints || !c->kin || !c->bands || !c->body_force || !c->slips || !c->patch || !q0) goto fail;
     c->nband = m->ntrack;
     mech_kin_joints(m, c->joints);
     mech_world_kinematics_joints(m, c->joints, q0, NULL, c->kin);
     for (int t = 0; t < m->ntrack; t++) track_band_init(&c->bands[t], m, &m->tracks[t], c->kin);
     free(q0);
+    tire_stage_init(&c->tires, m);
     c->has_ground = m->ground.type != MECH_GROUND_NONE;
     if (c->has_ground) {
         ground_stage_init(&c->ground, m);
@@ -70,6 +77,8 @@ void contact_free(contact_state *c)
     free(c->bands);
     free(c->anchors);
     free(c->body_force);
+    free(c->slips);
+    free(c->patch);
     free(c);
 }
 
@@ -78,6 +87,8 @@ void contact_reset(contact_state *c)
     if (c->anchors) memset(c->anchors, 0, (size_t)c->ground.ncorner * sizeof *c->anchors);
     memset(c->reaction, 0, sizeof c->reaction);
     memset(c->body_force, 0, 3 * (size_t)c->nb * sizeof *c->body_force);
+    memset(c->slips, 0, (size_t)c->tires.m->ntire * sizeof *c->slips);
+    memset(c->patch, 0, 6 * (size_t)c->tires.m->ntire * sizeof *c->patch);
 }
 
 int contact_state_copy(contact_state *c, double *buf, int at, int save)
@@ -97,6 +108,17 @@ int contact_state_copy(contact_state *c, double *buf, int at, int save)
         }
     }
     at += 7 * nanchor;
+    int ntire = c->tires.m->ntire;
+    for (int i = 0; buf && i < ntire; i++) {
+        double *v = buf + at + 2 * i;
+        if (save) {
+            v[0] = c->slips[i].kappa;
+            v[1] = c->slips[i].tana;
+        } else {
+            c->slips[i] = (tire_slip){ v[0], v[1] };
+        }
+    }
+    at += 2 * ntire;
     int n = 3 + 3 * c->nb;
     if (buf && save) {
         memcpy(buf + at, c->reaction, sizeof c->reaction);
@@ -116,11 +138,14 @@ void contact_forces(contact_state *c, const mech_model *m, const double *q, cons
     if (!c->has_ground) return;
     memset(c->body_force, 0, 3 * (size_t)c->nb * sizeof *c->body_force);
     ground_stage_forces(&c->ground, c->kin, dt, c->anchors, fext, c->reaction, c->body_force);
+    tire_stage_forces(&c->tires, c->kin, dt, c->slips, fext, c->reaction, c->body_force, c->patch);
 }
 
 void contact_ground_reaction(const contact_state *c, double f[3]) { memcpy(f, c->reaction, sizeof c->reaction); }
 
 const double *contact_ground_forces(const contact_state *c) { return c->body_force; }
+
+const double *contact_tire_forces(const contact_state *c) { return c->patch; }
 
 double contact_potential(contact_state *c, const mech_model *m, const double *q)
 {
@@ -128,14 +153,13 @@ double contact_potential(contact_state *c, const mech_model *m, const double *q)
     double U = 0;
     for (int t = 0; t < c->nband; t++) U += track_band_potential(&c->bands[t], c->kin);
     if (c->has_ground) U += ground_stage_potential(&c->ground, c->kin, c->anchors);
+    U += tire_stage_potential(&c->tires, c->kin);
     return U;
 }
 
 
-void contact_brake_gains(const mech_model *m, const mech_track *t, const mech_roller *r, double *k, double *c)
+double contact_axial_inertia(const mech_body *b)
 {
-    const double pi = 3.14159265358979323846;
-    const mech_body *b = &m->bodies[r->body];
     const double *a = b->axis, *com = b->com, *I = b->inertia;
     /* About the axle: a' I a plus the parallel-axis term m |com x a|^2. */
     double Iaxis = 0;
@@ -143,6 +167,13 @@ void contact_brake_gains(const mech_model *m, const mech_track *t, const mech_ro
         for (int v = 0; v < 3; v++) Iaxis += a[u] * I[3 * u + v] * a[v];
     double cxa[3] = { com[1] * a[2] - com[2] * a[1], com[2] * a[0] - com[0] * a[2], com[0] * a[1] - com[1] * a[0] };
     Iaxis += b->mass * (cxa[0] * cxa[0] + cxa[1] * cxa[1] + cxa[2] * cxa[2]);
+    return Iaxis;
+}
+
+void contact_brake_gains(const mech_model *m, const mech_track *t, const mech_roller *r, double *k, double *c)
+{
+    const double pi = 3.14159265358979323846;
+    double Iaxis = contact_axial_inertia(&m->bodies[r->body]);
     double period = 2 * 2 * pi * sqrt(t->shoe_mass / t->kn);
     *k = Iaxis * pow(2 * pi / period, 2);
     *c = 2 * sqrt(*k * Iaxis);

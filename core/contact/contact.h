@@ -1,5 +1,5 @@
-/* contact.h — the built-in contact stage: track bands against their rollers
- * and shoe pads against the ground (docs/contact.md).  Caller-side and
+/* contact.h — the built-in contact stage: track bands against their rollers,
+ * shoe pads and tires against the ground (docs/contact.md).  Caller-side and
  * force-only: it reads a state (q, qd), writes external forces into fext,
  * and the dynamics (generated, ABA, dense) never learn about it.
  *
@@ -23,8 +23,8 @@ void contact_free(contact_state *c);
 void contact_reset(contact_state *c);
 
 /* The stage's state after a step into buf[at..] (save) or out of it: the
- * anchored friction's anchors (7 doubles each: anchor, normal, on) and the
- * last ground forces; buf NULL only counts.  Returns at plus its size. */
+ * anchored friction's anchors (7 doubles each: anchor, normal, on), the
+ * tires' relaxed slips (2 each) and the last ground forces; buf NULL only counts.  Returns at plus its size. */
 int contact_state_copy(contact_state *c, double *buf, int at, int save);
 
 /* Add every band and ground force at (q, qd) into fext (6 per body, base
@@ -38,11 +38,15 @@ void contact_forces(contact_state *c, const mech_model *m, const double *q, cons
  * base frame). */
 void contact_ground_reaction(const contact_state *c, double f[3]);
 /* The ground's force on each body in the last contact_forces call (3 per
- * body, N, base frame: a shoe's four pad corners summed; zero elsewhere). */
+ * body, N, base frame: a shoe's four pad corners summed, a wheel's tire;
+ * zero elsewhere). */
 const double *contact_ground_forces(const contact_state *c);
+/* Each tire's ground point and force in the last contact_forces call (6 per
+ * tire, base frame; zero off the ground). */
+const double *contact_tire_forces(const contact_state *c);
 
-/* The stored contact energy at q (J): band and ground springs, and the
- * anchored friction's tangential springs. */
+/* The stored contact energy at q (J): band and ground springs, the
+ * anchored friction's tangential springs and the tires' vertical curves. */
 double contact_potential(contact_state *c, const mech_model *m, const double *q);
 
 /* The brake of a band's roller (`mech sim --slope` parks on it, the page's
@@ -51,5 +55,8 @@ double contact_potential(contact_state *c, const mech_model *m, const double *q)
  * about its axle and w = 2 pi / (two contact periods 2 pi sqrt(m_shoe / kn)):
  * as stiff as it can be while staying off the step's critical path. */
 void contact_brake_gains(const mech_model *m, const mech_track *t, const mech_roller *r, double *k, double *c);
+/* A body's inertia about its joint axis through its origin: a' I a plus the
+ * parallel-axis term m |com x a|^2. */
+double contact_axial_inertia(const mech_body *b);
 
 #endif

@@ -24,6 +24,7 @@ void mech_model_free(mech_model *m)
     free(m->tracks);
     free(m->ground.h);
     free(m->exclude);
+    free(m->tires);
     free(m);
 }
 
@@ -156,11 +157,26 @@ mech_options mech_model_options(const mech_model *m)
     return o;
 }
 
-int mech_model_has_contact(const mech_model *m) { return m->ntrack > 0 || m->ground.type != MECH_GROUND_NONE; }
+int mech_model_has_contact(const mech_model *m)
+{
+    return m->ntrack > 0 || m->ground.type != MECH_GROUND_NONE || m->ntire > 0;
+}
+
+/* A tire's stiffest vertical rate: the steepest segment of its curve, or kz. */
+static double tire_stiffness(const mech_tire *t)
+{
+    double k = t->ncurve ? 0 : t->kz;
+    for (int i = 1; i < t->ncurve; i++) {
+        double s = (t->curve[i][1] - t->curve[i - 1][1]) / (t->curve[i][0] - t->curve[i - 1][0]);
+        if (s > k) k = s;
+    }
+    return k;
+}
 
 /* 2 pi sqrt(m / kn) / MECH_CONTACT_SAMPLES, m the mass one contact spring moves:
  * a shoe against a band's kn, the supported share M / (pads / 4) against
- * the ground's.  The tightest wins; 0 for a model without contact. */
+ * the ground's (when there are pads), a wheel against its tire's vertical
+ * stiffness.  The tightest wins; 0 for a model without contact. */
 double mech_model_contact_step(const mech_model *m)
 {
     double dt = 0, M = 0;
@@ -173,7 +189,13 @@ double mech_model_contact_step(const mech_model *m)
         double s = 6.283185307179586 * sqrt(tr->shoe_mass / tr->kn) / MECH_CONTACT_SAMPLES;
         if (dt == 0 || s < dt) dt = s;
     }
-    if (m->ground.type != MECH_GROUND_NONE && m->ground.kn > 0) {
+    for (int i = 0; i < m->ntire; i++) {
+        double k = tire_stiffness(&m->tires[i]);
+        if (k <= 0) continue;
+        double s = 6.283185307179586 * sqrt(m->bodies[m->tires[i].body].mass / k) / MECH_CONTACT_SAMPLES;
+        if (dt == 0 || s < dt) dt = s;
+    }
+    if (m->ground.type != MECH_GROUND_NONE && m->ground.kn > 0 && (corners || !m->ntire)) {
         double share = corners ? M / (0.25 * corners) : M;
         double s = 6.283185307179586 * sqrt(share / m->ground.kn) / MECH_CONTACT_SAMPLES;
         if (dt == 0 || s < dt) dt = s;

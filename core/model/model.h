@@ -352,6 +352,27 @@ typedef struct {
 #define MECH_MAX_EXCLUDES 4096
 #define MECH_MAX_SOLVER_ITERATIONS 10000
 
+/* A tire on a wheel (`tire` block, docs/mech-format.md "Tires"): the
+ * wheel is a revolute body whose joint axis is the spin axis and whose
+ * origin is the wheel centre; the contact stage (core/contact/tire.c) runs
+ * the Fiala law after Project Chrono's Fiala tire against the ground. */
+#define MECH_MAX_TIRES 16
+#define MECH_MAX_TIRE_CURVE 32 /* points of the vertical force curve */
+typedef struct {
+    char name[MECH_NAME_MAX];
+    int body;                             /* the wheel body (revolute)                    */
+    double radius, width;                 /* unloaded radius, width, m                    */
+    int ncurve;                           /* vertical curve points (0: the linear kz)      */
+    double curve[MECH_MAX_TIRE_CURVE][2]; /* deflection m, force N; increasing from (0, 0) */
+    double kz, cz;                        /* linear vertical stiffness N/m, damping N s/m */
+    double cslip, calpha;                 /* dFx/dkappa N, dFy/dalpha N/rad               */
+    double umin, umax;                    /* friction at full and at no slip              */
+    double mu;                            /* the ground friction they were measured on    */
+    double rolling;                       /* rolling resistance: My = rolling Fz          */
+    double relax_x, relax_y;              /* relaxation lengths, m                        */
+    int line, col;                        /* of the `tire` line and its name              */
+} mech_tire;
+
 typedef struct mech_model {
     char name[MECH_NAME_MAX];   /* file stem, or the name given       */
     char description[256];      /* `description` line, may be empty   */
@@ -381,6 +402,9 @@ typedef struct mech_model {
     mech_solver solver; /* the Featherstone constraint solve's settings */
     int nexclude;       /* `exclude` pairs: body indices (-1 the base) that never touch */
     int (*exclude)[2];
+
+    int ntire;          /* tires on wheel bodies (on the ground) */
+    mech_tire *tires;
     int nwarning; /* what loads but is suspect (mech_model_warning) */
     mech_error warnings[MECH_MAX_WARNINGS];
 } mech_model;
@@ -388,13 +412,14 @@ typedef struct mech_model {
 /* mech_model_parse, mech_model_load, mech_model_free and the accessors:
  * mech/model.h. */
 
-/* 1 when m has a track band or a ground: the models the contact stage
+/* 1 when m has a track band, a ground or a tire: the models the contact stage
  * (core/contact/contact.h) runs on. */
 int mech_model_has_contact(const mech_model *m);
 
 /* The step a contact model takes unless the user sets one
  * (mech_model_options): MECH_CONTACT_SAMPLES samples per contact period
- * 2 pi sqrt(m / kn), the tightest over the bands and the ground
+ * 2 pi sqrt(m / kn), the tightest over the bands, the ground's pads and
+ * the tires (a wheel against its vertical curve's stiffest slope)
  * (docs/contact.md, "The step"). */
 #define MECH_CONTACT_SAMPLES 90
 double mech_model_contact_step(const mech_model *m);

@@ -2,7 +2,7 @@
  * parse.c (the entry point and top-level statements), parse_block.c (the
  * block driver), parse_values.c (errors and values) and one file per block
  * kind (parse_body.c, parse_loop.c, parse_springs.c, parse_xpbd.c,
- * parse_rod.c, parse_track.c, parse_ground.c).  Internal to core/model; the
+ * parse_rod.c, parse_track.c, parse_ground.c, parse_tire.c).  Internal to core/model; the
  * public interface is model.h. */
 #ifndef MECH_PARSE_INTERNAL_H
 #define MECH_PARSE_INTERNAL_H
@@ -87,6 +87,8 @@ struct parser {
         int line, col[2];
     } * excludes;
     int nexcludes, cap_excludes;
+    struct raw_tire *tires;    /* parse_tire.c */
+    int ntires, cap_tires;
 };
 
 /* parse_values.c: errors, tokens and values (all return 0, or -1 with the error set). */
@@ -133,7 +135,7 @@ int mp_is_top_keyword(const lex_tok *kw);
 
 /* The block kinds, each a table (parse_block.h), and the statements that open them. */
 extern const block_kind body_block, loop_block, tsda_block, rsda_block, xpbd_block, servo_block, rod_block, track_block,
-    ground_block;
+    ground_block, tire_block;
 int body_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int poi_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int static_top(parser *p, void *raw, const block_key *key, const lex_tok *kw); /* parse_shape.c */
@@ -153,6 +155,7 @@ int xp_top_servo(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int rod_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int track_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int ground_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+int tire_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 
 /* parse_body.c: the bodies in tree order (parents first), the shapes' and
  * pois' bodies by name. */
@@ -195,5 +198,9 @@ int track_expand(parser *p, raw_track *rt);
 /* Into the model (owns the grid heights from then on). */
 void ground_store(parser *p);
 void ground_parse_free(parser *p);
+
+/* parse_tire.c: `tire` blocks (docs/mech-format.md, "Tires"). */
+/* After the bodies and the ground are stored: wheels by name, tires into the model. */
+int tire_store(parser *p);
 
 #endif

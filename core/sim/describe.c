@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "contact/contact.h"
+#include "mech/contact.h"
 #include "model/model.h"
 
 typedef struct {
@@ -106,6 +107,20 @@ static void put_track(json_buf *b, const mech_model *m, const mech_track *x)
     put(b, "]}");
 }
 
+/* A tire: its wheel body, size, friction and the wheel brake's gains [k, c]
+ * (mech_model_brake_gains: N m/rad, N m s/rad), for the wheeled driver and
+ * the page. */
+static void put_tire(json_buf *b, const mech_model *m, const mech_tire *x)
+{
+    double k = 0, c = 0;
+    mech_model_brake_gains(m, x->body, &k, &c);
+    put(b, "{");
+    put_string(b, "name", x->name);
+    put(b, ",\"body\":%d,\"radius\":%.17g,\"width\":%.17g,\"umin\":%.17g,\"umax\":%.17g,\"mu\":%.17g", x->body,
+        x->radius, x->width, x->umin, x->umax, x->mu);
+    put(b, ",\"rolling\":%.17g,\"brake\":[%.17g,%.17g]}", x->rolling, k, c);
+}
+
 /* The terrain: null, a plane (z0, sx, sy) or a grid of heights. */
 static void put_ground(json_buf *b, const mech_ground *g)
 {
@@ -185,6 +200,11 @@ char *mech_model_describe(const mech_model *m)
     for (int i = 0; i < m->ntrack; i++) {
         put(&b, i ? "," : "");
         put_track(&b, m, &m->tracks[i]);
+    }
+    put(&b, "],\"tires\":[");
+    for (int i = 0; i < m->ntire; i++) {
+        put(&b, i ? "," : "");
+        put_tire(&b, m, &m->tires[i]);
     }
     put(&b, "],\"ground\":");
     put_ground(&b, &m->ground);

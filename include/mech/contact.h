@@ -37,15 +37,17 @@ MECH_API void mech_data_ground_forces(const mech_data *d, double *f);
  * JavaScript driver's brake levels scale it; docs/contact.md): a torsional
  * spring-damper on the joint of roller body `body`, k = I w^2 and
  * c = 2 sqrt(k I) (critically damped), I the roller's inertia about its
- * axle and w = 2 pi / (two contact periods 2 pi sqrt(m_shoe / kn)).  Its
- * gains into k (N m/rad) and c (N m s/rad): 0, or -1 when `body` is not a
- * band's roller. */
+ * axle and w = 2 pi / (two contact periods 2 pi sqrt(m_shoe / kn)); on a
+ * tire's wheel k = CSLIP R^2 / sigma_x (the tire's relaxed slip spring at
+ * rest, about the axle) and c critical against the wheel's axial inertia.
+ * Its gains into k (N m/rad) and c (N m s/rad): 0, or -1 when `body` is
+ * neither a band's roller nor a tire's wheel. */
 MECH_API int mech_model_brake_gains(const mech_model *m, int body, double *k, double *c);
 /* The brake's joint torque at level 0..1, locked at the joint angle `lock`,
  * at the run's current state: level (k (lock - q) - c qd), q and qd the
  * roller joint's.  A torque at the step's start (set into tau before each
  * step, as a motor's is), not a producer's force at the scheme's midpoint.
- * NaN when `body` is not a band's roller. */
+ * NaN when `body` is neither a band's roller nor a tire's wheel. */
 MECH_API double mech_data_brake_torque(mech_data *d, int body, double level, double lock);
 
 #endif

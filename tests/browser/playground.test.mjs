@@ -85,13 +85,15 @@ test('every gallery model draws a non-blank canvas and advances simulated time',
   await context.close();
 });
 
-test('the HMMWV runs on its generated module: shaker-post and steering sliders move the suspension', async (t) => {
+test('the HMMWV rig runs on its generated module: shaker-post and steering sliders move the suspension', async (t) => {
   const { page, context, errors } = await open();
   const groups = await page.locator('#gallery .card-group').allTextContents();
-  assert.deepEqual(groups, ['My models', 'Trees', 'Closed loops & vehicles', 'Tracked vehicles', 'XPBD: rods & scenes']);
+  assert.deepEqual(groups, ['My models', 'Trees', 'Closed loops & vehicles', 'Tracked vehicles', 'Test rigs', 'XPBD: rods & scenes']);
   const loops = await page.evaluate(() => window.playground.models().filter((m) => m.group === 'loops').map((m) => m.name));
   for (const name of ['fourbar', 'quartercar', 'halfcar', 'hmmwv', 'hmmwv_pitman']) assert.ok(loops.includes(name), `${name} is in the gallery`);
-  await pick(page, 'hmmwv');
+  const rigs = await page.evaluate(() => window.playground.models().filter((m) => m.group === 'rigs').map((m) => m.name));
+  assert.deepEqual(rigs.sort(), ['hmmwv_pitman_rig', 'hmmwv_rig'], 'the shaker-post rigs are grouped apart from the vehicles');
+  await pick(page, 'hmmwv_rig');
   const s0 = await status(page);
   assert.equal(s0.backend, 'generated');
   const names = await page.locator('.lil-gui:not(.lil-root)').filter({ has: page.locator(':scope > .lil-title', { hasText: 'Actuator inputs' }) })
@@ -108,23 +110,23 @@ test('the HMMWV runs on its generated module: shaker-post and steering sliders m
   const moved = await status(page);
   assert.ok(moved.time > settled.time + 0.5, 'simulated time advances');
   assert.equal(moved.blown, false, moved.banner ?? '');
-  const bodies = await page.evaluate(() => window.playground.models().find((m) => m.name === 'hmmwv').nb);
+  const bodies = await page.evaluate(() => window.playground.models().find((m) => m.name === 'hmmwv_rig').nb);
   const z = (s, b) => s.poses[7 * b + 2];
   // body 5 is fl_post (the rsda's joint): it follows the command; the whole suspension moves with it.
   const shift = Array.from({ length: bodies }, (_, b) => Math.hypot(...[0, 1, 2].map((k) => moved.poses[7 * b + k] - settled.poses[7 * b + k])));
-  t.diagnostic(`hmmwv: fl post z ${z(settled, 5).toFixed(3)} -> ${z(moved, 5).toFixed(3)} m, largest body shift ${Math.max(...shift).toFixed(3)} m`);
+  t.diagnostic(`hmmwv_rig: fl post z ${z(settled, 5).toFixed(3)} -> ${z(moved, 5).toFixed(3)} m, largest body shift ${Math.max(...shift).toFixed(3)} m`);
   assert.ok(z(moved, 5) - z(settled, 5) > 0.05, 'the front-left shaker post rose');
   // The model's observation values are plottable signals: the front-left spring's length is live.
   const signals = await page.evaluate(() => window.playground.signals());
   for (const label of ['poi fl_contact.z', 'tsda fl_spring length', 'tsda fl_spring rate']) assert.ok(signals.includes(label), `signal ${label}`);
   const spring = await page.evaluate(() => window.playground.signalValue('tsda fl_spring length'));
   const contact = await page.evaluate(() => window.playground.signalValue('poi fl_contact.z'));
-  t.diagnostic(`hmmwv: fl_spring length ${spring.toFixed(4)} m, fl_contact z ${contact.toFixed(4)} m`);
+  t.diagnostic(`hmmwv_rig: fl_spring length ${spring.toFixed(4)} m, fl_contact z ${contact.toFixed(4)} m`);
   assert.ok(spring > 0.1 && spring < 1, `spring length ${spring}`);
   assert.ok(Number.isFinite(contact), `contact z ${contact}`);
   assert.ok(shift.filter((d) => d > 0.01).length >= 4, 'the post moves the suspension and chassis with it');
   await page.waitForTimeout(300);
-  await page.screenshot({ path: join(shots, 'hmmwv.png') });
+  await page.screenshot({ path: join(shots, 'hmmwv_rig.png') });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -57,3 +57,21 @@ if(TARGET mech_generated)
   target_link_libraries(test_constraint_generated PRIVATE mech_internal mech_generated m)
   add_test(NAME constraint_generated COMMAND test_constraint_generated ${CMAKE_SOURCE_DIR}/models)
 endif()
+
+# The Fiala tire law against its closed forms (tests/contact/test_fiala.c).
+add_executable(test_fiala ${CMAKE_CURRENT_LIST_DIR}/test_fiala.c)
+target_link_libraries(test_fiala PRIVATE mech_internal m)
+add_test(NAME contact_fiala COMMAND test_fiala)
+
+# The HMMWVs on their tires (tests/contact/test_tire_vehicle.c): settled on flat ground, braked on 15 degrees
+# (holds) and on 35 degrees with mu 0.8 (slides), coasting, a torque at a crawl.
+add_executable(test_tire_vehicle ${CMAKE_CURRENT_LIST_DIR}/test_tire_vehicle.c)
+target_link_libraries(test_tire_vehicle PRIVATE mech_internal m)
+foreach(stem hmmwv hmmwv_pitman)
+  set(model ${CMAKE_SOURCE_DIR}/models/loops/${stem}.mech)
+  add_test(NAME tires_settle_${stem} COMMAND test_tire_vehicle ${model} settle)
+  add_test(NAME tires_hold_15_${stem} COMMAND test_tire_vehicle ${model} slope 15 hold)
+  add_test(NAME tires_slide_35_${stem} COMMAND test_tire_vehicle ${model} slope 35 slide --mu 0.8)
+endforeach()
+add_test(NAME tires_coast_hmmwv COMMAND test_tire_vehicle ${CMAKE_SOURCE_DIR}/models/loops/hmmwv.mech coast)
+add_test(NAME tires_crawl_hmmwv COMMAND test_tire_vehicle ${CMAKE_SOURCE_DIR}/models/loops/hmmwv.mech crawl 250)

@@ -22,6 +22,6 @@ static void require(const char *what, int ok)
     if (!ok) failures++;
 }
 
-static double urand(mech_rng *r, double lo, double hi) { return mech_rng_uniform(r, lo, hi); }
+static inline double urand(mech_rng *r, double lo, double hi) { return mech_rng_uniform(r, lo, hi); }
 
 #endif

@@ -5,7 +5,8 @@
  *   test_contact_stage model FILE  the stage on FILE: with a band or a ground, every stage check; without, zero force
  * Stage checks: lean kinematics vs dense_world_kinematics (and bitwise the same with the joints found once), band
  * wrenches sum to zero (exact pairs), the ground wrench vs an independent sum landing only on shoes, bitwise
- * determinism, sprocket torque from fext vs summed directly, no penetration at the design pose on the end rollers.
+ * determinism, sprocket torque from fext vs summed directly, no penetration at the design pose on the end rollers;
+ * with tires: their wrench only on wheels, the vertical force -dU/dz.
  * Fixed seeds throughout.  Exit 0 on pass, 1 on any failure, 2 on usage or load errors. */
 #include <math.h>
 #include <stdio.h>
@@ -442,6 +443,67 @@ static void check_stage(const mech_model *m, const char *name)
     contact_free(cs);
 }
 
+/* Tires: the tire wrench lands only on wheels (its forces go nowhere
+ * else); at zero velocity (dt 0, slips at rest) the vertical force on the
+ * wheels is -dU/dz of the stage potential with the vehicle lowered into the
+ * ground by 5 to 60 mm (every floating body on the base moved together). */
+static void check_tires(const mech_model *m, const char *name)
+{
+    contact_state *cs = contact_new(m);
+    double *q = calloc((size_t)m->nq + 1, sizeof *q), *qd = calloc((size_t)m->nv + 1, sizeof *qd);
+    double *z = calloc((size_t)m->nv + 1, sizeof *z), *qp = calloc((size_t)m->nq + 1, sizeof *qp);
+    double *fe = calloc(6 * (size_t)m->nb + 1, sizeof *fe);
+    mech_rng r;
+    mech_rng_seed(&r, 77);
+    int stray = 0, loaded = 0;
+    double werr = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        near_design(m, &r, q, qd);
+        double drop = urand(&r, 0.005, 0.06);
+        for (int i = 0; i < m->nb; i++)
+            if (m->bodies[i].parent < 0 && m->bodies[i].joint == MECH_JOINT_FLOATING) q[m->bodies[i].qidx + 6] -= drop;
+        memset(fe, 0, 6 * (size_t)m->nb * sizeof *fe);
+        contact_reset(cs);
+        contact_forces(cs, m, q, qd, trial % 2 ? 1e-3 : 0, fe);
+        for (int i = 0; i < m->nb; i++) {
+            int wheel = 0;
+            for (int t = 0; t < m->ntire; t++) wheel |= m->tires[t].body == i;
+            for (int c = 0; c < 6; c++) stray += !wheel && fe[6 * i + c] != 0;
+        }
+        memset(fe, 0, 6 * (size_t)m->nb * sizeof *fe);
+        contact_reset(cs);
+        contact_forces(cs, m, q, z, 0, fe);
+        double Fz = 0, mag = 1, U[2];
+        for (int t = 0; t < m->ntire; t++) {
+            Fz += fe[6 * m->tires[t].body + 5];
+            mag += fabs(fe[6 * m->tires[t].body + 5]);
+        }
+        loaded += Fz > 0;
+        const double h = 1e-7;
+        for (int sgn = 0; sgn < 2; sgn++) {
+            memcpy(qp, q, (size_t)m->nq * sizeof *q);
+            for (int i = 0; i < m->nb; i++)
+                if (m->bodies[i].parent < 0 && m->bodies[i].joint == MECH_JOINT_FLOATING)
+                    qp[m->bodies[i].qidx + 6] += sgn ? -h : h;
+            U[sgn] = contact_potential(cs, m, qp);
+        }
+        werr = fmax(werr, fabs(Fz + (U[0] - U[1]) / (2 * h)) / mag);
+    }
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s: tire wrench lands only on wheels (200 states)", name);
+    require(buf, stray == 0);
+    snprintf(buf, sizeof buf, "%s: tires loaded in every lowered state", name);
+    require(buf, loaded == 200);
+    snprintf(buf, sizeof buf, "%s: vertical tire force = -dU/dz (vehicle lowered)", name);
+    report(buf, werr, 1e-6);
+    free(q);
+    free(qd);
+    free(z);
+    free(qp);
+    free(fe);
+    contact_free(cs);
+}
+
 /* A model without a band or a ground: the stage adds nothing. */
 static void check_no_contact(const mech_model *m, const char *name)
 {
@@ -473,6 +535,7 @@ static void run_model(mech_model *m, const char *name)
     check_kinematics(m, name, contact);
     if (contact) check_stage(m, name);
     else check_no_contact(m, name);
+    if (m->ntire) check_tires(m, name);
 }
 
 int main(int argc, char **argv)

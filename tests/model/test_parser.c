@@ -130,10 +130,11 @@ static void test_loop_models(const char *dir)
         const char *name;
         int nb, nq, nv, nc, nloop, ntsda, nrsda, nact;
     } want[] = {
-        { "fourbar", 3, 3, 3, 2, 1, 0, 0, 0 },      { "rrrs", 4, 4, 4, 3, 1, 0, 0, 0 },
-        { "slidercrank", 2, 2, 2, 1, 1, 1, 0, 0 },  { "springpend", 2, 2, 2, 0, 0, 1, 1, 2 },
-        { "quartercar", 5, 11, 10, 8, 4, 2, 1, 1 }, { "halfcar", 10, 22, 20, 16, 8, 4, 2, 2 },
-        { "hmmwv", 18, 48, 43, 32, 16, 8, 5, 5 },   { "hmmwv_pitman", 19, 49, 44, 33, 17, 8, 5, 5 },
+        { "fourbar", 3, 3, 3, 2, 1, 0, 0, 0 },        { "rrrs", 4, 4, 4, 3, 1, 0, 0, 0 },
+        { "slidercrank", 2, 2, 2, 1, 1, 1, 0, 0 },    { "springpend", 2, 2, 2, 0, 0, 1, 1, 2 },
+        { "quartercar", 5, 11, 10, 8, 4, 2, 1, 1 },   { "halfcar", 10, 22, 20, 16, 8, 4, 2, 2 },
+        { "hmmwv", 18, 48, 43, 28, 12, 8, 1, 1 },     { "hmmwv_pitman", 19, 49, 44, 29, 13, 8, 1, 1 },
+        { "hmmwv_rig", 18, 48, 43, 32, 16, 8, 5, 5 }, { "hmmwv_pitman_rig", 19, 49, 44, 33, 17, 8, 5, 5 },
         { "looptypes", 4, 22, 19, 14, 3, 1, 1, 2 },
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -533,15 +534,15 @@ static void test_line_endings(const char *dir)
     expect_error("\xEF\xBB\xBF"
                  "foo\n",
                  "t.mech:1:1: unknown keyword 'foo': expected one of: description gravity "
-                 "integrator body poi loop tsda rsda xpbd servo rod track ground static mesh contact exclude",
+                 "integrator body poi loop tsda rsda xpbd servo rod track ground tire static mesh contact exclude",
                  __LINE__);
     expect_error("\r\r\rfoo",
                  "t.mech:4:1: unknown keyword 'foo': expected one of: description gravity "
-                 "integrator body poi loop tsda rsda xpbd servo rod track ground static mesh contact exclude",
+                 "integrator body poi loop tsda rsda xpbd servo rod track ground tire static mesh contact exclude",
                  __LINE__);
     expect_error("\r\n\n\r\rfoo",
                  "t.mech:5:1: unknown keyword 'foo': expected one of: description gravity "
-                 "integrator body poi loop tsda rsda xpbd servo rod track ground static mesh contact exclude",
+                 "integrator body poi loop tsda rsda xpbd servo rod track ground tire static mesh contact exclude",
                  __LINE__);
 }
 
@@ -555,7 +556,7 @@ static void test_errors_inline(void)
     expect_error("", "(parsed)", __LINE__);
     expect_error("body a\n parent base\n joint fixed\n mass 1\n inertia 1 1 1\nend\nfoo",
                  "t.mech:7:1: unknown keyword 'foo': expected one of: description gravity integrator body poi loop tsda rsda "
-                 "xpbd servo rod track ground static mesh contact exclude",
+                 "xpbd servo rod track ground tire static mesh contact exclude",
                  __LINE__);
     expect_error("gravity 0 0 1e999\n", "t.mech:1:13: non-finite number '1e999' for 'gravity'", __LINE__);
     expect_error("gravity 0 0 0x10\n", "t.mech:1:13: bad number '0x10' for 'gravity': expected a decimal number",

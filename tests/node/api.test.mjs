@@ -9,13 +9,15 @@ import { listedNames, loopModelNames, terrainSceneNames, trackModelNames } from 
 test('listModels lists every shipped model with its sizes', async () => {
   const models = await listModels();
   // Every shipped model has a generated module (a terrain scene its base model's); the gallery groups
-  // models/loops/ and models/tracks/ (with the scenes) apart.
+  // models/loops/ (the test rigs, *_rig, apart) and models/tracks/ apart, each scene with its base.
   assert.deepEqual(models.map((m) => m.name), listedNames);
   for (const m of models) {
     assert.equal(m.backend, 'generated');
-    const track = trackModelNames.includes(m.name) || terrainSceneNames.includes(m.name);
-    assert.equal(m.group, loopModelNames.includes(m.name) ? 'loops' : track ? 'tracks' : 'trees');
-    assert.equal(m.module, terrainSceneNames.includes(m.name) ? 'm113' : undefined, m.name);
+    const scene = terrainSceneNames.includes(m.name);
+    const base = scene ? m.name.replace(/_(ramp|bumps)$/, '') : m.name;
+    const group = m.name.endsWith('_rig') ? 'rigs' : loopModelNames.includes(base) ? 'loops' : trackModelNames.includes(base) ? 'tracks' : 'trees';
+    assert.equal(m.group, group, m.name);
+    assert.equal(m.module, scene ? base : undefined, m.name);
     const sim = await openModel(m.name);
     assert.equal(sim.backend, m.backend, `${m.name} opens on its own backend`);
     assert.deepEqual([sim.name, sim.description, sim.nq, sim.nv, sim.nb, sim.nact],

@@ -147,12 +147,13 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
       modelFolders = [];
       fitDt(info);
       const drives = driveRollers(info.model);
+      const tires = drives.length ? [] : info.model.tires ?? [];
       const pick = (a, n, fill) => (Array.isArray(a) && a.length === n ? [...a] : Array.from({ length: n }, fill));
       inputs = {
         tau: pick(initial.tau, info.nv, () => 0),
         act: pick(initial.act, info.nact, () => 0),
         gravity: pick(initial.gravity, 3, (_, i) => info.gravity[i]),
-        brake: pick(initial.brake, drives.length, () => 0).map((x) => Math.min(Math.max(x, 0), 1)),
+        brake: pick(initial.brake, drives.length || tires.length, () => 0).map((x) => Math.min(Math.max(x, 0), 1)),
       };
       const totalMass = info.model.bodies.reduce((s, b) => s + b.mass, 0);
       const limit = Math.max(1, Math.ceil(totalMass * 9.81)); // a joint tau slider's half-range
@@ -194,6 +195,17 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
           });
           f.add(inputs.brake, i, 0, 1, 0.01).name(`${d.name} brake (0–1)`).onChange(onInputs);
         });
+      }
+      // A wheeled vehicle (tires on wheels): throttle through its powertrain, steer through its steering input
+      // (keys W/S and A/D; wasm/wheel_drive.mjs) and a brake per wheel.
+      if (tires.length) {
+        const f = gui.addFolder('Wheel drive');
+        modelFolders.push(f);
+        driveControls = [
+          f.add(drive, 'throttle', -1, 1, 0.01).name('throttle (W/S)').onChange(onInputs),
+          f.add(drive, 'steer', -1, 1, 0.01).name('steer (A/D, + left)').onChange(onInputs),
+        ];
+        tires.forEach((t, i) => f.add(inputs.brake, i, 0, 1, 0.01).name(`${t.name} brake (0–1)`).onChange(onInputs));
       }
       // A scene with its own controls: its sliders and buttons.
       const own = SCENE_CONTROLS[info.name];
@@ -266,14 +278,14 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
       return { ...sceneValues };
     },
     /**
-     * Current slider values: {tau, act, gravity, brake, throttle, steer} (brake: one level per drive roller,
-     * 0 to 1; throttle and steer −1 to 1, 0 without a differential pair).
+     * Current slider values: {tau, act, gravity, brake, throttle, steer} (brake: one level per drive roller or
+     * tire wheel, 0 to 1; throttle and steer −1 to 1, 0 without a differential pair or tires).
      */
     inputs() {
       return { tau: [...inputs.tau], act: [...inputs.act], gravity: [...inputs.gravity], brake: [...inputs.brake],
         throttle: drive.throttle, steer: drive.steer };
     },
-    /** Sets throttle and steer (the keys W/S, A/D) on a vehicle with a differential pair; false without one. */
+    /** Sets throttle and steer (the keys W/S, A/D) on a vehicle with a differential pair or tires; false without. */
     drive(throttle, steer) {
       if (!driveControls.length) return false;
       if (drive.throttle === throttle && drive.steer === steer) return true;

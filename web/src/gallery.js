@@ -1,8 +1,9 @@
 // gallery.js — the shipped models, one card each: name, one-line description, nq/nv (rods: their count); grouped
 // by the manifests' `group`: kinematic trees, then closed loops and vehicles, then tracked vehicles (models.json: a
-// generated module each, or the runtime engine for a model shipped as text), then the XPBD scenes of models/xpbd
-// (scenes.json; xpbd-models.js). The entries come from the build. Above them, "My models": the user's own
-// (my-models.js), each card with buttons to rename, download and delete it.
+// generated module each, or the runtime engine for a model shipped as text), then the test rigs (the HMMWVs on
+// shaker posts, for cross-checking accelerations), then the XPBD scenes of models/xpbd (scenes.json;
+// xpbd-models.js). The entries come from the build. Above them, "My models": the user's own (my-models.js), each
+// card with buttons to rename, download and delete it.
 function el(tag, className, text) {
   const e = document.createElement(tag);
   if (className) e.className = className;
@@ -14,6 +15,7 @@ const GROUPS = [
   ['trees', 'Trees'],
   ['loops', 'Closed loops & vehicles'],
   ['tracks', 'Tracked vehicles'],
+  ['rigs', 'Test rigs'],
   ['xpbd', 'XPBD: rods & scenes'],
 ];
 

@@ -11,7 +11,7 @@ const SHORTCUTS = [
   ['.', 'forward one frame on the time line; at its end, one step (dt)'],
   [',', 'step back: one frame back on the time line'],
   ['F', 'fit the view to the model'],
-  ['W / S', 'held: throttle forward / back (a tracked vehicle with a drive sprocket on each side)'],
+  ['W / S', 'held: throttle forward / back (a tracked vehicle with a drive sprocket on each side, or a vehicle on tires)'],
   ['A / D', 'held: steer left / right'],
   ['?', 'this help'],
   ['Esc', 'close it'],

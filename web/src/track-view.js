@@ -1,7 +1,7 @@
 // track-view.js — tracked vehicles on the page: every band's shoes as one THREE.InstancedMesh (one instance
 // per shoe, placed from the shoe body's pose every frame), rollers as cylinders at their contact radius,
 // the terrain as a mesh through the heights the C terrain computes (Sim.terrainHeights, sampled by the
-// worker when the model opens), and optional arrows of the ground's force: on each shoe (instanced) and in all. Everything comes
+// worker when the model opens), and optional arrows of the ground's force: on each shoe and each tire (instanced) and in all. Everything comes
 // from Sim.describe() (tracks, ground) and the frame's poses; nothing is allocated per frame.
 import * as THREE from 'three';
 import { mergeGeometries } from 'three/addons/utils/BufferGeometryUtils.js';
@@ -153,13 +153,16 @@ export function attachTracks(view, info) {
   const arrowGeometry = mergeGeometries([shaft, head]); // along +y, length 1
   shaft.dispose();
   head.dispose();
+  // Tires (`tire` blocks) get one the same way: their wheel's ground force (its tire's, sim.groundForces) from
+  // the bottom of the wheel.
+  const tires = model.tires ?? [];
   const shoeCount = tracks.reduce((n, t) => n + t.nshoe, 0);
-  const shoeArrows = new THREE.InstancedMesh(arrowGeometry, new THREE.MeshBasicMaterial({ color: SHOE_ARROW_COLOR, depthTest: false }), Math.max(shoeCount, 1));
-  shoeArrows.count = shoeCount;
+  const shoeArrows = new THREE.InstancedMesh(arrowGeometry, new THREE.MeshBasicMaterial({ color: SHOE_ARROW_COLOR, depthTest: false }), Math.max(shoeCount + tires.length, 1));
+  shoeArrows.count = shoeCount + tires.length;
   shoeArrows.renderOrder = 12;
   shoeArrows.frustumCulled = false;
   shoeArrows.visible = false;
-  if (model.ground && shoeCount) group.add(shoeArrows);
+  if (model.ground && shoeCount + tires.length) group.add(shoeArrows);
   const Y = new THREE.Vector3(0, 1, 0);
   const stretch = new THREE.Vector3();
   const turn = new THREE.Quaternion();
@@ -251,6 +254,19 @@ export function attachTracks(view, info) {
             stretch.set(1, (SHOE_ARROW_SHARE * n) / weight, 1);
             shoeArrows.setMatrixAt(i, matrix.compose(position, turn, stretch));
           }
+        }
+        for (const tire of tires) {
+          const body = tire.body, k = 7 * body;
+          const fx = perShoe[3 * body], fy = perShoe[3 * body + 1], fz = perShoe[3 * body + 2];
+          const n = Math.hypot(fx, fy, fz);
+          if (!(n > 0)) {
+            shoeArrows.setMatrixAt(i++, NONE);
+            continue;
+          }
+          position.set(poses[k], poses[k + 1], poses[k + 2] - tire.radius);
+          turn.setFromUnitVectors(Y, dir.set(fx / n, fy / n, fz / n));
+          stretch.set(1, (SHOE_ARROW_SHARE * n) / weight, 1);
+          shoeArrows.setMatrixAt(i++, matrix.compose(position, turn, stretch));
         }
         shoeArrows.instanceMatrix.needsUpdate = true;
       }

@@ -8,6 +8,7 @@
 import { isXpbdModel, xpbdTexts, xpbdModelList, sampleRods, samplesFor, badRod, rodKinetic } from './xpbd-models.js';
 import { driveRollers, terrainSamples } from './tracks.js';
 import { Driver } from '../../wasm/drive.mjs';
+import { WheelDriver, tireWheels } from '../../wasm/wheel_drive.mjs';
 import { StateRing } from './timeline.js';
 import { GRAB_DT, applyGrab, grabbedPoint } from './grab.js';
 import * as xpbdCopy from './xpbd-copy.js';
@@ -38,8 +39,8 @@ let inputs = { tau: [], act: [], gravity: null, brake: [], throttle: 0, steer: 0
 let rods = [];           // sim.rods() of an XPBD model with rods
 let rodBefore = null;    // their node positions when the last step began (null: no step since open or reset)
 let rodDt = 0;           // that step's dt
-let drives = [];         // the drive rollers of a tracked model (tracks.js): brake[i] acts on drives[i]
-let driver = null;       // with drive rollers: throttle, steer and brakes (wasm/drive.mjs), set before each step
+let drives = [];         // the drive rollers of a tracked model (tracks.js), or a wheeled one's tire wheels: brake[i] acts on drives[i]
+let driver = null;       // with drive rollers or tires: throttle, steer and brakes (wasm/drive.mjs, wheel_drive.mjs), set before each step
 let hasGround = false;   // the model has a ground: frames carry its reaction
 let ring = null;         // the time line: the states of the last frames (timeline.js)
 let grab = null;         // a Ctrl+drag: { body, point (body frame), target (world) } (grab.js)
@@ -65,7 +66,7 @@ function applyInputs() {
   for (let i = 0; i < sim.act.length; i++) sim.act[i] = Number.isFinite(act[i]) ? act[i] : 0;
   if (gravity) sim.gravity.set(gravity); // an input of every engine
   // The drive sliders' torques as applied (finite), under the throttle, steer and brake laws.
-  driver?.set({ tau: drives.map((d) => sim.tau[d.vidx]) });
+  if (driver instanceof Driver) driver.set({ tau: drives.map((d) => sim.tau[d.vidx]) });
 }
 
 // n steps of dt: those of a push under way one at a time, each with its forces on top of the inputs.
@@ -356,6 +357,10 @@ async function open({ source }) {
   record();
   drives = driveRollers(model);
   driver = drives.length && sim.engine === 'featherstone' ? new Driver(sim, {}, model) : null;
+  if (!drives.length && model.tires?.length && sim.engine === 'featherstone') {
+    drives = tireWheels(model, sim);
+    driver = new WheelDriver(sim, {}, model);
+  }
   hasGround = Boolean(model.ground) && sim.engine === 'featherstone';
   if (sim.engine === 'xpbd') warmUp();
   const sideBySide = { reason: await xpbdCopy.prepare(await shim, source, sim.engine) };
@@ -475,9 +480,9 @@ const ops = {
     const steer = msg.steer ?? 0;
     // A bad brake level, throttle or steer is refused with the reason (driver.set changes nothing then), and
     // the inputs before it stay.
-    if (!Array.isArray(brake)) throw new TypeError('brake must be a list of levels, one per drive roller');
+    if (!Array.isArray(brake)) throw new TypeError('brake must be a list of levels, one per drive roller or tire wheel');
     if (driver) driver.set({ brake: drives.map((d, i) => brake[i] ?? 0), throttle, steer });
-    else if (throttle || steer || brake.some((b) => b)) throw new RangeError(`${sim.name} has no drive roller to drive`);
+    else if (throttle || steer || brake.some((b) => b)) throw new RangeError(`${sim.name} has no drive roller or tire to drive`);
     inputs = { tau: msg.tau ?? [], act: msg.act ?? [], gravity: msg.gravity ?? null, brake, throttle, steer };
     return null;
   },
