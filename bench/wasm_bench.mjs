@@ -205,7 +205,7 @@ function mujocoForwardOn(mujoco, model) {
  * by now called every model's export (polymorphic: see fromJs).
  */
 async function callCosts(states) {
-  const sim = await openModel('threelink');
+  const sim = await openModel('threelink', { stepBudgetMs: Infinity });
   const mod = await WasmModule.instantiate(new URL('threelink.wasm', dist));
   const empty = nsPerCall((calls) => { for (let i = 0; i < calls; i++) mod.exports.mw_error_line(); });
   const handle = mod.exports.mw_open();

@@ -54,7 +54,7 @@ for (const [scene, paper] of Object.entries(PAPER)) {
   const text = readFileSync(`${scenes}${scene}.mech`, 'utf8');
   const dt = setting(text, 'dt'), substeps = setting(text, 'substeps');
   for (const mode of MODES) {
-    const sim = await openModel({ text: text.replace(/^(\s*mode\s+)\w+/m, `$1${mode}`), name: scene }, { engine: 'xpbd' });
+    const sim = await openModel({ text: text.replace(/^(\s*mode\s+)\w+/m, `$1${mode}`), name: scene }, { engine: 'xpbd', stepBudgetMs: Infinity });
     const us = usPerSubstep(sim, dt, substeps);
     sim.dispose();
     const ratio = us / paper[mode];

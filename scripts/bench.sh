@@ -33,6 +33,9 @@ benchmarks() {
   # WebAssembly (Node): generated module vs runtime engine vs native vs mujoco-js (docs/wasm.md).
   node bench/wasm_bench.mjs
 
+  # The work cap's calibration: ns per unit of sim.stepWork on the large models (docs/architecture.md, "Work per call").
+  node bench/work_units.mjs
+
   # The jit: its generated WebAssembly against the build-time modules, emit time, size, text to a running Sim.
   node bench/jit_wasm.mjs
 

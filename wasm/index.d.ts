@@ -203,6 +203,11 @@ export interface OpenOptions {
   backend?: Backend;
   /** Default 'featherstone'.  'xpbd' runs the same file on XPBD in the runtime module (docs/wasm.md). */
   engine?: Engine;
+  /**
+   * The wall-clock time one step() call of this Sim may take, in ms (a positive number; Infinity: none).
+   * Default 1000, under the page's two-second watchdog.  step()'s options.budgetMs overrides it per call.
+   */
+  stepBudgetMs?: number;
 }
 
 /** .mech text to run on the runtime engine. */
@@ -244,6 +249,8 @@ export class MechError extends Error {
   readonly line: number;
   /** 1-based; 0 when the error has no place. */
   readonly column: number;
+  /** step() stopped by its time budget: the steps it did (the Sim's state is that after them); else undefined. */
+  stepsDone: number | undefined;
 }
 
 /**
@@ -284,9 +291,14 @@ export class Sim {
   /**
    * Advance n (default 1) steps of dt seconds in one call: Störmer–Verlet (one dynamics evaluation per step),
    * or on XPBD one XPBD step of the file's substeps each. RangeError, before any step, past 1e8 units of work
-   * (docs/architecture.md, "Work per call").
+   * (docs/architecture.md, "Work per call").  A call of more than one step reads the clock between parts of
+   * it and stops at its time budget (options.budgetMs, else openModel's stepBudgetMs, default 1000 ms) with a
+   * MechError whose stepsDone says how many steps it did; the state is that after them.  Parts give the same
+   * state bit for bit as one run.
    */
-  step(dt: number, n?: number): void;
+  step(dt: number, n?: number, options?: { budgetMs?: number }): void;
+  /** The work one step costs, in the work cap's units (docs/architecture.md, "Work per call"): n ≤ 1e8 / stepWork. */
+  readonly stepWork: number;
   /** 7·nb values, per body world x y z, qw qx qy qz; a live view overwritten by the next call. */
   poses(): Float64Array;
   /**
@@ -424,6 +436,8 @@ export interface ImportError extends Error {
   readonly line: number;
   /** 1-based; 0 when the error has no place. */
   readonly column: number;
+  /** step() stopped by its time budget: the steps it did (the Sim's state is that after them); else undefined. */
+  stepsDone: number | undefined;
 }
 
 /** A tracked vehicle's drive roller (wasm/drive.mjs). */

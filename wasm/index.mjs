@@ -25,6 +25,13 @@ const TARGETS = ['c', 'wasm'];
 // The most float64 values one buffer in WebAssembly memory may hold: its byte count, 8 n, stays below 2^31 (a
 // wasm32 pointer offset), so no size arithmetic on either side of the boundary can wrap.
 const MAX_BUFFER_VALUES = 2 ** 28 - 1;
+// The most bytes of .mech text the parser takes (MECH_MAX_TEXT, core/model/model.h): checked here before the
+// text is copied into WebAssembly memory, which would otherwise grow for it and stay grown.
+const MAX_TEXT = 4 * 2 ** 20;
+// The wall-clock time one step() call may take by default, in ms: under the page's two-second watchdog
+// (web/src/engine.js), so a worker stopped by it reports and goes on.  openModel's stepBudgetMs and step()'s
+// budgetMs change it.
+const STEP_BUDGET_MS = 1000;
 
 /** Bad model text: `message` is `name:line:col: what was expected`. */
 export class MechError extends Error {
@@ -37,7 +44,16 @@ export class MechError extends Error {
     this.line = line;
     /** 1-based column of the error, 0 when it has no place. */
     this.column = column;
+    /** step() stopped by its time budget: the steps it did (the Sim's state is that after them); else undefined. */
+    this.stepsDone = undefined;
   }
+}
+
+/** A time budget in ms, checked: a positive number (Infinity: no budget); `what` names it in the error. */
+function budgetMs(what, value) {
+  if (typeof value !== 'number') throw new TypeError(`${what} must be a number of milliseconds, got ${shown(value)}`);
+  if (!(value > 0)) throw new RangeError(`${what} must be a positive number of milliseconds, got ${shown(value)}`);
+  return value;
 }
 
 /** A promise cached until it rejects, so a failed load can be retried. */
@@ -109,6 +125,19 @@ export async function importModel(text, options) {
   return importer.importModel(text, options);
 }
 
+/**
+ * `text` if the parser can take it, else the parser's MechError for it ("name: text too large: …"), before
+ * any copy: a string of more than MAX_TEXT characters has more bytes than that whatever they are.
+ * @param {string | Uint8Array} text @param {string} name
+ */
+function sized(text, name) {
+  if (name.length > MAX_TEXT) throw new RangeError(`a model's name may have at most ${MAX_TEXT} characters, got ${name.length}`);
+  const over = typeof text === 'string' ? text.length > MAX_TEXT && `over ${MAX_TEXT} bytes (${text.length} characters)`
+    : text.length > MAX_TEXT && `${text.length} bytes`;
+  if (over) throw new MechError(`${name}: text too large: ${over}, at most ${MAX_TEXT}`, 0, 0);
+  return text;
+}
+
 /** A value as an error message shows it. */
 function shown(v) {
   if (typeof v === 'string') return `'${v}'`;
@@ -124,13 +153,14 @@ function shown(v) {
  * unknown value is an error naming the option and what it takes.
  */
 function openOptions(options) {
-  if (options === undefined || options === null) return {};
+  if (options === undefined || options === null) return { stepBudgetMs: STEP_BUDGET_MS };
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`openModel: options must be an object such as { backend: 'runtime' }, got ${shown(options)}`);
   }
-  const unknown = Object.keys(options).find((key) => !Object.hasOwn(OPTIONS, key));
+  const keys = [...Object.keys(OPTIONS), 'stepBudgetMs'];
+  const unknown = Object.keys(options).find((key) => !keys.includes(key));
   if (unknown !== undefined) {
-    throw new TypeError(`openModel: unknown option '${unknown}'; the options are ${Object.keys(OPTIONS).join(' and ')}`);
+    throw new TypeError(`openModel: unknown option '${unknown}'; the options are ${keys.join(', ').replace(/, ([^,]*)$/, ' and $1')}`);
   }
   const checked = {};
   for (const [key, values] of Object.entries(OPTIONS)) {
@@ -140,6 +170,8 @@ function openOptions(options) {
     if (value !== undefined && !values.includes(value)) throw new RangeError(`openModel: unknown ${key} ${shown(value)}; use ${use}`);
     checked[key] = value;
   }
+  checked.stepBudgetMs = options.stepBudgetMs === undefined ? STEP_BUDGET_MS
+    : budgetMs('openModel: stepBudgetMs', options.stepBudgetMs);
   return checked;
 }
 
@@ -158,7 +190,15 @@ function openOptions(options) {
  * @returns {Promise<Sim>}
  */
 export async function openModel(source, options) {
-  const { backend, engine = 'featherstone' } = openOptions(options);
+  const { stepBudgetMs, ...rest } = openOptions(options);
+  const sim = await openSource(source, rest);
+  budgets.set(sim, stepBudgetMs);
+  return sim;
+}
+
+/** openModel without its step budget. @param {string | ModelText} source @param {OpenOptions} options */
+async function openSource(source, options) {
+  const { backend, engine = 'featherstone' } = options;
   if (engine === 'xpbd' && (backend === 'generated' || backend === 'jit')) {
     throw new RangeError(`openModel: engine 'xpbd' runs in the runtime module; backend '${backend}' is Featherstone only`);
   }
@@ -184,6 +224,7 @@ export async function openModel(source, options) {
   }
   const name = source.name ?? 'model';
   if (typeof name !== 'string') throw new TypeError('openModel: source.name must be a string');
+  sized(text, name);
   return backend === 'jit' ? openJit(text, name) : openText(text, name, engine);
 }
 
@@ -214,6 +255,7 @@ export async function generateCode(text, options) {
   if (!TARGETS.includes(target)) throw new RangeError(`generateCode: target must be 'c' or 'wasm', got ${shown(target)}`);
   const name = options.name ?? 'model';
   if (typeof name !== 'string') throw new TypeError('generateCode: name must be a string');
+  sized(text, name);
   const mod = await instance('runtime');
   const { bytes } = generate(mod, text, name, target === 'wasm' ? 1 : 0, opened);
   return target === 'c' ? new TextDecoder().decode(bytes) : bytes;
@@ -252,6 +294,9 @@ function opened(mod, ptr) {
   if (mod.exports.mw_error_is_parse()) throw new MechError(message, line, column);
   throw new Error(message);
 }
+
+/** Each Sim's step budget in ms (openModel's stepBudgetMs); a Sim made otherwise has the default. */
+const budgets = new WeakMap();
 
 /**
  * A Sim's live views of its arrays in WebAssembly memory (the header's pointers, HEADER in module.mjs).
@@ -373,14 +418,50 @@ export class Sim {
   /**
    * Advance n steps of dt seconds in one call: Störmer–Verlet with one dynamics
    * call per step, or on engine 'xpbd' one XPBD step (the file's substeps).
-   * @param {number} dt @param {number} [n=1]
+   * Refused before any step past the work cap (docs/architecture.md, "Work per call"); a call of more than one
+   * step runs in parts, with the clock read between them, and stops at its time budget (default 1000 ms,
+   * openModel's stepBudgetMs, or options.budgetMs for this call) with a MechError saying how many steps it did
+   * (its stepsDone), the state that after the last of them.  Parts give the same state bit for bit as one run.
+   * @param {number} dt @param {number} [n=1] @param {{ budgetMs?: number }} [options]
    */
-  step(dt, n = 1) {
+  step(dt, n = 1, options = undefined) {
     if (typeof dt !== 'number') throw new TypeError(`step: dt must be a number, got ${typeof dt}`);
     if (!Number.isInteger(n) || n < 0 || n > 0x7fffffff) {
-      throw new RangeError(`step: n must be a non-negative integer below 2^31, got ${n}`);
+      throw new RangeError(`step: n must be a non-negative integer below 2^31, got ${shown(n)}`);
     }
-    this.#check(this.#mod.exports.mw_step(this.#handle(), dt, n));
+    if (options !== undefined && (options === null || typeof options !== 'object')) {
+      throw new TypeError(`step: options must be an object such as { budgetMs: 200 }, got ${shown(options)}`);
+    }
+    const budget = options?.budgetMs === undefined ? budgets.get(this) ?? STEP_BUDGET_MS
+      : budgetMs('step: budgetMs', options.budgetMs);
+    const ptr = this.#handle();
+    const part = this.#mod.exports.mw_step_part;
+    if (n <= 1) return this.#check(this.#mod.exports.mw_step(ptr, dt, n));
+    // Parts sized from the pace so far: a sixteenth of the budget, at most four times the steps done (so a
+    // clock too coarse to time the first steps cannot let a part run long), and no more than the time left.
+    const start = performance.now();
+    let done = 0;
+    for (let count = 1; ;) {
+      this.#check(part(ptr, dt, done, count, n));
+      done += count;
+      if (done === n) return;
+      const spent = performance.now() - start;
+      const pace = spent / done, left = budget - spent;
+      if (left < pace) {
+        const error = new MechError(`step: stopped after ${done} of ${n} steps of '${this.name}', at its time budget of ${budget} ms (${Math.round(spent)} ms spent); the state is that after step ${done}. Take fewer steps per call, or give more time: step(dt, n, { budgetMs }) or openModel's stepBudgetMs`, 0, 0);
+        error.stepsDone = done;
+        throw error;
+      }
+      count = Math.max(1, Math.min(n - done, 4 * done, Math.floor(Math.min(budget / 16, left) / pace)));
+    }
+  }
+
+  /**
+   * The work one step costs, in the units of the work cap (docs/architecture.md, "Work per call"): a call of
+   * n steps may do at most 1e8 units, so n at most 1e8 / stepWork.
+   */
+  get stepWork() {
+    return this.#mod.exports.mw_step_work(this.#handle());
   }
 
   /** Per body world x y z, qw qx qy qz (7·nb), a live view overwritten by the next call. */
@@ -401,7 +482,7 @@ export class Sim {
     const n = x.mw_observe_len(this.#handle());
     if (n === 0) return new Float64Array(0);
     const ptr = x.mw_observe(this.#handle());
-    if (!ptr) throw new Error(this.#mod.lastError().message);
+    if (!ptr) throw new RangeError(this.#mod.lastError().message);
     return Float64Array.from(this.#mod.f64(ptr, n));
   }
 
@@ -430,7 +511,7 @@ export class Sim {
   residuals() {
     const handle = this.#handle();
     const ptr = this.#mod.exports.mw_xpbd_residuals?.(handle);
-    if (!ptr) throw new Error(`residuals: Sim '${this.name}' runs engine '${this.engine}', not 'xpbd'`);
+    if (!ptr) throw new RangeError(`residuals: Sim '${this.name}' runs engine '${this.engine}', not 'xpbd'`);
     const [primal, constraint] = this.#mod.f64(ptr, 2);
     return { primal, constraint };
   }
@@ -465,7 +546,7 @@ export class Sim {
   contacts() {
     const x = this.#mod.exports;
     const n = x.mw_contact_count(this.#handle());
-    if (n < 0) throw new Error(this.#mod.lastError().message);
+    if (n < 0) throw new RangeError(this.#mod.lastError().message);
     return n === 0 ? new Float64Array(0) : this.#mod.f64(x.mw_contact_points(), 6 * n);
   }
 
@@ -478,7 +559,7 @@ export class Sim {
   contactForces() {
     const x = this.#mod.exports;
     const n = x.mw_contact_count(this.#handle());
-    if (n < 0) throw new Error(this.#mod.lastError().message);
+    if (n < 0) throw new RangeError(this.#mod.lastError().message);
     const ptr = x.mw_contact_forces();
     return n === 0 || !ptr ? new Float64Array(0) : this.#mod.f64(ptr, 4 * n).slice();
   }
@@ -771,7 +852,7 @@ export class Sim {
   describe() {
     const x = this.#mod.exports;
     const ptr = x.mw_describe(this.#handle());
-    if (!ptr) throw new Error(this.#mod.lastError().message);
+    if (!ptr) throw new RangeError(this.#mod.lastError().message);
     try {
       return JSON.parse(this.#mod.string(ptr));
     } finally {

@@ -94,6 +94,14 @@ int mw_sim_forward(mw_sim *s)
 }
 
 EMSCRIPTEN_KEEPALIVE int mw_step(mw_sim *s, double dt, int n) { return passed(s, mech_data_step(s, dt, n)); }
+/* The work one step costs (mech_data_step_work): units of docs/architecture.md, "Work per call". */
+EMSCRIPTEN_KEEPALIVE double mw_step_work(const mw_sim *s) { return mech_data_step_work(s); }
+/* Steps first + 1 to first + count of a call of n (mech_data_step_part): index.mjs runs a long call in parts
+ * and looks at the clock between them. */
+EMSCRIPTEN_KEEPALIVE int mw_step_part(mw_sim *s, double dt, int first, int count, int n)
+{
+    return passed(s, mech_data_step_part(s, dt, first, count, n));
+}
 EMSCRIPTEN_KEEPALIVE int mw_poses(mw_sim *s)
 {
     mech_data_arrays a;

@@ -319,11 +319,15 @@ const double *mech_data_step_fstep(mech_data *d, const double *q, const double *
     return d->fstep;
 }
 
-int mech_data_step(mech_data *d, double dt, int n)
+int mech_data_step(mech_data *d, double dt, int n) { return mech_data_step_part(d, dt, 0, n, n); }
+
+int mech_data_step_part(mech_data *d, double dt, int first, int count, int n)
 {
     if (!(dt > 0) || !isfinite(dt))
         return mech_data_fail(d, "step: dt must be a positive finite number of seconds, got %g", dt);
     if (n < 0) return mech_data_fail(d, "step: n must be a non-negative integer, got %d", n);
+    if (first < 0 || count < 0 || count > n - first)
+        return mech_data_fail(d, "step: steps %d to %d are not a part of a call of %d", first + 1, first + count, n);
     double work = (double)n * mech_data_step_work(d);
     if (work > MECH_STEP_WORK_MAX)
         return mech_data_fail(d,
@@ -334,8 +338,10 @@ int mech_data_step(mech_data *d, double dt, int n)
     d->fd = mech_data_fd(d);
     d->pushed = 0; /* fext is an input: it stays as it is for the whole call */
     for (int i = 0; i < d->nb && !d->pushed; i++) d->pushed = pushed(d, i);
-    if (d->engine->steps) return d->engine->steps(d, dt, n);
-    return mech_data_run_steps(d, dt, n, d->engine->step);
+    d->part_first = first;
+    d->part_n = n;
+    if (d->engine->steps) return d->engine->steps(d, dt, count);
+    return mech_data_run_steps(d, dt, count, d->engine->step);
 }
 
 void mech_data_constrained_fd(void *ctx, const double *q, const double *qd, const double *tau, const double *fext,
@@ -392,11 +398,12 @@ int mech_data_solver_stats(const mech_data *d, double out[3])
     return 0;
 }
 
-int mech_data_blew_up(mech_data *d, int k, int n)
+int mech_data_blew_up(mech_data *d, int k)
 {
     char why[sizeof d->error.message];
     memcpy(why, d->error.message, sizeof why);
-    return mech_data_fail(d, "%s after step %d of %d: the simulation blew up (reset() recovers)", why, k + 1, n);
+    return mech_data_fail(d, "%s after step %d of %d: the simulation blew up (reset() recovers)", why,
+                          d->part_first + k + 1, d->part_n);
 }
 
 /* After poses, observe and energy: a finite state gave a non-finite
@@ -491,7 +498,9 @@ int mech_data_state_restore(mech_data *d, const double *in, int n)
     if (n != size)
         return mech_data_fail(d, "restore: a state of '%s' on %s has %d values, not %d", d->model->name,
                               d->engine->name, size, n);
-    if (mech_data_check_finite(d, "restore", "state", in, n) || check_quaternions(d, "restore", in + 1)) return -1;
+    if (mech_data_check_finite(d, "restore", "state", in, n - d->engine->reports) ||
+        check_quaternions(d, "restore", in + 1))
+        return -1;
     state_copy(d, (double *)in, 0);
     return 0;
 }

@@ -50,6 +50,11 @@ typedef struct mech_engine {
      * size in doubles, copied into buf (save) or out of it (restore); buf
      * NULL only counts.  NULL: the engine keeps none. */
     int (*state_copy)(mech_data *d, double *buf, int save);
+    /* The last `reports` values of that state are reports of the last step
+     * (XPBD's residuals) that no step reads: restored as saved, unchecked,
+     * so that whatever a save holds (an infinite residual of a huge model)
+     * restores. */
+    int reports;
     /* The work of one step (mech_data_step_work). */
     double (*step_work)(const mech_data *d);
     void (*free)(mech_data *d);
@@ -86,6 +91,7 @@ struct mech_data {
     double *vmid;              /* Verlet's midpoint velocity (nv) */
     double *tstep;             /* nv: tau plus the fext of bodies that do not read it (mech_data_step_tau) */
     int pushed;                /* such a body has fext in this step(dt, n): found once per call */
+    int part_first, part_n;    /* this part's first step and the call's n (mech_data_step_part), for messages */
     mech_body_kin *kin;        /* nb, made on first use */
     dense_ws *dense;           /* dense kinematics for energy and observe, made on first use */
     int nproducer;
@@ -224,9 +230,10 @@ static inline int mech_data_check_finite(mech_data *d, const char *what, const c
     return mech_all_finite(v, n) ? 0 : mech_data_fail_finite(d, what, name, v);
 }
 
-/* The error of a step(dt, n) that stopped after step k + 1 of n on a
- * non-finite state (the check's message on d, extended); -1. */
-int mech_data_blew_up(mech_data *d, int k, int n);
+/* The error of a step(dt, n) that stopped after step k + 1 of the part
+ * under way (mech_data_step_part) on a non-finite state (the check's
+ * message on d, extended, with the step counted in the call's n); -1. */
+int mech_data_blew_up(mech_data *d, int k);
 
 /* n steps of dt by step, each followed by the state's checks (q and qd
  * finite, then the engine's check); the first failure stops the run.  The
@@ -240,7 +247,7 @@ static inline int mech_data_run_steps(mech_data *d, double dt, int n, int (*step
         d->time += dt;
         if (mech_data_check_finite(d, "step", "q", d->q, d->nq) ||
             mech_data_check_finite(d, "step", "qd", d->qd, d->nv) || (check && check(d, "step")))
-            return mech_data_blew_up(d, k, n);
+            return mech_data_blew_up(d, k);
     }
     return 0;
 }

@@ -69,11 +69,17 @@ static int velocities(mech_data *d, double *out)
     return 0;
 }
 
-/* One dynamics call per step, each a pass over the bodies and the loop rows. */
+/* One dynamics call per step: a pass over the bodies, the loop rows and the
+ * force elements; with loops (RBDA §8.5) a solve H⁻¹ Kᵀ of nc passes over
+ * the bodies, the nc × nc matrix K H⁻¹ Kᵀ (nc² nv multiply-adds) and its LU
+ * factors (nc³/3), LOOP_FLOPS multiply-adds a unit (calibrated by
+ * bench/work_units.mjs, docs/architecture.md "Work per call"). */
+#define LOOP_FLOPS 256.0
 static double step_work(const mech_data *d)
 {
     const mech_model *m = d->model;
-    return 1.0 + m->nb + m->nc + m->ntsda + m->nrsda;
+    double nc = m->nc;
+    return 1.0 + m->nb + nc + m->ntsda + m->nrsda + nc * m->nb + nc * nc * (m->nv + nc / 3) / LOOP_FLOPS;
 }
 
 /* ---- the articulated-body algorithm ---- */

@@ -16,6 +16,19 @@ void m3_transpose(const double a[9], double out[9])
     memcpy(out, t, sizeof t);
 }
 
+/* 3x3 inverse by the adjugate; returns the determinant. */
+double m3_inverse(const double a[9], double out[9])
+{
+    double c[9] = {
+        a[4] * a[8] - a[5] * a[7], a[2] * a[7] - a[1] * a[8], a[1] * a[5] - a[2] * a[4],
+        a[5] * a[6] - a[3] * a[8], a[0] * a[8] - a[2] * a[6], a[2] * a[3] - a[0] * a[5],
+        a[3] * a[7] - a[4] * a[6], a[1] * a[6] - a[0] * a[7], a[0] * a[4] - a[1] * a[3],
+    };
+    double det = a[0] * c[0] + a[1] * c[3] + a[2] * c[6];
+    for (int i = 0; i < 9; i++) out[i] = c[i] / det;
+    return det;
+}
+
 void m3_skew(const double v[3], double out[9])
 {
     double t[9] = { 0, -v[2], v[1], v[2], 0, -v[0], -v[1], v[0], 0 };

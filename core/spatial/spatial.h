@@ -130,6 +130,8 @@ static inline void m3_tmulv(const double a[9], const double v[3], double out[3])
 void m3_identity(double m[9]);
 void m3_transpose(const double a[9], double out[9]);
 void m3_skew(const double v[3], double out[9]); /* v x   */
+/* 3x3 inverse by the adjugate into out; returns the determinant (out is inf or NaN where it is 0). */
+double m3_inverse(const double a[9], double out[9]);
 
 /* R for a right-handed rotation by `angle` (rad) about unit `axis`. */
 void rot_axis_angle(const double axis[3], double angle, double R[9]);

@@ -103,7 +103,9 @@ static int velocities(mech_data *d, double *out)
 }
 
 /* What a step reads beyond the inputs (mech_data_state_save): the time,
- * bodies, joint targets and multipliers, the residuals, every rod's. */
+ * bodies, joint targets and multipliers, every rod's; then the residuals,
+ * reports of the last substep (REPORTS values, unchecked on restore). */
+#define REPORTS 4
 static int state_copy(mech_data *d, double *buf, int save)
 {
     xpbd_state *e = d->state;
@@ -117,9 +119,6 @@ static int state_copy(mech_data *d, double *buf, int save)
     at = mech_state_copy(buf, at, x->target, 6 * nj, save);
     at = mech_state_copy(buf, at, x->lambda, 6 * nj, save);
     at = mech_state_copy(buf, at, x->lambda_limit, 3 * nj, save);
-    at = mech_state_copy(buf, at, &x->primal, 1, save);
-    at = mech_state_copy(buf, at, &x->constraint, 1, save);
-    at = mech_state_copy(buf, at, e->residuals, 2, save);
     for (int i = 0; i < e->x.nrod; i++) {
         xpbd_rod *r = &e->x.rods[i];
         at = mech_state_copy(buf, at, &r->t, 1, save);
@@ -129,6 +128,9 @@ static int state_copy(mech_data *d, double *buf, int save)
         at = mech_state_copy(buf, at, r->w, 3 * r->nnode, save);
         at = mech_state_copy(buf, at, r->lambda, 6 * r->ncon, save);
     }
+    at = mech_state_copy(buf, at, &x->primal, 1, save);
+    at = mech_state_copy(buf, at, &x->constraint, 1, save);
+    at = mech_state_copy(buf, at, e->residuals, 2, save);
     if (!save) xpbd_mech_ramps_follow(&e->x, x);
     return at;
 }
@@ -170,13 +172,27 @@ static int check(mech_data *d, const char *what)
     return 0;
 }
 
-/* substeps × iterations × (bodies + joints + rod nodes and constraint blocks). */
+/* Per substep: each iteration's pass over bodies and joints, and over the
+ * rods' nodes and constraint blocks (their banded solve, RODS_WEIGHT units
+ * each); and the contact sides (colliders and the elements of rods that are
+ * not visual) in the narrow phase once and in the contact solve every
+ * iteration, CONTACT_WEIGHT units each (touching spheres press on ground and
+ * neighbours: two manifolds a sphere).  Calibrated by bench/work_units.mjs
+ * (docs/architecture.md, "Work per call"). */
+#define ROD_WEIGHT 8.0
+#define CONTACT_WEIGHT 50.0
 static double step_work(const mech_data *d)
 {
     const xpbd_state *e = d->state;
-    double per = e->x.m.nbody + e->x.m.njoint;
-    for (int i = 0; i < e->x.nrod; i++) per += e->x.rods[i].nnode + e->x.rods[i].ncon;
-    return (double)e->x.m.params.substeps * e->x.m.params.iterations * (per > 0 ? per : 1);
+    const xpbd_model *m = &e->x.m;
+    double solve = m->nbody + m->njoint, sides = m->ncollider;
+    for (int i = 0; i < e->x.nrod; i++) {
+        const xpbd_rod *r = &e->x.rods[i];
+        solve += ROD_WEIGHT * (r->nnode + r->ncon);
+        if (!r->desc.visual) sides += r->nel;
+    }
+    double iterations = m->params.iterations;
+    return m->params.substeps * (iterations * (solve > 0 ? solve : 1) + CONTACT_WEIGHT * (1 + iterations) * sides);
 }
 
 static void state_free(mech_data *d)
@@ -199,6 +215,7 @@ static const mech_engine xpbd_engine = {
     .check = check,
     .velocities = velocities,
     .state_copy = state_copy,
+    .reports = REPORTS,
     .step_work = step_work,
     .free = state_free,
 };

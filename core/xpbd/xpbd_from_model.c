@@ -113,6 +113,21 @@ static int set_bodies(const mech_model *mm, xpbd_model *m)
     return r;
 }
 
+/* 0 when body i has what an XPBD step divides by, a positive mass and an
+ * inertia with a nonzero determinant (xpbd_model_finalize inverts it; the
+ * parser takes principal moments so small that it underflows, 1e-110 kg m²),
+ * else the error at the body. */
+static int invertible(const mech_model *mm, int i, mech_error *err)
+{
+    const mech_body *b = &mm->bodies[i];
+    double inv[9], det = m3_inverse(b->inertia, inv);
+    if (b->mass > 0 && fabs(det) > 0) return 0;
+    return fail(mm, err, b->line, b->col,
+                "body '%s': XPBD needs a positive mass and an inertia it can invert (mass %g kg, inertia "
+                "determinant %g)",
+                b->name, b->mass, det);
+}
+
 /* A point fixed in body `b` (−1 = ground) as a joint-frame offset from its CoM. */
 static void side_offset(const mech_model *mm, int b, const double pos[3], double r[3])
 {
@@ -340,6 +355,8 @@ int xpbd_from_model(const mech_model *mm, xpbd_mech *x, mech_error *err)
         return fail(mm, err, mm->ntsda ? mm->tsdas[0].line : mm->rsdas[0].line,
                     mm->ntsda ? mm->tsdas[0].col : mm->rsdas[0].col,
                     "force elements (tsda, rsda) are not supported by XPBD");
+    for (int i = 0; i < mm->nb; i++)
+        if (invertible(mm, i, err)) return -1;
     int nj = mm->nloop + mm->nxtarget;
     for (int i = 0; i < mm->nb; i++) nj += mm->bodies[i].joint != MECH_JOINT_FLOATING;
     if (xpbd_model_alloc(&x->m, mm->nb, nj)) return fail(mm, err, 0, 0, "out of memory");

@@ -56,19 +56,6 @@ void xpbd_model_free(xpbd_model *m)
     memset(m, 0, sizeof *m);
 }
 
-/* 3x3 inverse by the adjugate; returns the determinant. */
-static double m3_inverse(const double a[9], double out[9])
-{
-    double c[9] = {
-        a[4] * a[8] - a[5] * a[7], a[2] * a[7] - a[1] * a[8], a[1] * a[5] - a[2] * a[4],
-        a[5] * a[6] - a[3] * a[8], a[0] * a[8] - a[2] * a[6], a[2] * a[3] - a[0] * a[5],
-        a[3] * a[7] - a[4] * a[6], a[1] * a[6] - a[0] * a[7], a[0] * a[4] - a[1] * a[3],
-    };
-    double det = a[0] * c[0] + a[1] * c[3] + a[2] * c[6];
-    for (int i = 0; i < 9; i++) out[i] = c[i] / det;
-    return det;
-}
-
 /* Rows, position form and compliances of each joint type (§5.2–5.6). */
 static void resolve_joint(xpbd_joint *jt)
 {

@@ -51,8 +51,10 @@ MECH_API const mech_error *mech_data_error(const mech_data *d);
  * it refuses. */
 MECH_API int mech_data_forward(mech_data *d);
 
-/* The work one step of d costs, in units of one body (or joint, or rod
- * element) update, and the cap of one mech_data_step call. */
+/* The work one step of d costs, in units of about one body update of the
+ * articulated-body algorithm (loops' dense solve, XPBD rods and contact
+ * sides weighted by their cost: docs/architecture.md, "Work per call"), and
+ * the cap of one mech_data_step call. */
 #define MECH_STEP_WORK_MAX 1e8
 MECH_API double mech_data_step_work(const mech_data *d);
 
@@ -60,6 +62,12 @@ MECH_API double mech_data_step_work(const mech_data *d);
  * external force, then the engine's step.  Stops at the first step whose
  * state is not finite. */
 MECH_API int mech_data_step(mech_data *d, double dt, int n);
+/* Steps first + 1 to first + count of a call of n steps: mech_data_step(d,
+ * dt, n) run in parts gives the same state bit for bit (a step reads only
+ * the state and the inputs), so a binding can look at a clock between parts
+ * and stop (wasm/index.mjs).  Every part checks dt, the inputs and the work
+ * cap of all n steps; errors count steps in n. */
+MECH_API int mech_data_step_part(mech_data *d, double dt, int first, int count, int n);
 
 /* Per body world x y z, qw qx qy qz (7 nb) into out. */
 MECH_API int mech_data_poses(mech_data *d, double *out);

@@ -8,8 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { openModel } from '../../wasm/index.mjs';
-import { modelsDir } from './helpers.mjs';
+import { modelsDir, openModel } from './helpers.mjs';
 
 const cantilever = readFileSync(`${modelsDir}xpbd/cantilever.mech`, 'utf8');
 

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { Driver, differential, driveRollers, openModel } from '../../wasm/index.mjs';
+import { Driver, differential, driveRollers } from '../../wasm/index.mjs';
+import { openModel } from './helpers.mjs';
 
 const SETTLE = 0.5;      // s from the design pose before driving
 

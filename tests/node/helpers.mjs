@@ -5,6 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+import { openModel as openBudgeted } from '../../wasm/index.mjs';
+
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 export const modelsDir = `${root}models/`;
 export const badDir = `${root}tests/bad/`;
@@ -95,3 +97,10 @@ rod tail
   clamp start arm
 end
 `;
+
+/**
+ * openModel with no time budget on step() (stepBudgetMs Infinity), for the tests that take long calls: they time
+ * nothing, and a loaded machine may take seconds for a call an idle one does in a fraction of the default budget.
+ * @type {typeof openBudgeted}
+ */
+export const openModel = (source, options) => openBudgeted(source, { stepBudgetMs: Infinity, ...options });

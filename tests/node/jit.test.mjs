@@ -11,8 +11,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { MechError, generateCode, listModels, loadModelText, openModel } from '../../wasm/index.mjs';
-import { badDir, modelFile, modelNames, nativeRef, root, scaledError, setState } from './helpers.mjs';
+import { MechError, generateCode, listModels, loadModelText } from '../../wasm/index.mjs';
+import { badDir, modelFile, modelNames, nativeRef, openModel, root, scaledError, setState } from './helpers.mjs';
 
 const STATES = 200;
 const STEPS = 300;

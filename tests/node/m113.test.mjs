@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { openModel } from '../../wasm/index.mjs';
+import { openModel } from './helpers.mjs';
 
 const TAU = 3000;        // N·m on each sprocket
 const SETTLE = 0.5;      // s from the design pose

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { MechError, openModel } from '../../wasm/index.mjs';
-import { ARM_WITH_ROD, modelsDir } from './helpers.mjs';
+import { MechError } from '../../wasm/index.mjs';
+import { ARM_WITH_ROD, modelsDir, openModel } from './helpers.mjs';
 
 const cantilever = readFileSync(`${modelsDir}xpbd/cantilever.mech`, 'utf8');
 const spring = readFileSync(`${modelsDir}xpbd/spring.mech`, 'utf8');

@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { openModel } from '../../wasm/index.mjs';
-import { ARM_WITH_ROD, modelsDir } from './helpers.mjs';
+import { ARM_WITH_ROD, modelsDir, openModel } from './helpers.mjs';
 
 const CASES = [
   { label: 'threelink, generated', open: () => openModel('threelink'), dt: 1e-3 },

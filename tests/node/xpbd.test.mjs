@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { MechError, openModel } from '../../wasm/index.mjs';
+import { MechError } from '../../wasm/index.mjs';
+import { openModel } from './helpers.mjs';
 
 const DT = 0.01;
 const STEPS = 100;

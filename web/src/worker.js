@@ -69,8 +69,11 @@ function applyInputs() {
   if (driver instanceof Driver) driver.set({ tau: drives.map((d) => sim.tau[d.vidx]) });
 }
 
-// n steps of dt: those of a push under way one at a time, each with its forces on top of the inputs.
+// n steps of dt: those of a push under way one at a time, each with its forces on top of the inputs. Returns
+// the steps done: fewer than n when sim.step stopped at its time budget (a MechError with stepsDone; the state
+// is that after them), which is no blow-up.
 function stepN(dt, n) {
+  const total = n;
   for (; push && n > 0; n--) {
     const tau = Float64Array.from(sim.tau);
     const fext = Float64Array.from(sim.fext);
@@ -83,7 +86,13 @@ function stepN(dt, n) {
     }
     if (++push.done === push.steps) push = null;
   }
-  if (n > 0) stepInputs(dt, n);
+  try {
+    if (n > 0) stepInputs(dt, n);
+  } catch (e) {
+    if (e?.stepsDone === undefined) throw e;
+    return total - n + e.stepsDone;
+  }
+  return total;
 }
 
 // n steps of dt; with a throttle, steer or brake on, one at a time, each with the drive rollers' torques of
@@ -150,17 +159,17 @@ function advance(dt, n) {
   if (chunkStart?.length !== sim.stateSize) chunkStart = new Float64Array(sim.stateSize);
   const start = sim.saveState(chunkStart);
   const pushed = push && { push, done: push.done };
-  let failure;
+  let failure, done = n;
   try {
-    stepN(dt, n);
+    done = stepN(dt, n);
     failure = badState();
   } catch (e) {
     failure = String(e?.message ?? e);
   }
   if (!failure) {
-    xpbdCopy.step(sim, dt, n);
-    steps += n;
-    time += n * dt;
+    xpbdCopy.step(sim, dt, done);
+    steps += done;
+    time += done * dt;
     return null;
   }
   sim.restoreState(start);
@@ -203,10 +212,10 @@ function work(dt, target, budget) {
     const n = Math.min(Math.max(1, Math.floor((budget - spent) / stepCost / 2)), target - done,
       grab ? Math.max(1, Math.floor(GRAB_DT / dt)) : Infinity);
     pull();
-    const t0 = performance.now();
+    const t0 = performance.now(), before = steps;
     blowup = advance(dt, n);
-    done += n;
-    stepCost = Math.max((performance.now() - t0) / n, 1e-6);
+    done += blowup ? n : steps - before; // fewer than n when the shim's step budget stopped the chunk
+    stepCost = Math.max((performance.now() - t0) / Math.max(steps - before, 1), 1e-6);
     if (performance.now() - start >= budget) break;
   }
   return { done, blowup };
