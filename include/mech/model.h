@@ -8,7 +8,9 @@
 /* How the Featherstone engines advance a step (sim.h). */
 typedef enum {
     MECH_INTEGRATOR_VERLET, /* Störmer–Verlet, one dynamics call per step (default) */
-    MECH_INTEGRATOR_EULER   /* semi-implicit Euler */
+    MECH_INTEGRATOR_EULER,  /* semi-implicit Euler */
+    MECH_INTEGRATOR_IMPLICIT /* semi-implicit Euler with joint damping and actuator velocity gains implicit:
+                              * (H + dt D) qdd = tau - C + tau_e (MuJoCo's implicitfast) */
 } mech_integrator;
 
 /* A model's options, as its file sets them (or their defaults).  An engine
@@ -21,9 +23,10 @@ typedef struct {
     int substeps, iterations; /* XPBD: per step, per substep */
 } mech_options;
 
-/* Sizes: bodies (without the base), coordinates, velocities, inputs. */
+/* Sizes: bodies (without the base), coordinates, velocities, inputs (the
+ * force elements' inputs, then each actuator's ctrl), actuators, keyframes. */
 typedef struct {
-    int nb, nq, nv, nact;
+    int nb, nq, nv, nact, nu, nkey;
     int nc; /* closed-loop constraint rows */
     int npoi, nshape, nrod;
     int observe_len; /* values of mech_data_observe */
