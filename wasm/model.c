@@ -46,12 +46,12 @@ static void model_fd_own_gravity(void *ctx, const double *q, const double *qd, c
  * mech_data_fd picked for this step(dt, n), and the step's forces by
  * mech_data_step_forces_inline, the joint forces by mech_data_step_tau;
  * the same arithmetic in the same order.
- * Euler models take the engine's own step. */
+ * Euler and implicit models take the engine's own step. */
 static int (*engine_step)(mech_data *d, double dt);
 
 static int model_step(mech_data *d, double dt)
 {
-    if (d->model->integrator == MECH_INTEGRATOR_EULER) return engine_step(d, dt);
+    if (d->model->integrator != MECH_INTEGRATOR_VERLET) return engine_step(d, dt);
     const double *tau = mech_data_step_tau(d);
     if (!tau) return -1;
     if (d->fd == model_fd_own_gravity)

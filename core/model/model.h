@@ -391,6 +391,14 @@ typedef struct mech_model {
  * (c) and the actuators' velocity bias (-gear^2 bias[2]) on that joint. */
 double mech_model_joint_damping(const mech_model *m, int j);
 
+/* The step h an implicit step integrates the damping over: act[nact] of a
+ * model whose integrator is implicit (the engine sets it before each step,
+ * 0 in forward()), else 0.  act may be NULL (0). */
+static inline double mech_model_implicit_step(const mech_model *m, const double *act)
+{
+    return m->integrator == MECH_INTEGRATOR_IMPLICIT && act ? act[m->nact] : 0.0;
+}
+
 /* mech_model_parse, mech_model_load, mech_model_free and the accessors:
  * mech/model.h. */
 

@@ -81,8 +81,7 @@ static int finish_actuator(parser *p, void *raw)
     } else if (a->kind == MECH_ACT_VELOCITY) {
         a->gain = a->kv;
         a->bias[2] = -a->kv;
-    } else if (!ra->seen.line[AC_GAIN])
-        a->gain = 1.0;
+    } else if (!ra->seen.line[AC_GAIN]) a->gain = 1.0;
     a->ctrllimited = ra->seen.line[AC_CTRLRANGE] != 0;
     a->forcelimited = ra->seen.line[AC_FORCERANGE] != 0;
     if (a->ctrllimited && range_ordered(p, ra, AC_CTRLRANGE, a->ctrlrange)) return -1;
@@ -168,8 +167,7 @@ static int store_actuator(parser *p, const raw_actuator *ra, mech_actuator *a)
     *a = ra->a;
     a->col = ra->name_col;
     a->body = mech_model_body_find(m, ra->joint);
-    if (a->body < 0)
-        return mp_fail(p, line, col, "unknown body '%s' for 'joint' in actuator '%s'", ra->joint, a->name);
+    if (a->body < 0) return mp_fail(p, line, col, "unknown body '%s' for 'joint' in actuator '%s'", ra->joint, a->name);
     mech_joint_type j = m->bodies[a->body].joint;
     if (j != MECH_JOINT_REVOLUTE && j != MECH_JOINT_PRISMATIC)
         return mp_fail(p, line, col, "actuator '%s' needs a revolute or prismatic joint, but body '%s' has a %s joint",
@@ -207,8 +205,7 @@ static int read_key_line(parser *p, const key_line *kl)
     const mech_body *body = &m->bodies[b];
     if (body->joint == MECH_JOINT_FIXED)
         return mp_fail(p, p->ln.no, col, "body '%s' has a fixed joint: no '%s' in keyframe '%s'", name, word, k->name);
-    return body_joint_values(p, body, word, kl->key == KF_QD,
-                             kl->key == KF_QD ? k->qd + body->vidx : k->q + body->qidx);
+    return body_joint_values(p, body, word, kl->key == KF_QD, kl->key == KF_QD ? k->qd + body->vidx : k->q + body->qidx);
 }
 
 static int store_keyframes(parser *p)
@@ -234,8 +231,7 @@ static int store_keyframes(parser *p)
     for (int i = 0; i < m->nkey; i++)
         if (strcmp(m->keys[i].name, p->initial) == 0) m->initial_key = i;
     if (m->initial_key < 0)
-        return mp_fail(p, p->initial_line, p->initial_col, "unknown keyframe '%s' for 'initial'",
-                       p->initial);
+        return mp_fail(p, p->initial_line, p->initial_col, "unknown keyframe '%s' for 'initial'", p->initial);
     return 0;
 }
 

@@ -81,7 +81,7 @@ struct parser {
     int nrods, cap_rods;
     struct raw_track *tracks; /* parse_track.c */
     int ntracks, cap_tracks;
-    struct raw_ground *ground; /* parse_ground.c */
+    struct raw_ground *ground;      /* parse_ground.c */
     struct raw_actuator *actuators; /* parse_actuator.c */
     int nactuators, cap_actuators;
     struct raw_keyframe *keyframes;

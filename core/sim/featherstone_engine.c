@@ -30,7 +30,8 @@ static int step(mech_data *d, double dt)
 {
     const double *tau = mech_data_step_tau(d);
     if (!tau) return -1;
-    if (d->model->integrator == MECH_INTEGRATOR_EULER)
+    if (d->model->integrator == MECH_INTEGRATOR_IMPLICIT) d->act[d->nact] = dt; /* H + dt D (model.h) */
+    if (d->model->integrator != MECH_INTEGRATOR_VERLET)
         return mech_step_euler_forced(d->model, d->fd, d, mech_data_step_forces, d, d->q, d->qd, tau, d->qdd, dt);
     return mech_step_verlet_forced(d->model, d->fd, d, mech_data_step_forces, d, d->q, d->qd, tau, d->qdd, d->vmid,
                                    !d->contact, dt);
@@ -63,7 +64,7 @@ static int velocities(mech_data *d, double *out)
 static double step_work(const mech_data *d)
 {
     const mech_model *m = d->model;
-    return 1.0 + m->nb + m->nc + m->ntsda + m->nrsda;
+    return 1.0 + m->nb + m->nc + m->ntsda + m->nrsda + m->nu;
 }
 
 /* ---- the articulated-body algorithm ---- */
@@ -117,7 +118,7 @@ mech_data *mech_data_new_aba(const mech_model *m, mech_error *err)
     *err = (mech_error){ .line = 0 };
     if (mech_loops_check(m, err)) return NULL; /* an over-constrained loop: A would be singular */
     aba_state *s = calloc(1, sizeof *s);
-    int dense = m->nc || m->ntsda || m->nrsda;
+    int dense = m->nc || m->ntsda || m->nrsda || m->nu;
     if (s) {
         s->aws = aba_ws_new(m);
         if (dense) s->dws = dense_ws_new(m);

@@ -4,16 +4,18 @@
 // childclass, compiler angle, hinge/slide/free joints, <inertial> with
 // diaginertia + orientation or fullinertia, inertia inferred from geoms
 // (compiler inertiafromgeom), geoms as shapes, sites as points of interest,
-// option gravity.  Everything else is reported as a warning.
+// option gravity and integrator, actuators and keyframes (mjcf_actuators.mjs).
+// Everything else is reported as a warning.
 
 import { combineMass, diag3, qAxisAngle, qmul, qnormalize, matToQ, rotateInertia } from './math.mjs';
 import { parseXml, readers } from './xml.mjs';
 import { MAX_BODIES } from './emit.mjs';
+import { readActuators, readIntegrator, readKeyframes } from './mjcf_actuators.mjs';
 
 const ORIENTATIONS = ['quat', 'axisangle', 'euler', 'xyaxes', 'zaxis'];
 const DROPPED_SECTIONS = {
-  actuator: 'actuators', sensor: 'sensors', tendon: 'tendons', equality: 'equality constraints',
-  contact: 'contact pairs and exclusions', keyframe: 'keyframes', visual: 'visual settings',
+  sensor: 'sensors', tendon: 'tendons', equality: 'equality constraints',
+  contact: 'contact pairs and exclusions', visual: 'visual settings',
   statistic: 'statistics', custom: 'custom data', extension: 'extensions', size: 'size settings',
   deformable: 'deformables',
 };
@@ -70,10 +72,12 @@ export function readMjcf(text, { file }) {
 
   // option
   let gravity = [0, 0, -9.81];
+  let integrator = null;
   for (const o of root.children.filter((e) => e.name === 'option')) {
     gravity = vec(o, 'gravity', 3, gravity);
-    const other = Object.keys(o.attrs).filter((k) => k !== 'gravity');
-    if (other.length) warn(`<option> ${other.join(', ')} dropped (.mech has gravity only; runs choose their own step and integrator)`);
+    integrator = readIntegrator(o, { fail, warn }) ?? integrator;
+    const other = Object.keys(o.attrs).filter((k) => k !== 'gravity' && k !== 'integrator');
+    if (other.length) warn(`<option> ${other.join(', ')} dropped (.mech has gravity and the integrator; runs choose their own step)`);
     if (o.children.length) warn('<option> flags dropped');
   }
 
@@ -372,6 +376,7 @@ export function readMjcf(text, { file }) {
     }
     j.springref = num(el, 'springref', 0, a) * unit;
     const ref = num(el, 'ref', 0, a) * unit;
+    j.ref = ref;
     if (ref !== 0) {
       warn(`joint ${label}: ref dropped: the .mech coordinate is MuJoCo's qpos − ref (${a.ref})`);
       j.springref -= ref;
@@ -395,10 +400,13 @@ export function readMjcf(text, { file }) {
       warn(`<${e.name}> dropped: ${n} ${DROPPED_SECTIONS[e.name]}${n ? '' : ' (empty)'}`);
     } else if (e.name === 'include') {
       throw fail(e, `<include file="${e.attrs.file ?? ''}"> is not supported: import the file with its includes pasted in`);
-    } else if (!['compiler', 'option', 'default', 'asset', 'worldbody'].includes(e.name)) {
+    } else if (!['compiler', 'option', 'default', 'asset', 'worldbody', 'actuator', 'keyframe'].includes(e.name)) {
       warn(`<${e.name}> dropped`);
     }
   }
+  const sections = (name) => root.children.filter((e) => e.name === name);
+  const { actuators, kept } = readActuators(sections('actuator'), { resolved, fail, vec, num, warn });
+  const keyframes = readKeyframes(sections('keyframe'), { fail, vec });
   for (const [what, n] of tally) warnings.push(`${n} ${what} dropped`);
-  return { model: root.attrs.model ?? 'MuJoCo model', gravity, nodes, warnings };
+  return { model: root.attrs.model ?? 'MuJoCo model', gravity, integrator, nodes, actuators, kept, keyframes, warnings };
 }
