@@ -254,7 +254,7 @@ function opened(mod, ptr) {
 /**
  * A Sim's live views of its arrays in WebAssembly memory (the header's pointers, HEADER in module.mjs).
  * @typedef {{ q: Float64Array, qd: Float64Array, tau: Float64Array, act: Float64Array, fext: Float64Array,
- *   qdd: Float64Array, poses: Float64Array, energy: Float64Array, gravity: Float64Array }} Views
+ *   qdd: Float64Array, poses: Float64Array, energy: Float64Array, gravity: Float64Array, ctrl: Float64Array }} Views
  */
 
 /**
@@ -328,9 +328,8 @@ export class Sim {
       this.#views = {
         q: f('q', this.nq), qd: f('qd', this.nv), tau: f('tau', this.nv), act: f('act', this.nact),
         fext: f('fext', 6 * this.nb), qdd: f('qdd', this.nv), poses: f('poses', 7 * this.nb),
-        energy: f('energy', 2), gravity: f('gravity', 3),
+        energy: f('energy', 2), gravity: f('gravity', 3), ctrl: f('act', this.nact).subarray(this.nact - this.nu),
       };
-      this.#views.ctrl = this.#views.act.subarray(this.nact - this.nu);
       this.#generation = this.#mod.generation;
     }
     return this.#views;

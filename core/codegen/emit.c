@@ -170,13 +170,15 @@ static void statement(FILE *f, const emitter *em, ex id)
         atom(f, em, n->a, 1);
         fputc(')', f);
         break;
-    case EX_MIN:
+    case EX_MIN: /* a compare and select (one minsd), not a call of fmin: the inputs are finite */
     case EX_MAX:
-        fputs(n->op == EX_MIN ? "fmin(" : "fmax(", f);
         atom(f, em, n->a, 1);
-        fputs(", ", f);
-        atom(f, em, n->b, 1);
-        fputc(')', f);
+        fputs(n->op == EX_MIN ? " < " : " > ", f);
+        atom(f, em, n->b, 0);
+        fputs(" ? ", f);
+        atom(f, em, n->a, 0);
+        fputs(" : ", f);
+        atom(f, em, n->b, 0);
         break;
     case EX_RECIP0:
         atom(f, em, n->a, 1);

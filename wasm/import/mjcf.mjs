@@ -72,10 +72,10 @@ export function readMjcf(text, { file }) {
 
   // option
   let gravity = [0, 0, -9.81];
-  let integrator = null;
-  for (const o of root.children.filter((e) => e.name === 'option')) {
+  const options = root.children.filter((e) => e.name === 'option');
+  const integrator = readIntegrator(options.findLast((o) => o.attrs.integrator !== undefined), { fail, warn });
+  for (const o of options) {
     gravity = vec(o, 'gravity', 3, gravity);
-    integrator = readIntegrator(o, { fail, warn }) ?? integrator;
     const other = Object.keys(o.attrs).filter((k) => k !== 'gravity' && k !== 'integrator');
     if (other.length) warn(`<option> ${other.join(', ')} dropped (.mech has gravity and the integrator; runs choose their own step)`);
     if (o.children.length) warn('<option> flags dropped');

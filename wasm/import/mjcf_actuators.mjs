@@ -90,11 +90,13 @@ export function readKeyframes(sections, { fail, vec }) {
   return keys;
 }
 
-/** option integrator: 'implicit' for MuJoCo's implicit and implicitfast, null for Euler (the default). */
+/**
+ * option integrator: 'implicit' for MuJoCo's Euler (the default, which integrates joint damping implicitly:
+ * MuJoCo docs, "Numerical integration"), implicit and implicitfast; null for RK4, with a warning.
+ */
 export function readIntegrator(option, { fail, warn }) {
-  const v = option.attrs.integrator;
-  if (v === undefined || v === 'Euler') return null;
-  if (v === 'implicit' || v === 'implicitfast') return 'implicit';
+  const v = option?.attrs.integrator ?? 'Euler';
+  if (['Euler', 'implicit', 'implicitfast'].includes(v)) return 'implicit';
   if (v === 'RK4') { warn('option integrator="RK4" dropped: .mech steps Störmer–Verlet by default'); return null; }
   throw fail(option, `integrator="${v}": expected Euler, RK4, implicit or implicitfast`);
 }
