@@ -39,8 +39,8 @@ static double batch(run *r, long n)
     for (long i = 0; i < n; i++) {
         long k = i & (POOL - 1);
         const mech_generated *g = r->g;
-        g->fwd_dyn_own_gravity(r->q + k * g->nq, r->qd + k * g->nv, r->tau + k * g->nv, NULL, r->act + k * (g->nact + 1),
-                               r->qdd);
+        g->fwd_dyn_own_gravity(r->q + k * g->nq, r->qd + k * g->nv, r->tau + k * g->nv, NULL,
+                               r->act + k * (g->nact + 1), r->qdd);
         for (int j = 0; j < g->nv; j++) check += r->qdd[j];
     }
     return check;
@@ -67,7 +67,7 @@ int main(void)
     run runs[2];
     mech_rng rng;
     mech_rng_seed(&rng, 20261207);
-    static const double range[7][2] = { { -2.8973, 2.8973 }, { -1.7628, 1.7628 }, { -2.8973, 2.8973 },
+    static const double range[7][2] = { { -2.8973, 2.8973 },  { -1.7628, 1.7628 }, { -2.8973, 2.8973 },
                                         { -3.0718, -0.0698 }, { -2.8973, 2.8973 }, { -0.0175, 3.7525 },
                                         { -2.8973, 2.8973 } };
     const mech_generated *g = gs[0];
