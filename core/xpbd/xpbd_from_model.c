@@ -340,6 +340,9 @@ int xpbd_from_model(const mech_model *mm, xpbd_mech *x, mech_error *err)
         return fail(mm, err, mm->ntsda ? mm->tsdas[0].line : mm->rsdas[0].line,
                     mm->ntsda ? mm->tsdas[0].col : mm->rsdas[0].col,
                     "force elements (tsda, rsda) are not supported by XPBD");
+    if (mm->nu)
+        return fail(mm, err, mm->actuators[0].line, mm->actuators[0].col,
+                    "actuators are not supported by XPBD yet: open the model on a Featherstone engine");
     int nj = mm->nloop + mm->nxtarget;
     for (int i = 0; i < mm->nb; i++) nj += mm->bodies[i].joint != MECH_JOINT_FLOATING;
     if (xpbd_model_alloc(&x->m, mm->nb, nj)) return fail(mm, err, 0, 0, "out of memory");
