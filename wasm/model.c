@@ -113,7 +113,7 @@ static inline uint64_t other_gravity(const double *g)
  * when the model has one, for entries within +-MECH_SINCOS_MAX; else
  * fwd_dyn_own_gravity for finite ones) and, unless the caller knows it is
  * (model_gravity), the gravity is the model's; qdd checked after the call;
- * anything else (another gravity, a bad input, a disposed handle, a
+ * anything else (another gravity, a bad input (q, qd or act), a disposed handle, a
  * non-finite qdd) goes through mw_sim_forward, which runs fwd_dyn or names
  * the bad entry.  Measured: docs/benchmarks.md, "WebAssembly forward dynamics". */
 static inline int forward(mw_sim *s, int model_gravity)
@@ -122,7 +122,10 @@ static inline int forward(mw_sim *s, int model_gravity)
         MW_GEN.fwd_dyn_own_gravity_near ? MW_GEN.fwd_dyn_own_gravity_near : MW_GEN.fwd_dyn_own_gravity;
     const double range = MW_GEN.fwd_dyn_own_gravity_near ? MECH_SINCOS_MAX : DBL_MAX;
     /* q, qd: one block (mech_data_new); gravity read where s->gravity points, at a fixed offset */
-    if (s && !((out_of_range(s->q, MW_GEN.nq + MW_GEN.nv, range) | (model_gravity ? 0 : other_gravity(s->eval.gravity))) >>
+    /* act too, when the model has inputs: a clamped ctrl would hide a NaN, which mw_sim_forward names */
+    if (s && !((out_of_range(s->q, MW_GEN.nq + MW_GEN.nv, range) |
+                (MW_GEN.nact ? out_of_range(s->act, MW_GEN.nact, DBL_MAX) : 0) |
+                (model_gravity ? 0 : other_gravity(s->eval.gravity))) >>
                63)) {
         fd(s->q, s->qd, s->tau, s->fext, s->act, s->qdd);
         if (!(out_of_range(s->qdd, MW_GEN.nv, DBL_MAX) >> 63)) return 0;

@@ -129,11 +129,11 @@ test('the Shadow Hand runs 10 s at the page\'s 1 ms step with implicit damping, 
   sim.dispose();
 });
 
-test('the importer writes actuators, keyframes and the integrator; URDF efforts become motor force ranges', () => {
-  const { text } = importModel(pandaXml, { format: 'mjcf', name: 'panda.xml' });
+test('the importer writes actuators, keyframes and the integrator; URDF efforts become motor force ranges', async () => {
+  const { text } = await importModel(pandaXml, { format: 'mjcf', name: 'panda.xml' });
   assert.match(text, /^integrator implicit$/m);
   assert.match(text, /^actuator actuator4\n {2}joint link4\n {2}kind general\n {2}gain 3500\n {2}bias 0 -3500 -350\n {2}ctrlrange -3\.0718 -0\.0698\n {2}forcerange -87 87\nend$/m);
   assert.match(text, /^keyframe home\n(.*\n)* {2}ctrl actuator4 -1\.57079\n/m);
-  const urdf = importModel(readFileSync(`${root}models/robots/scara.urdf`, 'utf8'), { format: 'urdf', name: 'scara.urdf' }).text;
+  const urdf = (await importModel(readFileSync(`${root}models/robots/scara.urdf`, 'utf8'), { format: 'urdf', name: 'scara.urdf' })).text;
   assert.match(urdf, /^actuator shoulder_motor\n {2}joint \w+\n {2}kind motor\n {2}forcerange -50 50\nend$/m);
 });

@@ -1,6 +1,7 @@
 // The MJCF/URDF importer (docs/import.md) cross-checked against MuJoCo: each model is loaded in mujoco-js
 // (contacts, limits and equality constraints disabled; joint damping, springs and actuators kept) and, imported,
-// in this project's runtime engine; MuJoCo's qacc and our forward() qdd agree at 200 random (q, qd, tau, ctrl).
+// in this project's runtime engine; MuJoCo's qacc and our forward() qdd agree at 200 random (q, qd, tau, ctrl);
+// an actuator MuJoCo does not have (a URDF effort's motor) keeps ctrl 0.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -45,9 +46,9 @@ async function crossCheck(mechText, name, model, { slide = 0.1 } = {}) {
       sim.qd[i] = 2 * random();
       sim.tau[i] = 3 * random();
     }
-    for (const [i, a] of acts.entries()) { // over each ctrlrange and a fifth beyond: both clamp
-      const [lo, hi] = a.ctrlrange ?? [-5, 5];
-      sim.ctrl[i] = (lo + hi) / 2 + 0.6 * (hi - lo) * random();
+    for (const { ours } of actuators) { // over each ctrlrange and a fifth beyond: both clamp
+      const [lo, hi] = acts[ours].ctrlrange ?? [-5, 5];
+      sim.ctrl[ours] = (lo + hi) / 2 + 0.6 * (hi - lo) * random();
     }
     const want = mujocoQdd(mj, model, data, sim, layout, actuators);
     const got = sim.forward();
