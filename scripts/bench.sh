@@ -27,6 +27,8 @@ started=$(date -u '+%Y-%m-%d %H:%M UTC')
 benchmarks() {
   echo "bench: $started, $(nproc) CPUs, $cpu, $(cc --version | head -n1)"
   "$build/bench/bench_native" models/*.mech models/loops/*.mech
+  # What actuators cost the generated forward dynamics (the Panda with and without its servos).
+  [ ! -x "$build/bench/bench_actuators" ] || "$build/bench/bench_actuators"
 
   [ "$build" = build ] || return 0
 

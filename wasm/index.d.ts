@@ -108,6 +108,42 @@ export interface ModelDescription {
   contactDt: number;
   /** The file's step (s): its `xpbd` block's dt (0.01 without one), what engine 'xpbd' steps it at. */
   dt: number;
+  /** The actuators, in file order (docs/mech-format.md, "Actuators"). */
+  actuators: ActuatorDescription[];
+  /** Named states (`keyframe` blocks), in file order. */
+  keyframes: KeyframeDescription[];
+  /** The keyframe the model starts from (`initial`), -1 for none. */
+  initialKeyframe: number;
+  integrator: 'verlet' | 'euler' | 'implicit';
+}
+
+/** An actuator: force = clamp(gain·clamp(ctrl, ctrlrange) + bias[0] + bias[1]·gear·q + bias[2]·gear·qd, forcerange), tau += gear·force. */
+export interface ActuatorDescription {
+  name: string;
+  /** The body whose joint it drives. */
+  joint: number;
+  kind: 'motor' | 'position' | 'velocity' | 'general';
+  /** Its ctrl's slot in act. */
+  act: number;
+  gear: number;
+  gain: number;
+  bias: [number, number, number];
+  /** As given (position, velocity), else 0. */
+  kp: number;
+  kv: number;
+  /** The joint's unit. */
+  unit: 'rad' | 'm';
+  /** null: not clamped. */
+  ctrlrange: [number, number] | null;
+  forcerange: [number, number] | null;
+}
+
+/** A named state: q (nq), qd (nv), ctrl (nu). */
+export interface KeyframeDescription {
+  name: string;
+  q: ArrayLike<number>;
+  qd: ArrayLike<number>;
+  ctrl: ArrayLike<number>;
 }
 
 /** A tire on a wheel: the Fiala tire's size and friction, and its wheel's brake. */
@@ -271,6 +307,8 @@ export class Sim {
   readonly nv: number;
   readonly nb: number;
   readonly nact: number;
+  /** Actuators: their ctrl is the last nu entries of act. */
+  readonly nu: number;
   readonly bodyNames: readonly string[];
   /** nq joint positions; a floating body's slice is qw qx qy qz x y z.  On XPBD: read back from the bodies after each step. */
   readonly q: Float64Array;
@@ -278,8 +316,10 @@ export class Sim {
   readonly qd: Float64Array;
   /** nv joint forces. */
   readonly tau: Float64Array;
-  /** nact actuator inputs. */
+  /** nact inputs: the force elements' inputs, then each actuator's ctrl. */
   readonly act: Float64Array;
+  /** nu actuator inputs in file order, a live view of act's last nu entries; a NaN one is refused by step() and forward(), naming the actuator. */
+  readonly ctrl: Float64Array;
   /** 6·nb external forces in base coordinates, [moment about the base origin; force] per body. */
   readonly fext: Float64Array;
   /** nv joint accelerations, written by forward() and (Featherstone only) step(). */
@@ -372,6 +412,10 @@ export class Sim {
   terrainHeights(xs: ArrayLike<number>, ys: ArrayLike<number>): Float64Array;
   /** The model's initial q and qd; tau, act, fext and qdd zeroed; gravity kept. */
   reset(): void;
+  /** The model's keyframes (copies). */
+  keyframes(): KeyframeDescription[];
+  /** reset(), then a keyframe's q, qd and ctrl, by name or index; RangeError for an unknown one. */
+  resetToKeyframe(key: string | number): void;
   /** Bytes in use on this Sim's module heap and that module's linear-memory size. */
   memoryUsage(): { heap: number; linear: number; table: number };
   /** Free everything; idempotent. */

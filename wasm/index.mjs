@@ -301,7 +301,7 @@ const budgets = new WeakMap();
 /**
  * A Sim's live views of its arrays in WebAssembly memory (the header's pointers, HEADER in module.mjs).
  * @typedef {{ q: Float64Array, qd: Float64Array, tau: Float64Array, act: Float64Array, fext: Float64Array,
- *   qdd: Float64Array, poses: Float64Array, energy: Float64Array, gravity: Float64Array }} Views
+ *   qdd: Float64Array, poses: Float64Array, energy: Float64Array, gravity: Float64Array, ctrl: Float64Array }} Views
  */
 
 /**
@@ -351,6 +351,8 @@ export class Sim {
     this.nv = h[HEADER.nv];
     this.nb = h[HEADER.nb];
     this.nact = h[HEADER.nact];
+    /** actuators: their ctrl is the last nu entries of act */
+    this.nu = x.mw_nu(ptr);
     this.name = mod.string(mod.exports.mw_name(ptr));
     this.description = mod.string(mod.exports.mw_description(ptr));
     this.bodyNames = Object.freeze(Array.from({ length: this.nb }, (_, i) =>
@@ -373,7 +375,7 @@ export class Sim {
       this.#views = {
         q: f('q', this.nq), qd: f('qd', this.nv), tau: f('tau', this.nv), act: f('act', this.nact),
         fext: f('fext', 6 * this.nb), qdd: f('qdd', this.nv), poses: f('poses', 7 * this.nb),
-        energy: f('energy', 2), gravity: f('gravity', 3),
+        energy: f('energy', 2), gravity: f('gravity', 3), ctrl: f('act', this.nact).subarray(this.nact - this.nu),
       };
       this.#generation = this.#mod.generation;
     }
@@ -386,8 +388,10 @@ export class Sim {
   get qd() { return this.#view().qd; }
   /** Joint forces (nv). */
   get tau() { return this.#view().tau; }
-  /** Actuator inputs (nact). */
+  /** Inputs (nact): the force elements' inputs, then each actuator's ctrl. */
   get act() { return this.#view().act; }
+  /** The actuators' inputs (nu, file order): a view of act's last nu entries. */
+  get ctrl() { return this.#view().ctrl; }
   /** External forces, 6 per body in base coordinates [moment about the base origin; force]. */
   get fext() { return this.#view().fext; }
   /** Joint accelerations (nv), written by forward() and step(). */
@@ -863,6 +867,30 @@ export class Sim {
   /** Back to the model's initial q and qd; tau, act, fext and qdd zeroed (gravity is kept). */
   reset() {
     this.#mod.exports.mw_reset(this.#handle());
+  }
+
+  /**
+   * The model's keyframes (docs/mech-format.md, "Keyframes"): name, q (nq), qd (nv) and ctrl (nu), copies.
+   * @returns {{ name: string, q: Float64Array, qd: Float64Array, ctrl: Float64Array }[]}
+   */
+  keyframes() {
+    return this.describe().keyframes.map((/** @type {any} */ k) => ({
+      name: k.name, q: Float64Array.from(k.q), qd: Float64Array.from(k.qd), ctrl: Float64Array.from(k.ctrl),
+    }));
+  }
+
+  /**
+   * reset(), then the state and ctrl of a keyframe, by name or index; a RangeError names an unknown one.
+   * @param {string | number} key
+   */
+  resetToKeyframe(key) {
+    const names = this.describe().keyframes.map((/** @type {{ name: string }} */ k) => k.name);
+    const i = typeof key === 'number' ? key : names.indexOf(key);
+    if (!Number.isInteger(i) || i < 0 || i >= names.length) {
+      throw new RangeError(`resetToKeyframe: no keyframe ${JSON.stringify(key)}; the model has ${
+        names.length ? names.map((n) => `'${n}'`).join(', ') : 'none'}`);
+    }
+    this.#check(this.#mod.exports.mw_reset_keyframe(this.#handle(), i));
   }
 
   /**

@@ -46,13 +46,13 @@ static void model_fd_own_gravity(void *ctx, const double *q, const double *qd, c
  * mech_data_fd picked for this step(dt, n), and the step's forces by
  * mech_data_step_forces_inline, the joint forces by mech_data_step_tau;
  * the same arithmetic in the same order.
- * Euler models and runs through the constraint solve take the engine's
- * own step. */
+ * Euler and implicit models, and runs through the constraint solve, take the
+ * engine's own step. */
 static int (*engine_step)(mech_data *d, double dt);
 
 static int model_step(mech_data *d, double dt)
 {
-    if (d->model->integrator == MECH_INTEGRATOR_EULER || mech_data_constrained(d)) return engine_step(d, dt);
+    if (d->model->integrator != MECH_INTEGRATOR_VERLET || mech_data_constrained(d)) return engine_step(d, dt);
     const double *tau = mech_data_step_tau(d);
     if (!tau) return -1;
     if (d->fd == model_fd_own_gravity)
@@ -114,7 +114,7 @@ static inline uint64_t other_gravity(const double *g)
  * when the model has one, for entries within +-MECH_SINCOS_MAX; else
  * fwd_dyn_own_gravity for finite ones) and, unless the caller knows it is
  * (model_gravity), the gravity is the model's; qdd checked after the call;
- * anything else (another gravity, a bad input, a disposed handle, a
+ * anything else (another gravity, a bad input (q, qd or act), a disposed handle, a
  * non-finite qdd) goes through mw_sim_forward, which runs fwd_dyn or names
  * the bad entry.  Measured: docs/benchmarks.md, "WebAssembly forward dynamics". */
 static inline int forward(mw_sim *s, int model_gravity)
@@ -123,7 +123,10 @@ static inline int forward(mw_sim *s, int model_gravity)
         MW_GEN.fwd_dyn_own_gravity_near ? MW_GEN.fwd_dyn_own_gravity_near : MW_GEN.fwd_dyn_own_gravity;
     const double range = MW_GEN.fwd_dyn_own_gravity_near ? MECH_SINCOS_MAX : DBL_MAX;
     /* q, qd: one block (mech_data_new); gravity read where s->gravity points, at a fixed offset */
-    if (s && !((out_of_range(s->q, MW_GEN.nq + MW_GEN.nv, range) | (model_gravity ? 0 : other_gravity(s->eval.gravity))) >>
+    /* act too, when the model has inputs: a clamped ctrl would hide a NaN, which mw_sim_forward names */
+    if (s && !((out_of_range(s->q, MW_GEN.nq + MW_GEN.nv, range) |
+                (MW_GEN.nact ? out_of_range(s->act, MW_GEN.nact, DBL_MAX) : 0) |
+                (model_gravity ? 0 : other_gravity(s->eval.gravity))) >>
                63)) {
         fd(s->q, s->qd, s->tau, s->fext, s->act, s->qdd);
         if (!(out_of_range(s->qdd, MW_GEN.nv, DBL_MAX) >> 63)) return 0;

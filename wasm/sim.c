@@ -86,6 +86,9 @@ EMSCRIPTEN_KEEPALIVE const mech_data_arrays *mw_arrays(mw_sim *s)
 
 EMSCRIPTEN_KEEPALIVE void mw_close(mw_sim *s) { mech_data_free(s); }
 EMSCRIPTEN_KEEPALIVE void mw_reset(mw_sim *s) { mech_data_reset(s); }
+EMSCRIPTEN_KEEPALIVE int mw_reset_keyframe(mw_sim *s, int k) { return passed(s, mech_data_reset_keyframe(s, k)); }
+/* Actuators: their ctrl is the last nu entries of act. */
+EMSCRIPTEN_KEEPALIVE int mw_nu(const mw_sim *s) { return mech_model_sizes(mech_data_model(s)).nu; }
 
 int mw_sim_forward(mw_sim *s)
 {

@@ -170,6 +170,16 @@ static void statement(FILE *f, const emitter *em, ex id)
         atom(f, em, n->a, 1);
         fputc(')', f);
         break;
+    case EX_MIN: /* a compare and select (one minsd), not a call of fmin: the inputs are finite */
+    case EX_MAX:
+        atom(f, em, n->a, 1);
+        fputs(n->op == EX_MIN ? " < " : " > ", f);
+        atom(f, em, n->b, 0);
+        fputs(" ? ", f);
+        atom(f, em, n->a, 0);
+        fputs(" : ", f);
+        atom(f, em, n->b, 0);
+        break;
     case EX_RECIP0:
         atom(f, em, n->a, 1);
         fputs(" > 0.0 ? 1.0 / ", f);
@@ -531,7 +541,7 @@ static void write_fwd_dyn(FILE *f, emitters *ems, const char *cname)
     int staged = own->st.nstage > 1 || (full && gen->st.nstage > 1),
         halves = plan_has_halves(own) && full && plan_has_halves(gen);
     if (fext) fprintf(f, "static const double no_fext[%d];\n", 6 * m->nb);
-    if (act) fprintf(f, "static const double no_act[%d];\n", m->nact);
+    if (act) fprintf(f, "static const double no_act[%d];\n", m->nact + 1); /* and h, the implicit step */
     if (plan_has_halves(own) || (full && plan_has_halves(gen)))
         fputs("\n/* Copies with halves (docs/codegen.md, \"Trigonometry\"): _near with the unchecked sin/cos,\n"
               " * taken when every angle is within +-MECH_SINCOS_MAX, and _far, which falls back to libm.\n"

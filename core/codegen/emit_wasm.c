@@ -487,10 +487,8 @@ static void statement(body *b, int i)
     ex id = b->em->st.stmt[i];
     const ex_node *n = &p->nodes[id];
     static const unsigned char binary[] = {
-        [EX_ADD] = WASM_F64_ADD,
-        [EX_SUB] = WASM_F64_SUB,
-        [EX_MUL] = WASM_F64_MUL,
-        [EX_DIV] = WASM_F64_DIV,
+        [EX_ADD] = WASM_F64_ADD, [EX_SUB] = WASM_F64_SUB, [EX_MUL] = WASM_F64_MUL,
+        [EX_DIV] = WASM_F64_DIV, [EX_MIN] = WASM_F64_MIN, [EX_MAX] = WASM_F64_MAX,
     };
     b->at = i;
     if (is_trig(n)) {
@@ -984,7 +982,7 @@ static void layout(scratch_layout *sl, const emitters *em)
     sl->table = 0;
     sl->fext = (uint32_t)sizeof mech_sincos_table;
     sl->act = align16(sl->fext + 48u * (uint32_t)m->nb);
-    sl->dg = align16(sl->act + 8u * (uint32_t)m->nact);
+    sl->dg = align16(sl->act + 8u * ((uint32_t)m->nact + 1u)); /* act and h, the implicit step */
     sl->tau_g = align16(sl->dg + 24u);
     sl->w = align16(sl->tau_g + 8u * (uint32_t)m->nv);
     sl->bytes = align16(sl->w + 8u * (uint32_t)nslot);

@@ -240,5 +240,17 @@ ex ex_recip0(ex_pool *p, ex a)
     return make(p, EX_RECIP0, a, -1);
 }
 
+ex ex_min(ex_pool *p, ex a, ex b)
+{
+    if (is_const(p, a) && is_const(p, b)) return ex_const(p, fmin(cval(p, a), cval(p, b)));
+    return a == b ? a : make(p, EX_MIN, a, b);
+}
+
+ex ex_max(ex_pool *p, ex a, ex b)
+{
+    if (is_const(p, a) && is_const(p, b)) return ex_const(p, fmax(cval(p, a), cval(p, b)));
+    return a == b ? a : make(p, EX_MAX, a, b);
+}
+
 ex ex_fma(ex_pool *p, ex acc, ex a, ex b) { return ex_add(p, acc, ex_mul(p, a, b)); }
 ex ex_fms(ex_pool *p, ex acc, ex a, ex b) { return ex_sub(p, acc, ex_mul(p, a, b)); }

@@ -26,9 +26,11 @@ typedef enum {
     EX_ADD,
     EX_SUB, /* a + b, a - b                             */
     EX_MUL,
-    EX_DIV,   /* a * b, a / b                             */
-    EX_SQRT,  /* sqrt(a)                                  */
-    EX_RECIP0 /* a > 0 ? 1 / a : 0                        */
+    EX_DIV,    /* a * b, a / b                             */
+    EX_SQRT,   /* sqrt(a)                                  */
+    EX_RECIP0, /* a > 0 ? 1 / a : 0                        */
+    EX_MIN,
+    EX_MAX /* min(a, b), max(a, b) of finite values    */
 } ex_op;
 
 /* The arrays a generated function reads, in the order of its parameters. */
@@ -70,6 +72,9 @@ ex ex_sqrt(ex_pool *p, ex a);
 /* 1/a for a > 0 and 0 otherwise: a direction d * recip0(|d|) that is zero,
  * not NaN, when the two points coincide. */
 ex ex_recip0(ex_pool *p, ex a);
+/* min(a, b), max(a, b): a clamp (an actuator's ranges) */
+ex ex_min(ex_pool *p, ex a, ex b);
+ex ex_max(ex_pool *p, ex a, ex b);
 
 /* a*b + c*d and friends, built from the constructors above. */
 ex ex_fma(ex_pool *p, ex acc, ex a, ex b); /* acc + a*b */

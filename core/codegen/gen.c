@@ -174,6 +174,15 @@ ex gen_input(gen *g, ex_input_array array, int k)
     return ex_input(&g->p, array, k);
 }
 
+ex gen_rotor(gen *g, const mech_body *b)
+{
+    ex_pool *p = &g->p;
+    ex rotor = ex_const(p, b->armature);
+    double c = g->m->integrator == MECH_INTEGRATOR_IMPLICIT ? mech_model_joint_damping(g->m, b->vidx) : 0.0;
+    if (c == 0.0) return rotor;
+    return ex_fma(p, rotor, ex_input(p, EX_IN_ACT, g->m->nact), ex_const(p, c));
+}
+
 sv6 gen_up_motion(gen *g, int i, sv6 m)
 {
     return sx_apply_motion(&g->p, g->b[i].xj, sx_apply_motion(&g->p, g->b[i].xt, m));

@@ -158,6 +158,10 @@ int gen_method2(gen *g, void (*half_solve)(gen *g, ex *x), const ex *d, const ex
 
 /* Runtime input array[k], e.g. q[3]. */
 ex gen_input(gen *g, ex_input_array array, int k);
+/* What the 1-DOF joint of body b adds to its diagonal entry of H: its
+ * armature, plus under integrator implicit h times its damping
+ * (mech_model_joint_damping), h = act[nact] the step (an input). */
+ex gen_rotor(gen *g, const mech_body *b);
 
 /* World position x and velocity xd of the point `pos` fixed in body b (-1:
  * the base, where the point is fixed). */

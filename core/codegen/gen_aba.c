@@ -132,7 +132,7 @@ int gen_aba_factor(gen *g)
             for (int k = 0; k < n; k++) f->U[i][k] = sa_apply(p, &IA[i], gb->S[k]); /* U = I^A S */
             for (int r = 0; r < n; r++)
                 for (int c = 0; c < n; c++) D[r * n + c] = sv_dot(p, gb->S[r], f->U[i][c]); /* D = S^T U */
-            if (n == 1) D[0] = ex_add(p, D[0], ex_const(p, b->armature));                   /* + rotor inertia */
+            if (n == 1) D[0] = ex_add(p, D[0], gen_rotor(g, b)); /* + rotor inertia (and h D) */
             block_ltdl(p, D, n, d, dinv);
             for (int k = 0; k < n * n; k++) f->L[i][k] = D[k];
             for (int k = 0; k < n; k++) {
@@ -154,7 +154,7 @@ int gen_aba_factor(gen *g)
          * has armature (then D != S^T U); a fixed joint passes I^A on whole. */
         if (n == 1) {
             sv6 U = f->U[i][0], w = sv_scale(p, U, f->dinv[b->vidx]);
-            int k = b->armature == 0.0 ? unit_axis(p, gb->S[0]) : -1;
+            int k = gen_rotor(g, b) == p->zero ? unit_axis(p, gb->S[0]) : -1;
             for (int r = 0; r < 6; r++)
                 for (int c = 0; c <= r; c++) {
                     ex e = r == k || c == k ? p->zero : ex_fms(p, IA[i].M[6 * r + c], w.e[r], U.e[c]);

@@ -43,7 +43,7 @@ int gen_crba(gen *g)
         for (int r = 0; r < b->nv; r++)
             for (int c = 0; c <= r; c++) {
                 ex h = sv_dot(p, g->b[i].S[r], F[c]);
-                set_h(g, b->vidx + r, b->vidx + c, r == c ? ex_add(p, h, ex_const(p, b->armature)) : h);
+                set_h(g, b->vidx + r, b->vidx + c, r == c ? ex_add(p, h, gen_rotor(g, b)) : h);
             }
         for (int j = i; b->nv > 0 && m->bodies[j].parent >= 0;) {
             for (int k = 0; k < b->nv; k++) F[k] = gen_up_transpose_force(g, j, F[k]);

@@ -1,11 +1,12 @@
-/* gen_elements.c — force elements and observation values (docs/mech-format.md,
+/* gen_elements.c — force elements, actuators and observation values (docs/mech-format.md,
  * "Force elements"; the dense counterparts are in core/rbda/elements.c).
  *
  *   tsda  tension f = k (l - l0) + c ldot + act[slot] between two points of
  *         interest: the spatial force [x_a x f u; f u] on a's body and its
  *         opposite on b's (u the unit vector a -> b), mapped to joints by
  *         the path walk, which touches only joints between the anchors;
- *   rsda  tau_e = -k (q - q0) - c qd + act[slot] on its joint's coordinate.
+ *   rsda  tau_e = -k (q - q0) - c qd + act[slot] on its joint's coordinate;
+ *   actuator  tau_e = gear force, MuJoCo's affine law (model.h, mech_actuator).
  *
  * gen_observe builds the values mech_observe returns, in its layout: every
  * POI's world position and velocity, each tsda's l and ldot, each rsda's
@@ -34,6 +35,25 @@ static ex tsda_state(gen *g, const mech_tsda *t, ex xa[3], ex xb[3], ex u[3], ex
 }
 
 static ex input_or_zero(gen *g, int slot) { return slot >= 0 ? gen_input(g, EX_IN_ACT, slot) : g->p.zero; }
+
+static ex clamp(ex_pool *p, ex x, const double range[2])
+{
+    return ex_min(p, ex_max(p, x, ex_const(p, range[0])), ex_const(p, range[1]));
+}
+
+/* mech_actuator_force (rbda/elements.h): the ctrl and the force clamped
+ * where limited, as the dense reference computes it. */
+static ex actuator_force(gen *g, const mech_actuator *a, ex q, ex qd)
+{
+    ex_pool *p = &g->p;
+    ex ctrl = gen_input(g, EX_IN_ACT, a->act);
+    if (a->ctrllimited) ctrl = clamp(p, ctrl, a->ctrlrange);
+    ex f = ex_mul(p, ex_const(p, a->gain), ctrl);
+    f = ex_add(p, f, ex_const(p, a->bias[0]));
+    f = ex_fma(p, f, ex_const(p, a->bias[1]), ex_mul(p, ex_const(p, a->gear), q));
+    f = ex_fma(p, f, ex_const(p, a->bias[2]), ex_mul(p, ex_const(p, a->gear), qd));
+    return a->forcelimited ? clamp(p, f, a->forcerange) : f;
+}
 
 int gen_elements(gen *g)
 {
@@ -71,6 +91,12 @@ int gen_elements(gen *g)
         t = ex_fms(p, t, ex_const(p, r->c), qd);
         t = ex_add(p, t, input_or_zero(g, r->act));
         g->tau_e[b->vidx] = ex_add(p, g->tau_e[b->vidx], t);
+    }
+    for (int i = 0; i < m->nu; i++) {
+        const mech_actuator *a = &m->actuators[i];
+        const mech_body *b = &m->bodies[a->body];
+        ex f = actuator_force(g, a, gen_input(g, EX_IN_Q, b->qidx), gen_input(g, EX_IN_QD, b->vidx));
+        g->tau_e[b->vidx] = ex_fma(p, g->tau_e[b->vidx], ex_const(p, a->gear), f);
     }
     for (int j = 0; j < m->nv; j++) gen_name(g, g->tau_e[j], "tau_e_%d", j);
     return 0;

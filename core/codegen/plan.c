@@ -141,7 +141,9 @@ static int analyse(emitter *em, unsigned char *keep, const ex *out, int nout)
         case EX_COS: em->ops.trig++; break;
         case EX_NEG: em->ops.neg++; break;
         case EX_ADD:
-        case EX_SUB: em->ops.add++; break;
+        case EX_SUB:
+        case EX_MIN:
+        case EX_MAX: em->ops.add++; break;
         case EX_MUL: em->ops.mul++; break;
         case EX_DIV:
         case EX_RECIP0: em->ops.div++; break;

@@ -74,6 +74,8 @@ enum {
     WASM_F64_SUB = 0xa1,
     WASM_F64_MUL = 0xa2,
     WASM_F64_DIV = 0xa3,
+    WASM_F64_MIN = 0xa4,
+    WASM_F64_MAX = 0xa5,
     WASM_I32_WRAP_I64 = 0xa7,
     WASM_I64_REINTERPRET_F64 = 0xbd,
     WASM_PREFIX_FC = 0xfc,

@@ -25,6 +25,9 @@ void mech_model_free(mech_model *m)
     free(m->ground.h);
     free(m->exclude);
     free(m->tires);
+    free(m->actuators);
+    for (int i = 0; i < m->nkey; i++) free(m->keys[i].q);
+    free(m->keys);
     free(m);
 }
 
@@ -45,6 +48,12 @@ int mech_model_body_find(const mech_model *m, const char *name)
 
 void mech_model_initial_state(const mech_model *m, double *q, double *qd)
 {
+    if (m->initial_key >= 0 && m->initial_key < m->nkey) {
+        const mech_keyframe *k = &m->keys[m->initial_key];
+        if (q) memcpy(q, k->q, (size_t)m->nq * sizeof *q);
+        if (qd) memcpy(qd, k->qd, (size_t)m->nv * sizeof *qd);
+        return;
+    }
     for (int i = 0; i < m->nb; i++) {
         const mech_body *b = &m->bodies[i];
         if (q) memcpy(q + b->qidx, b->q0, (size_t)b->nq * sizeof *q);
@@ -137,6 +146,8 @@ mech_sizes mech_model_sizes(const mech_model *m)
                          .nq = m->nq,
                          .nv = m->nv,
                          .nact = m->nact,
+                         .nu = m->nu,
+                         .nkey = m->nkey,
                          .nc = m->nc,
                          .npoi = m->npoi,
                          .nshape = m->nshape,
@@ -201,4 +212,16 @@ double mech_model_contact_step(const mech_model *m)
         if (dt == 0 || s < dt) dt = s;
     }
     return dt;
+}
+
+double mech_model_joint_damping(const mech_model *m, int j)
+{
+    double c = 0.0;
+    for (int i = 0; i < m->nrsda; i++)
+        if (m->bodies[m->rsdas[i].body].vidx == j) c += m->rsdas[i].c;
+    for (int i = 0; i < m->nu; i++) {
+        const mech_actuator *a = &m->actuators[i];
+        if (m->bodies[a->body].vidx == j) c -= a->gear * a->gear * a->bias[2];
+    }
+    return c;
 }

@@ -36,6 +36,8 @@
 #define MECH_MAX_WARNINGS 16    /* kept; later ones are dropped       */
 #define MECH_MAX_MESHES 1024    /* `mesh` assets                      */
 #define MECH_PATH_MAX 256       /* a mesh file's path, with its NUL   */
+#define MECH_MAX_ACTUATORS 1024
+#define MECH_MAX_KEYFRAMES 256
 
 typedef enum {
     MECH_JOINT_REVOLUTE,  /* nq = nv = 1: angle about +axis (rad)          */
@@ -198,6 +200,39 @@ typedef struct {
     int act;
     int line, col; /* of the `rsda` line and its name               */
 } mech_rsda;
+
+/* An actuator on a tree joint's coordinate, MuJoCo's affine law
+ * (MuJoCo docs, "Actuation model"): with length l = gear q and velocity
+ * ld = gear qd,
+ *   force = clamp(gain clamp(ctrl, ctrlrange) + bias[0] + bias[1] l + bias[2] ld, forcerange)
+ *   tau_e += gear force
+ * each clamp only where limited.  The kinds are shorthands for gain and bias:
+ *   motor     gain 1,  bias 0 0 0
+ *   position  gain kp, bias 0 -kp -kv    (ctrl: the target coordinate)
+ *   velocity  gain kv, bias 0 0 -kv      (ctrl: the target velocity)
+ *   general   gain and bias as given. */
+typedef enum { MECH_ACT_MOTOR, MECH_ACT_POSITION, MECH_ACT_VELOCITY, MECH_ACT_GENERAL } mech_actuator_kind;
+
+typedef struct {
+    char name[MECH_NAME_MAX];
+    mech_actuator_kind kind;
+    int body;             /* its revolute or prismatic joint               */
+    double gear;          /* != 0                                          */
+    double kp, kv;        /* position, velocity: as given (else 0)         */
+    double gain, bias[3]; /* the law above, from the kind                  */
+    int ctrllimited, forcelimited;
+    double ctrlrange[2], forcerange[2]; /* SI: N m, N, rad, m, rad/s as ctrl reads */
+    int act;                            /* its ctrl: slot in act[]        */
+    int line, col;                      /* of the `actuator` line and its name */
+} mech_actuator;
+
+/* A named state (`keyframe` block): q (nq), qd (nv) and ctrl (nu), each
+ * entry the model's initial state (or ctrl 0) unless the block sets it. */
+typedef struct {
+    char name[MECH_NAME_MAX];
+    double *q, *qd, *ctrl; /* owned by the model */
+    int line, col;
+} mech_keyframe;
 
 /* An XPBD pose target (`servo` block): drives rows of the successor frame
  * relative to the predecessor frame, pos = R_pᵀ(x_s − x_p) (rows x y z) and
@@ -387,7 +422,12 @@ typedef struct mech_model {
     int nmesh;           /* `mesh` assets                       */
     mech_mesh *meshes;
     int nloop, nc;          /* loop joints, constraint rows        */
-    int ntsda, nrsda, nact; /* force elements, input slots         */
+    int ntsda, nrsda, nact; /* force elements, input slots: the elements'
+                               * inputs, then each actuator's ctrl        */
+    int nu;                 /* actuators; their ctrl is act[nact - nu ..) */
+    mech_actuator *actuators;
+    int nkey, initial_key; /* keyframes; the one the initial state is, or -1 */
+    mech_keyframe *keys;
     mech_loop *loops;
     mech_tsda *tsdas;
     mech_rsda *rsdas;
@@ -408,6 +448,19 @@ typedef struct mech_model {
     int nwarning; /* what loads but is suspect (mech_model_warning) */
     mech_error warnings[MECH_MAX_WARNINGS];
 } mech_model;
+
+/* The damping an implicit step integrates on velocity j (MuJoCo docs,
+ * "Numerical integration", implicitfast): -d(tau_e_j)/d(qd_j) of the rsdas
+ * (c) and the actuators' velocity bias (-gear^2 bias[2]) on that joint. */
+double mech_model_joint_damping(const mech_model *m, int j);
+
+/* The step h an implicit step integrates the damping over: act[nact] of a
+ * model whose integrator is implicit (the engine sets it before each step,
+ * 0 in forward()), else 0.  act may be NULL (0). */
+static inline double mech_model_implicit_step(const mech_model *m, const double *act)
+{
+    return m->integrator == MECH_INTEGRATOR_IMPLICIT && act ? act[m->nact] : 0.0;
+}
 
 /* mech_model_parse, mech_model_load, mech_model_free and the accessors:
  * mech/model.h. */

@@ -2,6 +2,8 @@
  * (mech/model.h): bodies, track bands and their rollers, rods. */
 #include "model/model.h"
 
+#include <string.h>
+
 int mech_model_body(const mech_model *m, int i, mech_body_info *out)
 {
     if (i < 0 || i >= m->nb) return -1;
@@ -39,4 +41,40 @@ int mech_model_rod(const mech_model *m, int i, mech_rod_def *out)
     *out =
         (mech_rod_def){ .name = r->name, .density = r->rho, .rgba = { r->rgba[0], r->rgba[1], r->rgba[2], r->rgba[3] } };
     return 0;
+}
+
+int mech_model_actuator(const mech_model *m, int i, mech_actuator_info *out)
+{
+    static const char *const kinds[] = { "motor", "position", "velocity", "general" };
+    if (i < 0 || i >= m->nu) return -1;
+    const mech_actuator *a = &m->actuators[i];
+    *out = (mech_actuator_info){ .name = a->name,
+                                 .kind = kinds[a->kind],
+                                 .body = a->body,
+                                 .act = a->act,
+                                 .gear = a->gear,
+                                 .gain = a->gain,
+                                 .bias = { a->bias[0], a->bias[1], a->bias[2] },
+                                 .kp = a->kp,
+                                 .kv = a->kv,
+                                 .ctrllimited = a->ctrllimited,
+                                 .forcelimited = a->forcelimited,
+                                 .ctrlrange = { a->ctrlrange[0], a->ctrlrange[1] },
+                                 .forcerange = { a->forcerange[0], a->forcerange[1] } };
+    return 0;
+}
+
+int mech_model_keyframe(const mech_model *m, int i, mech_keyframe_info *out)
+{
+    if (i < 0 || i >= m->nkey) return -1;
+    const mech_keyframe *k = &m->keys[i];
+    *out = (mech_keyframe_info){ .name = k->name, .q = k->q, .qd = k->qd, .ctrl = k->ctrl };
+    return 0;
+}
+
+int mech_model_keyframe_find(const mech_model *m, const char *name)
+{
+    for (int i = 0; i < m->nkey; i++)
+        if (strcmp(m->keys[i].name, name) == 0) return i;
+    return -1;
 }

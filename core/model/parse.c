@@ -17,7 +17,7 @@
 static int description_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 
 /* Featherstone integrators, mech_integrator's order. */
-static const char *const integrators[] = { "verlet", "euler", NULL };
+static const char *const integrators[] = { "verlet", "euler", "implicit", NULL };
 _Static_assert(sizeof(mech_integrator) == sizeof(int), "block_word stores an int");
 
 /* The top-level statements, in the order "expected one of" lists them; the
@@ -45,12 +45,16 @@ static const block_key top_keys[] = {
     { .word = "mesh", .read = mesh_top, .repeats = 1 },
     { .word = "contact", .read = contact_top },
     { .word = "exclude", .read = exclude_top, .repeats = 1 },
+    { .word = "actuator", .read = actuator_top, .repeats = 1 },
+    { .word = "keyframe", .read = keyframe_top, .repeats = 1 },
+    { .word = "initial", .read = initial_top },
 };
 static const block_kind top_kind = { BLOCK_KIND("the file", top_keys, NULL, NULL) };
 
 /* Every block kind, for a key given outside its block. */
-static const block_kind *const block_kinds[] = { &body_block,  &loop_block, &tsda_block,  &rsda_block,   &xpbd_block,
-                                                 &servo_block, &rod_block,  &track_block, &ground_block, &tire_block };
+static const block_kind *const block_kinds[] = { &body_block,  &loop_block,  &tsda_block,     &rsda_block,
+ &xpbd_block,  &servo_block, &rod_block,      &track_block,
+ &ground_block, &tire_block,  &actuator_block, &keyframe_block };
 
 int mp_is_top_keyword(const lex_tok *kw) { return block_find(&top_kind, kw) >= 0; }
 
@@ -102,6 +106,7 @@ static int build_model(parser *p)
     int r = body_store(p);
     if (!r) r = loop_store(p);
     if (!r) r = springs_store(p);
+    if (!r) r = actuator_store(p);
     if (!r) r = xp_store_servos(p);
     if (!r) r = rod_store(p);
     if (!r) r = track_store(p);
@@ -162,6 +167,7 @@ mech_model *mech_model_parse(const char *text, size_t len, const char *name, mec
     rod_parse_free(&p);
     track_parse_free(&p);
     free(p.tires);
+    actuator_parse_free(&p);
     if (r) {
         mech_model_free(p.m);
         return NULL;

@@ -69,18 +69,27 @@ static const block_key body_keys[K_COUNT] = {
 };
 const block_kind body_block = { BLOCK_KIND("body", body_keys, finish_body, NULL), BLOCK_RAW(raw_body, b.name, b.line) };
 
-/* q0 of a floating body: x y z [<axis> <degrees>]. */
-static int floating_q0(parser *p, double q0[7])
+/* A floating body's position: x y z [<axis> <degrees>]. */
+static int floating_q0(parser *p, const char *key, double q0[7])
 {
     double axis[3], deg = 0.0, phi[3];
-    if (mp_read_numbers(p, "q0", "x y z [<axis> <degrees>]", q0 + 4, 3)) return -1;
+    if (mp_read_numbers(p, key, "x y z [<axis> <degrees>]", q0 + 4, 3)) return -1;
     q0[0] = 1.0;
     q0[1] = q0[2] = q0[3] = 0.0;
     if (!lex_more(&p->ln)) return 0;
-    if (mp_read_axis(p, "q0", axis) || mp_read_numbers(p, "q0", "x y z [<axis> <degrees>]", &deg, 1)) return -1;
+    if (mp_read_axis(p, key, axis) || mp_read_numbers(p, key, "x y z [<axis> <degrees>]", &deg, 1)) return -1;
     for (int i = 0; i < 3; i++) phi[i] = axis[i] * deg * DEG;
     quat_from_rotvec(phi, q0);
-    return mp_end_of_line(p, "q0", "x y z [<axis> <degrees>]");
+    return mp_end_of_line(p, key, "x y z [<axis> <degrees>]");
+}
+
+int body_joint_values(parser *p, const mech_body *b, const char *key, int velocity, double *out)
+{
+    if (velocity) return mp_number_line(p, key, out, b->joint == MECH_JOINT_FLOATING ? 6 : 1);
+    if (b->joint == MECH_JOINT_FLOATING) return floating_q0(p, key, out);
+    if (mp_number_line(p, key, out, 1)) return -1;
+    if (b->joint == MECH_JOINT_REVOLUTE) out[0] *= DEG;
+    return 0;
 }
 
 /* Parse a kept q0 / qd0 line now that the joint type is known. */
@@ -93,12 +102,7 @@ static int joint_values(parser *p, raw_body *rb, int k)
     if (b->joint == MECH_JOINT_FIXED)
         r = mp_fail(p, rb->seen.line[k], rb->seen.col[k], "'%s' is not allowed for a fixed joint (body '%s')",
                     body_keys[k].word, b->name);
-    else if (k == K_QD0) r = mp_number_line(p, "qd0", b->qd0, b->joint == MECH_JOINT_FLOATING ? 6 : 1);
-    else if (b->joint == MECH_JOINT_FLOATING) r = floating_q0(p, b->q0);
-    else {
-        r = mp_number_line(p, "q0", b->q0, 1);
-        if (b->joint == MECH_JOINT_REVOLUTE) b->q0[0] *= DEG;
-    }
+    else r = body_joint_values(p, b, body_keys[k].word, k == K_QD0, k == K_QD0 ? b->qd0 : b->q0);
     p->ln = saved;
     return r;
 }

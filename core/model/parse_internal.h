@@ -89,6 +89,14 @@ struct parser {
     int nexcludes, cap_excludes;
     struct raw_tire *tires;    /* parse_tire.c */
     int ntires, cap_tires;
+    struct raw_actuator *actuators; /* parse_actuator.c */
+    int nactuators, cap_actuators;
+    struct raw_keyframe *keyframes;
+    int nkeyframes, cap_keyframes;
+    struct key_line *key_lines; /* every keyframe's q, qd and ctrl lines */
+    int nkey_lines, cap_key_lines;
+    char initial[MECH_NAME_MAX]; /* `initial`: a keyframe's name, or "" */
+    int initial_line, initial_col;
 };
 
 /* parse_values.c: errors, tokens and values (all return 0, or -1 with the error set). */
@@ -135,7 +143,7 @@ int mp_is_top_keyword(const lex_tok *kw);
 
 /* The block kinds, each a table (parse_block.h), and the statements that open them. */
 extern const block_kind body_block, loop_block, tsda_block, rsda_block, xpbd_block, servo_block, rod_block, track_block,
-    ground_block, tire_block;
+    ground_block, tire_block, actuator_block, keyframe_block;
 int body_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int poi_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int static_top(parser *p, void *raw, const block_key *key, const lex_tok *kw); /* parse_shape.c */
@@ -156,11 +164,18 @@ int rod_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int track_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int ground_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int tire_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+int actuator_top(parser *p, void *raw, const block_key *key, const lex_tok *kw); /* parse_actuator.c */
+int keyframe_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+int initial_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 
 /* parse_body.c: the bodies in tree order (parents first), the shapes' and
  * pois' bodies by name. */
 int body_store(parser *p);
 void body_parse_free(parser *p);
+/* The rest of the line as body b's joint position (velocity 0: as its q0,
+ * degrees for a revolute joint, x y z [<axis> <degrees>] for a floating
+ * one) or velocity (1: as its qd0), SI into out; `key` names it in errors. */
+int body_joint_values(parser *p, const mech_body *b, const char *key, int velocity, double *out);
 /* parse_loop.c, parse_springs.c: loops and force elements into the model. */
 int loop_store(parser *p);
 int springs_store(parser *p);
@@ -193,6 +208,12 @@ int track_store(parser *p);
 void track_parse_free(parser *p);
 /* track_expand.c: one band's rollers located, its shoes and loop added. */
 int track_expand(parser *p, raw_track *rt);
+
+/* parse_actuator.c: after the bodies and force elements are stored, the
+ * actuators (act[] slots after the elements' inputs), then the keyframes
+ * and the initial one. */
+int actuator_store(parser *p);
+void actuator_parse_free(parser *p);
 
 /* parse_ground.c: the `ground` block (docs/mech-format.md, "Ground"). */
 /* Into the model (owns the grid heights from then on). */

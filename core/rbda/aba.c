@@ -21,7 +21,8 @@ typedef struct {
     double s[3]; /* 1 DOF: S = [s; 0] (revolute) or [0; s] (prismatic) */
     int off;     /* 0 revolute, 3 prismatic: where s sits in S       */
     int parent, nv, vidx;
-    int x0; /* iX0 wanted: this body or a descendant reads fext */
+    int x0;         /* iX0 wanted: this body or a descendant reads fext */
+    double damping; /* 1 DOF: what an implicit step adds to D per unit h */
     /* at q (aba_factor) */
     sxform X, X0;      /* iX_lambda, iX0                                   */
     sinertia IA;       /* IA_i, then Ia_i = IA_i - U D^-1 U^T              */
@@ -33,6 +34,7 @@ typedef struct {
 
 struct aba_ws {
     int nb;
+    double h; /* the implicit step (aba_set_implicit_step), else 0 */
     aba_body *b;
 };
 
@@ -56,6 +58,7 @@ aba_ws *aba_ws_new(const mech_model *m)
         B->parent = mb->parent;
         B->nv = mb->nv;
         B->vidx = mb->vidx;
+        if (mb->nv == 1) B->damping = mech_model_joint_damping(m, mb->vidx);
     }
     for (int i = m->nb - 1; i >= 0; i--) {
         aba_body *B = &ws->b[i];
@@ -64,6 +67,8 @@ aba_ws *aba_ws_new(const mech_model *m)
     }
     return ws;
 }
+
+void aba_set_implicit_step(aba_ws *ws, double h) { ws->h = h; }
 
 void aba_ws_free(aba_ws *ws)
 {
@@ -97,8 +102,9 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
             continue;
         }
         if (B->nv == 1) {
-            sinertia_mul_axis(&B->IA, B->off, B->s, B->U);                         /* U = IA S  */
-            B->Dinv = 1.0 / (v3_dot(B->s, B->U + B->off) + m->bodies[i].armature); /* D = S^T U + rotor */
+            sinertia_mul_axis(&B->IA, B->off, B->s, B->U);             /* U = IA S  */
+            double rotor = m->bodies[i].armature + ws->h * B->damping; /* + h D of an implicit step */
+            B->Dinv = 1.0 / (v3_dot(B->s, B->U + B->off) + rotor);     /* D = S^T U + rotor */
             if (B->parent < 0) continue;
             sinertia_sub_outer(&B->IA, B->U, B->Dinv); /* Ia = IA - U D^-1 U^T */
         }

@@ -22,6 +22,10 @@ typedef struct aba_ws aba_ws;
 aba_ws *aba_ws_new(const mech_model *m);
 void aba_ws_free(aba_ws *ws);
 
+/* The step h of an implicit step: aba_factor then adds h times each joint's
+ * damping (mech_model_joint_damping) to D, as the armature; 0 (the
+ * default): the explicit dynamics. */
+void aba_set_implicit_step(aba_ws *ws, double h);
 /* Configuration-only half: transforms, IA, U, D^-1 at q. */
 void aba_factor(const mech_model *m, aba_ws *ws, const double *q);
 /* Per right-hand side at the q of the last aba_factor, under gravity g

@@ -85,6 +85,20 @@ void mech_element_forces(const mech_model *m, dense_ws *ws, const double *q, con
         tau_e[b->vidx] +=
             -r->k * (q[b->qidx] - r->q0) - r->c * (qd ? qd[b->vidx] : 0.0) + (act && r->act >= 0 ? act[r->act] : 0.0);
     }
+    for (int i = 0; i < m->nu; i++) {
+        const mech_actuator *a = &m->actuators[i];
+        const mech_body *b = &m->bodies[a->body];
+        double f = mech_actuator_force(a, act ? act[a->act] : 0.0, q[b->qidx], qd ? qd[b->vidx] : 0.0);
+        tau_e[b->vidx] += a->gear * f;
+    }
+}
+
+double mech_actuator_force(const mech_actuator *a, double ctrl, double q, double qd)
+{
+    if (a->ctrllimited) ctrl = fmin(fmax(ctrl, a->ctrlrange[0]), a->ctrlrange[1]);
+    double f = a->gain * ctrl + a->bias[0] + a->bias[1] * (a->gear * q) + a->bias[2] * (a->gear * qd);
+    if (a->forcelimited) f = fmin(fmax(f, a->forcerange[0]), a->forcerange[1]);
+    return f;
 }
 
 int mech_observe_len(const mech_model *m) { return 6 * m->npoi + 2 * m->ntsda + 2 * m->nrsda; }

@@ -9,12 +9,17 @@
 #include "model/model.h"
 #include "rbda/dense.h"
 
-/* Generalized force of every tsda and rsda at (q, qd) into tau_e (nv).
- * TSDA: equal and opposite base-coordinate spatial forces at the two anchors,
- * mapped through J^T; RSDA: -k (q - q0) - c qd + act on its joint.  act
- * (m->nact doubles) may be NULL: all inputs zero. */
+/* Generalized force of every tsda, rsda and actuator at (q, qd) into tau_e
+ * (nv).  TSDA: equal and opposite base-coordinate spatial forces at the two
+ * anchors, mapped through J^T; RSDA: -k (q - q0) - c qd + act on its joint;
+ * actuator: gear times mech_actuator_force on its joint.  act (m->nact
+ * doubles) may be NULL: all inputs zero. */
 void mech_element_forces(const mech_model *m, dense_ws *ws, const double *q, const double *qd, const double *act,
                          double *tau_e);
+
+/* An actuator's force (model.h, mech_actuator) at ctrl and its joint's
+ * coordinate q and velocity qd: ctrl and force clamped where limited. */
+double mech_actuator_force(const mech_actuator *a, double ctrl, double q, double qd);
 
 /* Observation layout: all POIs (world x y z, vx vy vz: 6 each), then all
  * TSDAs (l, ldot), then all RSDAs (q, qd). */

@@ -200,6 +200,9 @@ void dense_fd_full(const mech_model *m, dense_ws *ws, const double *q, const dou
     int nv = m->nv, nc = m->nc;
     dense_rnea(m, ws, q, qd, ws->zero, fext, ws->C); /* C = ID(q, qd, 0) */
     dense_crba(m, ws, q, ws->H);
+    double h = mech_model_implicit_step(m, act);
+    if (h != 0.0) /* an implicit step: H + h D (MuJoCo's implicitfast) */
+        for (int j = 0; j < nv; j++) ws->H[nv * j + j] += h * mech_model_joint_damping(m, j);
     mech_element_forces(m, ws, q, qd, act, ws->tau_e);
     for (int j = 0; j < nv; j++) qdd[j] = tau[j] + ws->tau_e[j] - ws->C[j];
     if (dense_lu(nv, ws->H, ws->piv) != 0) goto singular;
@@ -236,6 +239,7 @@ void aba_fd_full(const mech_model *m, aba_ws *aws, dense_ws *dws, const double *
     static const double no_gravity[3]; /* bias 0 at qd = 0 */
     mech_element_forces(m, dws, q, qd, act, dws->tau_e);
     for (int j = 0; j < nv; j++) dws->tau_e[j] += tau[j];
+    aba_set_implicit_step(aws, mech_model_implicit_step(m, act));
     aba_factor(m, aws, q);                                    /* the one factorization */
     aba_solve(m, aws, m->gravity, qd, dws->tau_e, fext, qdd); /* qdd0 */
     if (nc == 0) return;

@@ -32,7 +32,8 @@ void mech_loop_terms(const mech_model *m, dense_ws *ws, const double *q, const d
  *   A lambda = k + kstab - K qdd0,   A = K H^-1 K^T
  *   qdd = qdd0 + H^-1 K^T lambda
  * one LU of H for all 1 + nc right-hand sides, A by a dense LU.  fext and act
- * may be NULL.  qdd is all NaN if H or A is singular.  With nc = 0, no
+ * may be NULL.  Under integrator implicit, H is H + h D with h = act[nact]
+ * (mech_model_implicit_step).  qdd is all NaN if H or A is singular.  With nc = 0, no
  * elements and act = NULL this is dense_fd. */
 void dense_fd_full(const mech_model *m, dense_ws *ws, const double *q, const double *qd, const double *tau,
                    const double *fext, const double *act, double *qdd);

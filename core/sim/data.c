@@ -16,8 +16,9 @@
 mech_data *mech_data_new(const mech_model *m, const mech_engine *engine, void *state, mech_error *err)
 {
     mech_data *d = calloc(1, sizeof *d);
-    /* One block for every array: q qd tau act fext qdd poses energy fstep vmid tstep. */
-    size_t n = (size_t)m->nq + 5 * (size_t)m->nv + (size_t)m->nact + 19 * (size_t)m->nb + 2;
+    /* One block for every array: q qd tau act (and h, the implicit step: model.h)
+     * fext qdd poses energy fstep vmid tstep. */
+    size_t n = (size_t)m->nq + 5 * (size_t)m->nv + (size_t)m->nact + 1 + 19 * (size_t)m->nb + 2;
     double *buf = d ? calloc(n, sizeof(double)) : NULL;
     if (!buf) {
         free(d);
@@ -35,7 +36,7 @@ mech_data *mech_data_new(const mech_model *m, const mech_engine *engine, void *s
     d->qd = d->q + m->nq;
     d->tau = d->qd + m->nv;
     d->act = d->tau + m->nv;
-    d->fext = d->act + m->nact;
+    d->fext = d->act + m->nact + 1;
     d->qdd = d->fext + 6 * m->nb;
     d->poses = d->qdd + m->nv;
     d->energy = d->poses + 7 * m->nb;
@@ -82,6 +83,9 @@ void mech_data_reset(mech_data *d)
     mech_model_initial_state(d->model, d->q, d->qd);
     memset(d->tau, 0, sizeof(double) * (size_t)d->nv);
     memset(d->act, 0, sizeof(double) * (size_t)d->nact);
+    const mech_model *m = d->model;
+    if (m->initial_key >= 0 && m->initial_key < m->nkey)
+        memcpy(mech_data_ctrl(d), m->keys[m->initial_key].ctrl, (size_t)m->nu * sizeof *d->act);
     memset(d->fext, 0, sizeof(double) * 6 * (size_t)d->nb);
     memset(d->qdd, 0, sizeof(double) * (size_t)d->nv);
     d->time = 0;
@@ -94,6 +98,19 @@ double *mech_data_qd(mech_data *d) { return d->qd; }
 double *mech_data_tau(mech_data *d) { return d->tau; }
 double *mech_data_act(mech_data *d) { return d->act; }
 double *mech_data_fext(mech_data *d) { return d->fext; }
+double *mech_data_ctrl(mech_data *d) { return d->act + d->model->nact - d->model->nu; }
+
+int mech_data_reset_keyframe(mech_data *d, int k)
+{
+    const mech_model *m = d->model;
+    if (k < 0 || k >= m->nkey) return mech_data_fail(d, "reset_keyframe: no keyframe %d: the model has %d", k, m->nkey);
+    mech_data_reset(d);
+    const mech_keyframe *key = &m->keys[k];
+    memcpy(d->q, key->q, (size_t)m->nq * sizeof *d->q);
+    memcpy(d->qd, key->qd, (size_t)m->nv * sizeof *d->qd);
+    memcpy(mech_data_ctrl(d), key->ctrl, (size_t)m->nu * sizeof *d->act);
+    return 0;
+}
 double *mech_data_gravity(mech_data *d) { return d->gravity; }
 const double *mech_data_qdd(const mech_data *d) { return d->qdd; }
 const mech_model *mech_data_model(const mech_data *d) { return d->model; }
@@ -222,12 +239,24 @@ static int check_state(mech_data *d, const char *what)
     return check_quaternions(d, what, d->q);
 }
 
+/* act finite: a bad ctrl is named by its actuator (a clamped ctrl would
+ * hide a NaN in the dynamics). */
+static int check_act(mech_data *d, const char *what)
+{
+    const mech_model *m = d->model;
+    if (mech_all_finite(d->act, d->nact)) return 0;
+    int i = 0, first = m->nact - m->nu;
+    while (isfinite(d->act[i])) i++;
+    if (i < first) return mech_data_fail_finite(d, what, "act", d->act);
+    return mech_data_fail(d, "%s: ctrl[%d] (actuator '%s') is %s", what, i - first, m->actuators[i - first].name,
+                          isnan(d->act[i]) ? "NaN" : "infinite");
+}
+
 /* check_state, then every other input a step reads: tau, act, gravity and
  * fext. */
 static int check_inputs(mech_data *d, const char *what)
 {
-    if (check_state(d, what) || mech_data_check_finite(d, what, "tau", d->tau, d->nv) ||
-        mech_data_check_finite(d, what, "act", d->act, d->nact) ||
+    if (check_state(d, what) || mech_data_check_finite(d, what, "tau", d->tau, d->nv) || check_act(d, what) ||
         mech_data_check_finite(d, what, "gravity", d->gravity, 3))
         return -1;
     for (int i = 0; i < d->nb; i++) {
@@ -268,6 +297,8 @@ int mech_data_forward(mech_data *d)
                               "open the model on a Featherstone engine for accelerations",
                               d->engine->name);
     if (!mech_all_finite(d->q, d->nq + d->nv)) return forward_failed(d); /* q, qd: one block */
+    if (d->model->nu && check_act(d, "forward")) return -1;
+    d->act[d->nact] = 0.0; /* the explicit dynamics (model.h, mech_model_implicit_step) */
     mech_data_fd(d)(d, d->q, d->qd, d->tau, d->fext, d->qdd);
     if (mech_all_finite(d->qdd, d->nv)) return 0;
     return forward_failed(d);

@@ -138,6 +138,41 @@ static void put_ground(json_buf *b, const mech_ground *g)
     put(b, "}");
 }
 
+/* The actuators (their ctrl is act[act]), the keyframes and the integrator. */
+static void put_actuators(json_buf *b, const mech_model *m)
+{
+    static const char *const kinds[] = { "motor", "position", "velocity", "general" };
+    static const char *const integrators[] = { "verlet", "euler", "implicit" };
+    put(b, ",\"actuators\":[");
+    for (int i = 0; i < m->nu; i++) {
+        const mech_actuator *a = &m->actuators[i];
+        put(b, "%s{", i ? "," : "");
+        put_string(b, "name", a->name);
+        put(b, ",\"joint\":%d,\"kind\":\"%s\",\"act\":%d,\"gear\":%.17g,\"gain\":%.17g", a->body, kinds[a->kind],
+            a->act, a->gear, a->gain);
+        put_array(b, "bias", a->bias, 3);
+        put(b, ",\"kp\":%.17g,\"kv\":%.17g,\"unit\":\"%s\"", a->kp, a->kv,
+            m->bodies[a->body].joint == MECH_JOINT_REVOLUTE ? "rad" : "m");
+        if (a->ctrllimited) put_array(b, "ctrlrange", a->ctrlrange, 2);
+        else put(b, ",\"ctrlrange\":null");
+        if (a->forcelimited) put_array(b, "forcerange", a->forcerange, 2);
+        else put(b, ",\"forcerange\":null");
+        put(b, "}");
+    }
+    put(b, "],\"keyframes\":[");
+    for (int i = 0; i < m->nkey; i++) {
+        const mech_keyframe *k = &m->keys[i];
+        put(b, "%s{", i ? "," : "");
+        put_string(b, "name", k->name);
+        put_array(b, "q", k->q, m->nq);
+        put_array(b, "qd", k->qd, m->nv);
+        put_array(b, "ctrl", k->ctrl, m->nu);
+        put(b, "}");
+    }
+    put(b, "],\"initialKeyframe\":%d,\"integrator\":\"%s\"",
+        m->initial_key >= 0 && m->initial_key < m->nkey ? m->initial_key : -1, integrators[m->integrator]);
+}
+
 char *mech_model_describe(const mech_model *m)
 {
     json_buf b = { 0 };
@@ -212,9 +247,9 @@ char *mech_model_describe(const mech_model *m)
     put(&b, ",\"contactDt\":%.17g", mech_model_has_contact(m) ? mech_model_contact_step(m) : 0.0);
     /* The file's step: its `xpbd` block's dt (0.01 without one), what an XPBD run of it steps at. */
     put(&b, ",\"dt\":%.17g", mech_model_options(m).dt);
-    /* One entry per act[] slot, in slot order: the (first) element that reads it. */
+    /* One entry per act[] slot of a force element, in slot order: the (first) element that reads it. */
     put(&b, ",\"inputs\":[");
-    for (int a = 0; a < m->nact; a++) {
+    for (int a = 0; a < m->nact - m->nu; a++) {
         const mech_tsda *t = NULL;
         const mech_rsda *r = NULL;
         for (int i = 0; i < m->ntsda && !t; i++)
@@ -236,7 +271,9 @@ char *mech_model_describe(const mech_model *m)
             : r ? r->c
                 : 0);
     }
-    put(&b, "]}");
+    put(&b, "]");
+    put_actuators(&b, m);
+    put(&b, "}");
     if (b.failed) {
         free(b.s);
         return NULL;

@@ -33,11 +33,12 @@ static int step(mech_data *d, double dt)
 {
     const double *tau = mech_data_step_tau(d);
     if (!tau) return -1;
+    if (d->model->integrator == MECH_INTEGRATOR_IMPLICIT) d->act[d->nact] = dt; /* H + dt D (model.h) */
     int constrained = mech_data_constrained(d);
     mech_fd_fn fd = constrained ? mech_data_constrained_fd : d->fd;
     d->cs_failed = 0;
     int r;
-    if (d->model->integrator == MECH_INTEGRATOR_EULER)
+    if (d->model->integrator != MECH_INTEGRATOR_VERLET)
         r = mech_step_euler_forced(d->model, fd, d, mech_data_step_forces, d, d->q, d->qd, tau, d->qdd, dt);
     else
         r = mech_step_verlet_forced(d->model, fd, d, mech_data_step_forces, d, d->q, d->qd, tau, d->qdd, d->vmid,
@@ -79,7 +80,7 @@ static double step_work(const mech_data *d)
 {
     const mech_model *m = d->model;
     double nc = m->nc;
-    return 1.0 + m->nb + nc + m->ntsda + m->nrsda + nc * m->nb + nc * nc * (m->nv + nc / 3) / LOOP_FLOPS;
+    return 1.0 + m->nb + nc + m->ntsda + m->nrsda + m->nu + nc * m->nb + nc * nc * (m->nv + nc / 3) / LOOP_FLOPS;
 }
 
 /* ---- the articulated-body algorithm ---- */
@@ -133,7 +134,7 @@ mech_data *mech_data_new_aba(const mech_model *m, mech_error *err)
     *err = (mech_error){ .line = 0 };
     if (mech_loops_check(m, err)) return NULL; /* an over-constrained loop: A would be singular */
     aba_state *s = calloc(1, sizeof *s);
-    int dense = m->nc || m->ntsda || m->nrsda;
+    int dense = m->nc || m->ntsda || m->nrsda || m->nu;
     if (s) {
         s->aws = aba_ws_new(m);
         if (dense) s->dws = dense_ws_new(m);

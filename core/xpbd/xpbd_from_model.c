@@ -355,6 +355,9 @@ int xpbd_from_model(const mech_model *mm, xpbd_mech *x, mech_error *err)
         return fail(mm, err, mm->ntsda ? mm->tsdas[0].line : mm->rsdas[0].line,
                     mm->ntsda ? mm->tsdas[0].col : mm->rsdas[0].col,
                     "force elements (tsda, rsda) are not supported by XPBD");
+    if (mm->nu)
+        return fail(mm, err, mm->actuators[0].line, mm->actuators[0].col,
+                    "actuators are not supported by XPBD yet: open the model on a Featherstone engine");
     for (int i = 0; i < mm->nb; i++)
         if (invertible(mm, i, err)) return -1;
     int nj = mm->nloop + mm->nxtarget;

@@ -7,8 +7,10 @@
 
 /* How the Featherstone engines advance a step (sim.h). */
 typedef enum {
-    MECH_INTEGRATOR_VERLET, /* Störmer–Verlet, one dynamics call per step (default) */
-    MECH_INTEGRATOR_EULER   /* semi-implicit Euler */
+    MECH_INTEGRATOR_VERLET,  /* Störmer–Verlet, one dynamics call per step (default) */
+    MECH_INTEGRATOR_EULER,   /* semi-implicit Euler */
+    MECH_INTEGRATOR_IMPLICIT /* semi-implicit Euler with joint damping and actuator velocity gains implicit:
+                              * (H + dt D) qdd = tau - C + tau_e (MuJoCo's implicitfast) */
 } mech_integrator;
 
 /* A model's options, as its file sets them (or their defaults).  An engine
@@ -21,9 +23,10 @@ typedef struct {
     int substeps, iterations; /* XPBD: per step, per substep */
 } mech_options;
 
-/* Sizes: bodies (without the base), coordinates, velocities, inputs. */
+/* Sizes: bodies (without the base), coordinates, velocities, inputs (the
+ * force elements' inputs, then each actuator's ctrl), actuators, keyframes. */
 typedef struct {
-    int nb, nq, nv, nact;
+    int nb, nq, nv, nact, nu, nkey;
     int nc; /* closed-loop constraint rows */
     int npoi, nshape, nrod;
     int observe_len; /* values of mech_data_observe */
@@ -110,7 +113,29 @@ MECH_API char *mech_model_describe(const mech_model *m);
  * NULL when i is out of range. */
 MECH_API int mech_model_warning_count(const mech_model *m);
 MECH_API const mech_error *mech_model_warning(const mech_model *m, int i);
-/* The initial state of the file: q (nq) and qd (nv). */
+/* Actuator i (docs/mech-format.md, "Actuators"): its joint's body, its
+ * kind ("motor", "position", "velocity", "general"), MuJoCo's affine law
+ * (gear, gain, bias), the servo gains as given, the ranges (limited: 1 when
+ * set) and its ctrl's slot in act. */
+typedef struct {
+    const char *name, *kind;
+    int body, act;
+    double gear, gain, bias[3], kp, kv;
+    int ctrllimited, forcelimited;
+    double ctrlrange[2], forcerange[2];
+} mech_actuator_info;
+/* Actuator i into *out: 0, or -1 when i is out of range. */
+MECH_API int mech_model_actuator(const mech_model *m, int i, mech_actuator_info *out);
+/* Keyframe i (docs/mech-format.md, "Keyframes"): q (nq), qd (nv), ctrl (nu). */
+typedef struct {
+    const char *name;
+    const double *q, *qd, *ctrl;
+} mech_keyframe_info;
+/* Keyframe i into *out: 0, or -1 when i is out of range. */
+MECH_API int mech_model_keyframe(const mech_model *m, int i, mech_keyframe_info *out);
+/* The index of the keyframe called `name`, -1 when none. */
+MECH_API int mech_model_keyframe_find(const mech_model *m, const char *name);
+/* The initial state of the file: q (nq) and qd (nv) (its `initial` keyframe's, when it names one). */
 MECH_API void mech_model_initial_state(const mech_model *m, double *q, double *qd);
 
 #endif

@@ -25,6 +25,10 @@ MECH_API double *mech_data_q(mech_data *d);
 MECH_API double *mech_data_qd(mech_data *d);
 MECH_API double *mech_data_tau(mech_data *d);
 MECH_API double *mech_data_act(mech_data *d);
+/* The actuators' inputs, nu of them in file order: the last nu entries of
+ * act (docs/mech-format.md, "Actuators").  A step or forward() refuses a
+ * non-finite one, naming its actuator. */
+MECH_API double *mech_data_ctrl(mech_data *d);
 MECH_API double *mech_data_fext(mech_data *d);
 MECH_API double *mech_data_gravity(mech_data *d);
 MECH_API const double *mech_data_qdd(const mech_data *d);
@@ -91,9 +95,13 @@ MECH_API void mech_data_state_save(mech_data *d, double *out);
  * value is not finite (or a floating body's quaternion is zero). */
 MECH_API int mech_data_state_restore(mech_data *d, const double *in, int n);
 
-/* Back to the model's initial state, time 0; tau, act, fext and qdd zeroed;
+/* Back to the model's initial state, time 0; tau, act, fext and qdd zeroed
+ * (ctrl: the initial keyframe's when the model names one);
  * gravity and the producers kept. */
 MECH_API void mech_data_reset(mech_data *d);
+/* mech_data_reset, then the state and ctrl of keyframe k of the model
+ * (mech_model_keyframe); -1 with the error set when there is no keyframe k. */
+MECH_API int mech_data_reset_keyframe(mech_data *d, int k);
 
 /* The floor (docs/contact.md, "The floor"): on a Featherstone run, the plane
  * z = height becomes a collider under every body collider (friction 1, the

@@ -9,7 +9,8 @@
  * Tree models are compared at random states; models with loops at states
  * near the closure manifold, torn a little so the Baumgarte terms are live
  * (mech_sample_loop_state), with rank(K) = nc checked at every trial.  Force
- * elements get random act[]; observe and find are checked against
+ * elements and actuators get random act[] (and an implicit model a random
+ * step h, act[nact]); observe and find are checked against
  * mech_observe and mech_find.  Gravity is an input of the generated code:
  * it is also run with gravities other than the model's (one far from it, and
  * the model's with one component moved by 1e-3), against the dense
@@ -138,6 +139,7 @@ int main(int argc, char **argv)
         if (m->nc) mech_loop_project(m, ws, qw);
         for (int t = 0; t < TRIALS; t++) {
             mech_sample_loop_state(m, ws, &rng, qw, q, qd, tau, fext, act);
+            if (m->integrator == MECH_INTEGRATOR_IMPLICIT) act[m->nact] = mech_rng_uniform(&rng, 0, 0.01); /* h */
             if (t % 2) denormalize_quaternions(m, q, 0.5 + t / (double)TRIALS);
             if (m->nc) {
                 mech_loop_terms(m, ws, q, NULL, NULL, NULL, ws->K, NULL);

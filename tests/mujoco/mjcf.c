@@ -51,14 +51,30 @@ static void put_vec(text_buf *t, const char *attr, const double *v, int n)
     put(t, "\"");
 }
 
-static void put_joint(text_buf *t, const mech_body *b, int i, int depth)
+/* The rsdas on body i's joint as MuJoCo's joint spring and damper
+ * (passive force -stiffness (q - springref) - damping qd): their sums. */
+static void put_spring(text_buf *t, const mech_model *m, int i)
+{
+    double k = 0, c = 0, kq0 = 0;
+    for (int r = 0; r < m->nrsda; r++)
+        if (m->rsdas[r].body == i) {
+            k += m->rsdas[r].k;
+            c += m->rsdas[r].c;
+            kq0 += m->rsdas[r].k * m->rsdas[r].q0;
+        }
+    if (k != 0 || c != 0) put(t, " stiffness=\"%.17g\" damping=\"%.17g\" springref=\"%.17g\"", k, c, k ? kq0 / k : 0.0);
+}
+
+static void put_joint(text_buf *t, const mech_model *m, int i, int depth)
 {
     static const char *const type[] = { [MECH_JOINT_REVOLUTE] = "hinge", [MECH_JOINT_PRISMATIC] = "slide" };
+    const mech_body *b = &m->bodies[i];
     switch (b->joint) {
     case MECH_JOINT_REVOLUTE:
     case MECH_JOINT_PRISMATIC:
         put(t, "%*s<joint name=\"j%d\" type=\"%s\" armature=\"%.17g\"", 2 * depth, "", i, type[b->joint], b->armature);
         put_vec(t, "axis", b->axis, 3);
+        put_spring(t, m, i);
         put(t, "/>\n");
         break;
     case MECH_JOINT_FLOATING: put(t, "%*s<freejoint name=\"j%d\"/>\n", 2 * depth, "", i); break;
@@ -122,11 +138,32 @@ static void put_body(text_buf *t, const mech_model *m, int i, int depth)
     put_vec(t, "pos", b->pos, 3);
     put_vec(t, "quat", quat, 4);
     put(t, ">\n");
-    put_joint(t, b, i, depth + 1);
+    put_joint(t, m, i, depth + 1);
     put_inertial(t, b, depth + 1);
     for (int k = i + 1; k < m->nb; k++)
         if (m->bodies[k].parent == i) put_body(t, m, k, depth + 1);
     put(t, "%*s</body>\n", 2 * depth, "");
+}
+
+/* Each actuator as MuJoCo's general actuator with a fixed gain and an
+ * affine bias on its joint (MuJoCo docs, "Actuation model"). */
+static void put_actuators(text_buf *t, const mech_model *m)
+{
+    if (!m->nu) return;
+    put(t, "  <actuator>\n");
+    for (int i = 0; i < m->nu; i++) {
+        const mech_actuator *a = &m->actuators[i];
+        put(t, "    <general name=\"a%d\" joint=\"j%d\" gear=\"%.17g\" gaintype=\"fixed\" biastype=\"affine\"", i,
+            a->body, a->gear);
+        put(t, " gainprm=\"%.17g\"", a->gain);
+        put_vec(t, "biasprm", a->bias, 3);
+        put(t, " ctrllimited=\"%s\" forcelimited=\"%s\"", a->ctrllimited ? "true" : "false",
+            a->forcelimited ? "true" : "false");
+        if (a->ctrllimited) put_vec(t, "ctrlrange", a->ctrlrange, 2);
+        if (a->forcelimited) put_vec(t, "forcerange", a->forcerange, 2);
+        put(t, "/>\n");
+    }
+    put(t, "  </actuator>\n");
 }
 
 int mjcf_supported(const mech_model *m, char *why, int len)
@@ -136,11 +173,9 @@ int mjcf_supported(const mech_model *m, char *why, int len)
                  "%d loop joint(s): closed loops are not mapped (MuJoCo "
                  "closes loops with soft equality constraints, not exactly)",
                  m->nloop);
-    else if (m->ntsda + m->nrsda > 0)
-        snprintf(why, (size_t)len,
-                 "%d force element(s) (tsda/rsda) are not mapped to "
-                 "MuJoCo tendons or joint springs",
-                 m->ntsda + m->nrsda);
+    else if (m->ntsda > 0) snprintf(why, (size_t)len, "%d tsda(s) are not mapped to MuJoCo tendons", m->ntsda);
+    else if (m->nact > m->nu)
+        snprintf(why, (size_t)len, "%d rsda input(s) are not mapped to MuJoCo actuators", m->nact - m->nu);
     else return 1;
     return 0;
 }
@@ -153,12 +188,16 @@ char *mjcf_write(const mech_model *m)
     put(&t, "  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n");
     put(&t, "  <option integrator=\"Euler\" timestep=\"0.001\"");
     put_vec(&t, "gravity", m->gravity, 3);
-    put(&t, ">\n    <flag constraint=\"disable\" contact=\"disable\" limit=\"disable\""
-            " equality=\"disable\" frictionloss=\"disable\" passive=\"disable\"/>\n"
-            "  </option>\n  <worldbody>\n");
+    put(&t,
+        ">\n    <flag constraint=\"disable\" contact=\"disable\" limit=\"disable\""
+        " equality=\"disable\" frictionloss=\"disable\"%s/>\n"
+        "  </option>\n  <worldbody>\n",
+        m->nrsda ? "" : " passive=\"disable\"");
     for (int i = 0; i < m->nb; i++)
         if (m->bodies[i].parent < 0) put_body(&t, m, i, 2);
-    put(&t, "  </worldbody>\n</mujoco>\n");
+    put(&t, "  </worldbody>\n");
+    put_actuators(&t, m);
+    put(&t, "</mujoco>\n");
     if (t.failed) {
         free(t.s);
         return NULL;
@@ -320,6 +359,8 @@ void mjcf_set_state(mjcf_sim *s, const double *q, const double *qd, const double
     if (!fext) memset(d->xfrc_applied, 0, sizeof(double) * 6 * (size_t)s->m->nbody);
     mjcf_map_state(s, q, qd, tau, fext, d->qpos, d->qvel, d->qfrc_applied, d->xfrc_applied);
 }
+
+void mjcf_set_ctrl(mjcf_sim *s, const double *ctrl) { memcpy(s->d->ctrl, ctrl, sizeof(double) * (size_t)s->m->nu); }
 
 void mjcf_get_qdd(const mjcf_sim *s, const double *q, const double *qd, double *qdd)
 {

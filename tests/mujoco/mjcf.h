@@ -24,8 +24,9 @@
 #include "model/model.h"
 
 /* 1 when `m` can be rebuilt in MuJoCo by this converter; otherwise 0 with
- * the reason in why.  Tree bodies only: loop joints and force elements
- * (tsda/rsda) are not mapped. */
+ * the reason in why.  Tree bodies only: loop joints, tsdas and rsda inputs
+ * are not mapped; rsdas become joint springs and dampers, actuators
+ * MuJoCo's general actuators (gain, affine bias, gear, ranges). */
 int mjcf_supported(const mech_model *m, char *why, int len);
 
 /* MJCF text for `m` (malloc'd, caller frees), NULL if out of memory.  Only the
@@ -58,6 +59,8 @@ void mjcf_map_state(mjcf_sim *s, const double *q, const double *qd, const double
 void mjcf_set_state(mjcf_sim *s, const double *q, const double *qd, const double *tau, const double *fext);
 
 /* s->d->qacc in our coordinates; q and qd are the state it was computed at. */
+/* The actuators' ctrl (mech_data_ctrl's layout: ours are MuJoCo's, in order). */
+void mjcf_set_ctrl(mjcf_sim *s, const double *ctrl);
 void mjcf_get_qdd(const mjcf_sim *s, const double *q, const double *qd, double *qdd);
 
 /* The minimal smooth forward dynamics, no collision, constraint or sensor

@@ -16,6 +16,9 @@ target_compile_definitions(test_mujoco PRIVATE $<${mech_has_generated}:MECH_HAVE
 
 add_test(NAME mujoco_closed_form COMMAND test_mujoco --closed-form)
 file(GLOB MECH_MUJOCO_MODELS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/*.mech)
+# With actuation: the servo arm (motor, position, velocity and general kinds)
+# and the imported robots (the Panda's general servos, the URDF arm's motors).
+list(APPEND MECH_MUJOCO_MODELS ${CMAKE_SOURCE_DIR}/models/loops/servoarm.mech ${MECH_ROBOT_MODELS})
 foreach(model ${MECH_MUJOCO_MODELS})
   get_filename_component(stem ${model} NAME_WE)
   add_test(NAME mujoco_${stem} COMMAND test_mujoco ${model})

@@ -4,7 +4,10 @@
  *   test_mujoco <model.mech>   200 random states: MuJoCo's qacc (mj_forward)
  *                              against dense_fd and the generated fwd_dyn, and
  *                              the benchmark's minimal MuJoCo pipeline against
- *                              mj_forward.
+ *                              mj_forward.  A model with actuators is checked
+ *                              with actuation on: random ctrl over each
+ *                              ctrlrange and beyond it (MuJoCo clamps), rsdas
+ *                              as joint springs and dampers.
  *   test_mujoco --closed-form  MuJoCo and dense_fd against textbook formulas
  *                              (a pendulum about a skew axis carrying a welded
  *                              body, a free body under fext), so MuJoCo itself
@@ -12,8 +15,8 @@
  *
  * The state mapping, floating bodies included, is in mjcf.h and
  * docs/mujoco-mapping.md.  Gate: mech_scaled_error <= 1e-9.  Exit 0 = PASS,
- * 1 = FAIL, 77 = SKIP (loop joints or force elements, which the converter does
- * not map; the reason is printed).
+ * 1 = FAIL, 77 = SKIP (loop joints, tsdas or element inputs, which the
+ * converter does not map; the reason is printed).
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +25,7 @@
 
 #include "mjcf.h"
 #include "rbda/dense.h"
+#include "rbda/loops.h"
 #include "rbda/sample.h"
 #include "spatial/spatial.h"
 #ifdef MECH_HAVE_GENERATED
@@ -33,13 +37,13 @@
 #define TOL 1e-9
 
 typedef struct {
-    double *q, *qd, *tau, *fext, *want, *got;
+    double *q, *qd, *tau, *fext, *want, *got, *act;
 } state_buf;
 
 static int state_alloc(state_buf *s, const mech_model *m)
 {
     size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nf = 6 * (size_t)m->nb;
-    double *p = calloc(nq + 4 * nv + nf + 1, sizeof(double));
+    double *p = calloc(nq + 4 * nv + nf + (size_t)m->nact + 2, sizeof(double));
     if (!p) return 0;
     s->q = p;
     s->qd = s->q + nq;
@@ -47,6 +51,7 @@ static int state_alloc(state_buf *s, const mech_model *m)
     s->want = s->tau + nv;
     s->got = s->want + nv;
     s->fext = s->got + nv;
+    s->act = s->fext + nf; /* the actuators' ctrl (and h: 0, the explicit dynamics) */
     return 1;
 }
 
@@ -54,8 +59,25 @@ static int state_alloc(state_buf *s, const mech_model *m)
 static void mujoco_qdd(mjcf_sim *sim, state_buf *s)
 {
     mjcf_set_state(sim, s->q, s->qd, s->tau, s->fext);
+    if (sim->m->nu) mjcf_set_ctrl(sim, s->act + sim->mech->nact - sim->mech->nu);
     mj_forward(sim->m, sim->d);
     mjcf_get_qdd(sim, s->q, s->qd, s->got);
+}
+
+/* Random ctrl: over each ctrlrange widened by a fifth on either side, so
+ * that both clamps are exercised; +-5 where unlimited. */
+static void sample_ctrl(const mech_model *m, mech_rng *rng, double *act)
+{
+    for (int i = 0; i < m->nu; i++) {
+        const mech_actuator *a = &m->actuators[i];
+        double lo = -5, hi = 5;
+        if (a->ctrllimited) {
+            double w = a->ctrlrange[1] - a->ctrlrange[0];
+            lo = a->ctrlrange[0] - 0.2 * w;
+            hi = a->ctrlrange[1] + 0.2 * w;
+        }
+        act[a->act] = mech_rng_uniform(rng, lo, hi);
+    }
 }
 
 /* ---- closed-form checks ---- */
@@ -294,12 +316,14 @@ static errors run_trials(const mech_model *m, mjcf_sim *sim, dense_ws *ws, fwd_d
     mech_rng_seed(&rng, 20261129);
     for (int t = 0; t < TRIALS; t++) {
         mech_sample_state(m, &rng, s->q, s->qd, s->tau, s->fext);
+        if (m->nu) sample_ctrl(m, &rng, s->act);
         mujoco_qdd(sim, s);
-        e.pipeline = fmax(e.pipeline, pipeline_error(sim, s, scratch));
-        dense_fd(m, ws, s->q, s->qd, s->tau, s->fext, s->want);
+        /* The minimal pipeline has no passive or actuator forces. */
+        if (!m->nrsda && !m->nu) e.pipeline = fmax(e.pipeline, pipeline_error(sim, s, scratch));
+        dense_fd_full(m, ws, s->q, s->qd, s->tau, s->fext, s->act, s->want);
         e.dense = fmax(e.dense, mech_scaled_error(s->got, s->want, m->nv));
         if (!gen) continue;
-        gen(s->q, s->qd, s->tau, s->fext, NULL, m->gravity, s->want);
+        gen(s->q, s->qd, s->tau, s->fext, s->act, m->gravity, s->want);
         e.generated = fmax(e.generated, mech_scaled_error(s->got, s->want, m->nv));
     }
     return e;

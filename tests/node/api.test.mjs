@@ -22,7 +22,7 @@ test('listModels lists every shipped model with its sizes', async () => {
     assert.equal(sim.backend, m.backend, `${m.name} opens on its own backend`);
     assert.deepEqual([sim.name, sim.description, sim.nq, sim.nv, sim.nb, sim.nact],
       [m.name, m.description, m.nq, m.nv, m.nb, m.nact]);
-    assert.equal(sim.describe().inputs.length, sim.nact);
+    assert.equal(sim.describe().inputs.length + sim.describe().actuators.length, sim.nact, 'an act slot per element input and actuator');
     assert.equal(sim.bodyNames.length, sim.nb);
     assert.equal(sim.poses().length, 7 * sim.nb);
     sim.dispose();

@@ -1,6 +1,7 @@
 // The MJCF/URDF importer (docs/import.md) cross-checked against MuJoCo: each model is loaded in mujoco-js
-// (contacts, limits, equality constraints and actuators disabled; joint damping and springs kept) and, imported,
-// in this project's runtime engine; MuJoCo's qacc and our forward() qdd agree at 200 random (q, qd, tau).
+// (contacts, limits and equality constraints disabled; joint damping, springs and actuators kept) and, imported,
+// in this project's runtime engine; MuJoCo's qacc and our forward() qdd agree at 200 random (q, qd, tau, ctrl);
+// an actuator MuJoCo does not have (a URDF effort's motor) keeps ctrl 0.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { test } from 'node:test';
 import { importModel, openModel } from '../../wasm/index.mjs';
 import { root, scaledError } from './helpers.mjs';
 import { qToMat } from '../../wasm/import/math.mjs';
-import { forMujoco, jointLayout, loadMujoco, mujocoFromFiles, mujocoModel, mujocoQdd, withFlags } from './mujoco-side.mjs';
+import { actuatorLayout, forMujoco, jointLayout, loadMujoco, mujocoFromFiles, mujocoModel, mujocoQdd, withFlags } from './mujoco-side.mjs';
 
 const panda = readFileSync(`${root}models/robots/panda.xml`, 'utf8');
 const scara = readFileSync(`${root}models/robots/scara.urdf`, 'utf8');
@@ -26,8 +27,9 @@ async function crossCheck(mechText, name, model, { slide = 0.1 } = {}) {
   const sim = await openModel({ text: mechText, name }, { backend: 'runtime' });
   const data = new mj.MjData(model);
   const layout = jointLayout(mj, model, sim);
+  const actuators = actuatorLayout(mj, model, sim);
   assert.equal(sim.nv, model.nv, 'the same number of velocities');
-  const bodies = sim.describe().bodies;
+  const { bodies, actuators: acts } = sim.describe();
   const random = prng(12345);
   let worst = 0;
   for (let trial = 0; trial < TRIALS; trial++) {
@@ -44,7 +46,11 @@ async function crossCheck(mechText, name, model, { slide = 0.1 } = {}) {
       sim.qd[i] = 2 * random();
       sim.tau[i] = 3 * random();
     }
-    const want = mujocoQdd(mj, model, data, sim, layout);
+    for (const { ours } of actuators) { // over each ctrlrange and a fifth beyond: both clamp
+      const [lo, hi] = acts[ours].ctrlrange ?? [-5, 5];
+      sim.ctrl[ours] = (lo + hi) / 2 + 0.6 * (hi - lo) * random();
+    }
+    const want = mujocoQdd(mj, model, data, sim, layout, actuators);
     const got = sim.forward();
     worst = Math.max(worst, scaledError(got, want));
   }
@@ -53,11 +59,11 @@ async function crossCheck(mechText, name, model, { slide = 0.1 } = {}) {
   return worst;
 }
 
-test('Franka Panda (MJCF, MuJoCo Menagerie) matches MuJoCo, damping and armature included', async () => {
+test('Franka Panda (MJCF, MuJoCo Menagerie) matches MuJoCo, damping, armature and actuators included', async () => {
   const { text, warnings } = await importModel(panda, { format: 'mjcf', name: 'panda.xml' });
   assert.equal((text.match(/^ {2}armature 0\.1$/gm) ?? []).length, 9, 'armature 0.1 on all 9 joints');
   assert.ok(!warnings.some((w) => /armature/.test(w)), warnings.join('\n'));
-  for (const what of ['<actuator> dropped: 8 actuators', '<tendon> dropped', '<equality> dropped', '<contact> dropped', 'mesh geoms']) {
+  for (const what of ["actuator 'actuator8': tendon transmission dropped", '<tendon> dropped', '<equality> dropped', '<contact> dropped', 'mesh geoms']) {
     assert.ok(warnings.some((w) => w.includes(what)), `warns about ${what}`);
   }
   const model = await mujocoModel(forMujoco(panda), 'xml');

@@ -39,10 +39,10 @@ export function exactFullInertia(xml) {
   });
 }
 
-// What MuJoCo leaves out so that its dynamics are the .mech model's: contacts, limits, equality constraints,
-// actuators and friction loss (joint damping and springs kept).
-const FLAGS = '<flag contact="disable" limit="disable" equality="disable" actuation="disable" frictionloss="disable"/>';
-const DISABLED = ['mjDSBL_CONTACT', 'mjDSBL_LIMIT', 'mjDSBL_EQUALITY', 'mjDSBL_ACTUATION', 'mjDSBL_FRICTIONLOSS'];
+// What MuJoCo leaves out so that its dynamics are the .mech model's: contacts, limits, equality constraints and
+// friction loss (joint damping, springs and actuators kept; actuatorLayout silences the ones not imported).
+const FLAGS = '<flag contact="disable" limit="disable" equality="disable" frictionloss="disable"/>';
+const DISABLED = ['mjDSBL_CONTACT', 'mjDSBL_LIMIT', 'mjDSBL_EQUALITY', 'mjDSBL_FRICTIONLOSS'];
 
 /** The MJCF text MuJoCo gets: `<option>` with FLAGS and meshes (files not shipped) removed. */
 export function forMujoco(xml) {
@@ -86,9 +86,33 @@ export async function mujocoRobot(text, format) {
   return model;
 }
 
-/** A 1-DOF-or-free MuJoCo model and a .mech Sim: MuJoCo's qacc mapped to our qdd at the Sim's (q, qd, tau). */
-export function mujocoQdd(mj, model, data, sim, layout) {
+/**
+ * MuJoCo's actuators matched to the Sim's by name: [{ mu (MuJoCo's index), ours (index in sim.ctrl) }]. One the
+ * import dropped (a tendon transmission) is silenced, its gain and bias zeroed, so both sides have the same forces.
+ */
+export function actuatorLayout(mj, model, sim) {
+  const ours = sim.describe().actuators.map((/** @type {{ name: string }} */ a) => a.name);
+  const stride = model.nu ? model.actuator_gainprm.length / model.nu : 0;
+  const pairs = [];
+  for (let i = 0; i < model.nu; i++) {
+    const k = ours.indexOf(mj.mj_id2name(model, mj.mjtObj.mjOBJ_ACTUATOR.value, i));
+    if (k >= 0) {
+      pairs.push({ mu: i, ours: k });
+    } else {
+      model.actuator_gainprm.fill(0, stride * i, stride * (i + 1));
+      model.actuator_biasprm.fill(0, stride * i, stride * (i + 1));
+    }
+  }
+  return pairs;
+}
+
+/**
+ * A 1-DOF-or-free MuJoCo model and a .mech Sim: MuJoCo's qacc mapped to our qdd at the Sim's (q, qd, tau) and,
+ * through `actuators` (actuatorLayout), its ctrl.
+ */
+export function mujocoQdd(mj, model, data, sim, layout, actuators = []) {
   const { q, qd, tau } = sim;
+  for (const a of actuators) data.ctrl[a.mu] = sim.ctrl[a.ours];
   const out = new Float64Array(sim.nv);
   // Fill MuJoCo's state joint by joint.
   for (const j of layout) {

@@ -226,6 +226,7 @@ export function emit(m) {
   const description = clean(`${m.model}`, 200).replace(/#/g, ' ').concat(` (imported from ${kind})`).trim();
   lines.push(`description ${description}`);
   lines.push(`gravity ${vec(m.gravity, 'gravity')}`);
+  if (m.integrator) lines.push(`integrator ${m.integrator}`);
   const meshNames = meshLines(m.bodies, lines, m.warnings);
   for (const b of m.bodies) {
     const what = `body '${b.name}'`;
@@ -267,5 +268,33 @@ export function emit(m) {
     if (deg !== 0) lines.push(`  q0 ${fmt(deg, `rsda '${r.name}'`)}`);
     lines.push('end');
   }
+  emitActuation(lines, m.actuators ?? [], m.keyframes ?? []);
   return `${lines.join('\n')}\n`;
+}
+
+/** A joint coordinate as .mech text reads it: degrees for a revolute joint. */
+const jointValue = (body, x, what) => fmt(body.joint.type === 'revolute' ? (x * 180) / Math.PI : x, what);
+
+/** `actuator` and `keyframe` blocks (docs/mech-format.md, "Actuators", "Keyframes"); values SI but q. */
+function emitActuation(lines, actuators, keyframes) {
+  for (const a of actuators) {
+    const what = `actuator '${a.name}'`;
+    lines.push('', `actuator ${a.name}`, `  joint ${a.body.name}`, `  kind ${a.kind}`);
+    if (a.kind === 'position') lines.push(`  kp ${fmt(a.kp, what)}`);
+    if (a.kind === 'position' && a.kv) lines.push(`  kv ${fmt(a.kv, what)}`);
+    if (a.kind === 'velocity') lines.push(`  kv ${fmt(a.kv, what)}`);
+    if (a.kind === 'general') lines.push(`  gain ${fmt(a.gain, what)}`, `  bias ${vec(a.bias, what)}`);
+    if (a.gear !== 1) lines.push(`  gear ${fmt(a.gear, what)}`);
+    if (a.ctrlrange) lines.push(`  ctrlrange ${vec(a.ctrlrange, what)}`);
+    if (a.forcerange) lines.push(`  forcerange ${vec(a.forcerange, what)}`);
+    lines.push('end');
+  }
+  for (const k of keyframes) {
+    const what = `keyframe '${k.name}'`;
+    lines.push('', `keyframe ${k.name}`);
+    for (const { body, value } of k.q) lines.push(`  q ${body.name} ${jointValue(body, value, what)}`);
+    for (const { body, value } of k.qd) lines.push(`  qd ${body.name} ${fmt(value, what)}`);
+    for (const { actuator, value } of k.ctrl) lines.push(`  ctrl ${actuator.name} ${fmt(value, what)}`);
+    lines.push('end');
+  }
 }

@@ -5,8 +5,9 @@
 //   import { importModel } from './wasm/import/index.mjs';
 //   const { text, warnings } = importModel(xml, { format: 'mjcf', name: 'panda.xml' });
 
-import { emit, lower } from './emit.mjs';
+import { Namer, emit, lower } from './emit.mjs';
 import { readMjcf } from './mjcf.mjs';
+import { lowerActuation } from './mjcf_actuators.mjs';
 import { readUrdf } from './urdf.mjs';
 import { ImportError, readers } from './xml.mjs';
 import { fileSet } from './files.mjs';
@@ -66,6 +67,7 @@ export function importModel(text, options = {}) {
   for (const b of lowered.bodies) {
     if (b.merged.length && format === 'urdf') warnings.push(`link${b.merged.length === 1 ? '' : 's'} ${b.merged.map((n) => `'${n}'`).join(', ')} welded into '${b.source}' by fixed joints`);
   }
-  const out = emit({ format, file, model: src.model, gravity: src.gravity, warnings, ...lowered });
+  const actuation = lowerActuation(src, lowered.bodies, { warn: (w) => warnings.push(w), fail, names: new Namer((w) => warnings.push(w), 'actuator or keyframe') });
+  const out = emit({ format, file, model: src.model, gravity: src.gravity, integrator: src.integrator, warnings, ...lowered, ...actuation });
   return { text: out, warnings };
 }

@@ -4,7 +4,8 @@
 // childclass, compiler angle, hinge/slide/free joints, <inertial> with
 // diaginertia + orientation or fullinertia, inertia inferred from geoms
 // (compiler inertiafromgeom) and from meshes (mjcf-mesh.mjs), geoms as
-// shapes, sites as points of interest, option gravity, <include>
+// shapes, sites as points of interest, option gravity and integrator,
+// actuators and keyframes (mjcf_actuators.mjs), <include>
 // (mjcf-include.mjs) and <frame>.  Everything else is reported as a warning.
 
 import { IDENTITY_T, apply, combineMass, compose, diag3, qAxisAngle, qmul, qnormalize, qrot, matToQ, rotateInertia } from './math.mjs';
@@ -14,11 +15,12 @@ import { fileSet } from './files.mjs';
 import { expandIncludes } from './mjcf-include.mjs';
 import { meshAssets } from './mjcf-mesh.mjs';
 import { asMujocoCompiles } from './mujoco-eig.mjs';
+import { readActuators, readIntegrator, readKeyframes } from './mjcf_actuators.mjs';
 
 const ORIENTATIONS = ['quat', 'axisangle', 'euler', 'xyaxes', 'zaxis'];
 const DROPPED_SECTIONS = {
-  actuator: 'actuators', sensor: 'sensors', tendon: 'tendons', equality: 'equality constraints',
-  contact: 'contact pairs and exclusions', keyframe: 'keyframes', visual: 'visual settings',
+  sensor: 'sensors', tendon: 'tendons', equality: 'equality constraints',
+  contact: 'contact pairs and exclusions', visual: 'visual settings',
   statistic: 'statistics', custom: 'custom data', extension: 'extensions', size: 'size settings',
   deformable: 'deformables',
 };
@@ -82,10 +84,12 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
 
   // option
   let gravity = [0, 0, -9.81];
-  for (const o of root.children.filter((e) => e.name === 'option')) {
+  const options = root.children.filter((e) => e.name === 'option');
+  const integrator = readIntegrator(options.findLast((o) => o.attrs.integrator !== undefined), { fail, warn });
+  for (const o of options) {
     gravity = vec(o, 'gravity', 3, gravity);
-    const other = Object.keys(o.attrs).filter((k) => k !== 'gravity');
-    if (other.length) warn(`<option> ${other.join(', ')} dropped (.mech has gravity only; runs choose their own step and integrator)`);
+    const other = Object.keys(o.attrs).filter((k) => k !== 'gravity' && k !== 'integrator');
+    if (other.length) warn(`<option> ${other.join(', ')} dropped (.mech has gravity and the integrator; runs choose their own step)`);
     if (o.children.length) warn('<option> flags dropped');
   }
 
@@ -436,6 +440,7 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
     }
     j.springref = num(el, 'springref', 0, a) * unit;
     const ref = num(el, 'ref', 0, a) * unit;
+    j.ref = ref;
     if (ref !== 0) {
       warn(`joint ${label}: ref dropped: the .mech coordinate is MuJoCo's qpos − ref (${a.ref})`);
       j.springref -= ref;
@@ -458,10 +463,13 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
     if (DROPPED_SECTIONS[e.name]) {
       const n = e.children.length;
       warn(`<${e.name}> dropped: ${n} ${DROPPED_SECTIONS[e.name]}${n ? '' : ' (empty)'}`);
-    } else if (!['compiler', 'option', 'default', 'asset', 'worldbody'].includes(e.name)) {
+    } else if (!['compiler', 'option', 'default', 'asset', 'worldbody', 'actuator', 'keyframe'].includes(e.name)) {
       warn(`<${e.name}> dropped`);
     }
   }
+  const sections = (name) => root.children.filter((e) => e.name === name);
+  const { actuators, kept } = readActuators(sections('actuator'), { resolved, fail, vec, num, warn });
+  const keyframes = readKeyframes(sections('keyframe'), { fail, vec });
   for (const [what, n] of tally) warnings.push(`${n} ${what} dropped`);
-  return { model: root.attrs.model ?? 'MuJoCo model', gravity, nodes, warnings };
+  return { model: root.attrs.model ?? 'MuJoCo model', gravity, integrator, nodes, actuators, kept, keyframes, warnings };
 }

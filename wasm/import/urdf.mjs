@@ -25,6 +25,7 @@ const LINK_PARTS = new Set(['inertial', 'visual', 'collision']);
 const JOINT_PARTS = new Set(['origin', 'parent', 'child', 'axis', 'dynamics', 'limit', 'mimic']);
 
 export function readUrdf(text, { file }) {
+  const actuators = []; // a motor per joint with an effort limit
   const root = parseXml(text, file);
   const { fail, vec, num } = readers(file);
   if (root.name !== 'robot') throw fail(root, 'the root element of a URDF file is <robot>');
@@ -179,6 +180,8 @@ export function readUrdf(text, { file }) {
         if (type !== 'continuous' && joint.children.some((c) => c.name === 'limit')) drop('joint limits');
         if (joint.children.some((c) => c.name === 'mimic')) warnings.push(`joint '${name}': <mimic> dropped, the joint moves freely`);
         node.joint = { type: type === 'prismatic' ? 'prismatic' : 'revolute', name, el: joint, axis, damping, from: `URDF ${type}` };
+        const motor = effortMotor(joint, name, { fail, num });
+        if (motor) actuators.push(motor);
       } else if (type === 'planar') {
         throw fail(joint, `joint '${name}': type 'planar' is not supported yet (.mech joints are revolute, prismatic, floating or fixed)`);
       } else {
@@ -192,5 +195,17 @@ export function readUrdf(text, { file }) {
     }
   }
   for (const [what, n] of tally) warnings.push(`${n} ${what} dropped`);
-  return { model: root.attrs.name ?? 'URDF robot', gravity: [0, 0, -9.81], nodes, warnings };
+  return { model: root.attrs.name ?? 'URDF robot', gravity: [0, 0, -9.81], nodes, actuators, kept: actuators.map(() => true), warnings };
+}
+
+/** A joint's <limit effort>: a motor on it whose force range is ±effort (none without an effort). */
+function effortMotor(joint, name, { fail, num }) {
+  const limit = joint.children.find((c) => c.name === 'limit');
+  const effort = limit ? num(limit, 'effort', 0) : 0;
+  if (effort < 0) throw fail(limit, `joint '${name}': negative effort ${effort}`);
+  if (!(effort > 0)) return null;
+  return {
+    name: `${name}_motor`, joint: name, el: joint, kind: 'motor', gain: 1, bias: [0, 0, 0], kp: 0, kv: 0, gear: 1,
+    ctrlrange: null, forcerange: [-effort, effort],
+  };
 }

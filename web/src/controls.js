@@ -42,11 +42,12 @@ const ms = (s) => `${Number((s * 1e3).toPrecision(2))} ms`;
  * @param onQuality  (mode) => void      the quality setting changed: 'auto', 'high' or 'low'
  * @param onInputs   () => void          a gravity/tau/act slider moved
  * @param onAction   (action) => void    a scene control's button was pressed (its key in SCENE_CONTROLS)
+ * @param onKeyframe (k) => void         a keyframe was picked (its index): the actuator sliders hold its ctrl
  * @param onSceneValue (key, value) => void  a live scene slider moved
  * @param onClamped  (why) => void      a typed scene value or a share link's value was outside its control's range
  *                                      and clamped (a sentence)
  */
-export function createControls(container, { onView, onQuality, onInputs, onAction, onSceneValue, onClamped }) {
+export function createControls(container, { onView, onQuality, onInputs, onAction, onSceneValue, onClamped, onKeyframe }) {
   const gui = new GUI({ container, title: 'Settings' });
   const settings = { ...DEFAULTS };
   const quality = loadSetting('quality');
@@ -101,10 +102,43 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
   show.add(view, 'follow').name('camera follows').onChange(() => onView(view));
 
   let inputs = { tau: [], act: [], gravity: [0, 0, 0], brake: [] };
+  // A robot whose actuators are all motors: hold its pose by a PD law towards the keyframe picked last.
+  let hold = null;
   const drive = { throttle: 0, steer: 0 }; // a vehicle with a differential pair (wasm/drive.mjs), else both 0
   let driveControls = [];                  // its throttle and steer sliders
   let modelFolders = [];
   let sceneValues = {}; // the open scene's own sliders (scene-controls.js), by key
+
+  /**
+   * One slider per actuator (docs/mech-format.md, "Actuators"), named after it, over its ctrlrange (a motor
+   * without one: ±10, a servo's target: ±π rad or ±0.5 m), writing its ctrl, act[first + i].
+   */
+  function actuatorSliders(actuators, first, keyframes) {
+    const f = gui.addFolder('Actuators');
+    modelFolders.push(f);
+    hold = actuators.every((a) => a.kind === 'motor') ? { on: false, kp: 100, kd: 10, keyframe: -1 } : null;
+    if (hold) {
+      f.add(hold, 'on').name('hold pose (PD)').onChange(onInputs);
+      f.add(hold, 'kp', 0, 1000, 1).name('hold kp (per rad or m)').onChange(onInputs);
+      f.add(hold, 'kd', 0, 100, 0.1).name('hold kd').onChange(onInputs);
+    }
+    if (keyframes.length) {
+      const pick = { keyframe: '' };
+      const names = Object.fromEntries(keyframes.map((k, i) => [k.name, i]));
+      f.add(pick, 'keyframe', names).name('keyframe').onChange((k) => {
+        keyframes[k].ctrl.forEach((c, i) => (inputs.act[first + i] = c));
+        if (hold) hold.keyframe = k;
+        for (const c of f.controllers) c.updateDisplay();
+        onKeyframe?.(k);
+      });
+    }
+    actuators.forEach((a, i) => {
+      const servo = a.kind === 'position';
+      const [lo, hi] = a.ctrlrange ?? (servo ? [-1, 1].map((s) => s * (a.unit === 'rad' ? Math.PI : 0.5)) : [-10, 10]);
+      const unit = servo ? ` (${a.unit})` : a.kind === 'motor' ? (a.unit === 'rad' ? ' (N·m)' : ' (N)') : '';
+      f.add(inputs.act, first + i, lo, hi, stepFor(hi - lo)).name(`${a.name}${unit}`).onChange(onInputs);
+    });
+  }
 
   return {
     gui, // the panel, for other modules' settings (side-by-side.js)
@@ -145,6 +179,7 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
     buildModel(info, initial = {}) {
       for (const f of modelFolders) f.destroy();
       modelFolders = [];
+      hold = null;
       fitDt(info);
       const drives = driveRollers(info.model);
       const tires = drives.length ? [] : info.model.tires ?? [];
@@ -234,7 +269,8 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
         }
         for (const [key, a] of Object.entries(own.actions)) f.add({ [key]: () => onAction(key) }, key).name(a.label);
       }
-      if (info.nv > 0) {
+      // A vehicle's drive is its controls: no slider per track shoe.
+      if (info.nv > 0 && !drives.length) {
         const f = gui.addFolder('Joint tau (N·m or N)');
         modelFolders.push(f);
         for (let i = 0; i < info.nv; i++) {
@@ -246,12 +282,14 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
             onInputs();
           });
         }
-        if (info.nv > 12 || drives.length) f.close();
+        if (info.nv > 12 || info.model.actuators.length) f.close();
       }
-      if (info.nact > 0) {
+      const elementInputs = info.nact - info.model.actuators.length;
+      if (info.model.actuators.length) actuatorSliders(info.model.actuators, elementInputs, info.model.keyframes);
+      if (elementInputs > 0) {
         const f = gui.addFolder('Actuator inputs');
         modelFolders.push(f);
-        for (let i = 0; i < info.nact; i++) {
+        for (let i = 0; i < elementInputs; i++) {
           const input = info.model.inputs?.[i];
           if (input?.k > 0) {
             // A stiff element used as a position command: act = k × x holds its coordinate x away from rest,
@@ -283,7 +321,7 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
      */
     inputs() {
       return { tau: [...inputs.tau], act: [...inputs.act], gravity: [...inputs.gravity], brake: [...inputs.brake],
-        throttle: drive.throttle, steer: drive.steer };
+        throttle: drive.throttle, steer: drive.steer, ...(hold ? { hold: { ...hold } } : {}) };
     },
     /** Sets throttle and steer (the keys W/S, A/D) on a vehicle with a differential pair or tires; false without. */
     drive(throttle, steer) {

@@ -201,8 +201,8 @@ export class Engine {
    * Slider values: tau, act, gravity, brake (one level per drive roller of a tracked model), and throttle and
    * steer (−1 … 1, a vehicle with one drive roller on each side: wasm/drive.mjs).
    */
-  setInputs({ tau, act, gravity, brake, throttle, steer }) {
-    return this.#call('inputs', { tau, act, gravity, brake, throttle, steer });
+  setInputs({ tau, act, gravity, brake, throttle, steer, hold }) {
+    return this.#call('inputs', { tau, act, gravity, brake, throttle, steer, hold });
   }
 
   /**
@@ -214,8 +214,9 @@ export class Engine {
     return this.#call('frame', args, STEP_LIMIT_MS);
   }
 
-  reset() {
-    return this.#call('reset');
+  /** Back to the start, or to keyframe `keyframe` (an index of describe().keyframes) with its ctrl. */
+  reset(keyframe) {
+    return this.#call('reset', { keyframe });
   }
 
   /**

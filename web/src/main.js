@@ -69,6 +69,10 @@ const controls = createControls($('controls'), {
     }
   },
   onAction: (action) => playback.sceneAction(action),
+  async onKeyframe(k) { // the sliders took its ctrl (controls.js); the run goes to its state with them
+    await engine.setInputs(controls.inputs());
+    await playback.reset(k);
+  },
   onClamped: toastMore,
   async onSceneValue(key, value) {
     try {

@@ -142,12 +142,13 @@ export function createPlayback({ engine, scene, controls, plots, sideBySide, ins
     onFrame(f);
   }
 
-  async function reset() {
+  /** Back to the start, or to a keyframe (an index) with its ctrl. */
+  async function reset(keyframe) {
     if (!page.info) return;
     const gen = page.generation;
     let f;
     try {
-      f = await engine.reset();
+      f = await engine.reset(Number.isInteger(keyframe) ? keyframe : undefined);
     } catch (e) {
       if (!restarted(e)) throw e; // the model was closed meanwhile (requestFrame says why)
       return;

@@ -41,6 +41,7 @@ let rodBefore = null;    // their node positions when the last step began (null:
 let rodDt = 0;           // that step's dt
 let drives = [];         // the drive rollers of a tracked model (tracks.js), or a wheeled one's tire wheels: brake[i] acts on drives[i]
 let driver = null;       // with drive rollers or tires: throttle, steer and brakes (wasm/drive.mjs, wheel_drive.mjs), set before each step
+let initialQ = null;     // the state a hold pose holds before a keyframe is picked
 let hasGround = false;   // the model has a ground: frames carry its reaction
 let ring = null;         // the time line: the states of the last frames (timeline.js)
 let grab = null;         // a Ctrl+drag: { body, point (body frame), target (world) } (grab.js)
@@ -99,8 +100,23 @@ function stepN(dt, n) {
 // its starting state (wasm/drive.mjs: motor and brake laws) on top of the drive torque the sliders set.
 function stepInputs(dt, n) {
   if (rods.length) return stepRods(dt, n);
+  if (inputs.hold?.on && sim.nu) return stepHolding(dt, n);
   if (!driver?.active) return sim.step(dt, n);
   driver.step(dt, n);
+}
+
+// n steps of a robot whose actuators are motors, holding its pose: one at a time, each motor's ctrl the PD law
+// kp (q* − q) − kd q̇ towards the keyframe picked last (the initial state before one is), from the step's start.
+function stepHolding(dt, n) {
+  const { kp, kd, keyframe } = inputs.hold;
+  const target = keyframe >= 0 ? model.keyframes[keyframe]?.q : initialQ;
+  for (let k = 0; k < n; k++) {
+    model.actuators.forEach((a, i) => {
+      const b = model.bodies[a.joint];
+      sim.ctrl[i] = kp * (target[b.qidx] - sim.q[b.qidx]) - kd * sim.qd[b.vidx];
+    });
+    sim.step(dt, 1);
+  }
 }
 
 // n steps of a model with rods, keeping the nodes' positions before the last one (their kinetic energy).
@@ -359,6 +375,7 @@ async function open({ source }) {
   rods = sim.rods();
   rodBefore = null;
   model = sim.describe();
+  initialQ = Float64Array.from(sim.q);
   push = null;
   masses = model.bodies.map((b) => b.mass);
   grab = null;
@@ -492,12 +509,13 @@ const ops = {
     if (!Array.isArray(brake)) throw new TypeError('brake must be a list of levels, one per drive roller or tire wheel');
     if (driver) driver.set({ brake: drives.map((d, i) => brake[i] ?? 0), throttle, steer });
     else if (throttle || steer || brake.some((b) => b)) throw new RangeError(`${sim.name} has no drive roller or tire to drive`);
-    inputs = { tau: msg.tau ?? [], act: msg.act ?? [], gravity: msg.gravity ?? null, brake, throttle, steer };
+    inputs = { tau: msg.tau ?? [], act: msg.act ?? [], gravity: msg.gravity ?? null, brake, throttle, steer, hold: msg.hold ?? null };
     return null;
   },
   frame,
-  reset() {
-    sim.reset();
+  reset({ keyframe } = {}) {
+    if (Number.isInteger(keyframe)) sim.resetToKeyframe(keyframe); // its q, qd and ctrl (the page's sliders follow)
+    else sim.reset();
     driver?.relock(); // a brake on holds where the sprockets are now
     xpbdCopy.reset();
     push = null;
