@@ -20,7 +20,7 @@
  * the RNEA (gen_rnea), so every right-hand side — this one and the loop
  * columns K_r^T of method 2 — goes through the same two passes on the one
  * factorization.  The backward pass is the first half of a solve,
- * H^-1 = B^T D^-1 B with B unit upper triangular (a floating joint's block
+ * H^-1 = B^T D^-1 B with B unit upper triangular (a multi-freedom joint's block
  * D_i split by its own L^T D L into scalar pivots): by the uniqueness of that
  * factorization B = L^-T and the pivots are those of gen_ltdl, so method 2
  * (gen_method2.c) runs on it unchanged. */
@@ -28,11 +28,11 @@
 
 #include <stdlib.h>
 
-/* Per body: U_i's columns and, for a floating joint (always a root), the
- * unit lower factor of its D_i block (row-major nv x nv; its 6 coordinates
- * chain as in gen_ltdl's expanded parent array). */
+/* Per body: U_i's columns and, for a joint of several freedoms, the unit
+ * lower factor of its D_i block (row-major nv x nv; its coordinates chain as
+ * in gen_ltdl's expanded parent array) and W_i = U_i L_i^-1. */
 typedef struct gen_aba {
-    sv6 (*U)[6];
+    sv6 (*U)[6], (*W)[6];
     ex (*L)[36];
     ex *d, *dinv; /* nv: scalar pivots and their inverses            */
     sv6 *p, *a;   /* nb: scratch of the passes                       */
@@ -42,6 +42,7 @@ void gen_aba_free(gen *g)
 {
     if (!g->aba) return;
     free(g->aba->U);
+    free(g->aba->W);
     free(g->aba->L);
     free(g->aba->d);
     free(g->aba->dinv);
@@ -98,6 +99,33 @@ static void block_back(ex_pool *p, const ex *L, int n, ex *x)
         for (int j = 0; j < i; j++) x[i] = ex_fms(p, x[i], L[i * n + j], x[j]);
 }
 
+/* I^a = I^A - U D^-1 U^T for a joint of n > 1 freedoms below another body:
+ * with D = L^T diag(d) L, U D^-1 U^T = sum_k W_k W_k^T / d_k for W = U L^-1
+ * (W L = U, solved from the last column).  The rows and columns of the axes
+ * e_k among S's columns are zero outright (I^a S = 0), unless armature. */
+static void articulated_block(gen *g, int i, const sartic *IAi, sartic *Ia)
+{
+    const mech_body *b = &g->m->bodies[i];
+    ex_pool *p = &g->p;
+    gen_aba *f = g->aba;
+    int n = b->nv, zero[6] = { 0 };
+    const ex *L = f->L[i];
+    sv6 *W = f->W[i];
+    for (int j = n - 1; j >= 0; j--) {
+        W[j] = f->U[i][j];
+        for (int k = j + 1; k < n; k++) W[j] = sv_sub(p, W[j], sv_scale(p, W[k], L[k * n + j]));
+        int k = b->armature == 0.0 ? unit_axis(p, g->b[i].S[j]) : -1;
+        if (k >= 0) zero[k] = 1;
+    }
+    for (int r = 0; r < 6; r++)
+        for (int c = 0; c <= r; c++) {
+            ex e = IAi->M[6 * r + c];
+            for (int k = 0; k < n && !zero[r] && !zero[c]; k++)
+                e = ex_fms(p, e, ex_mul(p, W[k].e[r], f->dinv[b->vidx + k]), W[k].e[c]);
+            Ia->M[6 * r + c] = Ia->M[6 * c + r] = zero[r] || zero[c] ? p->zero : e;
+        }
+}
+
 int gen_aba_factor(gen *g)
 {
     const mech_model *m = g->m;
@@ -108,13 +136,14 @@ int gen_aba_factor(gen *g)
     g->aba = f;
     if (f) {
         f->U = malloc(nb * sizeof *f->U);
+        f->W = malloc(nb * sizeof *f->W);
         f->L = malloc(nb * sizeof *f->L);
         f->d = malloc(nv * sizeof *f->d);
         f->dinv = malloc(nv * sizeof *f->dinv);
         f->p = malloc(nb * sizeof *f->p);
         f->a = malloc(nb * sizeof *f->a);
     }
-    if (!f || !IA || !f->U || !f->L || !f->d || !f->dinv || !f->p || !f->a) {
+    if (!f || !IA || !f->U || !f->W || !f->L || !f->d || !f->dinv || !f->p || !f->a) {
         free(IA);
         return gen_fail(g, 0, "out of memory");
     }
@@ -133,6 +162,8 @@ int gen_aba_factor(gen *g)
             for (int r = 0; r < n; r++)
                 for (int c = 0; c < n; c++) D[r * n + c] = sv_dot(p, gb->S[r], f->U[i][c]); /* D = S^T U */
             if (n == 1) D[0] = ex_add(p, D[0], gen_rotor(g, b)); /* + rotor inertia (and h D) */
+            else if (b->armature != 0.0)
+                for (int k = 0; k < n; k++) D[k * n + k] = ex_add(p, D[k * n + k], ex_const(p, b->armature));
             block_ltdl(p, D, n, d, dinv);
             for (int k = 0; k < n * n; k++) f->L[i][k] = D[k];
             for (int k = 0; k < n; k++) {
@@ -142,13 +173,6 @@ int gen_aba_factor(gen *g)
             }
         }
         if (b->parent < 0) continue;
-        if (n > 1) { /* the parser keeps floating joints at the root */
-            free(IA);
-            return gen_fail(g, b->line,
-                            "body '%s': a joint of %d freedoms below another body has no "
-                            "articulated-body form here",
-                            b->name, n);
-        }
         /* I^a = I^A - U D^-1 U^T = I^A - U (U / D)^T, with the row and column of
          * an axis e_k zero outright (I^a S = U - U D^-1 D = 0) unless the joint
          * has armature (then D != S^T U); a fixed joint passes I^A on whole. */
@@ -160,6 +184,8 @@ int gen_aba_factor(gen *g)
                     ex e = r == k || c == k ? p->zero : ex_fms(p, IA[i].M[6 * r + c], w.e[r], U.e[c]);
                     Ia.M[6 * r + c] = Ia.M[6 * c + r] = e;
                 }
+        } else if (n > 1) {
+            articulated_block(g, i, &IA[i], &Ia);
         }
         IA[b->parent] = sa_add(p, IA[b->parent], up_articulated(g, i, Ia));
     }
@@ -168,7 +194,7 @@ int gen_aba_factor(gen *g)
 }
 
 /* x <- B x: pass 2's force half at qd = 0 without gravity (RBDA Table 7.1),
- * from the leaves; a floating joint's u_i leaves through L_i^-T. */
+ * from the leaves; a multi-freedom joint's u_i leaves through L_i^-T. */
 static void aba_backward(gen *g, ex *x)
 {
     const mech_model *m = g->m;
@@ -180,10 +206,12 @@ static void aba_backward(gen *g, ex *x)
         const gen_body *gb = &g->b[i];
         ex *u = x + b->vidx;
         for (int k = 0; k < b->nv; k++) u[k] = ex_sub(p, u[k], sv_dot(p, gb->S[k], f->p[i])); /* u = b - S^T p */
-        if (b->nv > 1) block_half(p, f->L[i], b->nv, u); /* a floating root's u through L^-T */
+        if (b->nv > 1) block_half(p, f->L[i], b->nv, u); /* a multi-freedom joint's u through L^-T */
         if (b->parent < 0) continue;
-        sv6 pa = f->p[i]; /* p^a = p + U D^-1 u */
+        sv6 pa = f->p[i]; /* p^a = p + U D^-1 u = p + sum_k W_k u'_k / d_k, u' = L^-T u */
         if (b->nv == 1) pa = sv_add(p, pa, sv_scale(p, f->U[i][0], ex_mul(p, u[0], f->dinv[b->vidx])));
+        for (int k = 0; k < b->nv && b->nv > 1; k++)
+            pa = sv_add(p, pa, sv_scale(p, f->W[i][k], ex_mul(p, u[k], f->dinv[b->vidx + k])));
         f->p[b->parent] = sv_add(p, f->p[b->parent], gen_up_transpose_force(g, i, pa));
     }
 }

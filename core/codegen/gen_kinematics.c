@@ -59,9 +59,9 @@ static sxform prismatic(gen *g, const mech_body *b)
     return X;
 }
 
-/* R(Q) with 2/|Q|^2 in place of 2: exactly R(Q/|Q|), so the quaternion is
- * normalized at entry without a square root.  r is the base-frame position. */
-static sxform floating(gen *g, const mech_body *b)
+/* R(Q) with 2/|Q|^2 in place of 2: exactly R(Q/|Q|), so the quaternion at
+ * q[qidx .. qidx + 3] is normalized at entry without a square root. */
+static void quat_rotation(gen *g, const mech_body *b, ex R[9])
 {
     ex_pool *p = &g->p;
     ex w = gen_input(g, EX_IN_Q, b->qidx), x = gen_input(g, EX_IN_Q, b->qidx + 1);
@@ -73,7 +73,6 @@ static sxform floating(gen *g, const mech_body *b)
     ex wx = ex_mul(p, w, x), wy = ex_mul(p, w, y), wz = ex_mul(p, w, z);
     /* Row by row, one statement per entry (an initializer list would leave
      * the order the nodes are built in unspecified). */
-    ex R[9], r[3];
     R[0] = ex_fms(p, p->one, k, ex_add(p, yy, zz));
     R[1] = ex_mul(p, k, ex_sub(p, xy, wz));
     R[2] = ex_mul(p, k, ex_add(p, xz, wy));
@@ -83,21 +82,52 @@ static sxform floating(gen *g, const mech_body *b)
     R[6] = ex_mul(p, k, ex_sub(p, xz, wy));
     R[7] = ex_mul(p, k, ex_add(p, yz, wx));
     R[8] = ex_fms(p, p->one, k, ex_add(p, xx, yy));
+}
+
+/* The quaternion attitude; r is the base-frame position. */
+static sxform floating(gen *g, const mech_body *b)
+{
+    ex R[9], r[3];
+    quat_rotation(g, b, R);
     for (int c = 0; c < 3; c++) r[c] = gen_input(g, EX_IN_Q, b->qidx + 4 + c);
     return sx_from_rot(R, r);
 }
 
-/* Motion subspace columns: S = [a; 0], [0; a] or the 6x6 identity. */
+/* The quaternion attitude about the body origin. */
+static sxform spherical(gen *g, const mech_body *b)
+{
+    ex R[9], r[3] = { g->p.zero, g->p.zero, g->p.zero };
+    quat_rotation(g, b, R);
+    return sx_from_rot(R, r);
+}
+
+/* The revolute rotation by q[qidx], then r = a q[qidx + 1] along the same
+ * axis (which the rotation keeps). */
+static sxform cylindrical(gen *g, const mech_body *b)
+{
+    sxform X = revolute(g, b);
+    ex d = gen_input(g, EX_IN_Q, b->qidx + 1);
+    for (int k = 0; k < 3; k++) X.r[k] = ex_mul(&g->p, ex_const(&g->p, b->axis[k]), d);
+    return X;
+}
+
+/* Motion subspace columns: S = [a; 0], [0; a], [a 0; 0 a] (cylindrical),
+ * [1; 0] (spherical) or the 6x6 identity. */
 static void motion_subspace(gen *g, const mech_body *b, sv6 *S)
 {
     for (int k = 0; k < b->nv; k++) {
         S[k] = sv_zero(&g->p);
-        if (b->joint == MECH_JOINT_FLOATING) S[k].e[k] = g->p.one;
+        if (b->joint == MECH_JOINT_FLOATING || b->joint == MECH_JOINT_SPHERICAL) S[k].e[k] = g->p.one;
     }
     if (b->joint == MECH_JOINT_REVOLUTE || b->joint == MECH_JOINT_PRISMATIC) {
         int off = b->joint == MECH_JOINT_PRISMATIC ? 3 : 0;
         for (int k = 0; k < 3; k++) S[0].e[off + k] = ex_const(&g->p, b->axis[k]);
     }
+    if (b->joint == MECH_JOINT_CYLINDRICAL)
+        for (int k = 0; k < 3; k++) {
+            S[0].e[k] = ex_const(&g->p, b->axis[k]);
+            S[1].e[3 + k] = ex_const(&g->p, b->axis[k]);
+        }
 }
 
 static sinertia const_inertia(ex_pool *p, const double v[10])
@@ -170,6 +200,8 @@ int gen_kinematics(gen *g)
         case MECH_JOINT_PRISMATIC: gb->xj = prismatic(g, b); break;
         case MECH_JOINT_FLOATING: gb->xj = floating(g, b); break;
         case MECH_JOINT_FIXED: gb->xj = sx_identity(&g->p); break;
+        case MECH_JOINT_SPHERICAL: gb->xj = spherical(g, b); break;
+        case MECH_JOINT_CYLINDRICAL: gb->xj = cylindrical(g, b); break;
         default: return gen_fail(g, b->line, "body '%s': unsupported joint type", b->name);
         }
         motion_subspace(g, b, gb->S);

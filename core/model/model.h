@@ -40,10 +40,12 @@
 #define MECH_MAX_KEYFRAMES 256
 
 typedef enum {
-    MECH_JOINT_REVOLUTE,  /* nq = nv = 1: angle about +axis (rad)          */
-    MECH_JOINT_PRISMATIC, /* nq = nv = 1: displacement along +axis (m)     */
-    MECH_JOINT_FLOATING,  /* nq = 7 [qw qx qy qz x y z], nv = 6 [w; v] body */
-    MECH_JOINT_FIXED      /* nq = nv = 0                                   */
+    MECH_JOINT_REVOLUTE,   /* nq = nv = 1: angle about +axis (rad)          */
+    MECH_JOINT_PRISMATIC,  /* nq = nv = 1: displacement along +axis (m)     */
+    MECH_JOINT_FLOATING,   /* nq = 7 [qw qx qy qz x y z], nv = 6 [w; v] body */
+    MECH_JOINT_FIXED,      /* nq = nv = 0                                   */
+    MECH_JOINT_SPHERICAL,  /* nq = 4 [qw qx qy qz], nv = 3 w, body frame    */
+    MECH_JOINT_CYLINDRICAL /* nq = nv = 2: angle about, then slide along, +axis */
 } mech_joint_type;
 
 typedef enum {
@@ -122,7 +124,7 @@ typedef struct {
     char name[MECH_NAME_MAX];
     int parent; /* index of the parent body, -1 = base; always < own index */
     mech_joint_type joint;
-    double axis[3];      /* unit joint axis in the body frame (1-DOF joints) */
+    double axis[3];      /* unit joint axis in the body frame (revolute, prismatic, cylindrical) */
     double pos[3];       /* tree translation: body origin in parent frame at q = 0 */
     double rot[9];       /* tree rotation R (row-major): body axes in parent frame at q = 0 */
     double mass;         /* kg, > 0                                       */

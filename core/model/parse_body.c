@@ -69,27 +69,55 @@ static const block_key body_keys[K_COUNT] = {
 };
 const block_kind body_block = { BLOCK_KIND("body", body_keys, finish_body, NULL), BLOCK_RAW(raw_body, b.name, b.line) };
 
+/* <axis> <degrees> as the quaternion q[0..3] (the attitude of a floating or
+ * spherical joint). */
+static int attitude_q0(parser *p, const char *key, const char *expect, double q[4])
+{
+    double axis[3], deg = 0.0, phi[3];
+    if (mp_read_axis(p, key, axis) || mp_read_numbers(p, key, expect, &deg, 1)) return -1;
+    for (int i = 0; i < 3; i++) phi[i] = axis[i] * deg * DEG;
+    quat_from_rotvec(phi, q);
+    return mp_end_of_line(p, key, expect);
+}
+
 /* A floating body's position: x y z [<axis> <degrees>]. */
 static int floating_q0(parser *p, const char *key, double q0[7])
 {
-    double axis[3], deg = 0.0, phi[3];
     if (mp_read_numbers(p, key, "x y z [<axis> <degrees>]", q0 + 4, 3)) return -1;
     q0[0] = 1.0;
     q0[1] = q0[2] = q0[3] = 0.0;
     if (!lex_more(&p->ln)) return 0;
-    if (mp_read_axis(p, key, axis) || mp_read_numbers(p, key, "x y z [<axis> <degrees>]", &deg, 1)) return -1;
-    for (int i = 0; i < 3; i++) phi[i] = axis[i] * deg * DEG;
-    quat_from_rotvec(phi, q0);
-    return mp_end_of_line(p, key, "x y z [<axis> <degrees>]");
+    return attitude_q0(p, key, "x y z [<axis> <degrees>]", q0);
+}
+
+/* Position and velocity counts of a joint type (model.h). */
+static int joint_nq(mech_joint_type j)
+{
+    static const int nq[] = { [MECH_JOINT_REVOLUTE] = 1, [MECH_JOINT_PRISMATIC] = 1, [MECH_JOINT_FLOATING] = 7,
+                              [MECH_JOINT_FIXED] = 0,    [MECH_JOINT_SPHERICAL] = 4, [MECH_JOINT_CYLINDRICAL] = 2 };
+    return nq[j];
+}
+
+static int joint_nv(mech_joint_type j)
+{
+    return j == MECH_JOINT_FLOATING ? 6 : j == MECH_JOINT_SPHERICAL ? 3 : joint_nq(j);
 }
 
 int body_joint_values(parser *p, const mech_body *b, const char *key, int velocity, double *out)
 {
-    if (velocity) return mp_number_line(p, key, out, b->joint == MECH_JOINT_FLOATING ? 6 : 1);
-    if (b->joint == MECH_JOINT_FLOATING) return floating_q0(p, key, out);
-    if (mp_number_line(p, key, out, 1)) return -1;
-    if (b->joint == MECH_JOINT_REVOLUTE) out[0] *= DEG;
-    return 0;
+    if (velocity) return mp_number_line(p, key, out, joint_nv(b->joint));
+    switch (b->joint) {
+    case MECH_JOINT_FLOATING: return floating_q0(p, key, out);
+    case MECH_JOINT_SPHERICAL: return attitude_q0(p, key, "<axis> <degrees>", out);
+    case MECH_JOINT_CYLINDRICAL:
+        if (mp_read_numbers(p, key, "<degrees> <m>", out, 2) || mp_end_of_line(p, key, "<degrees> <m>")) return -1;
+        out[0] *= DEG;
+        return 0;
+    default:
+        if (mp_number_line(p, key, out, joint_nq(b->joint))) return -1;
+        if (b->joint == MECH_JOINT_REVOLUTE) out[0] *= DEG;
+        return 0;
+    }
 }
 
 /* Parse a kept q0 / qd0 line now that the joint type is known. */
@@ -109,22 +137,26 @@ static int joint_values(parser *p, raw_body *rb, int k)
 
 static int joint_type(parser *p, raw_body *rb)
 {
-    static const char *const types[] = { "revolute", "prismatic", "floating", "fixed" };
-    lex_tok t;
-    if (mp_next_tok(p, &t, "joint", "revolute, prismatic, floating or fixed")) return -1;
-    for (int j = 0; j < 4; j++) {
+    static const char *const types[] = { [MECH_JOINT_REVOLUTE] = "revolute",   [MECH_JOINT_PRISMATIC] = "prismatic",
+                                         [MECH_JOINT_FLOATING] = "floating",   [MECH_JOINT_FIXED] = "fixed",
+                                         [MECH_JOINT_SPHERICAL] = "spherical", [MECH_JOINT_CYLINDRICAL] = "cylindrical" };
+    lex_tok t, extra;
+    if (mp_next_tok(p, &t, "joint", "revolute, prismatic, cylindrical, spherical, floating or fixed")) return -1;
+    for (int j = 0; j < (int)(sizeof types / sizeof *types); j++) {
         if (!lex_is(&t, types[j])) continue;
         rb->b.joint = (mech_joint_type)j;
-        if (j == MECH_JOINT_REVOLUTE || j == MECH_JOINT_PRISMATIC) {
+        if (j == MECH_JOINT_REVOLUTE || j == MECH_JOINT_PRISMATIC || j == MECH_JOINT_CYLINDRICAL) {
             char key[24];
             snprintf(key, sizeof key, "joint %s", types[j]);
             return mp_read_axis(p, key, rb->b.axis) || mp_end_of_line(p, key, "an axis") ? -1 : 0;
         }
+        if (j == MECH_JOINT_SPHERICAL && lex_next(&p->ln, &extra))
+            return mp_fail(p, p->ln.no, extra.col,
+                           "a spherical joint has no axis: it turns about every axis through the body origin");
         return mp_end_of_line(p, "joint", "no values after the type");
     }
-    if (lex_is(&t, "spherical") || lex_is(&t, "cylindrical"))
-        return mp_fail_at(p, &t, "joint type ", " is not supported yet");
-    return mp_fail_at(p, &t, "unknown joint type ", ": expected revolute, prismatic, floating or fixed");
+    return mp_fail_at(p, &t, "unknown joint type ",
+                      ": expected revolute, prismatic, cylindrical, spherical, floating or fixed");
 }
 
 static int joint_key(parser *p, void *raw, const block_key *key, const lex_tok *kw)
@@ -176,10 +208,12 @@ static int finish_body(parser *p, void *raw)
 {
     raw_body *rb = raw;
     const block_seen *s = &rb->seen;
-    for (int k = K_ARMATURE; k <= K_FRICTIONLOSS; k++)
-        if (s->line[k] && (rb->b.joint == MECH_JOINT_FIXED || rb->b.joint == MECH_JOINT_FLOATING))
-            return mp_fail(p, s->line[k], s->col[k], "'%s' is for revolute and prismatic joints (body '%s')",
-                           body_keys[k].word, rb->b.name);
+    if (s->line[K_ARMATURE] && (rb->b.joint == MECH_JOINT_FIXED || rb->b.joint == MECH_JOINT_FLOATING))
+        return mp_fail(p, s->line[K_ARMATURE], s->col[K_ARMATURE],
+                       "'armature' is for revolute, prismatic, cylindrical and spherical joints (body '%s')", rb->b.name);
+    if (s->line[K_FRICTIONLOSS] && rb->b.joint != MECH_JOINT_REVOLUTE && rb->b.joint != MECH_JOINT_PRISMATIC)
+        return mp_fail(p, s->line[K_FRICTIONLOSS], s->col[K_FRICTIONLOSS],
+                       "'frictionloss' is for revolute and prismatic joints (body '%s')", rb->b.name);
     if (rb->b.joint == MECH_JOINT_FLOATING && strcmp(rb->parent, "base") != 0)
         return mp_fail(p, s->line[K_PARENT], s->val_col[K_PARENT],
                        "floating body '%s' must have parent 'base', not '%s'", rb->b.name, rb->parent);
@@ -293,9 +327,10 @@ static void store_bodies(mech_model *m, const raw_body *raw, const int *parent, 
         *b = raw[order[n]].b;
         slot[order[n]] = n;
         b->parent = parent[order[n]] < 0 ? -1 : slot[parent[order[n]]];
-        b->nq = b->joint == MECH_JOINT_FLOATING ? 7 : b->joint == MECH_JOINT_FIXED ? 0 : 1;
-        b->nv = b->joint == MECH_JOINT_FLOATING ? 6 : b->nq;
-        if (b->joint == MECH_JOINT_FLOATING && !raw[order[n]].seen.line[K_Q0]) b->q0[0] = 1.0;
+        b->nq = joint_nq(b->joint);
+        b->nv = joint_nv(b->joint);
+        if ((b->joint == MECH_JOINT_FLOATING || b->joint == MECH_JOINT_SPHERICAL) && !raw[order[n]].seen.line[K_Q0])
+            b->q0[0] = 1.0;
         b->qidx = m->nq;
         b->vidx = m->nv;
         m->nq += b->nq;

@@ -153,6 +153,10 @@ int xp_check_body(parser *p, mech_body *b, int first, int nt)
         return check_joint(p, &b->xj, first, nt, ALL_1DOF, "prismatic joint", "body", b->name, 1.0, 1);
     case MECH_JOINT_FIXED:
         return check_joint(p, &b->xj, first, nt, 1u << XJ_COMPLIANCE, "fixed joint", "body", b->name, 1.0, 0);
+    case MECH_JOINT_SPHERICAL:
+        return check_joint(p, &b->xj, first, nt, ALL_1DOF | 1u << XJ_SWING, "spherical joint", "body", b->name, DEG, 3);
+    case MECH_JOINT_CYLINDRICAL:
+        return check_joint(p, &b->xj, first, nt, 0, "cylindrical joint in XPBD", "body", b->name, 1.0, 0);
     default: return check_joint(p, &b->xj, first, nt, 0, "floating joint", "body", b->name, 1.0, 0);
     }
 }

@@ -3,7 +3,9 @@
  * In the efficient forms of core/spatial (RBDA §2.8): transforms as (E, r),
  * inertias as symmetric blocks, and per joint type the motion subspace's
  * own shape: a revolute or prismatic S is one 6-vector (U one column, D a
- * scalar), a floating S is the identity (U = D = IA), a fixed one is empty. */
+ * scalar), a floating S is the identity (U = D = IA), a fixed one is empty;
+ * a cylindrical or spherical S has 2 or 3 columns (U 6 x nv, D by its
+ * Cholesky factor). */
 #include "rbda/aba.h"
 
 #include <math.h>
@@ -27,7 +29,9 @@ typedef struct {
     sxform X, X0;      /* iX_lambda, iX0                                   */
     sinertia IA;       /* IA_i, then Ia_i = IA_i - U D^-1 U^T              */
     double U[6], Dinv; /* 1 DOF: U = IA S, 1 / D                           */
-    double L[36];      /* floating: D = IA = L L^T (lower triangle)        */
+    double L[36];      /* floating: D = IA = L L^T (lower triangle); 2-3 DOF: D = L L^T */
+    double S[3][6];    /* 2-3 DOF: the columns of S                         */
+    double Uc[3][6];   /* 2-3 DOF: the columns of U = IA S                  */
     /* per right-hand side (aba_solve) */
     double v[6], c[6], pA[6], a[6], u[6];
 } aba_body;
@@ -59,6 +63,12 @@ aba_ws *aba_ws_new(const mech_model *m)
         B->nv = mb->nv;
         B->vidx = mb->vidx;
         if (mb->nv == 1) B->damping = mech_model_joint_damping(m, mb->vidx);
+        if (B->nv == 2 || B->nv == 3) {
+            double XJ[36], S[18];
+            body_jcalc_normalized(mb, mb->q0, XJ, S); /* S is constant */
+            for (int k = 0; k < B->nv; k++)
+                for (int r = 0; r < 6; r++) B->S[k][r] = S[B->nv * r + k];
+        }
     }
     for (int i = m->nb - 1; i >= 0; i--) {
         aba_body *B = &ws->b[i];
@@ -77,7 +87,42 @@ void aba_ws_free(aba_ws *ws)
     free(ws);
 }
 
-/* Table 7.1, the q-only parts of passes 1 and 2: iX_lambda = XJ XT, iX0,
+/* A joint of 2 or 3 freedoms (cylindrical, spherical): U = IA S,
+ * D = S^T U + rotor = L L^T, and Ia = IA - U D^-1 U^T as the sum of the
+ * rank-one steps W_k W_k^T, W = U L^-T. */
+static void block_factor(aba_body *B, double armature)
+{
+    int n = B->nv;
+    double W[3][6];
+    for (int k = 0; k < n; k++) sinertia_mulv(&B->IA, B->S[k], B->Uc[k]);
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) B->L[n * r + c] = v6_dot(B->S[r], B->Uc[c]) + (r == c ? armature : 0.0);
+    spd_cholesky(n, B->L);
+    if (B->parent < 0) return;
+    for (int c = 0; c < n; c++) {
+        for (int e = 0; e < 6; e++) {
+            double w = B->Uc[c][e];
+            for (int k = 0; k < c; k++) w -= W[k][e] * B->L[n * c + k];
+            W[c][e] = w / B->L[n * c + c];
+        }
+        sinertia_sub_outer(&B->IA, W[c], 1.0);
+    }
+}
+
+/* v += S qd and c = v x (S qd) (eq. 2.31) for a joint of 2 or 3 freedoms. */
+static void block_velocity(aba_body *B, const double *qd, double *v, double *c)
+{
+    double vJ[6] = { 0, 0, 0, 0, 0, 0 }, a[3], b[3];
+    for (int k = 0; k < B->nv; k++)
+        for (int e = 0; e < 6; e++) vJ[e] += B->S[k][e] * qd[B->vidx + k];
+    for (int e = 0; e < 6; e++) v[e] += vJ[e];
+    v3_cross(v, vJ, c);
+    v3_cross(v, vJ + 3, a);
+    v3_cross(v + 3, vJ, b);
+    for (int e = 0; e < 3; e++) c[3 + e] = a[e] + b[e];
+}
+
+/* Table 7.1 per right-hand side.  Pass 1: v_i: iX_lambda = XJ XT, iX0,
  * and backward U_i = IA_i S_i, D_i = S_i^T U_i, Ia_i = IA_i - U_i D_i^-1 U_i^T,
  * IA_lambda += lambdaX*_i Ia_i iX_lambda (lambdaX*_i = iX_lambda^T, eq. 2.25). */
 void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
@@ -101,6 +146,7 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
             spd_cholesky(6, B->L);
             continue;
         }
+        if (B->nv == 2 || B->nv == 3) block_factor(B, m->bodies[i].armature);
         if (B->nv == 1) {
             sinertia_mul_axis(&B->IA, B->off, B->s, B->U);             /* U = IA S  */
             double rotor = m->bodies[i].armature + ws->h * B->damping; /* + h D of an implicit step */
@@ -134,6 +180,8 @@ void aba_solve(const mech_model *m, aba_ws *ws, const double g[3], const double 
             if (!B->off) v3_cross(v + 3, sq, c + 3);
         } else if (B->nv == 6) {
             memcpy(v, qd + B->vidx, sizeof B->v); /* parent the base: c = 0 */
+        } else if (B->nv > 1) {
+            block_velocity(B, qd, v, c);
         }
         sinertia_rb_mulv(&B->I, v, Iv);
         crf_mulv(v, Iv, B->pA); /* pA = v x* I v */
@@ -151,11 +199,20 @@ void aba_solve(const mech_model *m, aba_ws *ws, const double g[3], const double 
             continue;
         }
         if (B->nv == 1) B->u[0] = tau[B->vidx] - v3_dot(B->s, B->pA + B->off); /* u = tau - S^T pA */
+        else
+            for (int k = 0; k < B->nv; k++) B->u[k] = tau[B->vidx + k] - v6_dot(B->S[k], B->pA);
         if (B->parent < 0) continue;
         if (B->nv == 1) {
             double Iac[6], Du = B->Dinv * B->u[0];
             sinertia_mulv(&B->IA, B->c, Iac);
             for (int k = 0; k < 6; k++) pa[k] = B->pA[k] + Iac[k] + B->U[k] * Du;
+        } else if (B->nv > 1) { /* pa = pA + Ia c + U D^-1 u */
+            double Iac[6], Du[3] = { B->u[0], B->u[1], B->u[2] };
+            sinertia_mulv(&B->IA, B->c, Iac);
+            spd_cholesky_solve(B->nv, B->L, Du);
+            for (int k = 0; k < 6; k++) pa[k] = B->pA[k] + Iac[k];
+            for (int j = 0; j < B->nv; j++)
+                for (int k = 0; k < 6; k++) pa[k] += B->Uc[j][k] * Du[j];
         } else {
             memcpy(pa, B->pA, sizeof pa); /* fixed: c = 0, no U */
         }
@@ -172,6 +229,14 @@ void aba_solve(const mech_model *m, aba_ws *ws, const double g[3], const double 
             double x = B->Dinv * (B->u[0] - v6_dot(B->U, a)); /* qdd = D^-1 (u - U^T a') */
             qdd[B->vidx] = x;
             for (int k = 0; k < 3; k++) a[B->off + k] += B->s[k] * x; /* a = a' + S qdd */
+        } else if (B->nv > 1 && B->nv < 6) {                          /* qdd = D^-1 (u - U^T a'), a = a' + S qdd */
+            double x[3];
+            for (int j = 0; j < B->nv; j++) x[j] = B->u[j] - v6_dot(B->Uc[j], a);
+            spd_cholesky_solve(B->nv, B->L, x);
+            for (int j = 0; j < B->nv; j++) {
+                qdd[B->vidx + j] = x[j];
+                for (int k = 0; k < 6; k++) a[k] += B->S[j][k] * x[j];
+            }
         } else if (B->nv == 6) {
             double x[6] = { B->u[0], B->u[1], B->u[2], B->u[3], B->u[4], B->u[5] };
             spd_cholesky_solve(6, B->L, x); /* qdd = IA^-1 u - a' */

@@ -9,7 +9,8 @@
 #include "model/model.h"
 
 /* Drift q along the constant velocity qd for time dt (dt may be negative).
- * 1-DOF joints: q += qd dt.  Floating bodies, exactly for constant body-frame
+ * 1-DOF joints and cylindrical ones: q += qd dt.  Spherical joints: the
+ * attitude below alone.  Floating bodies, exactly for constant body-frame
  * [w; v] (dynamics README, "Integration"):
  *   Q(dt) = Q0 (x) exp(w dt / 2)          (quat_from_rotvec(w dt))
  *   r(dt) = r0 + R(Q(dt/2)) v dt          (midpoint rule, self-adjoint)
@@ -25,7 +26,7 @@ void mech_integrate_q_bodies(const mech_model *m, double *q, const double *qd, d
 #define MECH_SCALAR_LOOP
 #endif
 
-/* mech_integrate_q_bodies, inline: without a floating body (nq = nv, so
+/* mech_integrate_q_bodies, inline: without a quaternion (nq = nv, so
  * every body's q and qd start at the same index) it is q += qd dt entry by
  * entry, the same operations with no pass over the bodies. */
 static inline void mech_integrate_q(const mech_model *m, double *q, const double *qd, double dt)

@@ -42,6 +42,13 @@ void mech_body_poses(const mech_model *m, const double *q, double *out)
             rJ[2] = qi[6];
             break;
         case MECH_JOINT_FIXED: break;
+        case MECH_JOINT_SPHERICAL: quat_normalize(qi, QJ); break;
+        case MECH_JOINT_CYLINDRICAL: {
+            double phi[3] = { b->axis[0] * qi[0], b->axis[1] * qi[0], b->axis[2] * qi[0] };
+            quat_from_rotvec(phi, QJ);
+            for (int k = 0; k < 3; k++) rJ[k] = b->axis[k] * qi[1];
+            break;
+        }
         }
         rot_to_quat(b->rot, Qtree);
         quat_mul(Qp, Qtree, Qpt);

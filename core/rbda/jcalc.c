@@ -45,20 +45,34 @@ void body_jcalc(const mech_body *b, const double *q, double XJ[36], double *S)
         m6_identity(S);
         break;
     case MECH_JOINT_FIXED: m6_identity(XJ); break;
+    case MECH_JOINT_SPHERICAL: /* S = [1; 0], 6 x 3 */
+        quat_to_rot(q, R);
+        m3_transpose(R, E);
+        plux(E, zero, XJ);
+        for (int k = 0; k < 18; k++) S[k] = k < 9 && k % 4 == 0;
+        break;
+    case MECH_JOINT_CYLINDRICAL: /* S = [a 0; 0 a], 6 x 2; the rotation keeps r on its axis */
+        rot_axis_angle(b->axis, q[0], R);
+        m3_transpose(R, E);
+        for (int k = 0; k < 3; k++) {
+            r[k] = b->axis[k] * q[1];
+            S[2 * k] = S[2 * (3 + k) + 1] = b->axis[k];
+            S[2 * k + 1] = S[2 * (3 + k)] = 0.0;
+        }
+        plux(E, r, XJ);
+        break;
     }
 }
 
 void body_jcalc_normalized(const mech_body *b, const double *q, double XJ[36], double *S)
 {
     double qn[7];
-    if (b->joint != MECH_JOINT_FLOATING) {
+    if (b->joint != MECH_JOINT_FLOATING && b->joint != MECH_JOINT_SPHERICAL) {
         body_jcalc(b, q, XJ, S);
         return;
     }
     quat_normalize(q, qn);
-    qn[4] = q[4];
-    qn[5] = q[5];
-    qn[6] = q[6];
+    for (int k = 4; k < 7 && b->joint == MECH_JOINT_FLOATING; k++) qn[k] = q[k];
     body_jcalc(b, qn, XJ, S);
 }
 
@@ -73,51 +87,71 @@ void sxform_xtree(const mech_body *b, sxform *X)
     X->rot = memcmp(X->E, I3, sizeof I3) ? SXFORM_ROT_GENERAL : SXFORM_ROT_NONE;
 }
 
-/* Table 4.1 with E = R^T; revolute by Rodrigues, R = c 1 + s ax + (1 - c) a a^T. */
+/* E = R(a, q)^T by Rodrigues, R = c 1 + s ax + (1 - c) a a^T, with its structure. */
+static void axis_rotation(const double a[3], double q, sxform *XJ)
+{
+    double s, c;
+    mech_sincos(q, &s, &c);
+    double t = 1.0 - c, ta0 = t * a[0], ta1 = t * a[1], ta2 = t * a[2];
+    double *E = XJ->E;
+    E[0] = c + ta0 * a[0];
+    E[1] = ta0 * a[1] + s * a[2];
+    E[2] = ta0 * a[2] - s * a[1];
+    E[3] = ta0 * a[1] - s * a[2];
+    E[4] = c + ta1 * a[1];
+    E[5] = ta1 * a[2] + s * a[0];
+    E[6] = ta0 * a[2] + s * a[1];
+    E[7] = ta1 * a[2] - s * a[0];
+    E[8] = c + ta2 * a[2];
+    XJ->rot = a[1] == 0.0 && a[2] == 0.0 ? 0
+            : a[2] == 0.0 && a[0] == 0.0 ? 1
+            : a[0] == 0.0 && a[1] == 0.0 ? 2
+                                         : SXFORM_ROT_GENERAL;
+}
+
+/* E = R(Q / |Q|)^T. */
+static void quat_rotation(const double *q, sxform *XJ)
+{
+    double qn[4], R[9];
+    quat_normalize(q, qn);
+    quat_to_rot(qn, R);
+    m3_transpose(R, XJ->E);
+    XJ->rot = SXFORM_ROT_GENERAL;
+}
+
+/* Table 4.1 with E = R^T. */
 void sxform_jcalc(const mech_body *b, const double *q, sxform *XJ)
 {
     const double *a = b->axis;
     XJ->rot = SXFORM_ROT_NONE;
     switch (b->joint) {
-    case MECH_JOINT_REVOLUTE: {
-        double s, c;
-        mech_sincos(q[0], &s, &c);
-        double t = 1.0 - c, ta0 = t * a[0], ta1 = t * a[1], ta2 = t * a[2];
-        double *E = XJ->E;
-        E[0] = c + ta0 * a[0];
-        E[1] = ta0 * a[1] + s * a[2];
-        E[2] = ta0 * a[2] - s * a[1];
-        E[3] = ta0 * a[1] - s * a[2];
-        E[4] = c + ta1 * a[1];
-        E[5] = ta1 * a[2] + s * a[0];
-        E[6] = ta0 * a[2] + s * a[1];
-        E[7] = ta1 * a[2] - s * a[0];
-        E[8] = c + ta2 * a[2];
+    case MECH_JOINT_REVOLUTE:
+        axis_rotation(a, q[0], XJ);
         XJ->r[0] = XJ->r[1] = XJ->r[2] = 0.0;
-        XJ->rot = a[1] == 0.0 && a[2] == 0.0 ? 0
-                : a[2] == 0.0 && a[0] == 0.0 ? 1
-                : a[0] == 0.0 && a[1] == 0.0 ? 2
-                                             : SXFORM_ROT_GENERAL;
         break;
-    }
     case MECH_JOINT_PRISMATIC:
         m3_copy(I3, XJ->E);
         XJ->r[0] = a[0] * q[0];
         XJ->r[1] = a[1] * q[0];
         XJ->r[2] = a[2] * q[0];
         break;
-    case MECH_JOINT_FLOATING: {
-        double qn[4], R[9];
-        quat_normalize(q, qn);
-        quat_to_rot(qn, R);
-        m3_transpose(R, XJ->E);
+    case MECH_JOINT_FLOATING:
+        quat_rotation(q, XJ);
         memcpy(XJ->r, q + 4, sizeof XJ->r);
-        XJ->rot = SXFORM_ROT_GENERAL;
         break;
-    }
     case MECH_JOINT_FIXED:
         m3_copy(I3, XJ->E);
         XJ->r[0] = XJ->r[1] = XJ->r[2] = 0.0;
+        break;
+    case MECH_JOINT_SPHERICAL:
+        quat_rotation(q, XJ);
+        XJ->r[0] = XJ->r[1] = XJ->r[2] = 0.0;
+        break;
+    case MECH_JOINT_CYLINDRICAL:
+        axis_rotation(a, q[0], XJ);
+        XJ->r[0] = a[0] * q[1];
+        XJ->r[1] = a[1] * q[1];
+        XJ->r[2] = a[2] * q[1];
         break;
     }
 }

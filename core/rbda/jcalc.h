@@ -16,14 +16,14 @@ void body_xtree(const mech_body *b, double X[36]);
  * velocity).  Revolute: E = R(axis, q)^T, S = [axis; 0].  Prismatic: r = axis q,
  * S = [0; axis].  Fixed: identity, nv = 0. */
 void body_jcalc(const mech_body *b, const double *q, double XJ[36], double *S);
-/* body_jcalc on a q slice as integration leaves it: a floating body's
- * quaternion is normalized first.  Dynamics code calls this one. */
+/* body_jcalc on a q slice as integration leaves it: a floating or spherical
+ * joint's quaternion is normalized first.  Dynamics code calls this one. */
 void body_jcalc_normalized(const mech_body *b, const double *q, double XJ[36], double *S);
 
 /* X = plux(E, r) in parts, from the tree data of body b (E = rot^T, r = pos). */
 void sxform_xtree(const mech_body *b, sxform *X);
 /* The joint transform XJ of body b at its q slice (Table 4.1 as body_jcalc;
- * a floating quaternion is normalized first). */
+ * a floating or spherical quaternion is normalized first). */
 void sxform_jcalc(const mech_body *b, const double *q, sxform *XJ);
 
 #endif

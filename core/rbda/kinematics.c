@@ -151,6 +151,27 @@ void mech_world_kinematics_joints(const mech_model *m, const mech_kin_joint *joi
             break;
         }
         case MECH_JOINT_FIXED: memcpy(ki->R, A, sizeof ki->R); break;
+        case MECH_JOINT_SPHERICAL: {
+            double qn[4], RJ[9];
+            quat_normalize(qi, qn);
+            quat_to_rot(qn, RJ);
+            m3_mul(A, RJ, ki->R);
+            if (vi) m3_mulv(ki->R, vi, ws);
+            break;
+        }
+        case MECH_JOINT_CYLINDRICAL: { /* a revolute joint, then a slide along its own axis */
+            double s, c, Aa[3];
+            mech_sincos(qi[0], &s, &c);
+            joint_rotate(A, b->axis, J.axis, s, c, ki->R);
+            axis_in(A, b->axis, J.axis, Aa);
+            for (int j = 0; j < 3; j++) d[j] += Aa[j] * qi[1];
+            if (vi)
+                for (int j = 0; j < 3; j++) {
+                    ws[j] = Aa[j] * vi[0];
+                    vs[j] = Aa[j] * vi[1];
+                }
+            break;
+        }
         }
         double wx[3];
         v3_cross(wp, d, wx);

@@ -140,6 +140,8 @@ void dense_rnea(const mech_model *m, dense_ws *ws, const double *q, const double
     for (int i = m->nb - 1; i >= 0; i--) {
         const mech_body *b = &m->bodies[i];
         mat_tmul(b->nv, 6, 1, ws->S[i], ws->f[i], tau + b->vidx); /* tau = S^T f */
+        for (int k = 0; k < b->nv; k++) /* + the rotor's inertia (H's diagonal); none at qdd = 0: C exactly */
+            if (b->armature != 0.0 && qdd[b->vidx + k] != 0.0) tau[b->vidx + k] += b->armature * qdd[b->vidx + k];
         if (b->parent >= 0) {
             double fp[6];
             m6_tmulv(ws->Xup[i], ws->f[i], fp);

@@ -47,6 +47,11 @@ void mech_sample_state(const mech_model *m, mech_rng *rng, double *q, double *qd
             for (int k = 4; k < 7; k++) qi[k] = mech_rng_uniform(rng, -2, 2);
             break;
         case MECH_JOINT_FIXED: break;
+        case MECH_JOINT_SPHERICAL: random_quat(rng, qi); break;
+        case MECH_JOINT_CYLINDRICAL:
+            qi[0] = mech_rng_uniform(rng, -pi, pi);
+            qi[1] = mech_rng_uniform(rng, -1, 1);
+            break;
         }
     }
     for (int i = 0; i < m->nv; i++) {

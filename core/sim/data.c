@@ -189,6 +189,15 @@ static void joint_force(const mech_body *b, const mech_body_kin *k, const double
         for (int i = 0; i < 3; i++) t[i] += a[i];
         break;
     case MECH_JOINT_FIXED: break;
+    case MECH_JOINT_SPHERICAL: /* body-frame moment */
+        m3_tmulv(k->R, n, a);
+        for (int i = 0; i < 3; i++) t[i] += a[i];
+        break;
+    case MECH_JOINT_CYLINDRICAL: /* the origin is on the axis */
+        m3_mulv(k->R, b->axis, a);
+        t[0] += v3_dot(a, n);
+        t[1] += v3_dot(a, f + 3);
+        break;
     }
 }
 
@@ -217,13 +226,14 @@ __attribute__((noinline)) int mech_data_fail_finite(mech_data *d, const char *wh
     return mech_data_fail(d, "%s: %s[%d] is %s", what, name, i, isnan(v[i]) ? "NaN" : "infinite");
 }
 
-/* 0 unless a floating body's quaternion in q is zero: -1 naming it. */
+/* 0 unless a floating or spherical joint's quaternion in q is zero: -1 naming it. */
 static int check_quaternions(mech_data *d, const char *what, const double *q)
 {
     for (int i = 0; i < d->nb; i++) {
         const mech_body *b = &d->model->bodies[i];
         const double *Q = q + b->qidx;
-        if (b->joint == MECH_JOINT_FLOATING && Q[0] * Q[0] + Q[1] * Q[1] + Q[2] * Q[2] + Q[3] * Q[3] < 1e-12)
+        if ((b->joint == MECH_JOINT_FLOATING || b->joint == MECH_JOINT_SPHERICAL) &&
+            Q[0] * Q[0] + Q[1] * Q[1] + Q[2] * Q[2] + Q[3] * Q[3] < 1e-12)
             return mech_data_fail(d, "%s: the quaternion q[%d..%d] of body '%s' is zero", what, b->qidx, b->qidx + 3,
                                   b->name);
     }

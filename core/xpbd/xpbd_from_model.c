@@ -93,6 +93,15 @@ static int set_bodies(const mech_model *mm, xpbd_model *m)
             for (int k = 0; k < 3; k++) w[3 * i + k] += a[k] * u[0];
         } else if (b->joint == MECH_JOINT_PRISMATIC) {
             for (int k = 0; k < 3; k++) vo[3 * i + k] += a[k] * u[0];
+        } else if (b->joint == MECH_JOINT_SPHERICAL) {
+            double Ru[3];
+            m3_mulv(xb->R, u, Ru);
+            for (int k = 0; k < 3; k++) w[3 * i + k] += Ru[k];
+        } else if (b->joint == MECH_JOINT_CYLINDRICAL) {
+            for (int k = 0; k < 3; k++) {
+                w[3 * i + k] += a[k] * u[0];
+                vo[3 * i + k] += a[k] * u[1];
+            }
         }
         double wc[3];
         m3_mulv(xb->R, b->com, c);
@@ -190,11 +199,16 @@ static int tree_joint(const mech_model *mm, xpbd_mech *x, int i, int *nj, mech_e
     if (b->joint == MECH_JOINT_FLOATING) return 0;
     xpbd_joint *jt = &x->m.joints[*nj];
     double A[9];
-    jt->type = b->joint == MECH_JOINT_REVOLUTE  ? XPBD_REVOLUTE
-             : b->joint == MECH_JOINT_PRISMATIC ? XPBD_PRISMATIC
-                                                : XPBD_FIXED;
-    if (b->joint == MECH_JOINT_FIXED) m3_identity(A);
+    jt->type = b->joint == MECH_JOINT_REVOLUTE    ? XPBD_REVOLUTE
+             : b->joint == MECH_JOINT_PRISMATIC   ? XPBD_PRISMATIC
+             : b->joint == MECH_JOINT_SPHERICAL   ? XPBD_SPHERICAL
+             : b->joint == MECH_JOINT_CYLINDRICAL ? XPBD_TARGET
+                                                  : XPBD_FIXED;
+    if (b->joint == MECH_JOINT_FIXED || b->joint == MECH_JOINT_SPHERICAL) m3_identity(A);
     else frame_from_axis(b->axis, A);
+    /* Cylindrical: the §5.6 form holding the position and the attitude
+     * across the axis (rows x y rx ry of the joint frame whose z is it). */
+    if (b->joint == MECH_JOINT_CYLINDRICAL) jt->target_rows = 1u << 0 | 1u << 1 | 1u << 3 | 1u << 4;
     jt->body1 = b->parent;
     jt->body2 = i;
     side_offset(mm, b->parent, b->pos, jt->r1);

@@ -45,6 +45,15 @@ void xpbd_mech_joint_state(const mech_model *mm, const xpbd_data *d, double *q, 
             continue;
         }
         if (b->joint == MECH_JOINT_FIXED) continue;
+        if (b->joint == MECH_JOINT_SPHERICAL) { /* R = Rp rot R_J, w = wp + R qd */
+            double Rt[9], RJ[9], wrel[3];
+            m3_mul(Rp, b->rot, Rt);
+            m3_tmul(Rt, R, RJ);
+            rot_to_quat(RJ, qi);
+            for (int k = 0; k < 3; k++) wrel[k] = w[k] - wp[k];
+            m3_tmulv(R, wrel, ui);
+            continue;
+        }
         /* The joint axis in world coordinates, through the parent's tree frame. */
         double Rt[9], a[3], d0[3], dr[3], rel[3], wrel[3], vrel[3], wxd[3];
         m3_mul(Rp, b->rot, Rt);
@@ -55,12 +64,13 @@ void xpbd_mech_joint_state(const mech_model *mm, const xpbd_data *d, double *q, 
             wrel[k] = w[k] - wp[k];
             vrel[k] = vo[k] - vp[k] - wxd[k];
         }
-        if (b->joint == MECH_JOINT_PRISMATIC) {
+        if (b->joint == MECH_JOINT_PRISMATIC || b->joint == MECH_JOINT_CYLINDRICAL) {
+            int c = b->joint == MECH_JOINT_CYLINDRICAL; /* the slide is the cylinder's second coordinate */
             m3_mulv(Rp, b->pos, dr);
             for (int k = 0; k < 3; k++) rel[k] = d0[k] - dr[k];
-            qi[0] = v3_dot(a, rel);
-            ui[0] = v3_dot(a, vrel);
-            continue;
+            qi[c] = v3_dot(a, rel);
+            ui[c] = v3_dot(a, vrel);
+            if (!c) continue;
         }
         /* Revolute: the angle that takes a vector u ⊥ axis of the tree frame
          * to the same vector of the body frame, about +axis. */
@@ -75,6 +85,24 @@ void xpbd_mech_joint_state(const mech_model *mm, const xpbd_data *d, double *q, 
         v3_cross(ut, u, x);
         qi[0] = atan2(v3_dot(a, x), v3_dot(ut, u));
         ui[0] = v3_dot(a, wrel);
+    }
+}
+
+/* A joint's moment (lin 0) or force (lin 3) f, in world axes, on body i and
+ * its reaction on the parent.  A force pair applied at the two CoMs
+ * (r = p_body − p_parent apart) has the moment r × f, which the parent's
+ * torque −r × f cancels. */
+static void joint_pair(const mech_model *mm, const xpbd_data *d, int i, int lin, const double f[3], double *out)
+{
+    int parent = mm->bodies[i].parent;
+    for (int k = 0; k < 3; k++) out[6 * i + lin + k] += f[k];
+    if (parent < 0) return;
+    for (int k = 0; k < 3; k++) out[6 * parent + lin + k] -= f[k];
+    if (lin) {
+        double r[3], rxf[3];
+        for (int k = 0; k < 3; k++) r[k] = d->p[3 * i + k] - d->p[3 * parent + k];
+        v3_cross(r, f, rxf);
+        for (int k = 0; k < 3; k++) out[6 * parent + k] -= rxf[k];
     }
 }
 
@@ -94,24 +122,28 @@ void xpbd_mech_forces(const mech_model *mm, const xpbd_data *d, const double *ta
                 fi[3 + k] += f[3 + k];
             }
         }
-        if (!tau || b->nv != 1) continue;
+        if (!tau || b->nv == 0 || b->joint == MECH_JOINT_FLOATING) continue;
         /* A joint force acts on the body along / about the world axis and
-         * reacts on the parent.  A force pair applied at the two CoMs
-         * (r = p_body − p_parent apart) has the moment r × f, which the
-         * parent's torque −r × f cancels. */
-        double Rt[9], a[3], t = tau[b->vidx];
+         * reacts on the parent. */
+        double Rt[9], a[3], f[3];
+        const double *t = tau + b->vidx;
         if (b->parent >= 0) m3_mul(d->R + 9 * b->parent, b->rot, Rt);
         else memcpy(Rt, b->rot, sizeof Rt);
         m3_mulv(Rt, b->axis, a);
-        int lin = b->joint == MECH_JOINT_PRISMATIC ? 3 : 0;
-        for (int k = 0; k < 3; k++) fi[lin + k] += t * a[k];
-        if (b->parent >= 0)
-            for (int k = 0; k < 3; k++) out[6 * b->parent + lin + k] -= t * a[k];
-        if (lin && b->parent >= 0) {
-            double r[3], rxf[3], f[3] = { t * a[0], t * a[1], t * a[2] };
-            for (int k = 0; k < 3; k++) r[k] = d->p[3 * i + k] - d->p[3 * b->parent + k];
-            v3_cross(r, f, rxf);
-            for (int k = 0; k < 3; k++) out[6 * b->parent + k] -= rxf[k];
+        switch (b->joint) {
+        case MECH_JOINT_SPHERICAL: /* a body-frame moment */
+            m3_mulv(d->R + 9 * i, t, f);
+            joint_pair(mm, d, i, 0, f, out);
+            break;
+        case MECH_JOINT_CYLINDRICAL:
+            for (int k = 0; k < 3; k++) f[k] = t[0] * a[k];
+            joint_pair(mm, d, i, 0, f, out);
+            for (int k = 0; k < 3; k++) f[k] = t[1] * a[k];
+            joint_pair(mm, d, i, 3, f, out);
+            break;
+        default:
+            for (int k = 0; k < 3; k++) f[k] = t[0] * a[k];
+            joint_pair(mm, d, i, b->joint == MECH_JOINT_PRISMATIC ? 3 : 0, f, out);
         }
     }
 }

@@ -65,20 +65,38 @@ static void put_spring(text_buf *t, const mech_model *m, int i)
     if (k != 0 || c != 0) put(t, " stiffness=\"%.17g\" damping=\"%.17g\" springref=\"%.17g\"", k, c, k ? kq0 / k : 0.0);
 }
 
+static void put_axis_joint(text_buf *t, const mech_body *b, const char *name, const char *type, int depth)
+{
+    put(t, "%*s<joint name=\"%s\" type=\"%s\" armature=\"%.17g\"", 2 * depth, "", name, type, b->armature);
+    put_vec(t, "axis", b->axis, 3);
+}
+
+/* A cylindrical joint is MuJoCo's hinge and slide on the same axis through
+ * the body origin (they commute), in the order of our q: angle, displacement. */
 static void put_joint(text_buf *t, const mech_model *m, int i, int depth)
 {
-    static const char *const type[] = { [MECH_JOINT_REVOLUTE] = "hinge", [MECH_JOINT_PRISMATIC] = "slide" };
     const mech_body *b = &m->bodies[i];
+    char name[24];
+    snprintf(name, sizeof name, "j%d", i);
     switch (b->joint) {
     case MECH_JOINT_REVOLUTE:
     case MECH_JOINT_PRISMATIC:
-        put(t, "%*s<joint name=\"j%d\" type=\"%s\" armature=\"%.17g\"", 2 * depth, "", i, type[b->joint], b->armature);
-        put_vec(t, "axis", b->axis, 3);
+        put_axis_joint(t, b, name, b->joint == MECH_JOINT_REVOLUTE ? "hinge" : "slide", depth);
         put_spring(t, m, i);
         put(t, "/>\n");
         break;
     case MECH_JOINT_FLOATING: put(t, "%*s<freejoint name=\"j%d\"/>\n", 2 * depth, "", i); break;
     case MECH_JOINT_FIXED: break;
+    case MECH_JOINT_SPHERICAL:
+        put(t, "%*s<joint name=\"j%d\" type=\"ball\" armature=\"%.17g\"/>\n", 2 * depth, "", i, b->armature);
+        break;
+    case MECH_JOINT_CYLINDRICAL:
+        put_axis_joint(t, b, name, "hinge", depth);
+        put(t, "/>\n");
+        snprintf(name, sizeof name, "j%d_slide", i);
+        put_axis_joint(t, b, name, "slide", depth);
+        put(t, "/>\n");
+        break;
     }
 }
 
@@ -344,10 +362,10 @@ void mjcf_map_state(mjcf_sim *s, const double *q, const double *qd, const double
         int qa = s->qposadr[i], da = s->dofadr[i];
         if (b->joint == MECH_JOINT_FLOATING) {
             map_floating(b, q + b->qidx, qd + b->vidx, tau + b->vidx, qpos + qa, qvel + da, qfrc + da);
-        } else if (b->nv == 1) {
-            qpos[qa] = q[b->qidx];
-            qvel[da] = qd[b->vidx];
-            qfrc[da] = tau[b->vidx];
+        } else if (b->nv > 0) { /* the same coordinates: a ball joint's quaternion, its body-frame w */
+            memcpy(qpos + qa, q + b->qidx, sizeof(double) * (size_t)b->nq);
+            memcpy(qvel + da, qd + b->vidx, sizeof(double) * (size_t)b->nv);
+            memcpy(qfrc + da, tau + b->vidx, sizeof(double) * (size_t)b->nv);
         }
     }
     if (fext) map_xfrc(s, qpos, fext, xfrc);
@@ -376,8 +394,8 @@ void mjcf_get_qdd(const mjcf_sim *s, const double *q, const double *qd, double *
             m3_tmulv(Rw, a, out + 3);
             v3_cross(w, w + 3, wxv);
             for (int k = 0; k < 3; k++) out[3 + k] -= wxv[k];
-        } else if (b->nv == 1) {
-            out[0] = qacc[s->dofadr[i]];
+        } else if (b->nv > 0) {
+            memcpy(out, qacc + s->dofadr[i], sizeof(double) * (size_t)b->nv);
         }
     }
 }

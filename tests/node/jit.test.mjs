@@ -80,7 +80,7 @@ test('jit forward(): the build-time module\'s qdd and errors, case by case', asy
       return `${e.constructor.name}: ${e.message}`;
     }
   };
-  for (const name of ['gantry', 'threelink', 'satellite', 'fourbar', 'springpend', 'hmmwv_pitman']) {
+  for (const name of ['gantry', 'threelink', 'satellite', 'trolley', 'fourbar', 'springpend', 'hmmwv_pitman']) {
     const jit = await openModel(name, { backend: 'jit' });
     const gen = await openModel(name);
     const q0 = Float64Array.from(gen.q), g0 = Float64Array.from(gen.gravity);

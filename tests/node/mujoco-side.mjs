@@ -107,7 +107,7 @@ export function actuatorLayout(mj, model, sim) {
 }
 
 /**
- * A 1-DOF-or-free MuJoCo model and a .mech Sim: MuJoCo's qacc mapped to our qdd at the Sim's (q, qd, tau) and,
+ * A MuJoCo model of free, ball, hinge and slide joints and a .mech Sim: MuJoCo's qacc mapped to our qdd at the Sim's (q, qd, tau) and,
  * through `actuators` (actuatorLayout), its ctrl.
  */
 export function mujocoQdd(mj, model, data, sim, layout, actuators = []) {
@@ -127,6 +127,10 @@ export function mujocoQdd(mj, model, data, sim, layout, actuators = []) {
       data.qpos.set([...q.subarray(j.q + 4, j.q + 7), ...Q], j.mq);
       data.qvel.set([...Rv(v), ...w], j.mv);
       data.qfrc_applied.set([...Rv(f), ...n], j.mv);
+    } else if (j.ball) { // the same coordinates: a quaternion, the body-frame angular velocity
+      data.qpos.set(q.subarray(j.q, j.q + 4), j.mq);
+      data.qvel.set(qd.subarray(j.v, j.v + 3), j.mv);
+      data.qfrc_applied.set(tau.subarray(j.v, j.v + 3), j.mv);
     } else {
       data.qpos[j.mq] = q[j.q];
       data.qvel[j.mv] = qd[j.v];
@@ -145,6 +149,8 @@ export function mujocoQdd(mj, model, data, sim, layout, actuators = []) {
       const wxv = [w[1] * v[2] - w[2] * v[1], w[2] * v[0] - w[0] * v[2], w[0] * v[1] - w[1] * v[0]];
       out.set([a[j.mv + 3], a[j.mv + 4], a[j.mv + 5]], j.v);
       out.set([0, 1, 2].map((k) => RtL[k] - wxv[k]), j.v + 3);
+    } else if (j.ball) {
+      out.set([a[j.mv], a[j.mv + 1], a[j.mv + 2]], j.v);
     } else {
       out[j.v] = a[j.mv];
     }
@@ -154,7 +160,7 @@ export function mujocoQdd(mj, model, data, sim, layout, actuators = []) {
 
 /**
  * Where each MuJoCo joint's coordinates are, on both sides, matched by the body that carries it (our body
- * names are the source's): [{ free, q, v (ours), mq, mv (MuJoCo's) }].
+ * names are the source's): [{ free, ball, q, v (ours), mq, mv (MuJoCo's) }].
  */
 export function jointLayout(mj, model, sim) {
   const bodies = sim.describe().bodies;
@@ -164,7 +170,7 @@ export function jointLayout(mj, model, sim) {
     const name = mj.mj_id2name(model, 1 /* mjOBJ_BODY */, b);
     const ours = bodies.find((x) => x.name === name);
     if (!ours) throw new Error(`no body '${name}' in the imported model`);
-    layout.push({ free: model.jnt_type[j] === 0, q: ours.qidx, v: ours.vidx, mq: model.jnt_qposadr[j], mv: model.jnt_dofadr[j] });
+    layout.push({ free: model.jnt_type[j] === 0, ball: model.jnt_type[j] === 1, q: ours.qidx, v: ours.vidx, mq: model.jnt_qposadr[j], mv: model.jnt_dofadr[j] });
   }
   return layout;
 }

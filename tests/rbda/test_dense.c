@@ -534,7 +534,9 @@ typedef struct {
     int fext;
 } hand_body;
 
-/* Every joint type, a branch, non-trivial tree rotations, off-axis CoMs. */
+/* Every joint type, a branch, non-trivial tree rotations, off-axis CoMs; a
+ * spherical joint below a revolute one and below the floating bus, and a
+ * cylindrical joint about a general axis below it. */
 static const hand_body HAND[] = {
     { "bus",
       -1,
@@ -553,6 +555,18 @@ static const hand_body HAND[] = {
     { "pend", -1, MECH_JOINT_REVOLUTE, { 0, 1, 0 }, { 0, 2, 0 }, { 0.1, 0.2, 0 }, 2.0, { 0, 0, -0.5 }, { 0.05, 0.05, 0.01 }, 1 },
     { "bob", 5, MECH_JOINT_FIXED, { 0 }, { 0, 0, -1 }, { 0, 0, 0 }, 1.0, { 0, 0, 0 }, { 0.01, 0.01, 0.01 }, 0 },
     { "pend2", 6, MECH_JOINT_REVOLUTE, { 0, 0, 1 }, { 0, 0.1, 0 }, { 0.5, 0, 0 }, 0.7, { 0.3, 0, 0.1 }, { 0.01, 0.02, 0.02 }, 0 },
+    { "ball", 7, MECH_JOINT_SPHERICAL, { 0 }, { 0.2, 0, 0.1 }, { 0.1, -0.3, 0.2 }, 0.6, { 0, 0.1, -0.2 }, { 0.02, 0.01, 0.015 }, 1 },
+    { "sleeve",
+      8,
+      MECH_JOINT_CYLINDRICAL,
+      { 0.48, 0.6, 0.64 },
+      { 0, 0, -0.3 },
+      { 0.2, 0.1, 0 },
+      0.4,
+      { 0.05, 0, 0.02 },
+      { 0.003, 0.002, 0.004 },
+      0 },
+    { "wrist", 1, MECH_JOINT_SPHERICAL, { 0 }, { 0.3, 0.1, 0 }, { 0, 0, 0.7 }, 0.3, { 0.1, 0, 0 }, { 0.001, 0.003, 0.002 }, 0 },
 };
 
 static mech_model *hand_model(void)
@@ -586,13 +600,15 @@ static mech_model *hand_model(void)
         m3_mul(RD, Rct, D);
         memcpy(b->inertia, D, sizeof D);
         b->fext = h->fext;
-        b->nq = h->joint == MECH_JOINT_FLOATING ? 7 : h->joint == MECH_JOINT_FIXED ? 0 : 1;
-        b->nv = h->joint == MECH_JOINT_FLOATING ? 6 : h->joint == MECH_JOINT_FIXED ? 0 : 1;
+        static const int nq[] = { [MECH_JOINT_REVOLUTE] = 1, [MECH_JOINT_PRISMATIC] = 1, [MECH_JOINT_FLOATING] = 7,
+                                  [MECH_JOINT_FIXED] = 0,    [MECH_JOINT_SPHERICAL] = 4, [MECH_JOINT_CYLINDRICAL] = 2 };
+        b->nq = nq[h->joint];
+        b->nv = h->joint == MECH_JOINT_FLOATING ? 6 : h->joint == MECH_JOINT_SPHERICAL ? 3 : b->nq;
         b->qidx = m->nq;
         b->vidx = m->nv;
         m->nq += b->nq;
         m->nv += b->nv;
-        if (b->joint == MECH_JOINT_FLOATING) b->q0[0] = 1.0;
+        if (b->joint == MECH_JOINT_FLOATING || b->joint == MECH_JOINT_SPHERICAL) b->q0[0] = 1.0;
     }
     return m;
 }

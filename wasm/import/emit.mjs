@@ -4,7 +4,7 @@
 //
 // A source node is
 //   { name, el, parent (node or null for the world), X: { p, q } (its frame in its parent's frame),
-//     joint: null | { type: 'revolute' | 'prismatic' | 'floating', name, el, axis, anchor (in its
+//     joint: null | { type: 'revolute' | 'prismatic' | 'spherical' | 'floating', name, el, axis, anchor (in its
 //       own frame), damping, stiffness, springref, armature (SI), from },
 //     weld: 'merge' | 'fixed' (jointless nodes: merged into the parent's body, or a body of its own
 //       with a fixed joint),
@@ -91,8 +91,8 @@ export function lower(nodes, ctx) {
       bodies.push(body);
       toOwner.set(node, { p: [-anchor[0], -anchor[1], -anchor[2]], q: [1, 0, 0, 0] });
       if (joint.type !== 'fixed' && (joint.damping || joint.stiffness)) {
-        if (joint.type === 'floating') {
-          ctx.warn(`${joint.from ?? 'floating'} joint of '${node.name}': damping/stiffness dropped (.mech force elements act on 1-DOF joints)`);
+        if (joint.type === 'floating' || joint.type === 'spherical') {
+          ctx.warn(`${joint.from ?? joint.type} joint of '${node.name}': damping/stiffness dropped (.mech force elements act on 1-DOF joints)`);
         } else {
           rsdas.push({ name: elementNames.take(joint.name, `${body.name}_joint`), body, k: joint.stiffness ?? 0,
             c: joint.damping ?? 0, q0: joint.stiffness ? joint.springref ?? 0 : 0 });

@@ -420,14 +420,24 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
     const type = a.type ?? 'hinge';
     const name = a.name;
     const label = `'${name ?? `(unnamed joint of body '${bodyName}')`}'`;
-    if (type === 'ball') throw fail(el, `joint ${label}: type 'ball' is not supported yet (.mech has no spherical tree joint; see models/loops/quartercar.mech for a floating body pinned by a spherical loop)`);
-    if (!['hinge', 'slide', 'free'].includes(type)) throw fail(el, `joint ${label}: unknown joint type '${type}' (MJCF: free, ball, slide, hinge)`);
+    if (!['hinge', 'slide', 'free', 'ball'].includes(type)) throw fail(el, `joint ${label}: unknown joint type '${type}' (MJCF: free, ball, slide, hinge)`);
     const armature = num(el, 'armature', 0, a); // rotor inertia, on each of the joint's dofs
     if (armature < 0) throw fail(el, `joint ${label}: negative armature ${armature}`);
     const j = { name, el, from: `MJCF ${type}`, anchor: vec(el, 'pos', 3, [0, 0, 0], a), armature };
     if (type === 'free') {
       if (armature) warn(`joint ${label}: armature dropped (.mech takes it on hinge and slide joints)`);
       return { ...j, type: 'floating', armature: 0 };
+    }
+    if (type === 'ball') {
+      // A unit quaternion about the anchor, the body-frame angular velocity: MuJoCo's ball joint as it is.
+      for (const k of ['damping', 'stiffness', 'frictionloss']) {
+        const v = num(el, k, 0, a);
+        if (v < 0) throw fail(el, `joint ${label}: negative ${k} ${v}`);
+        j[k] = v;
+      }
+      if (j.frictionloss) drop('joint frictionloss');
+      if (a.range !== undefined && a.limited !== 'false') drop('joint ranges (limits)');
+      return { ...j, type: 'spherical' };
     }
     j.type = type === 'hinge' ? 'revolute' : 'prismatic';
     j.axis = vec(el, 'axis', 3, [0, 0, 1], a);
