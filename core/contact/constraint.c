@@ -178,7 +178,8 @@ static int new_row(constraint_solve *s, int k, double pos, double bound)
 
 /* row += sign u · (velocity of the world point x moving with body b per
  * unit joint rate), over b's chain: a revolute joint moves x by a × (x − p),
- * a prismatic by a, a floating body (qd = [ω; v] in its frame) by
+ * a prismatic by a (a cylindrical joint both), a spherical joint (qd = ω in
+ * its frame) by Rᵀ(r × u) · ω, a floating body (qd = [ω; v] in its frame) by
  * Rᵀ(r × u) · ω + Rᵀu · v.  A floating body's v is in its own frame, so
  * its qdd holds −ω × v even at constant world velocity: *bias gets
  * sign u · R (ω × v), and J qdd + bias is the row's acceleration as
@@ -212,6 +213,17 @@ static void point_row(const mech_model *m, const mech_body_kin *k, int b, const 
             }
             v3_cross(v + bj->vidx, v + bj->vidx + 3, c);
             *bias += sign * v3_dot(a, c); /* (Rᵀu) · (ω × v) */
+            break;
+        case MECH_JOINT_SPHERICAL: /* qd = ω in its frame: the floating body's angular part */
+            v3_cross(r, u, c);
+            m3_tmulv(k[j].R, c, t);
+            for (int i = 0; i < 3; i++) out[i] += sign * t[i];
+            break;
+        case MECH_JOINT_CYLINDRICAL: /* [angle, displacement] about and along one axis */
+            m3_mulv(k[j].R, bj->axis, a);
+            v3_cross(a, r, c);
+            out[0] += sign * v3_dot(u, c);
+            out[1] += sign * v3_dot(u, a);
             break;
         case MECH_JOINT_FIXED: break;
         }

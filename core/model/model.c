@@ -39,6 +39,14 @@ void mech_error_format(const mech_error *err, char *buf, size_t cap)
     else snprintf(buf, cap, "%s", err->message); /* e.g. the generator's, which names its file itself */
 }
 
+const char *mech_joint_name(mech_joint_type j)
+{
+    static const char *const names[] = { [MECH_JOINT_REVOLUTE] = "revolute",   [MECH_JOINT_PRISMATIC] = "prismatic",
+                                         [MECH_JOINT_FLOATING] = "floating",   [MECH_JOINT_FIXED] = "fixed",
+                                         [MECH_JOINT_SPHERICAL] = "spherical", [MECH_JOINT_CYLINDRICAL] = "cylindrical" };
+    return names[j];
+}
+
 int mech_model_body_find(const mech_model *m, const char *name)
 {
     for (int i = 0; i < m->nb; i++)

@@ -445,7 +445,7 @@ typedef struct mech_model {
     int nexclude;       /* `exclude` pairs: body indices (-1 the base) that never touch */
     int (*exclude)[2];
 
-    int ntire;          /* tires on wheel bodies (on the ground) */
+    int ntire; /* tires on wheel bodies (on the ground) */
     mech_tire *tires;
     int nwarning; /* what loads but is suspect (mech_model_warning) */
     mech_error warnings[MECH_MAX_WARNINGS];
@@ -466,6 +466,9 @@ static inline double mech_model_implicit_step(const mech_model *m, const double 
 
 /* mech_model_parse, mech_model_load, mech_model_free and the accessors:
  * mech/model.h. */
+
+/* A joint type's word in .mech ("revolute", ..., "cylindrical"). */
+const char *mech_joint_name(mech_joint_type j);
 
 /* 1 when m has a track band, a ground or a tire: the models the contact stage
  * (core/contact/contact.h) runs on. */

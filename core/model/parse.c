@@ -52,9 +52,9 @@ static const block_key top_keys[] = {
 static const block_kind top_kind = { BLOCK_KIND("the file", top_keys, NULL, NULL) };
 
 /* Every block kind, for a key given outside its block. */
-static const block_kind *const block_kinds[] = { &body_block,  &loop_block,  &tsda_block,     &rsda_block,
- &xpbd_block,  &servo_block, &rod_block,      &track_block,
- &ground_block, &tire_block,  &actuator_block, &keyframe_block };
+static const block_kind *const block_kinds[] = { &body_block,   &loop_block,  &tsda_block,     &rsda_block,
+                                                 &xpbd_block,   &servo_block, &rod_block,      &track_block,
+                                                 &ground_block, &tire_block,  &actuator_block, &keyframe_block };
 
 int mp_is_top_keyword(const lex_tok *kw) { return block_find(&top_kind, kw) >= 0; }
 

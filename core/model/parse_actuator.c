@@ -171,7 +171,7 @@ static int store_actuator(parser *p, const raw_actuator *ra, mech_actuator *a)
     mech_joint_type j = m->bodies[a->body].joint;
     if (j != MECH_JOINT_REVOLUTE && j != MECH_JOINT_PRISMATIC)
         return mp_fail(p, line, col, "actuator '%s' needs a revolute or prismatic joint, but body '%s' has a %s joint",
-                       a->name, ra->joint, j == MECH_JOINT_FIXED ? "fixed" : "floating");
+                       a->name, ra->joint, mech_joint_name(j));
     a->act = m->nact++;
     return 0;
 }

@@ -137,17 +137,14 @@ static int joint_values(parser *p, raw_body *rb, int k)
 
 static int joint_type(parser *p, raw_body *rb)
 {
-    static const char *const types[] = { [MECH_JOINT_REVOLUTE] = "revolute",   [MECH_JOINT_PRISMATIC] = "prismatic",
-                                         [MECH_JOINT_FLOATING] = "floating",   [MECH_JOINT_FIXED] = "fixed",
-                                         [MECH_JOINT_SPHERICAL] = "spherical", [MECH_JOINT_CYLINDRICAL] = "cylindrical" };
     lex_tok t, extra;
     if (mp_next_tok(p, &t, "joint", "revolute, prismatic, cylindrical, spherical, floating or fixed")) return -1;
-    for (int j = 0; j < (int)(sizeof types / sizeof *types); j++) {
-        if (!lex_is(&t, types[j])) continue;
+    for (int j = 0; j <= MECH_JOINT_CYLINDRICAL; j++) {
+        if (!lex_is(&t, mech_joint_name((mech_joint_type)j))) continue;
         rb->b.joint = (mech_joint_type)j;
         if (j == MECH_JOINT_REVOLUTE || j == MECH_JOINT_PRISMATIC || j == MECH_JOINT_CYLINDRICAL) {
             char key[24];
-            snprintf(key, sizeof key, "joint %s", types[j]);
+            snprintf(key, sizeof key, "joint %s", mech_joint_name((mech_joint_type)j));
             return mp_read_axis(p, key, rb->b.axis) || mp_end_of_line(p, key, "an axis") ? -1 : 0;
         }
         if (j == MECH_JOINT_SPHERICAL && lex_next(&p->ln, &extra))

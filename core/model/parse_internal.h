@@ -87,7 +87,7 @@ struct parser {
         int line, col[2];
     } * excludes;
     int nexcludes, cap_excludes;
-    struct raw_tire *tires;    /* parse_tire.c */
+    struct raw_tire *tires; /* parse_tire.c */
     int ntires, cap_tires;
     struct raw_actuator *actuators; /* parse_actuator.c */
     int nactuators, cap_actuators;

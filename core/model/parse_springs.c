@@ -114,11 +114,7 @@ static int store_rsda(parser *p, const raw_elem *re, mech_rsda *r)
     mech_joint_type j = m->bodies[r->body].joint;
     if (j != MECH_JOINT_REVOLUTE && j != MECH_JOINT_PRISMATIC)
         return mp_fail(p, line, col, "rsda '%s' needs a revolute or prismatic joint, but body '%s' has a %s joint",
-                       re->name, re->joint,
-                       j == MECH_JOINT_FIXED       ? "fixed"
-                       : j == MECH_JOINT_FLOATING  ? "floating"
-                       : j == MECH_JOINT_SPHERICAL ? "spherical"
-                                                   : "cylindrical");
+                       re->name, re->joint, mech_joint_name(j));
     r->q0 = re->q0 * (j == MECH_JOINT_REVOLUTE ? DEG : 1.0);
     return 0;
 }

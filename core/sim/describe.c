@@ -60,10 +60,9 @@ static void put_array(json_buf *b, const char *key, const double *v, int n)
 
 static void put_body(json_buf *b, const mech_body *x)
 {
-    static const char *const joints[] = { "revolute", "prismatic", "floating", "fixed", "spherical", "cylindrical" };
     put(b, "{");
     put_string(b, "name", x->name);
-    put(b, ",\"parent\":%d,\"joint\":\"%s\"", x->parent, joints[x->joint]);
+    put(b, ",\"parent\":%d,\"joint\":\"%s\"", x->parent, mech_joint_name(x->joint));
     put_array(b, "axis", x->axis, 3);
     put_array(b, "pos", x->pos, 3);
     put_array(b, "rot", x->rot, 9);

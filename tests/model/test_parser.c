@@ -531,19 +531,22 @@ static void test_line_endings(const char *dir)
         expect_error(text, want, __LINE__);
         free(text);
     }
-    expect_error("\xEF\xBB\xBF"
-                 "foo\n",
-                 "t.mech:1:1: unknown keyword 'foo': expected one of: description gravity "
-                 "integrator body poi loop tsda rsda xpbd servo rod track ground tire static mesh contact exclude actuator keyframe initial",
-                 __LINE__);
-    expect_error("\r\r\rfoo",
-                 "t.mech:4:1: unknown keyword 'foo': expected one of: description gravity "
-                 "integrator body poi loop tsda rsda xpbd servo rod track ground tire static mesh contact exclude actuator keyframe initial",
-                 __LINE__);
-    expect_error("\r\n\n\r\rfoo",
-                 "t.mech:5:1: unknown keyword 'foo': expected one of: description gravity "
-                 "integrator body poi loop tsda rsda xpbd servo rod track ground tire static mesh contact exclude actuator keyframe initial",
-                 __LINE__);
+    expect_error(
+        "\xEF\xBB\xBF"
+        "foo\n",
+        "t.mech:1:1: unknown keyword 'foo': expected one of: description gravity "
+        "integrator body poi loop tsda rsda xpbd servo rod track ground tire static mesh contact exclude actuator keyframe initial",
+        __LINE__);
+    expect_error(
+        "\r\r\rfoo",
+        "t.mech:4:1: unknown keyword 'foo': expected one of: description gravity "
+        "integrator body poi loop tsda rsda xpbd servo rod track ground tire static mesh contact exclude actuator keyframe initial",
+        __LINE__);
+    expect_error(
+        "\r\n\n\r\rfoo",
+        "t.mech:5:1: unknown keyword 'foo': expected one of: description gravity "
+        "integrator body poi loop tsda rsda xpbd servo rod track ground tire static mesh contact exclude actuator keyframe initial",
+        __LINE__);
 }
 
 static void test_errors_inline(void)

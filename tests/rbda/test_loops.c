@@ -54,7 +54,7 @@ static void report(const char *model, const char *what, double err, double gate)
 static double *vec(int n) { return calloc((size_t)n + 1, sizeof(double)); }
 
 /* The maximal check: returns max(|K qdd - k - kstab| scaled, |r - K^T lambda| / balance)
- * with r = ID(q, qd, qdd) + armature qdd - tau - tau_e and lambda = (K K^T)^-1 K r. */
+ * with r = ID(q, qd, qdd) - tau - tau_e (ID with the rotors' armature qdd) and lambda = (K K^T)^-1 K r. */
 static double maximal_residual(const mech_model *m, dense_ws *dws, const double *q, const double *qd, const double *tau,
                                const double *fext, const double *act, const double *qdd)
 {
@@ -66,8 +66,6 @@ static double maximal_residual(const mech_model *m, dense_ws *dws, const double 
     mech_element_forces(m, dws, q, qd, act, te);
     dense_rnea(m, dws, q, qd, qdd, fext, r);
     dense_rnea(m, dws, q, qd, zero, fext, C);
-    for (int i = 0; i < m->nb; i++) /* the rotor inertia RNEA leaves out: H's diagonal has it */
-        if (m->bodies[i].nv == 1) r[m->bodies[i].vidx] += m->bodies[i].armature * qdd[m->bodies[i].vidx];
     double scale = 1, err_k = 0, err_f = 0;
     for (int j = 0; j < nv; j++) {
         r[j] -= tau[j] + te[j];
