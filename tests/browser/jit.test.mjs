@@ -122,7 +122,7 @@ test('an edited threelink starts on the runtime engine and the jit takes over in
   await context.close();
 });
 
-test('a bad edit keeps the model running, with the error shown', async () => {
+test('a bad edit keeps the model running, with the error shown until the fix is reloaded', async () => {
   const { page, context, errors } = await openPage(pg.browser, pg.base);
   await editThreelink(page);
   await switched(page, await applyEdit(page)); // the switch, if any, is over: the engine stays
@@ -145,6 +145,12 @@ test('a bad edit keeps the model running, with the error shown', async () => {
   assert.equal(after.backend, s.backend);
   assert.ok(['runtime', 'jit'].includes(backend), backend);
   assert.equal(after.blown, false);
+  // The fix, reloaded, opens the edited model and takes the banner away.
+  await editLine(page, line, '', ' oops'.length);
+  await page.waitForFunction(() => window.playground.editorErrors().length === 0, null, WAIT);
+  await applyEdit(page);
+  await page.waitForFunction(() => window.playground.status().banner === null, null, WAIT);
+  assert.ok((await status(page)).loaded, 'the fixed model is open');
   assert.deepEqual(errors, []);
   await context.close();
 });
