@@ -205,6 +205,10 @@ static void aba_backward(gen *g, ex *x)
         const mech_body *b = &m->bodies[i];
         const gen_body *gb = &g->b[i];
         ex *u = x + b->vidx;
+        int zero = 1; /* nothing in, nothing out: a loop's row costs only the bodies it reaches */
+        for (int k = 0; k < 6; k++) zero &= f->p[i].e[k] == p->zero;
+        for (int k = 0; k < b->nv; k++) zero &= u[k] == p->zero;
+        if (zero) continue;
         for (int k = 0; k < b->nv; k++) u[k] = ex_sub(p, u[k], sv_dot(p, gb->S[k], f->p[i])); /* u = b - S^T p */
         if (b->nv > 1) block_half(p, f->L[i], b->nv, u); /* a multi-freedom joint's u through L^-T */
         if (b->parent < 0) continue;

@@ -25,7 +25,9 @@
  * every t is tried (t above the largest count is R empty: plain dense A) and
  * the one giving the fewest operations is kept.  A candidate is refused if
  * some group has more rows than coordinates outside R, where its block of B
- * would be singular. */
+ * would be singular.  The generator's own work follows the same structure:
+ * B's sums run over the coordinates a row reaches and the L D L^T stays
+ * inside the envelope, so independent loops cost each about its own. */
 #include "codegen/gen.h"
 
 #include <stdlib.h>
@@ -39,6 +41,8 @@ typedef struct {
     ex *rhs;    /* nc: k + kstab - K H^-1 b                 */
     int *count; /* n: loops whose z reaches coordinate i    */
     int *group; /* nloop: union-find parent, then group id  */
+    int *loop;  /* nc: the loop each row belongs to         */
+    int *reach; /* nc x n: the coordinates row r reaches, ascending, ended by -1 */
     unsigned char *seen;
 } method2;
 
@@ -48,23 +52,22 @@ static int root(int *parent, int i)
     return i;
 }
 
-static int loop_of_row(const mech_model *m, int r)
-{
-    int l = 0;
-    while (l + 1 < m->nloop && m->loops[l + 1].cidx <= r) l++;
-    return l;
-}
-
 static int reaches(const method2 *s, int r, int i) { return s->z[(size_t)r * s->n + i] != s->g->p.zero; }
 
 /* M x = b for symmetric M (N x N, lower triangle read) by an unpivoted
  * L D L^T in place: t_ij = M_ij - sum_k<j t_ik L_jk (t_ij = L_ij D_j),
- * D_j = t_jj, L_ij = t_ij / D_j; the upper triangle keeps t.  b becomes x. */
-static void ldl_solve(ex_pool *p, ex *M, int N, ex *b)
+ * D_j = t_jj, L_ij = t_ij / D_j; the upper triangle keeps t.  b becomes x.
+ * Row i's entries left of its first nonzero, first[i], stay zero in L (no
+ * fill outside the envelope: George and Liu, Computer Solution of Large
+ * Sparse Positive Definite Systems, sec 4.2), so the sums start there: the
+ * terms skipped are products with the folded zero, which add nothing. */
+static void ldl_solve(ex_pool *p, ex *M, int N, const int *first, ex *b)
 {
     for (int j = 0; j < N; j++) {
-        for (int i = j; i < N; i++)
-            for (int k = 0; k < j; k++) M[i * N + j] = ex_fms(p, M[i * N + j], M[k * N + i], M[j * N + k]);
+        for (int i = j; i < N; i++) {
+            int k0 = first[i] > first[j] ? first[i] : first[j];
+            for (int k = k0; k < j; k++) M[i * N + j] = ex_fms(p, M[i * N + j], M[k * N + i], M[j * N + k]);
+        }
         ex dinv = ex_div(p, p->one, M[j * N + j]);
         for (int i = j + 1; i < N; i++) {
             M[j * N + i] = M[i * N + j];
@@ -73,10 +76,11 @@ static void ldl_solve(ex_pool *p, ex *M, int N, ex *b)
         M[j * N + j] = dinv; /* the diagonal keeps 1 / D_j */
     }
     for (int i = 0; i < N; i++)
-        for (int k = 0; k < i; k++) b[i] = ex_fms(p, b[i], M[i * N + k], b[k]);
+        for (int k = first[i]; k < i; k++) b[i] = ex_fms(p, b[i], M[i * N + k], b[k]);
     for (int i = 0; i < N; i++) b[i] = ex_mul(p, b[i], M[i * N + i]);
     for (int i = N - 1; i >= 0; i--)
-        for (int k = i + 1; k < N; k++) b[i] = ex_fms(p, b[i], M[k * N + i], b[k]);
+        for (int k = i + 1; k < N; k++)
+            if (first[k] <= i) b[i] = ex_fms(p, b[i], M[k * N + i], b[k]);
 }
 
 /* Nodes reachable from out[0..n) built at or after `mark`: the cost of a candidate. */
@@ -115,7 +119,7 @@ static int partition(method2 *s, int t)
         int first = -1;
         for (int r = 0; r < s->nc; r++)
             if (reaches(s, r, i)) {
-                int l = root(s->group, loop_of_row(m, r));
+                int l = root(s->group, s->loop[r]);
                 if (first < 0) first = l;
                 else s->group[l] = root(s->group, first);
             }
@@ -124,7 +128,7 @@ static int partition(method2 *s, int t)
         if (s->count[i] >= t || s->count[i] == 0) continue;
         for (int r = 0; r < s->nc; r++)
             if (reaches(s, r, i)) {
-                cols[root(s->group, loop_of_row(m, r))]++;
+                cols[root(s->group, s->loop[r])]++;
                 break;
             }
     }
@@ -151,7 +155,6 @@ static int solve_candidate(method2 *s, int t, ex *lambda)
 {
     gen *g = s->g;
     ex_pool *p = &g->p;
-    const mech_model *m = g->m;
     int ngroup = partition(s, t);
     if (ngroup < 0) return 1;
     int nR = 0, *order = malloc((size_t)(s->nc + s->n) * sizeof *order);
@@ -159,24 +162,28 @@ static int solve_candidate(method2 *s, int t, ex *lambda)
     int N = 0;
     for (int grp = 0; grp < ngroup; grp++) /* rows by group, then R */
         for (int r = 0; r < s->nc; r++)
-            if (s->group[loop_of_row(m, r)] == grp) order[N++] = r;
+            if (s->group[s->loop[r]] == grp) order[N++] = r;
     for (int i = 0; i < s->n; i++)
         if (s->count[i] >= t) order[N + nR++] = i;
     N += nR;
     ex *M = malloc((size_t)N * (size_t)N * sizeof *M), *b = malloc((size_t)N * sizeof *b);
-    if (!M || !b) {
+    int *first = malloc((size_t)N * sizeof *first);
+    if (!M || !b || !first) {
         free(order);
         free(M);
         free(b);
+        free(first);
         return gen_fail(g, 0, "out of memory");
     }
     for (int a = 0; a < N; a++) {
         b[a] = a < s->nc ? s->rhs[order[a]] : p->zero;
+        first[a] = a;
         for (int c = 0; c <= a; c++) {
             ex e = p->zero;
-            if (a < s->nc) { /* B: the sum outside R */
+            if (a < s->nc) { /* B: the sum outside R, over the coordinates row a reaches */
                 const ex *za = s->z + (size_t)order[a] * s->n, *zc = s->z + (size_t)order[c] * s->n;
-                for (int i = 0; i < s->n; i++)
+                const int *reach = s->reach + (size_t)order[a] * (s->n + 1);
+                for (int i = *reach; i >= 0; i = *++reach)
                     if (s->count[i] < t) e = ex_fma(p, e, ex_mul(p, za[i], s->dinv[i]), zc[i]);
             } else if (c < s->nc) { /* Z_R */
                 e = s->z[(size_t)order[c] * s->n + order[a]];
@@ -184,13 +191,15 @@ static int solve_candidate(method2 *s, int t, ex *lambda)
                 e = ex_neg(p, s->d[order[a]]);
             }
             M[a * N + c] = e;
+            if (e != p->zero && c < first[a]) first[a] = c;
         }
     }
-    ldl_solve(p, M, N, b);
+    ldl_solve(p, M, N, first, b);
     for (int a = 0; a < s->nc; a++) lambda[order[a]] = b[a];
     free(order);
     free(M);
     free(b);
+    free(first);
     return 0;
 }
 
@@ -204,8 +213,10 @@ int gen_method2(gen *g, void (*half_solve)(gen *g, ex *x), const ex *d, const ex
     s.rhs = malloc((size_t)nc * sizeof *s.rhs);
     s.count = calloc((size_t)n, sizeof *s.count);
     s.group = malloc((size_t)m->nloop * sizeof *s.group);
+    s.loop = malloc((size_t)nc * sizeof *s.loop);
+    s.reach = malloc((size_t)nc * (size_t)(n + 1) * sizeof *s.reach);
     ex *lambda = malloc((size_t)nc * sizeof *lambda), *best = malloc((size_t)nc * sizeof *best);
-    if (!s.z || !s.rhs || !s.count || !s.group || !lambda || !best) {
+    if (!s.z || !s.rhs || !s.count || !s.group || !s.loop || !s.reach || !lambda || !best) {
         rc = gen_fail(g, 0, "out of memory");
         goto done;
     }
@@ -217,6 +228,14 @@ int gen_method2(gen *g, void (*half_solve)(gen *g, ex *x), const ex *d, const ex
         s.rhs[r] = g->kc[r];
         for (int i = 0; i < n; i++) s.rhs[r] = ex_fms(p, s.rhs[r], ex_mul(p, zr[i], dinv[i]), u[i]);
         for (int i = 0; i < n; i++) gen_name(g, zr[i], "z_%d_%d", r, i);
+    }
+    for (int l = 0; l < m->nloop; l++)
+        for (int r = m->loops[l].cidx; r < m->loops[l].cidx + m->loops[l].nc; r++) s.loop[r] = l;
+    for (int r = 0; r < nc; r++) {
+        int *reach = s.reach + (size_t)r * (n + 1);
+        for (int i = 0; i < n; i++)
+            if (reaches(&s, r, i)) *reach++ = i;
+        *reach = -1;
     }
     for (int i = 0; i < n; i++)
         for (int l = 0; l < m->nloop; l++)
@@ -260,6 +279,8 @@ done:
     free(s.rhs);
     free(s.count);
     free(s.group);
+    free(s.loop);
+    free(s.reach);
     free(s.seen);
     free(lambda);
     free(best);

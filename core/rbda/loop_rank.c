@@ -9,38 +9,64 @@
 #include "rbda/dense.h"
 #include "rbda/loops.h"
 
+/* The columns [*lo, *hi) outside which v (n long) is zero; empty (0, 0) if all of it is. */
+static void span_of(const double *v, int n, int *lo, int *hi)
+{
+    *lo = *hi = 0;
+    for (int j = 0; j < n; j++)
+        if (v[j] != 0) {
+            if (*hi == 0) *lo = j;
+            *hi = j + 1;
+        }
+}
+
+/* Each kept row of Y remembers its span, and a row is projected only on the
+ * rows whose span meets its own: elsewhere the dot product is an exact zero
+ * and the projection leaves the row as it is, so independent loops (say,
+ * mechanisms side by side) cost each its own rows, not all the rows before. */
 int mech_loop_rank(const mech_model *m, dense_ws *ws, const double *K, int *short_loop, double *margin)
 {
     int nv = m->nv, rank = 0;
     double kept_min = 1, scale = 0;
+    int *span = malloc(2 * (size_t)(m->nc ? m->nc : 1) * sizeof *span); /* [lo, hi) of each row of Y */
+    if (short_loop) *short_loop = -1;
+    if (!span) return -1;
     for (int r = 0; r < m->nc; r++) {
         double n = 0;
         for (int j = 0; j < nv; j++) n += K[(size_t)r * nv + j] * K[(size_t)r * nv + j];
         scale = fmax(scale, sqrt(n));
     }
-    if (short_loop) *short_loop = -1;
     for (int i = 0; i < m->nloop; i++) {
         const mech_loop *l = &m->loops[i];
         int before = rank;
         for (int r = l->cidx; r < l->cidx + l->nc; r++) {
             double *v = ws->dnu, n = 0;
+            int lo, hi;
             memcpy(v, K + (size_t)r * nv, (size_t)nv * sizeof *v);
+            span_of(v, nv, &lo, &hi);
             for (int pass = 0; pass < 2; pass++) /* Gram-Schmidt, twice */
                 for (int b = 0; b < rank; b++) {
                     const double *qb = ws->Y + (size_t)b * nv;
+                    int blo = span[2 * b], bhi = span[2 * b + 1];
+                    if (blo >= hi || lo >= bhi) continue;
                     double d = 0;
-                    for (int j = 0; j < nv; j++) d += qb[j] * v[j];
-                    for (int j = 0; j < nv; j++) v[j] -= d * qb[j];
+                    for (int j = blo > lo ? blo : lo; j < (bhi < hi ? bhi : hi); j++) d += qb[j] * v[j];
+                    for (int j = blo; j < bhi; j++) v[j] -= d * qb[j];
+                    lo = blo < lo ? blo : lo;
+                    hi = bhi > hi ? bhi : hi;
                 }
             for (int j = 0; j < nv; j++) n += v[j] * v[j];
             n = sqrt(n);
             if (!(n > 1e-8 * scale)) continue;
             kept_min = fmin(kept_min, n / scale);
             for (int j = 0; j < nv; j++) ws->Y[(size_t)rank * nv + j] = v[j] / n;
+            span[2 * rank] = lo;
+            span[2 * rank + 1] = hi;
             rank++;
         }
         if (short_loop && *short_loop < 0 && rank - before < l->nc) *short_loop = i;
     }
+    free(span);
     if (margin) *margin = kept_min;
     return rank;
 }

@@ -14,7 +14,8 @@
  * component orthogonal to the rows before is longer than 1e-8 times the
  * longest row of K.  *short_loop (may be NULL): the first loop whose rows add
  * less than its nc, or -1; *margin (may be NULL): the shortest kept component
- * over the longest row.  K must not be ws->Y (the orthonormal rows go there). */
+ * over the longest row.  K must not be ws->Y (the orthonormal rows go there).
+ * Returns the rank, or -1 out of memory. */
 int mech_loop_rank(const mech_model *m, dense_ws *ws, const double *K, int *short_loop, double *margin);
 
 /* rank(K) = nc at q?  Returns the rank; if short, writes a message naming the

@@ -12,6 +12,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { MechError, generateCode, listModels, loadModelText } from '../../wasm/index.mjs';
+import { fourbars } from '../fixtures/heavy_models.mjs';
 import { badDir, modelFile, modelNames, nativeRef, openModel, root, scaledError, setState } from './helpers.mjs';
 
 const STATES = 200;
@@ -238,4 +239,15 @@ test('a model too large to generate is refused from its estimated size at once, 
     assert.ok(seconds < 1, `${target}: refused after ${seconds.toFixed(2)} s`);
   }
   await assert.rejects(openModel({ text, name: 'chain.mech' }, { backend: 'jit' }), /too large to generate/);
+});
+
+test('256 independent four-bars, under the size limit, generate in seconds: method 2 works per loop, not per pair', async () => {
+  const text = fourbars(256);
+  for (const target of ['wasm', 'c']) {
+    const t0 = performance.now();
+    const code = await generateCode(text, { target, name: 'fourbars256.mech' });
+    const seconds = (performance.now() - t0) / 1000;
+    assert.ok(code.length > 0, target);
+    assert.ok(seconds < 10, `${target}: generated in ${seconds.toFixed(2)} s`);
+  }
 });
