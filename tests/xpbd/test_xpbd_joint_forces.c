@@ -56,8 +56,8 @@ int main(void)
     for (int j = 0; j < 2; j++) want[j] = tau_e[j] + D[j] * qd[j];
     CHECK(damping[5] == D[0] && damping[6 + 2] == D[1], "damping rows %g %g, not %g %g", damping[5], damping[8], D[0],
           D[1]);
-    CHECK(fabs(q[0]) > 0.05 && fabs(qd[0]) > 0.1 && fabs(qd[1]) > 0.01, "a general state: q %g qd %g %g", q[0],
-          qd[0], qd[1]);
+    CHECK(fabs(q[0]) > 0.05 && fabs(qd[0]) > 0.1 && fabs(qd[1]) > 0.01, "a general state: q %g qd %g %g", q[0], qd[0],
+          qd[1]);
     CHECK(fabs(mech_actuator_force(&m->actuators[0], act[0], q[0], qd[0])) == 5, "the servo at its force clamp");
 
     /* The slide: a force along the arm's x on the slider, reversed on the arm, with the moment r × f that
