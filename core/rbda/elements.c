@@ -79,6 +79,11 @@ void mech_element_forces(const mech_model *m, dense_ws *ws, const double *q, con
         add_force(m, ws, m->pois[t->poi_a].body, Fa, tau_e);
         add_force(m, ws, m->pois[t->poi_b].body, Fb, tau_e);
     }
+    mech_joint_forces(m, q, qd, act, tau_e);
+}
+
+void mech_joint_forces(const mech_model *m, const double *q, const double *qd, const double *act, double *tau_e)
+{
     for (int i = 0; i < m->nrsda; i++) {
         const mech_rsda *r = &m->rsdas[i];
         const mech_body *b = &m->bodies[r->body];

@@ -17,6 +17,11 @@
 void mech_element_forces(const mech_model *m, dense_ws *ws, const double *q, const double *qd, const double *act,
                          double *tau_e);
 
+/* The joint-coordinate part of mech_element_forces, added into tau_e: every
+ * rsda and actuator at (q, qd), which need no kinematics (the XPBD engine
+ * applies them from its bodies' joint coordinates).  qd and act may be NULL. */
+void mech_joint_forces(const mech_model *m, const double *q, const double *qd, const double *act, double *tau_e);
+
 /* An actuator's force (model.h, mech_actuator) at ctrl and its joint's
  * coordinate q and velocity qd: ctrl and force clamped where limited. */
 double mech_actuator_force(const mech_actuator *a, double ctrl, double q, double qd);

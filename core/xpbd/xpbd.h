@@ -101,6 +101,11 @@ struct xpbd_rod; /* core/xpbd/rod.h */
 /* Time-varying targets: called at the end time of every substep. */
 typedef void (*xpbd_target_fn)(double t, int joint, double target[6], void *user);
 
+/* Forces that follow the state (joint springs, dampers, actuators): called
+ * at the start of every substep, after the targets, to fill f (6 per body,
+ * as fext), which the prediction adds to fext, and xpbd_data.damping. */
+typedef void (*xpbd_force_fn)(void *user, double *f);
+
 typedef struct {
     xpbd_mode mode;
     double t;
@@ -112,6 +117,12 @@ typedef struct {
     double *target;        /* 6 per joint, initialised from the model */
     xpbd_target_fn target_fn;
     void *target_user;
+    xpbd_force_fn force_fn; /* NULL: none */
+    void *force_user;
+    double *fstate; /* 6 per body: force_fn's f of the current substep */
+    /* 6 per joint, added to the joints' damping β (§4.4) for the substep;
+     * a force_fn's to set, owned by the caller; NULL: none. */
+    double *damping;
     /* Multipliers of the current substep (eq. 57): 6 per joint (rows, or
      * scalar groups in XPBD_SCALAR), 3 per joint for the limits. */
     double *lambda, *lambda_limit;

@@ -4,7 +4,9 @@
  *
  * step() is one XPBD step of dt under the run's gravity with the file's
  * substeps, iterations and solve mode; tau and the step's external forces
- * (fext on every body) are applied as body wrenches; q and qd are then read back from the bodies
+ * (fext on every body) are applied as body wrenches, and the rsdas and
+ * actuators as joint forces at every substep's joint state
+ * (xpbd_mech_joint_forces); q and qd are then read back from the bodies
  * (xpbd_mech_joint_state).  poses(), observe() and energy() are the XPBD
  * bodies' own.  XPBD has no accelerations: it has no forward(). */
 #include <math.h>
@@ -23,7 +25,17 @@ typedef struct {
     double residuals[2]; /* primal, constraint of the last substep */
     double *contacts;    /* mech_data_contacts' buffer, 6 per contact */
     int cap_contacts;
+    double *jq, *jqd, *jtau; /* the rsdas' and actuators' joint state and forces (nq, nv, nv) */
+    double *jdamping;        /* their implicit damping, 6 per joint (xpbd_data.damping) */
 } xpbd_state;
+
+/* The substep's rsda and actuator forces (xpbd_data.force_fn) at the run's act. */
+static void joint_forces(void *user, double *f)
+{
+    mech_data *d = user;
+    xpbd_state *e = d->state;
+    xpbd_mech_joint_forces(d->model, &e->x, &e->d, d->act, e->jq, e->jqd, e->jtau, f);
+}
 
 static int step(mech_data *d, double dt)
 {
@@ -48,10 +60,18 @@ static void poses(mech_data *d, double *out)
 
 /* Each POI's world position and velocity from its XPBD body (centre of mass
  * p, rotation R, world v, body-frame ω): x = p + R(r − c), ẋ = v + R(ω × (r − c)).
- * XPBD runs no force elements, so the POIs are all there is. */
+ * Then each rsda's joint coordinate and rate (XPBD runs no tsda). */
 static int observe(mech_data *d, double *out)
 {
     const xpbd_state *e = d->state;
+    if (d->model->nrsda > 0) {
+        xpbd_mech_joint_state(d->model, &e->d, e->jq, e->jqd);
+        for (int i = 0; i < d->model->nrsda; i++) {
+            const mech_body *b = &d->model->bodies[d->model->rsdas[i].body];
+            out[6 * d->model->npoi + 2 * i] = e->jq[b->qidx];
+            out[6 * d->model->npoi + 2 * i + 1] = e->jqd[b->vidx];
+        }
+    }
     const mech_model *m = d->model;
     for (int i = 0; i < m->npoi; i++) {
         const mech_poi *poi = &m->pois[i];
@@ -202,6 +222,10 @@ static void state_free(mech_data *d)
     xpbd_data_free(&e->d);
     xpbd_mech_free(&e->x);
     free(e->contacts);
+    free(e->jq);
+    free(e->jqd);
+    free(e->jtau);
+    free(e->jdamping);
     free(e);
 }
 
@@ -240,7 +264,25 @@ mech_data *mech_data_new_xpbd(const mech_model *m, mech_error *err)
         return mech_error_fail(err, m, "out of memory");
     }
     e->d.record_residuals = 1;
-    return mech_data_new(m, &xpbd_engine, e, err);
+    int joint_elements = m->nrsda > 0 || m->nu > 0;
+    if (joint_elements) {
+        e->jq = calloc((size_t)m->nq + 1, sizeof *e->jq);
+        e->jqd = calloc((size_t)m->nv + 1, sizeof *e->jqd);
+        e->jtau = calloc((size_t)m->nv + 1, sizeof *e->jtau);
+        e->jdamping = calloc(6 * (size_t)e->x.m.njoint + 1, sizeof *e->jdamping);
+        if (!e->jq || !e->jqd || !e->jtau || !e->jdamping) {
+            mech_data tmp = { .state = e };
+            state_free(&tmp);
+            return mech_error_fail(err, m, "out of memory");
+        }
+    }
+    mech_data *d = mech_data_new(m, &xpbd_engine, e, err);
+    if (d && joint_elements) {
+        e->d.force_fn = joint_forces;
+        e->d.force_user = d;
+        e->d.damping = e->jdamping;
+    }
+    return d;
 }
 
 /* ---- what only XPBD has ---- */

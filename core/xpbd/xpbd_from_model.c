@@ -215,6 +215,7 @@ static int tree_joint(const mech_model *mm, xpbd_mech *x, int i, int *nj, mech_e
     m3_mul(b->rot, A, jt->R1);
     for (int k = 0; k < 3; k++) jt->r2[k] = -b->com[k];
     memcpy(jt->R2, A, sizeof A);
+    x->body_joint[i] = *nj;
     return apply_options(mm, x, (*nj)++, &b->xj, err);
 }
 
@@ -365,18 +366,20 @@ int xpbd_from_model(const mech_model *mm, xpbd_mech *x, mech_error *err)
 {
     static const xpbd_mode modes[] = { XPBD_VECTOR_ROWS, XPBD_VECTOR_BLOCK, XPBD_SCALAR };
     memset(x, 0, sizeof *x);
-    if (mm->ntsda || mm->nrsda)
-        return fail(mm, err, mm->ntsda ? mm->tsdas[0].line : mm->rsdas[0].line,
-                    mm->ntsda ? mm->tsdas[0].col : mm->rsdas[0].col,
-                    "force elements (tsda, rsda) are not supported by XPBD");
-    if (mm->nu)
-        return fail(mm, err, mm->actuators[0].line, mm->actuators[0].col,
-                    "actuators are not supported by XPBD yet: open the model on a Featherstone engine");
+    if (mm->ntsda)
+        return fail(mm, err, mm->tsdas[0].line, mm->tsdas[0].col,
+                    "tsda force elements are not supported by XPBD (rsda and actuators are)");
     for (int i = 0; i < mm->nb; i++)
         if (invertible(mm, i, err)) return -1;
     int nj = mm->nloop + mm->nxtarget;
     for (int i = 0; i < mm->nb; i++) nj += mm->bodies[i].joint != MECH_JOINT_FLOATING;
-    if (xpbd_model_alloc(&x->m, mm->nb, nj)) return fail(mm, err, 0, 0, "out of memory");
+    x->body_joint = malloc((size_t)(mm->nb > 0 ? mm->nb : 1) * sizeof *x->body_joint);
+    if (!x->body_joint || xpbd_model_alloc(&x->m, mm->nb, nj)) {
+        free(x->body_joint);
+        x->body_joint = NULL;
+        return fail(mm, err, 0, 0, "out of memory");
+    }
+    for (int i = 0; i < mm->nb; i++) x->body_joint[i] = -1;
     x->mode = modes[mm->xpbd.mode];
     x->m.params = (xpbd_params){ .dt = mm->xpbd.dt, .substeps = mm->xpbd.substeps, .iterations = mm->xpbd.iterations };
     memcpy(x->m.params.gravity, mm->gravity, sizeof mm->gravity);
@@ -403,6 +406,8 @@ int xpbd_from_model(const mech_model *mm, xpbd_mech *x, mech_error *err)
 void xpbd_mech_free(xpbd_mech *x)
 {
     xpbd_model_free(&x->m);
+    free(x->body_joint);
+    x->body_joint = NULL;
     free(x->signals);
     x->signals = NULL;
     x->nsignal = 0;

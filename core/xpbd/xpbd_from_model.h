@@ -30,7 +30,8 @@ typedef struct {
 
 typedef struct {
     xpbd_model m;
-    xpbd_mode mode; /* from the file's `xpbd` block               */
+    xpbd_mode mode;  /* from the file's `xpbd` block               */
+    int *body_joint; /* per mech body: its tree joint, −1 if floating */
     int nsignal;
     xpbd_signal_row *signals; /* in joint order                            */
     /* Cosserat rods (`rod` blocks), in file order.  A rod holds its own
@@ -94,6 +95,17 @@ void xpbd_mech_joint_state(const mech_model *mm, const xpbd_data *d, double *q, 
  * revolute / prismatic joints, applied to the body and, reversed, to its
  * parent.  Either may be NULL. */
 void xpbd_mech_forces(const mech_model *mm, const xpbd_data *d, const double *tau, const double *fext, double *out);
+
+/* The rsda and actuator forces of the model (mech_joint_forces, the
+ * Featherstone engines' law) at the bodies' joint coordinates, as body
+ * wrenches into out (6·nb, as xpbd_mech_forces), less the velocity damping
+ * D qd that d->damping (6 per joint, set here on each tree joint's own row)
+ * then takes implicitly over the substep (§4.4): each rsda's c and, of an
+ * actuator whose force is not at its forcerange clamp, −gear² bias[2] (the
+ * term mech_model_joint_damping counts; a clamped one has none).  act: the
+ * run's inputs (m->nact); q, qd and tau: room for nq, nv and nv values. */
+void xpbd_mech_joint_forces(const mech_model *mm, const xpbd_mech *x, xpbd_data *d, const double *act, double *q,
+                            double *qd, double *tau, double *out);
 
 /* s(t) of a signal. */
 double xpbd_signal_eval(const mech_signal *s, double t);

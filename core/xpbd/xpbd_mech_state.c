@@ -2,6 +2,7 @@
  * model's own coordinates (see xpbd_from_model.h). */
 #include "xpbd/xpbd_from_model.h"
 
+#include "rbda/elements.h"
 #include "spatial/spatial.h"
 
 #include <math.h>
@@ -146,4 +147,34 @@ void xpbd_mech_forces(const mech_model *mm, const xpbd_data *d, const double *ta
             joint_pair(mm, d, i, b->joint == MECH_JOINT_PRISMATIC ? 3 : 0, f, out);
         }
     }
+}
+
+/* β of body b's tree joint's own row: the row about (revolute) or along (prismatic) its axis. */
+static double *row_damping(const mech_model *mm, const xpbd_mech *x, xpbd_data *d, int b)
+{
+    return d->damping + 6 * x->body_joint[b] + (mm->bodies[b].joint == MECH_JOINT_REVOLUTE ? 5 : 2);
+}
+
+void xpbd_mech_joint_forces(const mech_model *mm, const xpbd_mech *x, xpbd_data *d, const double *act, double *q,
+                            double *qd, double *tau, double *out)
+{
+    xpbd_mech_joint_state(mm, d, q, qd);
+    memset(tau, 0, (size_t)mm->nv * sizeof *tau);
+    memset(d->damping, 0, 6 * (size_t)x->m.njoint * sizeof *d->damping);
+    mech_joint_forces(mm, q, qd, act, tau);
+    for (int i = 0; i < mm->nrsda; i++) {
+        const mech_rsda *r = &mm->rsdas[i];
+        tau[mm->bodies[r->body].vidx] += r->c * qd[mm->bodies[r->body].vidx];
+        *row_damping(mm, x, d, r->body) += r->c;
+    }
+    for (int i = 0; i < mm->nu; i++) {
+        const mech_actuator *a = &mm->actuators[i];
+        int j = mm->bodies[a->body].vidx;
+        double f = mech_actuator_force(a, act[a->act], q[mm->bodies[a->body].qidx], qd[j]);
+        if (a->forcelimited && (f <= a->forcerange[0] || f >= a->forcerange[1])) continue;
+        double c = -a->gear * a->gear * a->bias[2];
+        tau[j] += c * qd[j];
+        *row_damping(mm, x, d, a->body) += c;
+    }
+    xpbd_mech_forces(mm, d, tau, NULL, out);
 }

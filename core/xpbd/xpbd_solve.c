@@ -262,7 +262,8 @@ void xpbd_apply_velocity(const xpbd_model *m, xpbd_data *d, int b, const double 
 }
 
 /* U_d = ½ Ċᵀ β Ċ (§4.4) taken implicitly over the substep:
- * [∇C M⁻¹ ∇Cᵀ + (hβ)⁻¹] μ = −∇C v, v ← v + M⁻¹∇Cᵀ μ.  Block mode solves the
+ * [∇C M⁻¹ ∇Cᵀ + (hβ)⁻¹] μ = −∇C v, v ← v + M⁻¹∇Cᵀ μ, β the joint's
+ * plus the data's (xpbd_data.damping).  Block mode solves the
  * damped rows of a joint together; the other modes row by row. */
 void xpbd_solve_damping(const xpbd_model *m, xpbd_data *d, double h)
 {
@@ -270,8 +271,11 @@ void xpbd_solve_damping(const xpbd_model *m, xpbd_data *d, double h)
         const xpbd_joint *jt = &m->joints[j];
         const int body[2] = { jt->body1, jt->body2 };
         int idx[6], n = 0;
-        for (int k = 0; k < 6; k++)
-            if (jt->damping[k] > 0) idx[n++] = k;
+        double beta[6];
+        for (int k = 0; k < 6; k++) {
+            beta[k] = jt->damping[k] + (d->damping ? d->damping[6 * j + k] : 0.0);
+            if (beta[k] > 0) idx[n++] = k;
+        }
         if (n == 0) continue;
         xpbd_jeval e;
         xpbd_joint_eval(m, d, j, &e);
@@ -287,14 +291,14 @@ void xpbd_solve_damping(const xpbd_model *m, xpbd_data *d, double h)
                             xpbd_minv(m, body[i], g[c][i], mg);
                             A[n * a + c] += dot6(g[a][i], mg);
                         }
-                A[n * a + a] += 1.0 / (h * jt->damping[idx[a]]);
+                A[n * a + a] += 1.0 / (h * beta[idx[a]]);
                 b[a] = -row_rate(d, body, g[a]);
             }
             spd_solve(n, A, b);
         }
         for (int a = 0; a < n; a++) {
             if (d->mode != XPBD_VECTOR_BLOCK) {
-                double w = 1.0 / (h * jt->damping[idx[a]]);
+                double w = 1.0 / (h * beta[idx[a]]);
                 for (int i = 0; i < 2; i++)
                     if (body[i] >= 0) {
                         double mg[6];

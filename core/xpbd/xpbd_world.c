@@ -163,6 +163,7 @@ int xpbd_data_alloc(xpbd_data *d, const xpbd_model *m, xpbd_mode mode)
     d->v = calloc(3 * nb, sizeof(double));
     d->w = calloc(3 * nb, sizeof(double));
     d->fext = calloc(6 * nb, sizeof(double));
+    d->fstate = calloc(6 * nb, sizeof(double));
     d->target = calloc(6 * nj, sizeof(double));
     d->lambda = calloc(6 * nj, sizeof(double));
     d->lambda_limit = calloc(3 * nj, sizeof(double));
@@ -174,8 +175,8 @@ int xpbd_data_alloc(xpbd_data *d, const xpbd_model *m, xpbd_mode mode)
     d->placed = calloc(nc, sizeof *d->placed);
     d->collider_static = calloc(nc, sizeof *d->collider_static);
     d->collider_grow = calloc(nc, sizeof *d->collider_grow);
-    if (!d->p || !d->R || !d->v || !d->w || !d->fext || !d->target || !d->lambda || !d->lambda_limit || !d->p_pred ||
-        !d->R_pred || !d->p_prev || !d->R_prev || !d->placed || !d->collider_static || !d->collider_grow) {
+    if (!d->p || !d->R || !d->v || !d->w || !d->fext || !d->fstate || !d->target || !d->lambda || !d->lambda_limit ||
+        !d->p_pred || !d->R_pred || !d->p_prev || !d->R_prev || !d->placed || !d->collider_static || !d->collider_grow) {
         xpbd_data_free(d);
         return -1;
     }
@@ -204,7 +205,7 @@ void xpbd_data_reset(xpbd_data *d, const xpbd_model *m)
 void xpbd_data_free(xpbd_data *d)
 {
     double *all[] = {
-        d->p,      d->R,      d->v,      d->w,      d->fext,         d->target, d->lambda, d->lambda_limit,
+        d->p,      d->R,      d->v,      d->w,      d->fext,         d->fstate, d->target, d->lambda, d->lambda_limit,
         d->p_pred, d->R_pred, d->p_prev, d->R_prev, d->collider_grow
     };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
@@ -218,15 +219,22 @@ void xpbd_data_free(xpbd_data *d)
 
 /* Inertial prediction (eqs. 46–48): v ← v + h(g + f/m), p̃ = p + h v;
  * ω ← ω + h J⁻¹(Rᵀτ − ω × Jω) with the gyroscopic term explicit (as in
- * Müller et al. 2020), R̃ = R ⊞ hω. */
+ * Müller et al. 2020), R̃ = R ⊞ hω.  [τ; f] is fext, plus fstate when a
+ * force_fn fills it. */
 static void predict(const xpbd_model *m, xpbd_data *d, double h)
 {
     const double *g = d->gravity;
     for (int b = 0; b < m->nbody; b++) {
         const xpbd_body *bd = &m->bodies[b];
         double *p = d->p + 3 * b, *R = d->R + 9 * b, *v = d->v + 3 * b, *w = d->w + 3 * b;
-        const double *tau = d->fext + 6 * b, *f = tau + 3;
-        double Jw[3], gyro[3], tb[3], acc[3], hw[3];
+        double tau[3], f[3], Jw[3], gyro[3], tb[3], acc[3], hw[3];
+        memcpy(tau, d->fext + 6 * b, sizeof tau);
+        memcpy(f, d->fext + 6 * b + 3, sizeof f);
+        if (d->force_fn)
+            for (int k = 0; k < 3; k++) {
+                tau[k] += d->fstate[6 * b + k];
+                f[k] += d->fstate[6 * b + 3 + k];
+            }
         memcpy(d->p_prev + 3 * b, p, 3 * sizeof(double));
         memcpy(d->R_prev + 9 * b, R, 9 * sizeof(double));
         for (int k = 0; k < 3; k++) {
@@ -271,6 +279,7 @@ static int substep(const xpbd_model *m, xpbd_data *d, double h, int contact, int
     if (contact && xpbd_contacts_find(m, d, h)) return -1;
     if (d->target_fn)
         for (int j = 0; j < m->njoint; j++) d->target_fn(t1, j, d->target + 6 * j, d->target_user);
+    if (d->force_fn) d->force_fn(d->force_user, d->fstate);
     predict(m, d, h);
     for (int r = 0; r < d->nrod; r++) xpbd_rod_substep_begin(d->rods[r], h, d->gravity);
     if (contact) xpbd_contacts_approach(d);

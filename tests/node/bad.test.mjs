@@ -66,8 +66,8 @@ test('XPBD runs the over-constrained loop the runtime refuses', async () => {
 
 const body = (name, extra = '') => `body ${name}\n parent base\n joint revolute y\n mass 1\n inertia 1 1 1\n${extra}end\n`;
 const xpbdRefused = [
-  ['force element', `${body('a')}  rsda   spring\n joint a\n k 1\n c 0\nend\n`, 7, 10,
-    'force elements (tsda, rsda) are not supported by XPBD'],
+  ['tsda', `${body('a')}poi pa a 0 0 0\npoi pb base 0 0 1\ntsda   spring\n from pa\n to pb\n k 1\n c 0\n l0 1\nend\n`, 9, 8,
+    'tsda force elements are not supported by XPBD (rsda and actuators are)'],
   ['distance loop', `${body('a')}${body('b')}loop  rod\n type distance\n pred a\n succ b\n length 1\nend\n`, 13, 7,
     "loop 'rod': XPBD runs revolute, prismatic and spherical loops only"],
   ['rod', 'rod  coil\n disc quadratic\n shape helix 0.1 0.02 1\n diameter 0.01\n E 1e6\n rho 1000\nend\n', 1, 6,

@@ -85,7 +85,7 @@ test('engine names are checked, residuals need XPBD, XPBD limits are reported', 
     fs.dispose();
   }
   const spring = 'body a\n parent base\n joint revolute y\n mass 1\n inertia 1 1 1\nend\n' +
-    'rsda s\n joint a\n k 1\n c 0\nend\n';
+    'poi pa a 0 0 0\npoi pb base 0 0 1\ntsda s\n from pa\n to pb\n k 1\n c 0\n l0 1\nend\n';
   await assert.rejects(openModel({ text: spring, name: 'spring' }, { engine: 'xpbd' }), /not supported by XPBD/);
   await assert.rejects(openModel({ text: 'body a\n limit 1\n', name: 'bad' }, { engine: 'xpbd' }), MechError);
 });

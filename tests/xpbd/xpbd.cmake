@@ -1,7 +1,7 @@
 # XPBD: FD checks of every Jacobian and
 # constraint gradient, and XPBD runs checked for correctness (never timing).
 foreach(name test_xpbd_gradients test_xpbd_sim test_xpbd_collide test_xpbd_contact
-             test_xpbd_rod_narrow test_xpbd_rod_contact)
+             test_xpbd_rod_narrow test_xpbd_rod_contact test_xpbd_joint_forces)
   add_executable(${name} ${CMAKE_CURRENT_LIST_DIR}/${name}.c)
   target_link_libraries(${name} mech_internal)
   if(name STREQUAL "test_xpbd_rod_contact")
