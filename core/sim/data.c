@@ -104,8 +104,13 @@ int mech_data_reset_keyframe(mech_data *d, int k)
 {
     const mech_model *m = d->model;
     if (k < 0 || k >= m->nkey) return mech_data_fail(d, "reset_keyframe: no keyframe %d: the model has %d", k, m->nkey);
-    mech_data_reset(d);
     const mech_keyframe *key = &m->keys[k];
+    if (d->engine->state_copy && k != m->initial_key) /* its bodies are its state, built from the initial one */
+        return mech_data_fail(d,
+                              "reset_keyframe: engine '%s' starts only from the model's initial state: name keyframe "
+                              "'%s' in the model's 'initial' line, or open the model on a Featherstone engine",
+                              d->engine->name, key->name);
+    mech_data_reset(d);
     memcpy(d->q, key->q, (size_t)m->nq * sizeof *d->q);
     memcpy(d->qd, key->qd, (size_t)m->nv * sizeof *d->qd);
     memcpy(mech_data_ctrl(d), key->ctrl, (size_t)m->nu * sizeof *d->act);

@@ -100,7 +100,9 @@ MECH_API int mech_data_state_restore(mech_data *d, const double *in, int n);
  * gravity and the producers kept. */
 MECH_API void mech_data_reset(mech_data *d);
 /* mech_data_reset, then the state and ctrl of keyframe k of the model
- * (mech_model_keyframe); -1 with the error set when there is no keyframe k. */
+ * (mech_model_keyframe); -1 with the error set when there is no keyframe k,
+ * or on XPBD (whose bodies start from the model's initial state) when k is
+ * not the model's `initial` keyframe. */
 MECH_API int mech_data_reset_keyframe(mech_data *d, int k);
 
 /* The floor (docs/contact.md, "The floor"): on a Featherstone run, the plane

@@ -43,3 +43,19 @@ test('the Panda with its damping and servos at home on XPBD stays within 2 cm of
     fs.dispose();
   }
 });
+
+test('XPBD resets to the initial keyframe and refuses another, naming the way to start from it', async () => {
+  const { text } = await importModel(pandaXml, { format: 'mjcf', name: 'panda.xml' });
+  const plain = await openModel({ text, name: 'panda' }, { engine: 'xpbd' });
+  const atHome = await openModel({ text: `${text}\ninitial home\n`, name: 'panda' }, { engine: 'xpbd' });
+  try {
+    assert.throws(() => plain.resetToKeyframe('home'), /starts only from the model's initial state: name keyframe 'home' in the model's 'initial' line/);
+    const before = atHome.poses().slice();
+    atHome.step(0.002, 5);
+    atHome.resetToKeyframe('home');
+    assert.deepEqual([...atHome.poses()], [...before], 'back at home');
+  } finally {
+    plain.dispose();
+    atHome.dispose();
+  }
+});
