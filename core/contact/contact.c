@@ -1,5 +1,6 @@
 /* contact.c — the contact stage (contact.h): one kinematics pass, every
- * band's pin and face laws, the ground law at every pad corner, every tire. */
+ * band's pin and face laws, every bump stop, the ground law at every pad
+ * corner, every tire. */
 #include "contact/contact.h"
 
 #include <math.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "contact/ground_contact.h"
+#include "contact/stop.h"
 #include "contact/tire.h"
 #include "contact/track_contact.h"
 
@@ -134,6 +136,7 @@ void contact_forces(contact_state *c, const mech_model *m, const double *q, cons
 {
     mech_world_kinematics_joints(m, c->joints, q, qd, c->kin);
     for (int t = 0; t < c->nband; t++) track_band_forces(&c->bands[t], c->kin, dt, fext);
+    stop_stage_forces(m, c->kin, fext);
     memset(c->reaction, 0, sizeof c->reaction);
     if (!c->has_ground) return;
     memset(c->body_force, 0, 3 * (size_t)c->nb * sizeof *c->body_force);

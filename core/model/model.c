@@ -25,6 +25,7 @@ void mech_model_free(mech_model *m)
     free(m->ground.h);
     free(m->exclude);
     free(m->tires);
+    free(m->stops);
     free(m->actuators);
     for (int i = 0; i < m->nkey; i++) free(m->keys[i].q);
     free(m->keys);
@@ -167,8 +168,10 @@ mech_sizes mech_model_sizes(const mech_model *m)
 
 mech_options mech_model_options(const mech_model *m)
 {
-    /* A model with contact steps at a fixed fraction of its contact period. */
-    mech_options o = { .dt = mech_model_has_contact(m) ? mech_model_contact_step(m) : m->xpbd.dt,
+    /* A model with contact steps at a fixed fraction of its contact period;
+     * one whose only contact is its stops keeps the default step. */
+    double contact_dt = mech_model_has_contact(m) ? mech_model_contact_step(m) : 0;
+    mech_options o = { .dt = contact_dt > 0 ? contact_dt : m->xpbd.dt,
                        .integrator = m->integrator,
                        .substeps = m->xpbd.substeps,
                        .iterations = m->xpbd.iterations };
@@ -178,7 +181,7 @@ mech_options mech_model_options(const mech_model *m)
 
 int mech_model_has_contact(const mech_model *m)
 {
-    return m->ntrack > 0 || m->ground.type != MECH_GROUND_NONE || m->ntire > 0;
+    return m->ntrack > 0 || m->ground.type != MECH_GROUND_NONE || m->ntire > 0 || m->nstop > 0;
 }
 
 /* A tire's stiffest vertical rate: the steepest segment of its curve, or kz. */

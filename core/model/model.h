@@ -410,6 +410,21 @@ typedef struct {
     int line, col;                        /* of the `tire` line and its name              */
 } mech_tire;
 
+/* A bump stop on a tsda (`stop` block, docs/mech-format.md "Stops"): after
+ * Project Chrono's HMMWV shock, the tsda's damping rate c becomes `rate`
+ * while it compresses at or below the bump length and while it extends at or
+ * above the rebound length; the contact stage (core/contact/stop.c) adds the
+ * difference along the tsda's line. */
+#define MECH_MAX_STOPS 64
+typedef struct {
+    char name[MECH_NAME_MAX];
+    int tsda;                            /* index into mech_model.tsdas; both its bodies read fext */
+    int bump, rebound;                   /* 1 when the side is given                               */
+    double bump_length, bump_rate;       /* m, N s/m */
+    double rebound_length, rebound_rate; /* m, N s/m */
+    int line, col;                       /* of the `stop` line and its name                        */
+} mech_stop;
+
 typedef struct mech_model {
     char name[MECH_NAME_MAX];   /* file stem, or the name given       */
     char description[256];      /* `description` line, may be empty   */
@@ -447,6 +462,8 @@ typedef struct mech_model {
 
     int ntire; /* tires on wheel bodies (on the ground) */
     mech_tire *tires;
+    int nstop; /* bump stops on tsdas */
+    mech_stop *stops;
     int nwarning; /* what loads but is suspect (mech_model_warning) */
     mech_error warnings[MECH_MAX_WARNINGS];
 } mech_model;
@@ -470,7 +487,7 @@ static inline double mech_model_implicit_step(const mech_model *m, const double 
 /* A joint type's word in .mech ("revolute", ..., "cylindrical"). */
 const char *mech_joint_name(mech_joint_type j);
 
-/* 1 when m has a track band, a ground or a tire: the models the contact stage
+/* 1 when m has a track band, a ground, a tire or a stop: the models the contact stage
  * (core/contact/contact.h) runs on. */
 int mech_model_has_contact(const mech_model *m);
 

@@ -5,7 +5,7 @@
  * never reads past `len`.  A line at top level is a statement of the table
  * below; a statement that opens a block hands the lines up to its `end` to
  * the block driver (parse_block.c) and the block kind's table (parse_body.c,
- * parse_loop.c, parse_springs.c, parse_xpbd.c, parse_rod.c, parse_track.c, parse_tire.c,
+ * parse_loop.c, parse_springs.c, parse_xpbd.c, parse_rod.c, parse_track.c, parse_tire.c, parse_stop.c,
  * parse_ground.c).  Once the file is read, the bodies are stored parents
  * first and everything that names a body is resolved. */
 #include "model/parse_internal.h"
@@ -41,6 +41,7 @@ static const block_key top_keys[] = {
     { .word = "track", .read = track_top, .repeats = 1 },
     { .word = "ground", .read = ground_top },
     { .word = "tire", .read = tire_top, .repeats = 1 },
+    { .word = "stop", .read = stop_top, .repeats = 1 },
     { .word = "static", .read = static_top, .repeats = 1 },
     { .word = "mesh", .read = mesh_top, .repeats = 1 },
     { .word = "contact", .read = contact_top },
@@ -52,9 +53,10 @@ static const block_key top_keys[] = {
 static const block_kind top_kind = { BLOCK_KIND("the file", top_keys, NULL, NULL) };
 
 /* Every block kind, for a key given outside its block. */
-static const block_kind *const block_kinds[] = { &body_block,   &loop_block,  &tsda_block,     &rsda_block,
-                                                 &xpbd_block,   &servo_block, &rod_block,      &track_block,
-                                                 &ground_block, &tire_block,  &actuator_block, &keyframe_block };
+static const block_kind *const block_kinds[] = { &body_block,    &loop_block,  &tsda_block, &rsda_block,
+                                                 &xpbd_block,    &servo_block, &rod_block,  &track_block,
+                                                 &ground_block,  &tire_block,  &stop_block, &actuator_block,
+                                                 &keyframe_block };
 
 int mp_is_top_keyword(const lex_tok *kw) { return block_find(&top_kind, kw) >= 0; }
 
@@ -112,6 +114,7 @@ static int build_model(parser *p)
     if (!r) r = track_store(p);
     if (!r) r = exclude_store(p);
     if (!r) r = tire_store(p);
+    if (!r) r = stop_store(p);
     if (!r) r = xp_check_work(p);
     return r;
 }
@@ -167,6 +170,7 @@ mech_model *mech_model_parse(const char *text, size_t len, const char *name, mec
     rod_parse_free(&p);
     track_parse_free(&p);
     free(p.tires);
+    free(p.stops);
     actuator_parse_free(&p);
     if (r) {
         mech_model_free(p.m);

@@ -89,6 +89,8 @@ struct parser {
     int nexcludes, cap_excludes;
     struct raw_tire *tires; /* parse_tire.c */
     int ntires, cap_tires;
+    struct raw_stop *stops; /* parse_stop.c */
+    int nstops, cap_stops;
     struct raw_actuator *actuators; /* parse_actuator.c */
     int nactuators, cap_actuators;
     struct raw_keyframe *keyframes;
@@ -143,7 +145,7 @@ int mp_is_top_keyword(const lex_tok *kw);
 
 /* The block kinds, each a table (parse_block.h), and the statements that open them. */
 extern const block_kind body_block, loop_block, tsda_block, rsda_block, xpbd_block, servo_block, rod_block, track_block,
-    ground_block, tire_block, actuator_block, keyframe_block;
+    ground_block, tire_block, stop_block, actuator_block, keyframe_block;
 int body_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int poi_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int static_top(parser *p, void *raw, const block_key *key, const lex_tok *kw); /* parse_shape.c */
@@ -164,6 +166,7 @@ int rod_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int track_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int ground_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int tire_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+int stop_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int actuator_top(parser *p, void *raw, const block_key *key, const lex_tok *kw); /* parse_actuator.c */
 int keyframe_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int initial_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
@@ -223,5 +226,9 @@ void ground_parse_free(parser *p);
 /* parse_tire.c: `tire` blocks (docs/mech-format.md, "Tires"). */
 /* After the bodies and the ground are stored: wheels by name, tires into the model. */
 int tire_store(parser *p);
+
+/* parse_stop.c: `stop` blocks (docs/mech-format.md, "Stops"). */
+/* After the tsdas are stored: the tsda by name, stops into the model. */
+int stop_store(parser *p);
 
 #endif

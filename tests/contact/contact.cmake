@@ -73,5 +73,14 @@ foreach(stem hmmwv hmmwv_pitman)
   add_test(NAME tires_hold_15_${stem} COMMAND test_tire_vehicle ${model} slope 15 hold)
   add_test(NAME tires_slide_35_${stem} COMMAND test_tire_vehicle ${model} slope 35 slide --mu 0.8)
 endforeach()
+# A launch (4500 N m on each rear wheel) with and without the bump stops: the rebound stop limits the travel.
+foreach(stem hmmwv hmmwv_pitman)
+  add_test(NAME tires_launch_${stem} COMMAND test_tire_vehicle ${CMAKE_SOURCE_DIR}/models/loops/${stem}.mech launch 4500)
+endforeach()
 add_test(NAME tires_coast_hmmwv COMMAND test_tire_vehicle ${CMAKE_SOURCE_DIR}/models/loops/hmmwv.mech coast)
 add_test(NAME tires_crawl_hmmwv COMMAND test_tire_vehicle ${CMAKE_SOURCE_DIR}/models/loops/hmmwv.mech crawl 250)
+
+# Bump stops on tsdas against their closed form (tests/contact/test_stop.c).
+add_executable(test_stop ${CMAKE_CURRENT_LIST_DIR}/test_stop.c)
+target_link_libraries(test_stop PRIVATE mech_internal m)
+add_test(NAME contact_stop COMMAND test_stop)

@@ -23,8 +23,13 @@
  *           the wheel torque less the tire's rolling resistance moment
  *           (rolling Fz) and the wheels' spin-up I wdot, over the loaded
  *           radius R_e, within 2 %;
- *           T / R_e alone is printed beside it.
- * usage: test_tire_vehicle FILE settle | slope DEG hold|slide [--mu MU] | coast | crawl T */
+ *           T / R_e alone is printed beside it;
+ *   launch T  settled, torque T on each rear wheel for 2 s, twice: without
+ *           the model's bump stops (`stop` blocks) and with them: without,
+ *           a shock extends past its rebound stop; with, it still reaches
+ *           the stop and the travel past it is at most 85 % of the travel
+ *           without (docs/contact.md "Stops").
+ * usage: test_tire_vehicle FILE settle | slope DEG hold|slide [--mu MU] | coast | crawl T | launch T */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,10 +324,59 @@ static int crawl(run *r, double T)
     return 0;
 }
 
+/* The longest any shock gets over 2 s of torque T on each rear wheel from
+ * settled, the model's stops on or off; -1 when a step fails. */
+static double launch_run(run *r, double T, int stops)
+{
+    mech_model *m = r->m;
+    int nstop = m->nstop;
+    if (!stops) m->nstop = 0;
+    /* A run reads its model as it was when the run was made. */
+    mech_error err;
+    mech_data_free(r->d);
+    if (!(r->d = mech_data_new_aba(m, &err))) return -1;
+    r->braked = 0;
+    double longest = 0;
+    if (settle(r, 0)) longest = -1;
+    double *obs = malloc(sizeof(double) * (size_t)(6 * m->npoi + 2 * m->ntsda + 2 * m->nrsda));
+    for (long s = 0, n = lround(2.0 / r->dt); longest >= 0 && s < n; s++) {
+        for (int i = 0; i < m->ntire; i++) {
+            const mech_body *b = &m->bodies[m->tires[i].body];
+            double p[3];
+            position(r, m->tires[i].body, p);
+            mech_data_tau(r->d)[b->vidx] = p[0] < 0 ? T : 0;
+        }
+        if (mech_data_step(r->d, r->dt, 1)) longest = -1;
+        mech_data_observe(r->d, obs);
+        for (int i = 0; i < m->ntsda; i++)
+            if (strstr(m->tsdas[i].name, "shock")) longest = fmax(longest, obs[6 * m->npoi + 2 * i]);
+    }
+    free(obs);
+    m->nstop = nstop;
+    return longest;
+}
+
+static int launch(run *r, double T)
+{
+    if (!r->m->nstop) {
+        fprintf(stderr, "%s has no bump stops\n", r->m->name);
+        return -1;
+    }
+    double free_l = launch_run(r, T, 0), stop_l = launch_run(r, T, 1);
+    if (free_l < 0 || stop_l < 0) return -1;
+    printf("torque %g N m on each rear wheel for 2 s: longest shock %.5f m without the stops, %.5f m with "
+           "(rebound stop %.6f m: %.2f mm past it without, %.2f mm with)\n",
+           T, free_l, stop_l, STOP_MAX, 1e3 * (free_l - STOP_MAX), 1e3 * (stop_l - STOP_MAX));
+    gate("without the stops: travel past the rebound stop, mm", 1e3 * (free_l - STOP_MAX), 0, 1e3);
+    gate("with the stops: travel past it / without", (stop_l - STOP_MAX) / (free_l - STOP_MAX), 0, 0.85);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: test_tire_vehicle FILE settle | slope DEG hold|slide [--mu MU] | coast | crawl T\n");
+        fprintf(stderr,
+                "usage: test_tire_vehicle FILE settle | slope DEG hold|slide [--mu MU] | coast | crawl T | launch T\n");
         return 2;
     }
     mech_error err;
@@ -349,6 +403,7 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[2], "slope") && argc >= 5) rc = slope(&r, atof(argv[3]), !strcmp(argv[4], "hold"));
     else if (!strcmp(argv[2], "coast")) rc = coast(&r);
     else if (!strcmp(argv[2], "crawl") && argc >= 4) rc = crawl(&r, atof(argv[3]));
+    else if (!strcmp(argv[2], "launch") && argc >= 4) rc = launch(&r, atof(argv[3]));
     else {
         fprintf(stderr, "unknown check '%s'\n", argv[2]);
         rc = -1;
