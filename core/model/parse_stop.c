@@ -25,8 +25,7 @@ static const block_key stop_keys[ST_COUNT] = {
     [ST_REBOUND] = { NUMBERS("rebound", raw_stop, s.rebound_length, 2, BOUND_POSITIVE) },
 };
 _Static_assert(offsetof(mech_stop, bump_rate) == offsetof(mech_stop, bump_length) + sizeof(double), "bump L C");
-_Static_assert(offsetof(mech_stop, rebound_rate) == offsetof(mech_stop, rebound_length) + sizeof(double),
-               "rebound L C");
+_Static_assert(offsetof(mech_stop, rebound_rate) == offsetof(mech_stop, rebound_length) + sizeof(double), "rebound L C");
 const block_kind stop_block = { BLOCK_KIND("stop", stop_keys, finish_stop, NULL), BLOCK_RAW(raw_stop, s.name, s.line) };
 
 int stop_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)

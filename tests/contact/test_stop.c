@@ -58,18 +58,20 @@ static void law(void)
 }
 
 /* Two bodies, a revolute and a prismatic, the tsda between a point on each. */
-static const char *pair_model = "body arm\n parent base\n joint revolute y\n mass 2\n inertia 0.1 0.1 0.1\n fext 1\nend\n"
-                                "body slider\n parent base\n joint prismatic z\n pos 0.3 0 0\n mass 3\n"
-                                " inertia 0.1 0.1 0.1\n fext 1\nend\n"
-                                "poi pa arm 0.2 0.05 0.1\npoi pb slider 0.05 -0.02 0.3\n"
-                                "tsda shock\n from pa\n to pb\n k 0\n c 19015.5692\n l0 0\nend\n"
-                                "stop shock_stop\n tsda shock\n bump 0.324104 5896.518\n rebound 0.418592 60068.482\nend\n";
+static const char *pair_model =
+    "body arm\n parent base\n joint revolute y\n mass 2\n inertia 0.1 0.1 0.1\n fext 1\nend\n"
+    "body slider\n parent base\n joint prismatic z\n pos 0.3 0 0\n mass 3\n"
+    " inertia 0.1 0.1 0.1\n fext 1\nend\n"
+    "poi pa arm 0.2 0.05 0.1\npoi pb slider 0.05 -0.02 0.3\n"
+    "tsda shock\n from pa\n to pb\n k 0\n c 19015.5692\n l0 0\nend\n"
+    "stop shock_stop\n tsda shock\n bump 0.324104 5896.518\n rebound 0.418592 60068.482\nend\n";
 
 static void point(const mech_model *m, const mech_body_kin *k, int poi, double x[3])
 {
     const mech_poi *p = &m->pois[poi];
     const mech_body_kin *b = &k[p->body];
-    for (int i = 0; i < 3; i++) x[i] = b->p[i] + b->R[3 * i] * p->pos[0] + b->R[3 * i + 1] * p->pos[1] + b->R[3 * i + 2] * p->pos[2];
+    for (int i = 0; i < 3; i++)
+        x[i] = b->p[i] + b->R[3 * i] * p->pos[0] + b->R[3 * i + 1] * p->pos[1] + b->R[3 * i + 2] * p->pos[2];
 }
 
 static double length_at(const mech_model *m, const double *q, double xa[3], double xb[3])
