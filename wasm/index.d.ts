@@ -108,6 +108,10 @@ export interface ModelDescription {
   contactDt: number;
   /** The file's step (s): its `xpbd` block's dt (0.01 without one), what engine 'xpbd' steps it at. */
   dt: number;
+  /** The fixed tendons, in file order (docs/mech-format.md, "Tendons"). */
+  tendons: TendonDescription[];
+  /** The equality constraints, in file order (docs/mech-format.md, "Equality constraints"). */
+  equalities: EqualityDescription[];
   /** The actuators, in file order (docs/mech-format.md, "Actuators"). */
   actuators: ActuatorDescription[];
   /** Named states (`keyframe` blocks), in file order. */
@@ -117,11 +121,40 @@ export interface ModelDescription {
   integrator: 'verlet' | 'euler' | 'implicit';
 }
 
-/** An actuator: force = clamp(gain·clamp(ctrl, ctrlrange) + bias[0] + bias[1]·gear·q + bias[2]·gear·qd, forcerange), tau += gear·force. */
+/** A fixed tendon: length L = Σ coef[k]·q[joints[k]], passive force −stiffness·(L − springlength) − damping·L̇. */
+export interface TendonDescription {
+  name: string;
+  /** The bodies whose joints it couples. */
+  joints: number[];
+  coef: number[];
+  stiffness: number;
+  damping: number;
+  springlength: number;
+  /** null: no range. */
+  range: [number, number] | null;
+}
+
+/** An equality constraint: joint (q1 = Σ polycoef[k]·q2^k) or connect (anchor of body1 held on body2). */
+export interface EqualityDescription {
+  name: string;
+  type: 'joint' | 'connect';
+  body1: number;
+  /** -1: none (joint) or the world (connect). */
+  body2: number;
+  polycoef?: [number, number, number, number, number];
+  anchor?: [number, number, number];
+  solref: [number, number];
+  solimp: [number, number, number];
+}
+
+/** An actuator: force = clamp(gain·clamp(ctrl, ctrlrange) + bias[0] + bias[1]·gear·q + bias[2]·gear·qd, forcerange), tau += gear·force
+ * (on a tendon: q and qd its length and rate, tau += coef·gear·force on each of its joints). */
 export interface ActuatorDescription {
   name: string;
-  /** The body whose joint it drives. */
+  /** The body whose joint it drives, -1 on a tendon. */
   joint: number;
+  /** The tendon it drives, -1 on a joint. */
+  tendon: number;
   kind: 'motor' | 'position' | 'velocity' | 'general';
   /** Its ctrl's slot in act. */
   act: number;
@@ -131,7 +164,7 @@ export interface ActuatorDescription {
   /** As given (position, velocity), else 0. */
   kp: number;
   kv: number;
-  /** The joint's unit. */
+  /** The joint's unit (a tendon's: rad when all its joints are revolute). */
   unit: 'rad' | 'm';
   /** null: not clamped. */
   ctrlrange: [number, number] | null;

@@ -6,7 +6,10 @@
  *         opposite on b's (u the unit vector a -> b), mapped to joints by
  *         the path walk, which touches only joints between the anchors;
  *   rsda  tau_e = -k (q - q0) - c qd + act[slot] on its joint's coordinate;
- *   actuator  tau_e = gear force, MuJoCo's affine law (model.h, mech_actuator).
+ *   tendon    f = -stiffness (L - springlength) - damping Ld along a fixed
+ *             tendon L = sum_j coef_j q_j: tau_e_j += coef_j f;
+ *   actuator  tau_e = gear force, MuJoCo's affine law (model.h, mech_actuator),
+ *             on its joint or along its tendon.
  *
  * gen_observe builds the values mech_observe returns, in its layout: every
  * POI's world position and velocity, each tsda's l and ldot, each rsda's
@@ -55,6 +58,32 @@ static ex actuator_force(gen *g, const mech_actuator *a, ex q, ex qd)
     return a->forcelimited ? clamp(p, f, a->forcerange) : f;
 }
 
+/* A tendon's length and rate (mech_tendon_length), a zero coefficient skipped. */
+static ex tendon_length(gen *g, const mech_tendon *t, ex *ld)
+{
+    ex_pool *p = &g->p;
+    ex l = p->zero;
+    *ld = p->zero;
+    for (int k = 0; k < t->njoint; k++) {
+        const mech_body *b = &g->m->bodies[t->body[k]];
+        if (t->coef[k] == 0) continue;
+        ex c = ex_const(p, t->coef[k]);
+        l = ex_fma(p, l, c, gen_input(g, EX_IN_Q, b->qidx));
+        *ld = ex_fma(p, *ld, c, gen_input(g, EX_IN_QD, b->vidx));
+    }
+    return l;
+}
+
+/* tau_e_j += coef_j f over the tendon's joints. */
+static void tendon_apply(gen *g, const mech_tendon *t, ex f)
+{
+    ex_pool *p = &g->p;
+    for (int k = 0; k < t->njoint; k++) {
+        int j = g->m->bodies[t->body[k]].vidx;
+        if (t->coef[k] != 0) g->tau_e[j] = ex_fma(p, g->tau_e[j], ex_const(p, t->coef[k]), f);
+    }
+}
+
 int gen_elements(gen *g)
 {
     const mech_model *m = g->m;
@@ -92,8 +121,21 @@ int gen_elements(gen *g)
         t = ex_add(p, t, input_or_zero(g, r->act));
         g->tau_e[b->vidx] = ex_add(p, g->tau_e[b->vidx], t);
     }
+    for (int i = 0; i < m->ntendon; i++) {
+        const mech_tendon *t = &m->tendons[i];
+        if (t->stiffness == 0 && t->damping == 0) continue;
+        ex ld, l = tendon_length(g, t, &ld);
+        ex f = ex_mul(p, ex_const(p, -t->stiffness), ex_sub(p, l, ex_const(p, t->springlength)));
+        tendon_apply(g, t, ex_fms(p, f, ex_const(p, t->damping), ld));
+    }
     for (int i = 0; i < m->nu; i++) {
         const mech_actuator *a = &m->actuators[i];
+        if (a->tendon >= 0) {
+            const mech_tendon *t = &m->tendons[a->tendon];
+            ex ld, l = tendon_length(g, t, &ld);
+            tendon_apply(g, t, ex_mul(p, ex_const(p, a->gear), actuator_force(g, a, l, ld)));
+            continue;
+        }
         const mech_body *b = &m->bodies[a->body];
         ex f = actuator_force(g, a, gen_input(g, EX_IN_Q, b->qidx), gen_input(g, EX_IN_QD, b->vidx));
         g->tau_e[b->vidx] = ex_fma(p, g->tau_e[b->vidx], ex_const(p, a->gear), f);

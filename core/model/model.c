@@ -27,6 +27,8 @@ void mech_model_free(mech_model *m)
     free(m->tires);
     free(m->stops);
     free(m->actuators);
+    free(m->tendons);
+    free(m->equalities);
     for (int i = 0; i < m->nkey; i++) free(m->keys[i].q);
     free(m->keys);
     free(m);
@@ -225,6 +227,14 @@ double mech_model_contact_step(const mech_model *m)
     return dt;
 }
 
+double mech_tendon_coef2(const mech_tendon *t, const mech_model *m, int j)
+{
+    double c = 0.0;
+    for (int k = 0; k < t->njoint; k++)
+        if (m->bodies[t->body[k]].vidx == j) c += t->coef[k] * t->coef[k];
+    return c;
+}
+
 double mech_model_joint_damping(const mech_model *m, int j)
 {
     double c = 0.0;
@@ -232,7 +242,9 @@ double mech_model_joint_damping(const mech_model *m, int j)
         if (m->bodies[m->rsdas[i].body].vidx == j) c += m->rsdas[i].c;
     for (int i = 0; i < m->nu; i++) {
         const mech_actuator *a = &m->actuators[i];
-        if (m->bodies[a->body].vidx == j) c -= a->gear * a->gear * a->bias[2];
+        if (a->tendon >= 0) c -= a->gear * a->gear * a->bias[2] * mech_tendon_coef2(&m->tendons[a->tendon], m, j);
+        else if (m->bodies[a->body].vidx == j) c -= a->gear * a->gear * a->bias[2];
     }
+    for (int i = 0; i < m->ntendon; i++) c += m->tendons[i].damping * mech_tendon_coef2(&m->tendons[i], m, j);
     return c;
 }

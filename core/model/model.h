@@ -38,6 +38,9 @@
 #define MECH_PATH_MAX 256       /* a mesh file's path, with its NUL   */
 #define MECH_MAX_ACTUATORS 1024
 #define MECH_MAX_KEYFRAMES 256
+#define MECH_MAX_TENDONS 1024
+#define MECH_MAX_TENDON_JOINTS 32 /* `joint` lines of one tendon          */
+#define MECH_MAX_EQUALITIES 1024
 
 typedef enum {
     MECH_JOINT_REVOLUTE,   /* nq = nv = 1: angle about +axis (rad)          */
@@ -218,7 +221,9 @@ typedef enum { MECH_ACT_MOTOR, MECH_ACT_POSITION, MECH_ACT_VELOCITY, MECH_ACT_GE
 typedef struct {
     char name[MECH_NAME_MAX];
     mech_actuator_kind kind;
-    int body;             /* its revolute or prismatic joint               */
+    int body;             /* its revolute or prismatic joint, or -1: on a tendon */
+    int tendon;           /* its tendon (mech_model.tendons), or -1: on a joint; then
+                           * l = gear L, ld = gear Ld and tau_e_j += coef_j gear force */
     double gear;          /* != 0                                          */
     double kp, kv;        /* position, velocity: as given (else 0)         */
     double gain, bias[3]; /* the law above, from the kind                  */
@@ -227,6 +232,41 @@ typedef struct {
     int act;                            /* its ctrl: slot in act[]        */
     int line, col;                      /* of the `actuator` line and its name */
 } mech_actuator;
+
+/* A fixed tendon (`tendon` block, docs/mech-format.md "Tendons"; MuJoCo
+ * docs, "Tendons", fixed): a length L = sum_j coef_j q_j over revolute or
+ * prismatic joints, its rate Ld = sum_j coef_j qd_j; the passive force
+ * f = -stiffness (L - springlength) - damping Ld acts as tau_e_j += coef_j f,
+ * and a limited tendon keeps lo <= L <= hi through the constraint solve. */
+typedef struct {
+    char name[MECH_NAME_MAX];
+    int njoint;
+    int body[MECH_MAX_TENDON_JOINTS]; /* revolute or prismatic, each once */
+    double coef[MECH_MAX_TENDON_JOINTS];
+    double stiffness, damping, springlength; /* >= 0, >= 0; 0 by default */
+    int limited;
+    double range[2]; /* limited: lo < hi */
+    int line, col;   /* of the `tendon` line and its name */
+} mech_tendon;
+
+/* An equality constraint (`equality` block, docs/mech-format.md
+ * "Equality constraints"; MuJoCo docs, "Equality"), bilateral rows of the
+ * constraint solve with their own soft-constraint parameters:
+ *   joint    q_a = c0 + c1 q_b + c2 q_b^2 + c3 q_b^3 + c4 q_b^4 (b may be
+ *            absent, b = -1: q_a = c0), both revolute or prismatic; 1 row;
+ *   connect  the point anchor of body a (its frame) and the same point of
+ *            body b (-1: the world) at the initial state coincide; 3 rows. */
+typedef enum { MECH_EQ_JOINT, MECH_EQ_CONNECT } mech_equality_type;
+
+typedef struct {
+    char name[MECH_NAME_MAX];
+    mech_equality_type type;
+    int a, b;                    /* body indices; b may be -1              */
+    double polycoef[5];          /* joint                                   */
+    double anchor[3];            /* connect: on a, in its frame              */
+    double solref[2], solimp[3]; /* MuJoCo's defaults 0.02 1, 0.9 0.95 0.001 */
+    int line, col;               /* of the `equality` line and its name     */
+} mech_equality;
 
 /* A named state (`keyframe` block): q (nq), qd (nv) and ctrl (nu), each
  * entry the model's initial state (or ctrl 0) unless the block sets it. */
@@ -443,6 +483,10 @@ typedef struct mech_model {
                                * inputs, then each actuator's ctrl        */
     int nu;                 /* actuators; their ctrl is act[nact - nu ..) */
     mech_actuator *actuators;
+    int ntendon; /* fixed tendons                        */
+    mech_tendon *tendons;
+    int nequality; /* equality constraints                 */
+    mech_equality *equalities;
     int nkey, initial_key; /* keyframes; the one the initial state is, or -1 */
     mech_keyframe *keys;
     mech_loop *loops;
@@ -470,8 +514,14 @@ typedef struct mech_model {
 
 /* The damping an implicit step integrates on velocity j (MuJoCo docs,
  * "Numerical integration", implicitfast): -d(tau_e_j)/d(qd_j) of the rsdas
- * (c) and the actuators' velocity bias (-gear^2 bias[2]) on that joint. */
+ * (c), the actuators' velocity bias (-gear^2 bias[2]) on that joint and of
+ * the tendons through it (coef_j^2 damping, and -coef_j^2 gear^2 bias[2] of
+ * their actuators): the diagonal of D.  A damped tendon over two joints
+ * or more also couples them (D's off-diagonal coef_i coef_j terms), which
+ * stay explicit; the parser warns of it. */
 double mech_model_joint_damping(const mech_model *m, int j);
+/* coef_j^2 of velocity j in tendon t (0 when the tendon does not pass it). */
+double mech_tendon_coef2(const mech_tendon *t, const mech_model *m, int j);
 
 /* The step h an implicit step integrates the damping over: act[nact] of a
  * model whose integrator is implicit (the engine sets it before each step,

@@ -52,6 +52,7 @@ int mech_model_actuator(const mech_model *m, int i, mech_actuator_info *out)
                                  .kind = kinds[a->kind],
                                  .body = a->body,
                                  .act = a->act,
+                                 .tendon = a->tendon,
                                  .gear = a->gear,
                                  .gain = a->gain,
                                  .bias = { a->bias[0], a->bias[1], a->bias[2] },

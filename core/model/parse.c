@@ -49,14 +49,16 @@ static const block_key top_keys[] = {
     { .word = "actuator", .read = actuator_top, .repeats = 1 },
     { .word = "keyframe", .read = keyframe_top, .repeats = 1 },
     { .word = "initial", .read = initial_top },
+    { .word = "tendon", .read = tendon_top, .repeats = 1 },
+    { .word = "equality", .read = equality_top, .repeats = 1 },
 };
 static const block_kind top_kind = { BLOCK_KIND("the file", top_keys, NULL, NULL) };
 
 /* Every block kind, for a key given outside its block. */
-static const block_kind *const block_kinds[] = { &body_block,    &loop_block,  &tsda_block, &rsda_block,
-                                                 &xpbd_block,    &servo_block, &rod_block,  &track_block,
-                                                 &ground_block,  &tire_block,  &stop_block, &actuator_block,
-                                                 &keyframe_block };
+static const block_kind *const block_kinds[] = { &body_block,     &loop_block,   &tsda_block,    &rsda_block,
+                                                 &xpbd_block,     &servo_block,  &rod_block,     &track_block,
+                                                 &ground_block,   &tire_block,   &stop_block,    &actuator_block,
+                                                 &keyframe_block, &tendon_block, &equality_block };
 
 int mp_is_top_keyword(const lex_tok *kw) { return block_find(&top_kind, kw) >= 0; }
 
@@ -108,6 +110,8 @@ static int build_model(parser *p)
     int r = body_store(p);
     if (!r) r = loop_store(p);
     if (!r) r = springs_store(p);
+    if (!r) r = tendon_store(p);
+    if (!r) r = equality_store(p);
     if (!r) r = actuator_store(p);
     if (!r) r = xp_store_servos(p);
     if (!r) r = rod_store(p);
@@ -172,6 +176,8 @@ mech_model *mech_model_parse(const char *text, size_t len, const char *name, mec
     free(p.tires);
     free(p.stops);
     actuator_parse_free(&p);
+    free(p.tendons);
+    free(p.equalities);
     if (r) {
         mech_model_free(p.m);
         return NULL;

@@ -8,11 +8,11 @@
 #include <string.h>
 
 /* Rows of the actuator table. */
-enum { AC_JOINT, AC_KIND, AC_KP, AC_KV, AC_GAIN, AC_BIAS, AC_GEAR, AC_CTRLRANGE, AC_FORCERANGE, AC_COUNT };
+enum { AC_JOINT, AC_TENDON, AC_KIND, AC_KP, AC_KV, AC_GAIN, AC_BIAS, AC_GEAR, AC_CTRLRANGE, AC_FORCERANGE, AC_COUNT };
 
 typedef struct raw_actuator {
     mech_actuator a;
-    char joint[MECH_NAME_MAX];
+    char joint[MECH_NAME_MAX], tendon[MECH_NAME_MAX];
     int name_col;
     block_seen seen;
 } raw_actuator;
@@ -23,7 +23,8 @@ _Static_assert(sizeof(mech_actuator_kind) == sizeof(int), "block_word stores an 
 static int finish_actuator(parser *p, void *raw);
 
 static const block_key actuator_keys[AC_COUNT] = {
-    [AC_JOINT] = { .word = "joint", .read = block_name, .off = offsetof(raw_actuator, joint), .required = 1 },
+    [AC_JOINT] = { .word = "joint", .read = block_name, .off = offsetof(raw_actuator, joint) },
+    [AC_TENDON] = { .word = "tendon", .read = block_name, .off = offsetof(raw_actuator, tendon) },
     [AC_KIND] = { .word = "kind",
                   .read = block_word,
                   .off = offsetof(raw_actuator, a.kind),
@@ -61,6 +62,11 @@ static int finish_actuator(parser *p, void *raw)
 {
     raw_actuator *ra = raw;
     mech_actuator *a = &ra->a;
+    if (!ra->seen.line[AC_JOINT] == !ra->seen.line[AC_TENDON])
+        return ra->seen.line[AC_JOINT]
+                 ? mp_fail(p, ra->seen.line[AC_TENDON], ra->seen.col[AC_TENDON],
+                           "actuator '%s' has both 'joint' and 'tendon': give one", a->name)
+                 : mp_fail(p, a->line, ra->name_col, "actuator '%s' has no 'joint' or 'tendon'", a->name);
     for (int k = AC_KP; k <= AC_BIAS; k++)
         if (ra->seen.line[k] && !(kind_keys[a->kind] >> k & 1))
             return mp_fail(p, ra->seen.line[k], ra->seen.col[k], "'%s' is not a key of a %s actuator (actuator '%s')",
@@ -160,12 +166,36 @@ int initial_top(parser *p, void *raw, const block_key *key, const lex_tok *kw)
 
 /* ---- into the model ---- */
 
+/* `tendon <name>`: the tendon by name; an implicit step integrates its
+ * velocity gain only on D's diagonal (mech_model_joint_damping): a warning
+ * when the tendon couples joints. */
+static int store_tendon_actuator(parser *p, const raw_actuator *ra, mech_actuator *a)
+{
+    mech_model *m = p->m;
+    int line = ra->seen.line[AC_TENDON], col = ra->seen.val_col[AC_TENDON];
+    a->body = -1;
+    a->tendon = tendon_find(m, ra->tendon);
+    if (a->tendon < 0)
+        return mp_fail(p, line, col, "unknown tendon '%s' for 'tendon' in actuator '%s'", ra->tendon, a->name);
+    const mech_tendon *t = &m->tendons[a->tendon];
+    if (m->integrator == MECH_INTEGRATOR_IMPLICIT && a->bias[2] != 0 && t->njoint > 1)
+        mp_warn(p, line, col,
+                "actuator '%s' damps tendon '%s', which couples %d joints: 'integrator implicit' takes its velocity "
+                "gain on each joint implicitly and the coupling between them explicitly (MuJoCo's implicitfast "
+                "takes it whole)",
+                a->name, t->name, t->njoint);
+    a->act = m->nact++;
+    return 0;
+}
+
 static int store_actuator(parser *p, const raw_actuator *ra, mech_actuator *a)
 {
     mech_model *m = p->m;
     int line = ra->seen.line[AC_JOINT], col = ra->seen.val_col[AC_JOINT];
     *a = ra->a;
     a->col = ra->name_col;
+    if (ra->seen.line[AC_TENDON]) return store_tendon_actuator(p, ra, a);
+    a->tendon = -1;
     a->body = mech_model_body_find(m, ra->joint);
     if (a->body < 0) return mp_fail(p, line, col, "unknown body '%s' for 'joint' in actuator '%s'", ra->joint, a->name);
     mech_joint_type j = m->bodies[a->body].joint;

@@ -93,6 +93,10 @@ struct parser {
     int nstops, cap_stops;
     struct raw_actuator *actuators; /* parse_actuator.c */
     int nactuators, cap_actuators;
+    struct raw_tendon *tendons; /* parse_tendon.c */
+    int ntendons, cap_tendons;
+    struct raw_equality *equalities; /* parse_equality.c */
+    int nequalities, cap_equalities;
     struct raw_keyframe *keyframes;
     int nkeyframes, cap_keyframes;
     struct key_line *key_lines; /* every keyframe's q, qd and ctrl lines */
@@ -145,7 +149,7 @@ int mp_is_top_keyword(const lex_tok *kw);
 
 /* The block kinds, each a table (parse_block.h), and the statements that open them. */
 extern const block_kind body_block, loop_block, tsda_block, rsda_block, xpbd_block, servo_block, rod_block, track_block,
-    ground_block, tire_block, stop_block, actuator_block, keyframe_block;
+    ground_block, tire_block, stop_block, actuator_block, keyframe_block, tendon_block, equality_block;
 int body_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int poi_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int static_top(parser *p, void *raw, const block_key *key, const lex_tok *kw); /* parse_shape.c */
@@ -170,6 +174,8 @@ int stop_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int actuator_top(parser *p, void *raw, const block_key *key, const lex_tok *kw); /* parse_actuator.c */
 int keyframe_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
 int initial_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);
+int tendon_top(parser *p, void *raw, const block_key *key, const lex_tok *kw);   /* parse_tendon.c */
+int equality_top(parser *p, void *raw, const block_key *key, const lex_tok *kw); /* parse_equality.c */
 
 /* parse_body.c: the bodies in tree order (parents first), the shapes' and
  * pois' bodies by name. */
@@ -218,6 +224,13 @@ int track_expand(parser *p, raw_track *rt);
 int actuator_store(parser *p);
 void actuator_parse_free(parser *p);
 
+/* parse_tendon.c: after the bodies are stored, the tendons (their joints
+ * by name); the index of the tendon called name, -1 when none. */
+int tendon_store(parser *p);
+int tendon_find(const mech_model *m, const char *name);
+/* parse_equality.c: after the bodies are stored, the equality constraints
+ * (connect: the anchor on the second body at the bodies' initial pose). */
+int equality_store(parser *p);
 /* parse_ground.c: the `ground` block (docs/mech-format.md, "Ground"). */
 /* Into the model (owns the grid heights from then on). */
 void ground_store(parser *p);

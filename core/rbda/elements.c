@@ -60,6 +60,13 @@ static void add_force(const mech_model *m, const dense_ws *ws, int b, const doub
     }
 }
 
+/* A force f along tendon t: tau_e_j += coef_j f (the transpose of its
+ * length's Jacobian). */
+static void tendon_apply(const mech_model *m, const mech_tendon *t, double f, double *tau_e)
+{
+    for (int k = 0; k < t->njoint; k++) tau_e[m->bodies[t->body[k]].vidx] += t->coef[k] * f;
+}
+
 void mech_element_forces(const mech_model *m, dense_ws *ws, const double *q, const double *qd, const double *act,
                          double *tau_e)
 {
@@ -90,12 +97,37 @@ void mech_joint_forces(const mech_model *m, const double *q, const double *qd, c
         tau_e[b->vidx] +=
             -r->k * (q[b->qidx] - r->q0) - r->c * (qd ? qd[b->vidx] : 0.0) + (act && r->act >= 0 ? act[r->act] : 0.0);
     }
+    for (int i = 0; i < m->ntendon; i++) {
+        const mech_tendon *t = &m->tendons[i];
+        if (t->stiffness == 0 && t->damping == 0) continue;
+        double ld, l = mech_tendon_length(m, t, q, qd, &ld);
+        tendon_apply(m, t, -t->stiffness * (l - t->springlength) - t->damping * ld, tau_e);
+    }
     for (int i = 0; i < m->nu; i++) {
         const mech_actuator *a = &m->actuators[i];
+        double ctrl = act ? act[a->act] : 0.0;
+        if (a->tendon >= 0) {
+            const mech_tendon *t = &m->tendons[a->tendon];
+            double ld, l = mech_tendon_length(m, t, q, qd, &ld);
+            tendon_apply(m, t, a->gear * mech_actuator_force(a, ctrl, l, ld), tau_e);
+            continue;
+        }
         const mech_body *b = &m->bodies[a->body];
-        double f = mech_actuator_force(a, act ? act[a->act] : 0.0, q[b->qidx], qd ? qd[b->vidx] : 0.0);
+        double f = mech_actuator_force(a, ctrl, q[b->qidx], qd ? qd[b->vidx] : 0.0);
         tau_e[b->vidx] += a->gear * f;
     }
+}
+
+double mech_tendon_length(const mech_model *m, const mech_tendon *t, const double *q, const double *qd, double *ld)
+{
+    double l = 0.0;
+    *ld = 0.0;
+    for (int k = 0; k < t->njoint; k++) {
+        const mech_body *b = &m->bodies[t->body[k]];
+        l += t->coef[k] * q[b->qidx];
+        if (qd) *ld += t->coef[k] * qd[b->vidx];
+    }
+    return l;
 }
 
 double mech_actuator_force(const mech_actuator *a, double ctrl, double q, double qd)

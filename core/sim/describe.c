@@ -137,6 +137,51 @@ static void put_ground(json_buf *b, const mech_ground *g)
     put(b, "}");
 }
 
+/* What an actuator's ctrl measures: rad on a revolute joint or a tendon of
+ * revolute joints only, else m. */
+static const char *actuator_unit(const mech_model *m, const mech_actuator *a)
+{
+    if (a->tendon < 0) return m->bodies[a->body].joint == MECH_JOINT_REVOLUTE ? "rad" : "m";
+    const mech_tendon *t = &m->tendons[a->tendon];
+    for (int k = 0; k < t->njoint; k++)
+        if (m->bodies[t->body[k]].joint != MECH_JOINT_REVOLUTE) return "m";
+    return "rad";
+}
+
+/* The fixed tendons (joints: body indices) and the equality constraints. */
+static void put_tendons(json_buf *b, const mech_model *m)
+{
+    static const char *const types[] = { "joint", "connect" };
+    put(b, ",\"tendons\":[");
+    for (int i = 0; i < m->ntendon; i++) {
+        const mech_tendon *t = &m->tendons[i];
+        put(b, "%s{", i ? "," : "");
+        put_string(b, "name", t->name);
+        put(b, ",\"joints\":[");
+        for (int k = 0; k < t->njoint; k++) put(b, "%s%d", k ? "," : "", t->body[k]);
+        put(b, "]");
+        put_array(b, "coef", t->coef, t->njoint);
+        put(b, ",\"stiffness\":%.17g,\"damping\":%.17g,\"springlength\":%.17g", t->stiffness, t->damping,
+            t->springlength);
+        if (t->limited) put_array(b, "range", t->range, 2);
+        else put(b, ",\"range\":null");
+        put(b, "}");
+    }
+    put(b, "],\"equalities\":[");
+    for (int i = 0; i < m->nequality; i++) {
+        const mech_equality *e = &m->equalities[i];
+        put(b, "%s{", i ? "," : "");
+        put_string(b, "name", e->name);
+        put(b, ",\"type\":\"%s\",\"body1\":%d,\"body2\":%d", types[e->type], e->a, e->b);
+        if (e->type == MECH_EQ_JOINT) put_array(b, "polycoef", e->polycoef, 5);
+        else put_array(b, "anchor", e->anchor, 3);
+        put_array(b, "solref", e->solref, 2);
+        put_array(b, "solimp", e->solimp, 3);
+        put(b, "}");
+    }
+    put(b, "]");
+}
+
 /* The actuators (their ctrl is act[act]), the keyframes and the integrator. */
 static void put_actuators(json_buf *b, const mech_model *m)
 {
@@ -147,11 +192,10 @@ static void put_actuators(json_buf *b, const mech_model *m)
         const mech_actuator *a = &m->actuators[i];
         put(b, "%s{", i ? "," : "");
         put_string(b, "name", a->name);
-        put(b, ",\"joint\":%d,\"kind\":\"%s\",\"act\":%d,\"gear\":%.17g,\"gain\":%.17g", a->body, kinds[a->kind],
-            a->act, a->gear, a->gain);
+        put(b, ",\"joint\":%d,\"tendon\":%d,\"kind\":\"%s\",\"act\":%d,\"gear\":%.17g,\"gain\":%.17g", a->body,
+            a->tendon, kinds[a->kind], a->act, a->gear, a->gain);
         put_array(b, "bias", a->bias, 3);
-        put(b, ",\"kp\":%.17g,\"kv\":%.17g,\"unit\":\"%s\"", a->kp, a->kv,
-            m->bodies[a->body].joint == MECH_JOINT_REVOLUTE ? "rad" : "m");
+        put(b, ",\"kp\":%.17g,\"kv\":%.17g,\"unit\":\"%s\"", a->kp, a->kv, actuator_unit(m, a));
         if (a->ctrllimited) put_array(b, "ctrlrange", a->ctrlrange, 2);
         else put(b, ",\"ctrlrange\":null");
         if (a->forcelimited) put_array(b, "forcerange", a->forcerange, 2);
@@ -271,6 +315,7 @@ char *mech_model_describe(const mech_model *m)
                 : 0);
     }
     put(&b, "]");
+    put_tendons(&b, m);
     put_actuators(&b, m);
     put(&b, "}");
     if (b.failed) {

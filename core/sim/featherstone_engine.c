@@ -134,7 +134,7 @@ mech_data *mech_data_new_aba(const mech_model *m, mech_error *err)
     *err = (mech_error){ .line = 0 };
     if (mech_loops_check(m, err)) return NULL; /* an over-constrained loop: A would be singular */
     aba_state *s = calloc(1, sizeof *s);
-    int dense = m->nc || m->ntsda || m->nrsda || m->nu;
+    int dense = m->nc || m->ntsda || m->nrsda || m->nu || m->ntendon;
     if (s) {
         s->aws = aba_ws_new(m);
         if (dense) s->dws = dense_ws_new(m);

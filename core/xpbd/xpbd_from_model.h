@@ -96,13 +96,14 @@ void xpbd_mech_joint_state(const mech_model *mm, const xpbd_data *d, double *q, 
  * parent.  Either may be NULL. */
 void xpbd_mech_forces(const mech_model *mm, const xpbd_data *d, const double *tau, const double *fext, double *out);
 
-/* The rsda and actuator forces of the model (mech_joint_forces, the
+/* The rsda, tendon and actuator forces of the model (mech_joint_forces, the
  * Featherstone engines' law) at the bodies' joint coordinates, as body
  * wrenches into out (6·nb, as xpbd_mech_forces), less the velocity damping
  * D qd that d->damping (6 per joint, set here on each tree joint's own row)
  * then takes implicitly over the substep (§4.4): each rsda's c and, of an
  * actuator whose force is not at its forcerange clamp, −gear² bias[2] (the
- * term mech_model_joint_damping counts; a clamped one has none).  act: the
+ * term mech_model_joint_damping counts; a clamped one has none; a tendon's
+ * damping and its actuators' stay explicit).  act: the
  * run's inputs (m->nact); q, qd and tau: room for nq, nv and nv values. */
 void xpbd_mech_joint_forces(const mech_model *mm, const xpbd_mech *x, xpbd_data *d, const double *act, double *q,
                             double *qd, double *tau, double *out);

@@ -169,6 +169,7 @@ void xpbd_mech_joint_forces(const mech_model *mm, const xpbd_mech *x, xpbd_data 
     }
     for (int i = 0; i < mm->nu; i++) {
         const mech_actuator *a = &mm->actuators[i];
+        if (a->tendon >= 0) continue; /* its velocity gain stays explicit, in mech_joint_forces's force */
         int j = mm->bodies[a->body].vidx;
         double f = mech_actuator_force(a, act[a->act], q[mm->bodies[a->body].qidx], qd[j]);
         if (a->forcelimited && (f <= a->forcerange[0] || f >= a->forcerange[1])) continue;

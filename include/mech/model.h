@@ -113,13 +113,14 @@ MECH_API char *mech_model_describe(const mech_model *m);
  * NULL when i is out of range. */
 MECH_API int mech_model_warning_count(const mech_model *m);
 MECH_API const mech_error *mech_model_warning(const mech_model *m, int i);
-/* Actuator i (docs/mech-format.md, "Actuators"): its joint's body, its
+/* Actuator i (docs/mech-format.md, "Actuators"): its joint's body (-1 on
+ * a tendon) or its tendon (-1 on a joint), its
  * kind ("motor", "position", "velocity", "general"), MuJoCo's affine law
  * (gear, gain, bias), the servo gains as given, the ranges (limited: 1 when
  * set) and its ctrl's slot in act. */
 typedef struct {
     const char *name, *kind;
-    int body, act;
+    int body, act, tendon;
     double gear, gain, bias[3], kp, kv;
     int ctrllimited, forcelimited;
     double ctrlrange[2], forcerange[2];

@@ -535,17 +535,17 @@ static void test_line_endings(const char *dir)
         "\xEF\xBB\xBF"
         "foo\n",
         "t.mech:1:1: unknown keyword 'foo': expected one of: description gravity "
-        "integrator body poi loop tsda rsda xpbd servo rod track ground tire stop static mesh contact exclude actuator keyframe initial",
+        "integrator body poi loop tsda rsda xpbd servo rod track ground tire stop static mesh contact exclude actuator keyframe initial tendon equality",
         __LINE__);
     expect_error(
         "\r\r\rfoo",
         "t.mech:4:1: unknown keyword 'foo': expected one of: description gravity "
-        "integrator body poi loop tsda rsda xpbd servo rod track ground tire stop static mesh contact exclude actuator keyframe initial",
+        "integrator body poi loop tsda rsda xpbd servo rod track ground tire stop static mesh contact exclude actuator keyframe initial tendon equality",
         __LINE__);
     expect_error(
         "\r\n\n\r\rfoo",
         "t.mech:5:1: unknown keyword 'foo': expected one of: description gravity "
-        "integrator body poi loop tsda rsda xpbd servo rod track ground tire stop static mesh contact exclude actuator keyframe initial",
+        "integrator body poi loop tsda rsda xpbd servo rod track ground tire stop static mesh contact exclude actuator keyframe initial tendon equality",
         __LINE__);
 }
 
@@ -557,10 +557,11 @@ static void test_errors_inline(void)
     CHECK(m != NULL);
     mech_model_free(m);
     expect_error("", "(parsed)", __LINE__);
-    expect_error("body a\n parent base\n joint fixed\n mass 1\n inertia 1 1 1\nend\nfoo",
-                 "t.mech:7:1: unknown keyword 'foo': expected one of: description gravity integrator body poi loop tsda rsda "
-                 "xpbd servo rod track ground tire stop static mesh contact exclude actuator keyframe initial",
-                 __LINE__);
+    expect_error(
+        "body a\n parent base\n joint fixed\n mass 1\n inertia 1 1 1\nend\nfoo",
+        "t.mech:7:1: unknown keyword 'foo': expected one of: description gravity integrator body poi loop tsda rsda "
+        "xpbd servo rod track ground tire stop static mesh contact exclude actuator keyframe initial tendon equality",
+        __LINE__);
     expect_error("gravity 0 0 1e999\n", "t.mech:1:13: non-finite number '1e999' for 'gravity'", __LINE__);
     expect_error("gravity 0 0 0x10\n", "t.mech:1:13: bad number '0x10' for 'gravity': expected a decimal number",
                  __LINE__);

@@ -106,14 +106,16 @@ function stepInputs(dt, n) {
 }
 
 // n steps of a robot whose actuators are motors, holding its pose: one at a time, each motor's ctrl the PD law
-// kp (q* − q) − kd q̇ towards the keyframe picked last (the initial state before one is), from the step's start.
+// kp (q* − q) − kd q̇ towards the keyframe picked last (the initial state before one is), from the step's start;
+// a motor on a tendon holds the tendon's length L = Σ coef q.
 function stepHolding(dt, n) {
   const { kp, kd, keyframe } = inputs.hold;
   const target = keyframe >= 0 ? model.keyframes[keyframe]?.q : initialQ;
+  const coordinate = (a, x, slot) => (a.joint >= 0 ? x[model.bodies[a.joint][slot]]
+    : model.tendons[a.tendon].joints.reduce((s, j, k) => s + model.tendons[a.tendon].coef[k] * x[model.bodies[j][slot]], 0));
   for (let k = 0; k < n; k++) {
     model.actuators.forEach((a, i) => {
-      const b = model.bodies[a.joint];
-      sim.ctrl[i] = kp * (target[b.qidx] - sim.q[b.qidx]) - kd * sim.qd[b.vidx];
+      sim.ctrl[i] = kp * (coordinate(a, target, 'qidx') - coordinate(a, sim.q, 'qidx')) - kd * coordinate(a, sim.qd, 'vidx');
     });
     sim.step(dt, 1);
   }
