@@ -10,10 +10,12 @@
 #include <string.h>
 
 #include "collide/collide.h"
+#include "contact/equality.h"
+#include "rbda/elements.h"
 #include "rbda/kinematics.h"
 #include "spatial/spatial.h"
 
-enum { ROW_NORMAL, ROW_FRICTION, ROW_LIMIT, ROW_FLOSS };
+enum { ROW_NORMAL, ROW_FRICTION, ROW_LIMIT, ROW_FLOSS, ROW_EQUALITY };
 
 /* A collider of the solve: a body shape (body >= 0) or a static one. */
 typedef struct {
@@ -27,6 +29,7 @@ struct constraint_solve {
     int nv, ncollider, floor, needs; /* needs: constraint_model_needs of its model */
     double floor_z;
     collider *colliders;
+    equality_set *eq; /* the model's equality constraints, NULL without */
     mech_body_kin *kin;
     double *dq, *ydq; /* nv scratch: a perturbed tau and its qdd */
     /* rows */
@@ -43,7 +46,9 @@ struct constraint_solve {
 
 int constraint_model_needs(const mech_model *m)
 {
-    if (m->solver.line) return 1;
+    if (m->solver.line || m->nequality) return 1;
+    for (int i = 0; i < m->ntendon; i++)
+        if (m->tendons[i].limited) return 1;
     for (int i = 0; i < m->nb; i++) {
         const mech_body *b = &m->bodies[i];
         if ((b->joint == MECH_JOINT_REVOLUTE || b->joint == MECH_JOINT_PRISMATIC) &&
@@ -85,7 +90,8 @@ constraint_solve *constraint_new(const mech_model *m)
     s->colliders = calloc((size_t)(m->nshape + m->nstatic + 1), sizeof *s->colliders);
     s->kin = calloc((size_t)(m->nb + 1), sizeof *s->kin);
     s->dq = calloc(2 * (size_t)(m->nv + 1), sizeof *s->dq);
-    if (!s->colliders || !s->kin || !s->dq) {
+    if (m->nequality) s->eq = equality_new(m);
+    if (!s->colliders || !s->kin || !s->dq || (m->nequality && !s->eq)) {
         constraint_free(s);
         return NULL;
     }
@@ -100,6 +106,7 @@ constraint_solve *constraint_new(const mech_model *m)
 void constraint_free(constraint_solve *s)
 {
     if (!s) return;
+    equality_free(s->eq);
     free(s->colliders);
     free(s->kin);
     free(s->dq);
@@ -185,8 +192,8 @@ static int new_row(constraint_solve *s, int k, double pos, double bound)
  * sign u · R (ω × v), and J qdd + bias is the row's acceleration as
  * MuJoCo's world-frame free joint has it (J̇ qd otherwise left out, as
  * MuJoCo leaves it out). */
-static void point_row(const mech_model *m, const mech_body_kin *k, int b, const double x[3], const double u[3],
-                      double sign, const double *v, double *row, double *bias)
+void constraint_point_row(const mech_model *m, const mech_body_kin *k, int b, const double x[3], const double u[3],
+                          double sign, const double *v, double *row, double *bias)
 {
     for (int j = b; j >= 0; j = m->bodies[j].parent) {
         const mech_body *bj = &m->bodies[j];
@@ -272,8 +279,8 @@ static int contact_rows(constraint_solve *s, const mech_model *m, const double *
             int i = new_row(s, r ? ROW_FRICTION : ROW_NORMAL, r ? 0.0 : -c->depth[p], 0);
             if (i < 0) return -1;
             double *row = s->J + (size_t)i * s->nv;
-            if (ba >= 0) point_row(m, s->kin, ba, x, dir[r], 1.0, v, row, &s->bias[i]);
-            if (bb >= 0) point_row(m, s->kin, bb, x, dir[r], -1.0, v, row, &s->bias[i]);
+            if (ba >= 0) constraint_point_row(m, s->kin, ba, x, dir[r], 1.0, v, row, &s->bias[i]);
+            if (bb >= 0) constraint_point_row(m, s->kin, bb, x, dir[r], -1.0, v, row, &s->bias[i]);
         }
         double *o = s->out + 10 * s->ncontact;
         memcpy(o, x, sizeof x);
@@ -369,6 +376,29 @@ static int joint_rows(constraint_solve *s, const mech_model *m, const double *q)
     return 0;
 }
 
+/* A violated tendon range: J = ±coef, distance L − lo or hi − L (a joint
+ * limit's law); each equality's rows (equality.h), bound: its index. */
+static int tendon_equality_rows(constraint_solve *s, const mech_model *m, const double *q, const double *v)
+{
+    for (int t = 0; t < m->ntendon; t++) {
+        const mech_tendon *td = &m->tendons[t];
+        double ld, l = td->limited ? mech_tendon_length(m, td, q, NULL, &ld) : 0.0;
+        if (!td->limited || (l >= td->range[0] && l <= td->range[1])) continue;
+        int lower = l < td->range[0];
+        int i = new_row(s, ROW_LIMIT, lower ? l - td->range[0] : td->range[1] - l, 0);
+        if (i < 0) return -1;
+        for (int k = 0; k < td->njoint; k++)
+            s->J[(size_t)i * s->nv + m->bodies[td->body[k]].vidx] += lower ? td->coef[k] : -td->coef[k];
+    }
+    for (int e = 0; e < m->nequality; e++)
+        for (int k = 0; k < equality_nrows(&m->equalities[e]); k++) {
+            int i = new_row(s, ROW_EQUALITY, 0, e);
+            if (i < 0) return -1;
+            equality_row(m, s->eq, s->kin, e, k, q, v, s->J + (size_t)i * s->nv, &s->a0[i], &s->bias[i]);
+        }
+    return 0;
+}
+
 /* ---- the soft constraints (MuJoCo documentation, "Computation") ---- */
 
 /* The impedance d(r) of solimp (d0, dwidth, width; midpoint 0.5, power 2):
@@ -385,11 +415,11 @@ static double impedance(const double solimp[3], double r)
  * b = 2 / (dwidth τ); R = (1 − d) / d · A_ii (friction rows: their normal
  * row's R over impratio).  a0 then holds J qdd + bias, the unconstrained
  * acceleration along the row. */
-static void soft_rows(constraint_solve *s, const mech_solver *opt, const double *v, const double *qdd)
+static void soft_rows(constraint_solve *s, const mech_model *m, const double *v, const double *qdd)
 {
-    const double tau = opt->solref[0], zeta = opt->solref[1], dw = opt->solimp[1];
-    const double k = 1.0 / (dw * dw * tau * tau * zeta * zeta), b = 2.0 / (dw * tau);
-    double rn = 0;
+    const mech_solver *opt = &m->solver;
+    double rn = 0, req = 0; /* req: the distance of equality eq (its rows in a row) */
+    int eq = -1;
     for (int i = 0; i < s->nrow; i++) {
         const double *J = s->J + (size_t)i * s->nv;
         double jv = 0, ja = s->bias[i];
@@ -397,7 +427,17 @@ static void soft_rows(constraint_solve *s, const mech_solver *opt, const double 
             jv += J[c] * v[c];
             ja += J[c] * qdd[c];
         }
-        double r = s->a0[i], d = impedance(opt->solimp, r), Aii = s->A[(size_t)i * s->nrow + i];
+        const double *solref = opt->solref, *solimp = opt->solimp;
+        double Aii = s->A[(size_t)i * s->nrow + i];
+        double r = s->a0[i], rimp = r;
+        if (s->kind[i] == ROW_EQUALITY) {
+            if ((int)s->bound[i] != eq) req = equality_distance(m, eq = (int)s->bound[i], s->a0 + i);
+            equality_soft(m, s->eq, eq, &solref, &solimp, &Aii);
+            rimp = req;
+        }
+        const double tau = solref[0], zeta = solref[1], dw = solimp[1];
+        const double k = 1.0 / (dw * dw * tau * tau * zeta * zeta), b = 2.0 / (dw * tau);
+        double d = impedance(solimp, rimp);
         s->aref[i] = -b * jv - k * d * r;
         if (s->kind[i] == ROW_FRICTION) s->R[i] = rn / opt->impratio;
         else s->R[i] = fmax(1e-15, (1 - d) / d * Aii);
@@ -467,6 +507,7 @@ static double sweep(constraint_solve *s)
         switch (s->kind[i]) {
         case ROW_NORMAL:
         case ROW_LIMIT: s->f[i] = fmax(0.0, old - residual(s, i) / (s->A[(size_t)i * n + i] + s->R[i])); break;
+        case ROW_EQUALITY: s->f[i] = old - residual(s, i) / (s->A[(size_t)i * n + i] + s->R[i]); break;
         case ROW_FLOSS: {
             double f = old - residual(s, i) / (s->A[(size_t)i * n + i] + s->R[i]);
             s->f[i] = fmin(s->bound[i], fmax(-s->bound[i], f));
@@ -499,7 +540,7 @@ int constraint_apply(constraint_solve *s, const mech_model *m, constraint_fd_fn 
     s->nrow = s->ncontact = 0;
     s->stats[0] = s->stats[1] = s->stats[2] = 0;
     mech_world_kinematics(m, q, NULL, s->kin);
-    if (find_contacts(s, m, v) || joint_rows(s, m, q)) return -1;
+    if (find_contacts(s, m, v) || joint_rows(s, m, q) || tendon_equality_rows(s, m, q, v)) return -1;
     const int nr = s->nrow, nv = s->nv;
     if (!nr) return 0;
     /* Y_i = H⁻¹ J_iᵀ = FD(tau + J_iᵀ) − FD(tau) */
@@ -522,7 +563,7 @@ int constraint_apply(constraint_solve *s, const mech_model *m, constraint_fd_fn 
             double a = 0.5 * (s->A[(size_t)i * nr + j] + s->A[(size_t)j * nr + i]);
             s->A[(size_t)i * nr + j] = s->A[(size_t)j * nr + i] = a;
         }
-    soft_rows(s, &m->solver, v, qdd);
+    soft_rows(s, m, v, qdd);
     int it = 0;
     double change = 0;
     while (it < m->solver.iterations) {

@@ -1,7 +1,8 @@
 /* constraint.h — the Featherstone engines' one velocity-level constraint
  * solve: contacts of body colliders (with each other, the `static`
  * colliders and the floor), joint limits and joint friction loss
- * (docs/contact.md, "The constraint solve").
+ * (docs/contact.md, "The constraint solve"), tendon ranges and equality
+ * constraints (equality.h).
  *
  * It runs beside any engine's forward dynamics: given the unconstrained
  * acceleration qdd at (q, v), it finds the constraint forces f and adds
@@ -19,6 +20,7 @@
 #define MECH_CONSTRAINT_H
 
 #include "model/model.h"
+#include "rbda/kinematics.h"
 
 typedef struct constraint_solve constraint_solve;
 
@@ -26,11 +28,18 @@ typedef struct constraint_solve constraint_solve;
 typedef void (*constraint_fd_fn)(void *ctx, const double *q, const double *qd, const double *tau, const double *fext,
                                  double *qdd);
 
+/* row += sign u · (the velocity of the world point x moving with body b per
+ * unit joint rate), *bias += its floating bodies' frame term (constraint.c);
+ * the rows of other files (equality.c) are built from it. */
+void constraint_point_row(const mech_model *m, const mech_body_kin *k, int b, const double x[3], const double u[3],
+                          double sign, const double *v, double *row, double *bias);
+
 /* The friction coefficient of the floor (MuJoCo's default geom friction). */
 #define MECH_FLOOR_MU 1.0
 
 /* 1 when m has something for the solve without a floor: a `contact` line,
- * a limit or friction loss on a revolute or prismatic tree joint. */
+ * a limit or friction loss on a revolute or prismatic tree joint, a
+ * tendon's range, an equality constraint. */
 int constraint_model_needs(const mech_model *m);
 
 /* The solve for m (must outlive it); NULL on out of memory. */
