@@ -171,8 +171,9 @@ static void put_actuators(text_buf *t, const mech_model *m)
     put(t, "  <actuator>\n");
     for (int i = 0; i < m->nu; i++) {
         const mech_actuator *a = &m->actuators[i];
-        put(t, "    <general name=\"a%d\" joint=\"j%d\" gear=\"%.17g\" gaintype=\"fixed\" biastype=\"affine\"", i,
-            a->body, a->gear);
+        if (a->tendon >= 0) put(t, "    <general name=\"a%d\" tendon=\"t%d\"", i, a->tendon);
+        else put(t, "    <general name=\"a%d\" joint=\"j%d\"", i, a->body);
+        put(t, " gear=\"%.17g\" gaintype=\"fixed\" biastype=\"affine\"", a->gear);
         put(t, " gainprm=\"%.17g\"", a->gain);
         put_vec(t, "biasprm", a->bias, 3);
         put(t, " ctrllimited=\"%s\" forcelimited=\"%s\"", a->ctrllimited ? "true" : "false",
@@ -182,6 +183,49 @@ static void put_actuators(text_buf *t, const mech_model *m)
         put(t, "/>\n");
     }
     put(t, "  </actuator>\n");
+}
+
+/* Each fixed tendon (MuJoCo docs, XML reference, "tendon/fixed"), its
+ * spring length given (MuJoCo's -1 default would take it at qpos0). */
+static void put_tendons(text_buf *t, const mech_model *m)
+{
+    if (!m->ntendon) return;
+    put(t, "  <tendon>\n");
+    for (int i = 0; i < m->ntendon; i++) {
+        const mech_tendon *td = &m->tendons[i];
+        put(t, "    <fixed name=\"t%d\" stiffness=\"%.17g\" damping=\"%.17g\" springlength=\"%.17g\"", i, td->stiffness,
+            td->damping, td->springlength);
+        if (td->limited) put_vec(t, "range", td->range, 2);
+        put(t, " limited=\"%s\">\n", td->limited ? "true" : "false");
+        for (int k = 0; k < td->njoint; k++)
+            put(t, "      <joint joint=\"j%d\" coef=\"%.17g\"/>\n", td->body[k], td->coef[k]);
+        put(t, "    </fixed>\n");
+    }
+    put(t, "  </tendon>\n");
+}
+
+/* Each equality constraint (MuJoCo docs, XML reference, "equality"). */
+static void put_equalities(text_buf *t, const mech_model *m)
+{
+    if (!m->nequality) return;
+    put(t, "  <equality>\n");
+    for (int i = 0; i < m->nequality; i++) {
+        const mech_equality *e = &m->equalities[i];
+        if (e->type == MECH_EQ_JOINT) {
+            put(t, "    <joint joint1=\"j%d\"", e->a);
+            if (e->b >= 0) put(t, " joint2=\"j%d\"", e->b);
+            put_vec(t, "polycoef", e->polycoef, 5);
+        } else {
+            put(t, "    <connect body1=\"b%d\"", e->a);
+            if (e->b >= 0) put(t, " body2=\"b%d\"", e->b);
+            else put(t, " body2=\"world\"");
+            put_vec(t, "anchor", e->anchor, 3);
+        }
+        put_vec(t, "solref", e->solref, 2);
+        put_vec(t, "solimp", e->solimp, 3);
+        put(t, "/>\n");
+    }
+    put(t, "  </equality>\n");
 }
 
 int mjcf_supported(const mech_model *m, char *why, int len)
@@ -207,13 +251,15 @@ char *mjcf_write(const mech_model *m)
     put(&t, "  <option integrator=\"Euler\" timestep=\"0.001\"");
     put_vec(&t, "gravity", m->gravity, 3);
     put(&t,
-        ">\n    <flag constraint=\"disable\" contact=\"disable\" limit=\"disable\""
-        " equality=\"disable\" frictionloss=\"disable\"%s/>\n"
+        ">\n    <flag%s contact=\"disable\" limit=\"disable\"%s frictionloss=\"disable\"%s/>\n"
         "  </option>\n  <worldbody>\n",
-        m->nrsda ? "" : " passive=\"disable\"");
+        m->nequality ? "" : " constraint=\"disable\"", m->nequality ? "" : " equality=\"disable\"",
+        m->nrsda || m->ntendon ? "" : " passive=\"disable\"");
     for (int i = 0; i < m->nb; i++)
         if (m->bodies[i].parent < 0) put_body(&t, m, i, 2);
     put(&t, "  </worldbody>\n");
+    put_tendons(&t, m);
+    put_equalities(&t, m);
     put_actuators(&t, m);
     put(&t, "</mujoco>\n");
     if (t.failed) {

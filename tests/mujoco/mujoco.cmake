@@ -24,3 +24,9 @@ foreach(model ${MECH_MUJOCO_MODELS})
   add_test(NAME mujoco_${stem} COMMAND test_mujoco ${model})
   set_tests_properties(mujoco_${stem} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
+# Fixed tendons (springs, damping, actuators on tendons) and equality
+# constraints (joint and connect, through the constraint solve): fixtures,
+# the dense reference only (tests/node/tendons.test.mjs checks the jit's code).
+foreach(stem tendon_arm equality_joint equality_connect)
+  add_test(NAME mujoco_${stem} COMMAND test_mujoco ${CMAKE_SOURCE_DIR}/tests/fixtures/${stem}.mech --dense-only)
+endforeach()

@@ -7,7 +7,11 @@
  *                              mj_forward.  A model with actuators is checked
  *                              with actuation on: random ctrl over each
  *                              ctrlrange and beyond it (MuJoCo clamps), rsdas
- *                              as joint springs and dampers.
+ *                              as joint springs and dampers, tendons as
+ *                              fixed tendons; equality constraints on both
+ *                              sides (the constraint solve on ours).
+ *   test_mujoco <model.mech> --dense-only   the same without the generated
+ *                              code (a test fixture has no module)
  *   test_mujoco --closed-form  MuJoCo and dense_fd against textbook formulas
  *                              (a pendulum about a skew axis carrying a welded
  *                              body, a free body under fext), so MuJoCo itself
@@ -23,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contact/constraint.h"
 #include "mjcf.h"
 #include "rbda/dense.h"
 #include "rbda/loops.h"
@@ -308,9 +313,33 @@ static double pipeline_error(mjcf_sim *sim, const state_buf *s, double *scratch)
     return mech_scaled_error(sim->d->qacc, scratch, nv);
 }
 
-/* TRIALS random states through MuJoCo, dense_fd and (if given) gen. */
+/* The dense reference with the trial's ctrl, as the constraint solve calls it. */
+typedef struct {
+    const mech_model *m;
+    dense_ws *ws;
+    const double *act;
+} dense_with_act;
+
+static void dense_act_fd(void *ctx, const double *q, const double *qd, const double *tau, const double *fext, double *qdd)
+{
+    const dense_with_act *e = ctx;
+    dense_fd_full(e->m, e->ws, q, qd, tau, fext, e->act, qdd);
+}
+
+/* A model with equality constraints: qdd += H⁻¹ Jᵀ f, the constraint solve
+ * (H⁻¹ through the dense reference) on top of either engine's qdd. */
+static void constrain(const mech_model *m, constraint_solve *cs, dense_ws *ws, const state_buf *s, double *qdd)
+{
+    dense_with_act eng = { m, ws, s->act };
+    if (cs) constraint_apply(cs, m, dense_act_fd, &eng, s->q, s->qd, s->tau, s->fext, qdd);
+}
+
+/* TRIALS random states through MuJoCo, dense_fd and (if given) gen; with
+ * equality constraints on both sides (MuJoCo's: equality rows only, a
+ * linear solve). */
 static errors run_trials(const mech_model *m, mjcf_sim *sim, dense_ws *ws, fwd_dyn_fn gen, state_buf *s, double *scratch)
 {
+    constraint_solve *cs = m->nequality ? constraint_new(m) : NULL;
     errors e = { 0, 0, 0 };
     mech_rng rng;
     mech_rng_seed(&rng, 20261129);
@@ -319,23 +348,28 @@ static errors run_trials(const mech_model *m, mjcf_sim *sim, dense_ws *ws, fwd_d
         if (m->nu) sample_ctrl(m, &rng, s->act);
         mujoco_qdd(sim, s);
         /* The minimal pipeline has no passive or actuator forces. */
-        if (!m->nrsda && !m->nu) e.pipeline = fmax(e.pipeline, pipeline_error(sim, s, scratch));
+        if (!m->nrsda && !m->nu && !m->ntendon && !m->nequality)
+            e.pipeline = fmax(e.pipeline, pipeline_error(sim, s, scratch));
         dense_fd_full(m, ws, s->q, s->qd, s->tau, s->fext, s->act, s->want);
+        constrain(m, cs, ws, s, s->want);
         e.dense = fmax(e.dense, mech_scaled_error(s->got, s->want, m->nv));
         if (!gen) continue;
         gen(s->q, s->qd, s->tau, s->fext, s->act, m->gravity, s->want);
+        constrain(m, cs, ws, s, s->want);
         e.generated = fmax(e.generated, mech_scaled_error(s->got, s->want, m->nv));
     }
+    constraint_free(cs);
     return e;
 }
 
-static int cross_check(const mech_model *m)
+static int cross_check(const mech_model *m, int dense_only)
 {
     char err[1024] = "out of memory";
     state_buf s = { 0 };
     const char *why = "";
     int required = 0, ok = 0;
-    fwd_dyn_fn gen = generated_for(m->name, &why, &required);
+    fwd_dyn_fn gen = dense_only ? NULL : generated_for(m->name, &why, &required);
+    if (dense_only) why = "n/a (a test fixture: no generated module)";
     mjcf_sim *sim = mjcf_sim_new(m, err, sizeof err);
     dense_ws *ws = dense_ws_new(m);
     double *scratch = sim ? calloc((size_t)sim->m->nv + 1, sizeof(double)) : NULL;
@@ -358,7 +392,7 @@ static int cross_check(const mech_model *m)
 
 /* PASS 0, FAIL 1, or SKIP (exit 77, ctest's SKIP_RETURN_CODE) with the reason
  * when the model has parts the converter does not map. */
-static int check_file(const char *path)
+static int check_file(const char *path, int dense_only)
 {
     mech_error err;
     char why[512];
@@ -369,7 +403,7 @@ static int check_file(const char *path)
         return 1;
     }
     int rc = 77;
-    if (mjcf_supported(m, why, sizeof why)) rc = cross_check(m) ? 0 : 1;
+    if (mjcf_supported(m, why, sizeof why)) rc = cross_check(m, dense_only) ? 0 : 1;
     else printf("mujoco: %s: not comparable: %s\n", m->name, why);
     printf("mujoco: %s\n", rc == 0 ? "PASS" : rc == 1 ? "FAIL" : "SKIP");
     mech_model_free(m);
@@ -378,11 +412,12 @@ static int check_file(const char *path)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_mujoco <model.mech> | --closed-form\n");
+    int dense_only = argc == 3 && strcmp(argv[2], "--dense-only") == 0;
+    if (argc != 2 && !dense_only) {
+        fprintf(stderr, "usage: test_mujoco <model.mech> [--dense-only] | --closed-form\n");
         return 2;
     }
-    if (strcmp(argv[1], "--closed-form") != 0) return check_file(argv[1]);
+    if (strcmp(argv[1], "--closed-form") != 0) return check_file(argv[1], dense_only);
     int ok = closed_form();
     printf("mujoco: %s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
