@@ -16,6 +16,7 @@
 // everything the node carries is shifted by -anchor.
 
 import { IDENTITY_T, apply, combineMass, compose, eigSym3, qToAxisAngle, rotateInertia } from './math.mjs';
+import { emitTendons } from './mjcf_tendons.mjs';
 import { ImportError } from './xml.mjs';
 
 /** The .mech limits the importer checks itself (core/model/model.h). */
@@ -125,7 +126,9 @@ export function lower(nodes, ctx) {
       throw ctx.fail(el, `'${b.source}' has no mass (${b.node.massNote ?? 'no <inertial>'}); a .mech body needs mass > 0${b.joint.type === 'fixed' ? '' : ` to carry its ${b.joint.type} joint`}`);
     }
   }
-  return { bodies, pois, rsdas };
+  /** A point of a source node in its .mech body's frame (body null: the base). */
+  const place = (node, p) => ({ body: owner.get(node) ?? null, p: apply(toOwner.get(node), p) });
+  return { bodies, pois, rsdas, place };
 }
 
 /**
@@ -268,6 +271,7 @@ export function emit(m) {
     if (deg !== 0) lines.push(`  q0 ${fmt(deg, `rsda '${r.name}'`)}`);
     lines.push('end');
   }
+  emitTendons(lines, m, { fmt, vec });
   emitActuation(lines, m.actuators ?? [], m.keyframes ?? []);
   return `${lines.join('\n')}\n`;
 }
@@ -279,7 +283,7 @@ const jointValue = (body, x, what) => fmt(body.joint.type === 'revolute' ? (x * 
 function emitActuation(lines, actuators, keyframes) {
   for (const a of actuators) {
     const what = `actuator '${a.name}'`;
-    lines.push('', `actuator ${a.name}`, `  joint ${a.body.name}`, `  kind ${a.kind}`);
+    lines.push('', `actuator ${a.name}`, a.tendonOf ? `  tendon ${a.tendonOf.name}` : `  joint ${a.body.name}`, `  kind ${a.kind}`);
     if (a.kind === 'position') lines.push(`  kp ${fmt(a.kp, what)}`);
     if (a.kind === 'position' && a.kv) lines.push(`  kv ${fmt(a.kv, what)}`);
     if (a.kind === 'velocity') lines.push(`  kv ${fmt(a.kv, what)}`);

@@ -8,6 +8,7 @@
 import { Namer, emit, lower } from './emit.mjs';
 import { readMjcf } from './mjcf.mjs';
 import { lowerActuation } from './mjcf_actuators.mjs';
+import { bindTendons, lowerTendons } from './mjcf_tendons.mjs';
 import { readUrdf } from './urdf.mjs';
 import { ImportError, readers } from './xml.mjs';
 import { fileSet } from './files.mjs';
@@ -67,7 +68,10 @@ export function importModel(text, options = {}) {
   for (const b of lowered.bodies) {
     if (b.merged.length && format === 'urdf') warnings.push(`link${b.merged.length === 1 ? '' : 's'} ${b.merged.map((n) => `'${n}'`).join(', ')} welded into '${b.source}' by fixed joints`);
   }
-  const actuation = lowerActuation(src, lowered.bodies, { warn: (w) => warnings.push(w), fail, names: new Namer((w) => warnings.push(w), 'actuator or keyframe') });
-  const out = emit({ format, file, model: src.model, gravity: src.gravity, integrator: src.integrator, warnings, ...lowered, ...actuation });
+  const warn = (w) => warnings.push(w);
+  const coupled = lowerTendons(src, lowered, { warn, fail, names: (kind) => new Namer(warn, kind) });
+  const actuation = lowerActuation(src, lowered.bodies, { warn, fail, names: new Namer(warn, 'actuator or keyframe') });
+  bindTendons(actuation.actuators, coupled.tendons, { warn, fail });
+  const out = emit({ format, file, model: src.model, gravity: src.gravity, integrator: src.integrator, warnings, ...lowered, ...actuation, ...coupled });
   return { text: out, warnings };
 }

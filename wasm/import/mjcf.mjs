@@ -16,10 +16,11 @@ import { expandIncludes } from './mjcf-include.mjs';
 import { meshAssets } from './mjcf-mesh.mjs';
 import { asMujocoCompiles } from './mujoco-eig.mjs';
 import { readActuators, readIntegrator, readKeyframes } from './mjcf_actuators.mjs';
+import { readEqualities, readTendons } from './mjcf_tendons.mjs';
 
 const ORIENTATIONS = ['quat', 'axisangle', 'euler', 'xyaxes', 'zaxis'];
 const DROPPED_SECTIONS = {
-  sensor: 'sensors', tendon: 'tendons', equality: 'equality constraints',
+  sensor: 'sensors',
   contact: 'contact pairs and exclusions', visual: 'visual settings',
   statistic: 'statistics', custom: 'custom data', extension: 'extensions', size: 'size settings',
   deformable: 'deformables',
@@ -473,13 +474,15 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
     if (DROPPED_SECTIONS[e.name]) {
       const n = e.children.length;
       warn(`<${e.name}> dropped: ${n} ${DROPPED_SECTIONS[e.name]}${n ? '' : ' (empty)'}`);
-    } else if (!['compiler', 'option', 'default', 'asset', 'worldbody', 'actuator', 'keyframe'].includes(e.name)) {
+    } else if (!['compiler', 'option', 'default', 'asset', 'worldbody', 'actuator', 'keyframe', 'tendon', 'equality'].includes(e.name)) {
       warn(`<${e.name}> dropped`);
     }
   }
   const sections = (name) => root.children.filter((e) => e.name === name);
   const { actuators, kept } = readActuators(sections('actuator'), { resolved, fail, vec, num, warn });
   const keyframes = readKeyframes(sections('keyframe'), { fail, vec });
+  const tendons = readTendons(sections('tendon'), { resolved, fail, vec, num, warn });
+  const equalities = readEqualities(sections('equality'), { resolved, fail, vec, warn });
   for (const [what, n] of tally) warnings.push(`${n} ${what} dropped`);
-  return { model: root.attrs.model ?? 'MuJoCo model', gravity, integrator, nodes, actuators, kept, keyframes, warnings };
+  return { model: root.attrs.model ?? 'MuJoCo model', gravity, integrator, nodes, actuators, kept, keyframes, tendons, equalities, warnings };
 }

@@ -3,11 +3,12 @@
 // and `keyframe` blocks).  After MuJoCo's documentation: XML reference,
 // "actuator" (motor, position, velocity, general: gain, affine bias, gear,
 // ctrlrange/ctrllimited, forcerange/forcelimited, default classes) on joint
-// transmissions, and "keyframe" (qpos, qvel, ctrl in MuJoCo's order).
+// and tendon transmissions (mjcf_tendons.mjs binds the tendon), and
+// "keyframe" (qpos, qvel, ctrl in MuJoCo's order).
 
 const KINDS = ['motor', 'position', 'velocity', 'general'];
 const OTHER_KINDS = ['intvelocity', 'damper', 'cylinder', 'muscle', 'adhesion', 'plugin'];
-const TRANSMISSIONS = ['tendon', 'site', 'jointinparent', 'cranksite', 'body'];
+const TRANSMISSIONS = ['site', 'jointinparent', 'cranksite', 'body'];
 
 /** A range and whether it clamps: MuJoCo's limited="auto" clamps when the range is given. */
 function range(el, attrs, key, vec, fail) {
@@ -21,7 +22,7 @@ function range(el, attrs, key, vec, fail) {
 }
 
 /**
- * The actuators of the <actuator> sections, in file order: { name, joint (the MJCF joint's name), el, kind,
+ * The actuators of the <actuator> sections, in file order: { name, joint or tendon (the MJCF name), el, kind,
  * gain, bias, kp, kv, gear, ctrlrange, forcerange }.  Other transmissions and kinds are warned and dropped
  * (their ctrl entries too: `kept` says which of MuJoCo's actuators were kept).
  * @param {object[]} sections @param {{ resolved: Function, fail: Function, vec: Function, num: Function,
@@ -40,15 +41,15 @@ export function readActuators(sections, { resolved, fail, vec, num, warn }) {
         continue;
       }
       const other = TRANSMISSIONS.find((t) => a[t] !== undefined);
-      if (other !== undefined || a.joint === undefined) {
-        warn(`${label}: ${other ? `${other} transmission` : 'no joint'} dropped (.mech actuators drive joints)`);
+      if (other !== undefined || (a.joint === undefined) === (a.tendon === undefined)) {
+        warn(`${label}: ${other ? `${other} transmission` : a.joint === undefined ? 'no joint or tendon' : 'both a joint and a tendon'} dropped (.mech actuators drive joints and fixed tendons)`);
         kept.push(false);
         continue;
       }
       const gears = vec(el, 'gear', [1, 2, 3, 4, 5, 6], [1], a);
-      if (gears.slice(1).some((g) => g !== 0)) warn(`${label}: gear components after the first dropped (a joint has one)`);
+      if (gears.slice(1).some((g) => g !== 0)) warn(`${label}: gear components after the first dropped (a joint or tendon has one)`);
       const act = {
-        name: a.name, joint: a.joint, el, kind: el.name, gain: 1, bias: [0, 0, 0], kp: 0, kv: 0, gear: gears[0],
+        name: a.name, joint: a.joint, tendon: a.tendon, el, kind: el.name, gain: 1, bias: [0, 0, 0], kp: 0, kv: 0, gear: gears[0],
         ctrlrange: range(el, a, 'ctrl', vec, fail), forcerange: range(el, a, 'force', vec, fail),
       };
       if (act.gear === 0) throw fail(el, `${label}: gear 0`);
@@ -113,6 +114,10 @@ export function lowerActuation(src, bodies, { warn, fail, names }) {
   for (const b of bodies) if (b.joint.name !== undefined) byJoint.set(b.joint.name, b);
   const actuators = [];
   for (const a of src.actuators ?? []) {
+    if (a.tendon !== undefined) { // bound to its lowered tendon by mjcf_tendons.mjs
+      actuators.push({ ...a, name: names.take(a.name, `${a.tendon}_actuator`), body: null });
+      continue;
+    }
     const body = byJoint.get(a.joint);
     if (!body) throw fail(a.el, `actuator '${a.name ?? ''}': unknown joint '${a.joint}'`);
     if (body.joint.type !== 'revolute' && body.joint.type !== 'prismatic') {
