@@ -3,8 +3,8 @@
 // FileSystemEntry tree, web/src/dropped-files.js) and as a zip (web/src/unzip.js): it opens with its meshes
 // drawn — a screenshot of the view holds the mesh's own colour where the model is —, the missing mesh is named,
 // a mesh over the drawing budget is drawn simplified while the importer's masses come from the file, and after a
-// reload it reopens from its My models card with its meshes (web/src/model-store.js, IndexedDB); deleting the
-// card deletes its files. A refused write to IndexedDB is a toast. Then the first page view's download, from the
+// reload it reopens from its My models card with its meshes (web/src/model-store.js, IndexedDB), renamed too;
+// deleting the card deletes its files. Among two root MJCF files, scene.xml is the model. A refused write to IndexedDB is a toast. Then the first page view's download, from the
 // built site (dist/), against today's figure. Headless chromium, software WebGL; screenshots in build/screenshots/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -82,6 +82,7 @@ function sphereObj(r, z, stacks, slices) {
 const BALL_TRIANGLES = 2 * 160 * 99;
 const FOLDER = {
   'toyarm/scene.xml': SCENE,
+  'toyarm/scene_mjx.xml': '<mujoco model="toyarm mjx scene">\n  <include file="toyarm.xml"/>\n</mujoco>\n', // a second root: scene.xml wins
   'toyarm/toyarm.xml': ROBOT,
   'toyarm/assets/link.obj': boxObj([-0.04, -0.04, -0.3], [0.04, 0.04, 0]),
   'toyarm/assets/ball.obj': sphereObj(0.06, -0.02, 100, 160),
@@ -213,17 +214,21 @@ for (const [how, dropIt] of [
     assert.equal(text, importModel(SCENE, { name: 'scene.xml', files }).text);
     await assertMeshesDrawn(page, `mesh-drop-${how}.png`);
 
+    // Renamed, its files follow it; after a reload its card reopens it with its meshes.
+    page.once('dialog', (d) => d.accept('toyarm'));
+    await page.click('.card-rename[aria-label="Rename scene"]');
+    await loaded(page, 'toyarm');
+    await assertMeshesDrawn(page, `mesh-drop-${how}-renamed.png`);
     await page.reload();
     await page.waitForFunction(() => window.playground?.status().ready, null, WAIT);
-    assert.deepEqual(await page.$$eval('.card[data-mine]', (c) => c.map((x) => x.dataset.model)), ['scene']);
-    await page.click('.card[data-model="scene"]');
-    await loaded(page, 'scene');
+    assert.deepEqual(await page.$$eval('.card[data-mine]', (c) => c.map((x) => x.dataset.model)), ['toyarm']);
+    await page.click('.card[data-model="toyarm"]');
+    await loaded(page, 'toyarm');
     await assertMeshesDrawn(page, `mesh-drop-${how}-reloaded.png`);
 
     // Deleting the card deletes its files.
-    page.once('dialog', (d) => d.accept());
-    await page.click('.card-remove[aria-label="Delete scene"]');
-    await page.waitForFunction(() => !document.querySelector('.card[data-model="scene"]'), null, WAIT);
+    await page.click('.card-remove[aria-label="Delete toyarm"]');
+    await page.waitForFunction(() => !document.querySelector('.card[data-model="toyarm"]'), null, WAIT);
     const kept = await page.evaluate(() => new Promise((ok, no) => {
       const req = indexedDB.open('mech');
       req.onsuccess = () => {
