@@ -82,8 +82,7 @@ export default defineConfig({
   // Pre-bundled at startup, so a first visit never triggers Vite's reload for newly found dependencies.
   optimizeDeps: {
     include: ['three', 'three/addons/controls/OrbitControls.js', 'codemirror', '@codemirror/view', '@codemirror/state',
-      '@codemirror/language', '@codemirror/lint', '@lezer/highlight', 'lil-gui', 'uplot', 'lz-string',
-      'fflate', 'meshoptimizer/simplifier'], // these two only on a dropped zip or a heavy mesh
+      '@codemirror/language', '@codemirror/lint', '@lezer/highlight', 'lil-gui', 'uplot', 'lz-string'],
   },
   server: { host: '127.0.0.1', strictPort: false },
   preview: { host: '127.0.0.1' },

@@ -38,6 +38,9 @@ function droppedEntries(dataTransfer) {
   return Promise.all(entries.map(walk)).then(() => out);
 }
 
+/** A zip's model files and assets, not the hidden ones macOS's archiver adds (__MACOSX/, ._name). */
+const wantedInZip = (path) => (DROPPABLE.test(path) || ASSET.test(path)) && !/(^|\/)(__MACOSX\/|\.[^./])/.test(path);
+
 /**
  * The drop's files with each zip among them replaced by its model files and assets (their paths inside it), or
  * { why } a zip was not read.
@@ -52,7 +55,7 @@ async function withZipsOpened(list) {
       continue;
     }
     if (x.file.size > MAX_ASSETS) return { why: `${x.path} was not opened: it is over ${MAX_ASSETS >> 20} MB` };
-    const read = await unzipFiles(new Uint8Array(await x.file.arrayBuffer()), (p) => DROPPABLE.test(p) || ASSET.test(p), MAX_ASSETS);
+    const read = await unzipFiles(new Uint8Array(await x.file.arrayBuffer()), wantedInZip, MAX_ASSETS);
     if (read.why) return { why: `${x.path} was not opened: ${read.why}` };
     for (const f of read.files) out.push({ path: f.path, file: new File([f.bytes], f.path.replace(/^.*\//, '')) });
   }
