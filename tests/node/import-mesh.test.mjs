@@ -288,6 +288,11 @@ test('bad input: an edge shared by three faces (not a closed surface) where exac
     "m.xml:3:1: <mesh name=\"m\">: mesh 'm' ('fin.obj'): faces have inconsistent orientation: fin.obj:16 uses the edge from vertex 1 to vertex 2 in the same direction as fin.obj:12 (each edge of a closed surface runs once each way)");
 });
 
+test('a face of no area (a vertex named twice) is skipped by the orientation check, as MuJoCo skips it', () => {
+  const mesh = parseMesh(`${cubeObj()}f 1 2 1\nf 3 3 4\n`, 'cube.obj');
+  assert.equal(meshInertia(placeMesh(mesh), 'exact', 'cube').measure, 1);
+});
+
 test('bad input: an STL facet turned inward in an exact-inertia mesh names its line (vertices welded, as MuJoCo does)', () => {
   const facet = (a, b, c) => `facet normal 0 0 0\nouter loop\nvertex ${a}\nvertex ${b}\nvertex ${c}\nendloop\nendfacet\n`;
   const tet = ['0 0 0', '1 0 0', '0 1 0', '0 0 1'];
