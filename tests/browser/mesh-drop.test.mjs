@@ -265,6 +265,22 @@ test('a folder whose files the browser refuses to keep opens all the same, and a
   await context.close();
 });
 
+test('a mesh file that gives no triangles is named in a toast, and the model opens without it', async () => {
+  const { page, context, errors } = await openPage(pg.browser, pg.base);
+  await loaded(page, 'threelink');
+  const junk = { ...FOLDER, 'toyarm/assets/link.obj': 'this is not a mesh\n' };
+  junk['toyarm/toyarm.xml'] = ROBOT.replace('<geom type="mesh" mesh="link" rgba="1 0 1 1"/>',
+    '<inertial mass="1" diaginertia="0.01 0.01 0.001"/><geom type="mesh" mesh="link" rgba="1 0 1 1"/>');
+  await dropFolder(page, junk);
+  await loaded(page, 'scene');
+  const s = await status(page);
+  assert.equal(s.banner, null);
+  assert.match(s.lastToast, /^Not drawn: assets\/link\.obj \(no triangles read from it as OBJ or STL\)\. Imported with \d+ warnings?/);
+  assert.equal((await page.evaluate(() => window.playground.meshTriangles())).length, 1, 'the ball alone is drawn from its mesh');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a zip holding two models and no scene.xml is refused naming both', async () => {
   const { page, context } = await openPage(pg.browser, pg.base);
   await loaded(page, 'threelink');
