@@ -4,8 +4,10 @@
 // drawn — a screenshot of the view holds the mesh's own colour where the model is —, the missing mesh is named,
 // a mesh over the drawing budget is drawn simplified while the importer's masses come from the file, and after a
 // reload it reopens from its My models card with its meshes (web/src/model-store.js, IndexedDB), renamed too;
-// deleting the card deletes its files. Among two root MJCF files, scene.xml is the model. A refused write to IndexedDB is a toast. Then the first page view's download, from the
-// built site (dist/), against today's figure. Headless chromium, software WebGL; screenshots in build/screenshots/.
+// deleting the card deletes its files. Among two root MJCF files, scene.xml is the model. A refused write to
+// IndexedDB and a mesh file that gives no triangles are toasts. Then the first page view's download, from the
+// built site (dist/), against the figure from before. Headless chromium, software WebGL; screenshots in
+// build/screenshots/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
