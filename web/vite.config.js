@@ -79,10 +79,13 @@ export default defineConfig({
   publicDir: false,
   plugins: [mirrorRepoDirs()],
   worker: { format: 'es' },
-  // Pre-bundled at startup, so a first visit never triggers Vite's reload for newly found dependencies.
+  // Pre-bundled at startup, so a first visit never triggers Vite's reload for newly found dependencies (the
+  // lazily loaded ones too: a zip drop's unzip, the mesh simplifier), into this checkout's own build folder.
+  cacheDir: resolve(repo, 'build/vite'),
   optimizeDeps: {
     include: ['three', 'three/addons/controls/OrbitControls.js', 'codemirror', '@codemirror/view', '@codemirror/state',
-      '@codemirror/language', '@codemirror/lint', '@lezer/highlight', 'lil-gui', 'uplot', 'lz-string'],
+      '@codemirror/language', '@codemirror/lint', '@lezer/highlight', 'lil-gui', 'uplot', 'lz-string', 'fflate',
+      'meshoptimizer/simplifier'],
   },
   server: { host: '127.0.0.1', strictPort: false },
   preview: { host: '127.0.0.1' },

@@ -6,28 +6,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 
-import { control, openPage, pick, shots, status, usePlayground } from './harness.mjs';
+import { control, openPage, pick, shots, until, usePlayground, yaw } from './harness.mjs';
 
 const SETTLE = 0.5;      // s before the keys go down
 const STRAIGHT = 10;     // s with W held
 const TURN = 20;         // s: W and A held from STRAIGHT until then
-const LONG = { timeout: 600_000 }; // a loaded machine runs it well below real time
 
 const pg = usePlayground(5581);
-
-/** The hull's yaw (rad) from poses. */
-function yaw(poses, body) {
-  const [w, x, y, z] = poses.slice(7 * body + 3, 7 * body + 7);
-  return Math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z));
-}
-
-/** Waits, playing, until the simulated time passes `t`; the status then. */
-async function until(page, t) {
-  await page.waitForFunction((t) => window.playground.status().time > t || window.playground.status().blown, t, LONG);
-  const s = await status(page);
-  assert.equal(s.blown, false, s.banner ?? '');
-  return s;
-}
 
 test('m113: in the gallery with its terrain scenes; W drives it forward, W + A turns it left, the camera follows', async (t) => {
   const { page, context, errors } = await openPage(pg.browser, pg.base);

@@ -96,3 +96,19 @@ export function tilt(poses, body) {
   const [qx, qy] = poses.slice(7 * body + 4, 7 * body + 6);
   return (Math.acos(Math.min(1, 1 - 2 * (qx * qx + qy * qy))) * 180) / Math.PI;
 }
+
+/** A body's yaw (rad) about z from poses. */
+export function yaw(poses, body) {
+  const [w, x, y, z] = poses.slice(7 * body + 3, 7 * body + 7);
+  return Math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z));
+}
+
+/** Waits, playing, until the simulated time passes `t` (up to 10 minutes: a loaded machine runs well below real
+ * time); asserts the run did not blow up and returns the status then. */
+export async function until(page, t) {
+  await page.waitForFunction((x) => window.playground.status().time > x || window.playground.status().blown, t,
+    { timeout: 600_000 });
+  const s = await status(page);
+  assert.equal(s.blown, false, s.banner ?? '');
+  return s;
+}

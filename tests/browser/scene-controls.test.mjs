@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 
-import { control, openPage, pick, shots, tilt, usePlayground, status } from './harness.mjs';
+import { control, openPage, pick, shots, status, tilt, until, usePlayground } from './harness.mjs';
 
 const SPEED = 5;        // m/s: the slider's value thrown
 const SPEED_TOL = 0.3;  // m/s
@@ -16,14 +16,6 @@ const UPRIGHT = 20;     // degrees: a pin's axis within this of vertical stands
 const LONG = { timeout: 600_000 };
 
 const pg = usePlayground(5973);
-
-/** Waits until the simulated time passes `t` (the scene plays); the state then. */
-async function until(page, t) {
-  await page.waitForFunction((x) => window.playground.status().time > x || window.playground.status().blown, t, LONG);
-  const s = await status(page);
-  assert.equal(s.blown, false, s.banner ?? '');
-  return s;
-}
 
 test('bowling: Throw rolls the ball at the slider\'s speed; Reset pins lifts the carriages and stands the pins up', async (t) => {
   const { page, context, errors } = await openPage(pg.browser, pg.base);

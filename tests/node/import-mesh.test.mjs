@@ -223,8 +223,9 @@ test('bad meshes where mass is inferred, includes that cycle or are missing: err
   const cases = [
     [model('name="m" file="flat.obj"'), { 'flat.obj': flat },
       "m.xml:3:1: <mesh name=\"m\">: mesh 'm' ('flat.obj'): volume is too small (0) to give it a mass: a flat or open mesh (MuJoCo: mesh inertia=\"shell\")"],
-    [model('name="m" file="in.obj" inertia="exact"'), { 'in.obj': inward }, /m\.xml:3:1: <mesh name="m">: mesh 'm' \('in\.obj'\): volume is negative \(-1\): its faces are oriented inward/],
-    [model('name="m" file="mixed.obj" inertia="exact"'), { 'mixed.obj': mixed }, /m\.xml:3:1: <mesh name="m">: mesh 'm' \('mixed\.obj'\): faces have inconsistent orientation: the edge from vertex \d+ to vertex \d+ is used twice/],
+    [model('name="m" file="in.obj" inertia="exact"'), { 'in.obj': inward }, "m.xml:3:1: <mesh name=\"m\">: mesh 'm' ('in.obj'): volume is negative (-1): its faces are oriented inward"],
+    [model('name="m" file="mixed.obj" inertia="exact"'), { 'mixed.obj': mixed },
+      "m.xml:3:1: <mesh name=\"m\">: mesh 'm' ('mixed.obj'): faces have inconsistent orientation: mixed.obj:12 uses the edge from vertex 1 to vertex 2 in the same direction as mixed.obj:10 (each edge of a closed surface runs once each way)"],
     [model('name="m" file="gone.obj"'), {}, "m.xml:5:35: <geom>: the geom of body 'a' has mass MuJoCo would infer from mesh 'm', whose file 'gone.obj' is not among the files given"],
     [model('name="m" file="bad.obj"'), { 'bad.obj': 'v 0 0 0\nv 1 0\n' }, "bad.obj:2: a vertex needs x y z, got 'v 1 0'"],
     ['<mujoco>\n<include file="b.xml"/>\n</mujoco>', { 'b.xml': '<mujoco>\n\n<include file="m.xml"/></mujoco>' },
@@ -244,6 +245,76 @@ test('bad meshes where mass is inferred, includes that cycle or are missing: err
   }
   assert.throws(() => importModel('<mujoco/>', { files: { 'a.obj': 3 } }), /files\['a\.obj'\] must be a string or a Uint8Array/);
   assert.throws(() => importModel('<mujoco/>', { files: { '../a.obj': '' } }), /not a path inside the model's folder/);
+});
+
+// Bad input, one test per error: the exact message, naming the file and line (a binary STL: the byte offset).
+const cubeObj = () => readFileSync(`${fixtures}meshes/cube.obj`, 'utf8');
+const inferred = (file, inertia = '') => `<mujoco>\n<asset>\n<mesh name="m" file="${file}"${inertia}/>\n</asset>\n<worldbody><body name="a"><joint/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>`;
+const refused = (xml, files, message) => assert.throws(() => importModel(xml, { name: 'm.xml', files }), (e) => {
+  assert.ok(e instanceof ImportError, e.stack);
+  assert.equal(e.message, message);
+  return true;
+});
+
+test('bad input: an OBJ vertex coordinate that is not a number names the file and line', () => {
+  refused(inferred('a.obj'), { 'a.obj': 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1,5\nf 1 2 3\n' }, "a.obj:4: bad vertex coordinate '1,5'");
+});
+
+test('bad input: an OBJ face naming a vertex past the last names the file and line', () => {
+  refused(inferred('a.obj'), { 'a.obj': 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 -5\n' }, 'a.obj:7: a face names vertex 0, but the file has 4 vertices');
+});
+
+test('bad input: a binary STL whose size disagrees with its triangle count names the byte of the count', () => {
+  const stl = new Uint8Array(84 + 50 * 12 + 7);
+  new DataView(stl.buffer).setUint32(80, 12, true);
+  refused(inferred('part.stl'), { 'part.stl': stl },
+    "part.stl: byte 80: a binary STL's header counts 12 triangles, which take 684 bytes, but the file has 691 (and it is not ASCII STL: it does not begin with 'solid')");
+});
+
+test('bad input: a binary STL vertex that is not finite names its byte', () => {
+  const stl = bytes(`${fixtures}meshes/cube.stl`);
+  new DataView(stl.buffer).setFloat32(84 + 50 * 3 + 12 + 4 * 4, Infinity, true);
+  refused(inferred('cube.stl'), { 'cube.stl': stl }, 'cube.stl: byte 262: vertex coordinate is not finite (triangle 4)');
+});
+
+test('bad input: faces of inconsistent orientation where exact inertia needs it name the two faces\' lines', () => {
+  const turned = cubeObj().replace('f 2 3 7 6', 'f 6 7 3 2');
+  refused(inferred('turned.obj', ' inertia="exact"'), { 'turned.obj': turned },
+    "m.xml:3:1: <mesh name=\"m\">: mesh 'm' ('turned.obj'): faces have inconsistent orientation: turned.obj:13 uses the edge from vertex 6 to vertex 7 in the same direction as turned.obj:11 (each edge of a closed surface runs once each way)");
+});
+
+test('bad input: an edge shared by three faces (not a closed surface) where exact inertia needs one', () => {
+  refused(inferred('fin.obj', ' inertia="exact"'), { 'fin.obj': `${cubeObj()}f 1 2 7\n` },
+    "m.xml:3:1: <mesh name=\"m\">: mesh 'm' ('fin.obj'): faces have inconsistent orientation: fin.obj:16 uses the edge from vertex 1 to vertex 2 in the same direction as fin.obj:12 (each edge of a closed surface runs once each way)");
+});
+
+test('a face of no area (a vertex named twice) is skipped by the orientation check, as MuJoCo skips it', () => {
+  const mesh = parseMesh(`${cubeObj()}f 1 2 1\nf 3 3 4\n`, 'cube.obj');
+  assert.equal(meshInertia(placeMesh(mesh), 'exact', 'cube').measure, 1);
+});
+
+test('bad input: an STL facet turned inward in an exact-inertia mesh names its line (vertices welded, as MuJoCo does)', () => {
+  const facet = (a, b, c) => `facet normal 0 0 0\nouter loop\nvertex ${a}\nvertex ${b}\nvertex ${c}\nendloop\nendfacet\n`;
+  const tet = ['0 0 0', '1 0 0', '0 1 0', '0 0 1'];
+  const stl = `solid t\n${facet(tet[0], tet[2], tet[1])}${facet(tet[0], tet[1], tet[3])}${facet(tet[1], tet[2], tet[3])}${facet(tet[0], tet[2], tet[3])}endsolid t\n`;
+  refused(inferred('tet.stl', ' inertia="exact"'), { 'tet.stl': stl },
+    "m.xml:3:1: <mesh name=\"m\">: mesh 'm' ('tet.stl'): faces have inconsistent orientation: tet.stl:23 uses the edge from vertex 1 to vertex 2 in the same direction as tet.stl:2 (each edge of a closed surface runs once each way)");
+});
+
+test('bad input: a mesh of zero volume whose mass MuJoCo would infer names the mesh, its file and the way out', () => {
+  refused(inferred('flat.obj'), { 'flat.obj': 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 4\nf 1 4 3\n' },
+    "m.xml:3:1: <mesh name=\"m\">: mesh 'm' ('flat.obj'): volume is too small (0) to give it a mass: a flat or open mesh (MuJoCo: mesh inertia=\"shell\")");
+});
+
+test('bad input: an <include> cycle names the chain, at the including element', () => {
+  refused('<mujoco>\n<include file="arm.xml"/>\n</mujoco>', { 'arm.xml': '<mujoco>\n<include file="hand.xml"/>\n</mujoco>', 'hand.xml': '<mujoco>\n\n<include file="arm.xml"/>\n</mujoco>' },
+    "hand.xml:3:1: <include>: includes 'arm.xml' again: a cycle (m.xml -> arm.xml -> hand.xml -> arm.xml)");
+  refused('<mujoco>\n<include file="./m.xml"/>\n</mujoco>', {}, "m.xml:2:1: <include>: includes './m.xml' again: a cycle (m.xml -> m.xml)");
+});
+
+test('bad input: a missing include names the file and the line of the including element, in an included file too', () => {
+  refused('<mujoco>\n<include file="arm.xml"/>\n</mujoco>', { 'arm.xml': '<mujoco>\n  <include file="parts/hand.xml"/>\n</mujoco>' },
+    "arm.xml:2:3: <include>: the included file 'parts/hand.xml' is not among the files given (importModel's files option)");
 });
 
 test('a missing visual mesh is a warning naming its file, and the model still imports', () => {

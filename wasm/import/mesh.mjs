@@ -16,10 +16,10 @@ import { ImportError } from './xml.mjs';
 const MINVAL = 1e-15;
 
 /**
- * @typedef {{ vertices: Float64Array, faces: Uint32Array, ignoredFaces: number }} TriangleMesh
+ * @typedef {{ vertices: Float64Array, faces: Uint32Array, ignoredFaces: number, where?: (t: number) => string }} TriangleMesh
  *   vertices x y z per vertex (single-precision values), faces three vertex indices per triangle
  *   (counter-clockwise seen from outside), ignoredFaces the OBJ faces after its first object (MuJoCo reads only
- *   the first)
+ *   the first), where(t) the place of triangle t in its file as messages give it ('a.obj:12', 'a.stl: byte 184')
  */
 
 /** The text of a file given as a string or as bytes (UTF-8). */
@@ -99,7 +99,8 @@ export function parseObj(text, file) {
       throw new ImportError(`${file}:${line}: a face names vertex ${faces[f] + 1}, but the file has ${nv} vertices`, line);
     }
   }
-  return checked({ vertices: Float64Array.from(verts), faces: Uint32Array.from(faces), ignoredFaces }, file);
+  const where = (t) => `${file}:${faceLines[t]}`;
+  return checked({ vertices: Float64Array.from(verts), faces: Uint32Array.from(faces), ignoredFaces, where }, file);
 }
 
 /**
@@ -122,7 +123,8 @@ export function parseStl(bytes, file) {
           vertices[9 * t + k] = x;
         }
       }
-      return checked({ vertices, faces: Uint32Array.from({ length: 3 * n }, (_, i) => i), ignoredFaces: 0 }, file);
+      const where = (t) => `${file}: byte ${84 + 50 * t}`;
+      return checked({ vertices, faces: Uint32Array.from({ length: 3 * n }, (_, i) => i), ignoredFaces: 0, where }, file);
     }
   }
   const text = new TextDecoder('utf-8').decode(bytes);
@@ -159,7 +161,9 @@ function parseAsciiStl(text, file) {
   expect('solid');
   while (k < tokens.length && !['facet', 'endsolid'].includes(tokens[k][0].toLowerCase())) k++; // the solid's name
   const verts = [];
+  const facetLines = [];
   while (tokens[k]?.[0].toLowerCase() === 'facet') {
+    facetLines.push(lineOf());
     k++;
     expect('normal');
     number(); number(); number();
@@ -175,7 +179,8 @@ function parseAsciiStl(text, file) {
   expect('endsolid');
   if (!verts.length) throw fail('an ASCII STL with no facets');
   const n = verts.length / 9;
-  return checked({ vertices: Float64Array.from(verts), faces: Uint32Array.from({ length: 3 * n }, (_, i) => i), ignoredFaces: 0 }, file);
+  const where = (t) => `${file}:${facetLines[t]}`;
+  return checked({ vertices: Float64Array.from(verts), faces: Uint32Array.from({ length: 3 * n }, (_, i) => i), ignoredFaces: 0, where }, file);
 }
 
 /** MuJoCo's own checks of a mesh read from a file: at least 4 vertices, at least one face. */
@@ -187,10 +192,10 @@ function checked(mesh, file) {
 
 /**
  * A mesh's vertices and faces as MuJoCo's compiler places them: minus refpos, rotated by refquat's inverse, scaled;
- * faces reversed when the scale mirrors the mesh.
+ * faces reversed when the scale mirrors the mesh; `where` kept (the triangles keep their order).
  * @param {TriangleMesh} mesh
  * @param {{ scale?: number[], refpos?: number[], refquat?: number[] }} [options]
- * @returns {{ vertices: Float64Array, faces: Uint32Array }}
+ * @returns {{ vertices: Float64Array, faces: Uint32Array, where?: (t: number) => string }}
  */
 export function placeMesh(mesh, { scale = [1, 1, 1], refpos = [0, 0, 0], refquat = [1, 0, 0, 0] } = {}) {
   const v = Float64Array.from(mesh.vertices);
@@ -203,7 +208,7 @@ export function placeMesh(mesh, { scale = [1, 1, 1], refpos = [0, 0, 0], refquat
   if (scale[0] * scale[1] * scale[2] < 0) {
     for (let f = 0; f < faces.length; f += 3) [faces[f + 1], faces[f + 2]] = [faces[f + 2], faces[f + 1]];
   }
-  return { vertices: v, faces };
+  return { vertices: v, faces, where: mesh.where };
 }
 
 /** Area, unit normal and centroid of triangle (a, b, c), as MuJoCo's `triangle` (area 0 below MINVAL). */
@@ -217,20 +222,32 @@ function triangle(v, a, b, c) {
   return { area: 0.5 * len, normal: n.map((x) => x / len), center };
 }
 
-/** Each directed edge used once: MuJoCo's check of consistently oriented faces (exact inertia). */
-function checkOrientation(faces, vertices, name) {
-  const seen = new Set();
+/**
+ * Each directed edge used once: MuJoCo's check of consistently oriented faces (exact inertia), on the vertices
+ * welded where they coincide, as MuJoCo's compiler removes repeated vertices first (an STL repeats each vertex
+ * per facet); faces of no area are skipped, as MuJoCo skips them. Two faces using an edge in the same direction
+ * are named by their places in the file (`where`), else by their numbers; a vertex by its first number.
+ */
+function checkOrientation(faces, vertices, name, where) {
+  const seen = new Map(); // directed edge -> the triangle using it
   const nv = vertices.length / 3;
+  const first = new Map(); // a position -> the first vertex there
+  const welded = Uint32Array.from({ length: nv }, (_, i) => {
+    const key = `${vertices[3 * i]} ${vertices[3 * i + 1]} ${vertices[3 * i + 2]}`;
+    if (!first.has(key)) first.set(key, i);
+    return first.get(key);
+  });
+  const place = (t) => (where ? where(t) : `face ${t + 1}`);
   for (let f = 0; f < faces.length; f += 3) {
     if (!(triangle(vertices, faces[f], faces[f + 1], faces[f + 2]).area > Math.sqrt(MINVAL))) continue;
     for (let k = 0; k < 3; k++) {
-      const a = faces[f + k];
-      const b = faces[f + ((k + 1) % 3)];
+      const a = welded[faces[f + k]];
+      const b = welded[faces[f + ((k + 1) % 3)]];
       const key = a * nv + b;
       if (seen.has(key)) {
-        throw new ImportError(`${name}: faces have inconsistent orientation: the edge from vertex ${a + 1} to vertex ${b + 1} is used twice in the same direction (face ${f / 3 + 1})`);
+        throw new ImportError(`${name}: faces have inconsistent orientation: ${place(f / 3)} uses the edge from vertex ${a + 1} to vertex ${b + 1} in the same direction as ${place(seen.get(key))} (each edge of a closed surface runs once each way)`);
       }
-      seen.add(key);
+      seen.set(key, f / 3);
     }
   }
 }
@@ -249,7 +266,7 @@ function checkOrientation(faces, vertices, name) {
 export function meshInertia(placed, type, name) {
   const v = placed.vertices;
   let faces = placed.faces;
-  if (type === 'exact') checkOrientation(faces, v, name);
+  if (type === 'exact') checkOrientation(faces, v, name, placed.where);
   // The faces' centroid, from every face of the mesh (MuJoCo's ComputeFaceCentroid).
   const facecen = [0, 0, 0];
   let area = 0;

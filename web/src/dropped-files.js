@@ -1,8 +1,10 @@
 // dropped-files.js — an .xml (MJCF), .urdf or .mech file dropped anywhere on the page opens as a model of the
 // user's (my-models.js) named after the file. It is read, imported and parsed before anything changes: a file that is not text, is over the page's
 // text cap (share.js's MAX_TEXT), or fails to import or parse leaves the model shown running and says why in the
-// banner. A folder (or several files) may be dropped: its one model file (an MJCF file no other one includes)
-// opens with the files beside it, the files it includes and its OBJ and STL meshes (mesh-assets.js).
+// banner. A folder, a zip of one (unzip.js) or several files may be dropped: its one model file (an MJCF file no
+// other one includes; among several, one named scene.xml, as MuJoCo Menagerie names a robot's scene) opens with
+// the files beside it, the files it includes and its OBJ and STL meshes (mesh-assets.js), kept with it across
+// reloads (model-store.js).
 import { MAX_TEXT } from './share.js';
 import { banner, describeError } from './status.js';
 import { importError, importXml, announceImport } from './xml-import.js';
@@ -10,7 +12,8 @@ import { modelName } from './my-models.js';
 
 const DROPPABLE = /\.(xml|urdf|mech)$/i;
 const ASSET = /\.(xml|obj|stl)$/i; // what a model file may name: included MJCF, meshes
-const MAX_ASSETS = 256 << 20; // bytes of the files beside a dropped model
+const ZIP = /\.zip$/i;
+const MAX_ASSETS = 256 << 20; // bytes of the files beside a dropped model (of a zip's files, inflated)
 
 /**
  * The files of a drop as [{ path, file }], folders walked (their paths from the drop's root); read from the
@@ -35,13 +38,40 @@ function droppedEntries(dataTransfer) {
   return Promise.all(entries.map(walk)).then(() => out);
 }
 
-/** The model file of a drop: the only one, or among several MJCF files the one no other includes; else { why }. */
+/** A zip's model files and assets, not the hidden ones macOS's archiver adds (__MACOSX/, ._name). */
+const wantedInZip = (path) => (DROPPABLE.test(path) || ASSET.test(path)) && !/(^|\/)(__MACOSX\/|\.[^./])/.test(path);
+
+/**
+ * The drop's files with each zip among them replaced by its model files and assets (their paths inside it), or
+ * { why } a zip was not read.
+ */
+async function withZipsOpened(list) {
+  if (!list.some((x) => ZIP.test(x.path))) return { list };
+  const { unzipFiles } = await import('./unzip.js');
+  const out = [];
+  for (const x of list) {
+    if (!ZIP.test(x.path)) {
+      out.push(x);
+      continue;
+    }
+    if (x.file.size > MAX_ASSETS) return { why: `${x.path} was not opened: it is over ${MAX_ASSETS >> 20} MB` };
+    const read = await unzipFiles(new Uint8Array(await x.file.arrayBuffer()), wantedInZip, MAX_ASSETS);
+    if (read.why) return { why: `${x.path} was not opened: ${read.why}` };
+    for (const f of read.files) out.push({ path: f.path, file: new File([f.bytes], f.path.replace(/^.*\//, '')) });
+  }
+  return { list: out };
+}
+
+/**
+ * The model file of a drop: the only one, or among several MJCF files the one no other includes (several: the one
+ * named scene.xml); else { why }.
+ */
 async function mainFile(list) {
   const models = list.filter((x) => DROPPABLE.test(x.path));
   if (models.length === 1) return { main: models[0] };
   if (!models.length) {
     const what = list.length === 1 ? list[0].path : 'The drop';
-    return { why: `${what} was not opened: drop an .xml (MJCF), .urdf or .mech file, or a folder holding one` };
+    return { why: `${what} was not opened: drop an .xml (MJCF), .urdf or .mech file, or a folder or zip holding one` };
   }
   const included = new Set();
   for (const x of models.filter((m) => /\.xml$/i.test(m.path) && m.file.size <= MAX_TEXT)) {
@@ -50,6 +80,8 @@ async function mainFile(list) {
   }
   const roots = models.filter((m) => !included.has(m.path.replace(/^.*\//, '')));
   if (roots.length === 1) return { main: roots[0] };
+  const scenes = roots.filter((m) => /(^|\/)scene\.xml$/i.test(m.path));
+  if (scenes.length === 1) return { main: scenes[0] };
   return { why: `The drop was not opened: it holds ${roots.length} model files (${roots.map((m) => m.path).join(', ')}); drop one of them with the files it names` };
 }
 
@@ -86,8 +118,11 @@ const droppedName = (file) => modelName(file.replace(DROPPABLE, ''));
  * the number of drops handled so far, opened or refused (the browser tests wait on it).
  */
 export function installDrop({ engine, session }) {
-  async function openDropped(list) {
+  async function openDropped(dropped) {
     const refuse = (why) => banner(`${why}\nThe model shown keeps running.`);
+    const unzipped = await withZipsOpened(dropped);
+    if (unzipped.why) return refuse(`${unzipped.why}.`);
+    const { list } = unzipped;
     const pickedMain = await mainFile(list);
     if (pickedMain.why) return refuse(`${pickedMain.why}.`);
     const { file } = pickedMain.main;

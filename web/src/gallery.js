@@ -90,7 +90,7 @@ export function createGallery(list, models, onPick, mine) {
         cards.set(m.name, button);
       }
       if (!items.length) {
-        group.append(el('li', 'mine-empty', 'Drop an .xml (MJCF), .urdf or .mech file on the page, paste one into the editor, or press New model: it is kept here.'));
+        group.append(el('li', 'mine-empty', 'Drop an .xml (MJCF), .urdf or .mech file on the page (or a folder or zip holding one with its meshes), paste one into the editor, or press New model: it is kept here.'));
       }
       mineGroup.replaceChildren(heading, group);
     },

@@ -6,13 +6,14 @@ import TEMPLATE from './template.mech?raw';
 import { STEP_LIMIT_MS } from './engine.js';
 import { createModelView } from './model-view.js';
 import { meshGeometries, modelFiles, setModelFiles } from './mesh-assets.js';
+import { keptFiles, keepMineFiles, forgetMineFiles, moveMineFiles, pruneMineFiles } from './model-store.js';
 import { attachRods } from './rod-view.js';
 import { attachTracks, trackBodies } from './track-view.js';
 import { createGallery } from './gallery.js';
 import { loadEdit, saveEdit, dropEdit } from './storage.js';
 import { createMyModels } from './my-models.js';
 import { download } from './download.js';
-import { banner, clearBanner, describeError, parseStatus, toast } from './status.js';
+import { banner, clearBanner, describeError, parseStatus, toast, toastMore } from './status.js';
 import { importError, importXml, isXmlModel, xmlError, announceImport } from './xml-import.js';
 import { forgetLink } from './share-link.js';
 import { page, pick, setShipped, opened, setView, setFramed, closed } from './page-state.js';
@@ -37,21 +38,32 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
     gallery = createGallery($('gallery'), models, pickCard, { rename: renameMine, download: downloadMine, remove: removeMine });
     mine = createMyModels(new Set(models.map((m) => m.name)), (list) => gallery.showMine(list));
     gallery.showMine(mine.list());
+    pruneMineFiles(mine.list().map((m) => m.name));
   }
 
   /**
    * Keeps `text` as a model of the user's named after `base` and opens it, with the mesh `files` it names (a
-   * dropped folder's); resolves as pickModel.
+   * dropped folder's, kept with it: model-store.js); resolves as pickModel.
    */
-  function openMine(base, text, files) {
+  async function openMine(base, text, files) {
     forgetLink();
-    return pickModel(mine.add(base, text), { text, files });
+    const name = mine.add(base, text);
+    const kept = keepMineFiles(name, files);
+    const shown = await pickModel(name, { text, files });
+    // A refusal is said after the open's own toasts (the import's warning count, which follows this).
+    kept.then((why) => why && setTimeout(() => toastMore(why)));
+    return shown;
   }
 
   function renameMine(name) {
     const to = window.prompt(`Rename ${name} to:`, name);
     if (to === null || !to.trim()) return;
     const renamed = mine.rename(name, to.trim());
+    if (renamed && renamed !== name) {
+      setModelFiles(renamed, modelFiles(name));
+      setModelFiles(name, null);
+      moveMineFiles(name, renamed);
+    }
     if (renamed && page.model === name) pickModel(renamed);
   }
 
@@ -61,6 +73,8 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
 
   function removeMine(name) {
     mine.remove(name);
+    setModelFiles(name, null);
+    forgetMineFiles(name);
     if (page.model === name) pickModel(DEFAULT_MODEL);
   }
 
@@ -148,12 +162,13 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
       return false;
     }
     if (name !== page.model) return false; // another model was picked meanwhile
+    const meshes = await meshGeometries(info.model, modelFiles(name)); // heavy ones simplified: a chunk loads
+    if (name !== page.model) return false;
     const gen = opened(info);
     // The sliders' values reach the worker before the jit's compile holds it (up to COMPILE_LIMIT_MS).
     controls.buildModel(info, inputs);
     const inputsSet = engine.setInputs(controls.inputs());
     if (jit) jitSwitch.start(info, { current: () => gen === page.generation, since, stopped: () => resume(text) });
-    const meshes = meshGeometries(info.model, modelFiles(name));
     setView(attachTracks(attachRods(createModelView(info, { ...trackBodies(info.model), meshes }), info), info));
     page.view.update(info.poses, info);
     const moved = scene.setModel(page.view); // true: another extent, which a kept camera may not show
@@ -209,7 +224,7 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
 
   /**
    * Shows the model `name`: `text` (else its kept edit, else its shipped text), opened with `camera` and `inputs`
-   * when given; `files`: the mesh files its text names (a dropped folder's), kept for it while the page is open.
+   * when given; `files`: the mesh files its text names (a dropped folder's), else those kept for it (model-store.js).
    * Resolves as openText does, or undefined when another model was picked meanwhile.
    */
   async function pickModel(name, { text, camera, inputs, files } = {}) {
@@ -220,6 +235,7 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
     $('model-name').textContent = name;
     $('file-name').textContent = `${name}.mech`;
     setShipped(await shippedText(name));
+    if (!files && mine.has(name) && !modelFiles(name)) setModelFiles(name, await keptFiles(name));
     if (page.model !== name) return;
     const source = text ?? mine.text(name) ?? loadEdit(name) ?? page.shipped; // null: run the module by name
     editor.setText(source ?? '');
@@ -237,7 +253,7 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
   async function openPasted(text) {
     const out = await importXml(text, page.model ?? 'model', modelFiles(page.model) ?? undefined);
     const base = /<(?:mujoco\s[^>]*?model|robot\s[^>]*?name)\s*=\s*["']([^"']+)["']/.exec(text)?.[1] ?? 'imported';
-    if (await openMine(base, out.text)) announceImport(out);
+    if (await openMine(base, out.text, modelFiles(page.model) ?? undefined)) announceImport(out);
   }
 
   async function reload() {

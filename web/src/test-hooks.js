@@ -38,6 +38,8 @@ export function installHooks({ scene, editor, controls, plots, playback, dropsHa
     pixelStats: () => scene.pixelStats(),
     /** pixelStats of the model's meshes alone (`shape mesh` drawn from their files); null when it draws none. */
     meshPixels: () => (page.view?.meshObjects?.().length ? scene.pixelStats(page.view.meshObjects()) : null),
+    /** The triangles each drawn mesh has (a heavy one simplified: mesh-assets.js). */
+    meshTriangles: () => (page.view?.meshObjects?.() ?? []).map((o) => o.geometry.getAttribute('position').count / 3),
     /** Where the model's box falls on the canvas, in fractions of it (scene.js, framing). */
     framing: () => (page.view ? scene.framing() : null),
     renderStats: () => scene.renderStats(),

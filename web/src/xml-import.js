@@ -1,7 +1,7 @@
 // xml-import.js — MJCF and URDF on the page (docs/import.md): pasted into the editor, checked by the importer as it
 // is typed and imported into .mech text on reload; dropped as a file, imported before it opens. The importer
 // (wasm/import/ with its XML parser, a chunk of its own) is loaded the first time XML is seen.
-import { toast } from './status.js';
+import { toastMore } from './status.js';
 
 const XML_MODEL = /^\s*(<\?xml[\s\S]*?\?>\s*)?(<!--[\s\S]*?-->\s*)*<(mujoco|robot)[\s>/]/;
 let importer = null;
@@ -40,8 +40,8 @@ export async function xmlError(text, file, files) {
   }
 }
 
-/** The toast after an import: how many warnings, which head the .mech text. */
+/** The toast after an import: how many warnings, which head the .mech text (after the open's own toasts, if shown). */
 export function announceImport({ warnings }) {
   const n = warnings.length;
-  toast(`Imported ${n ? `with ${n} warning${n === 1 ? '' : 's'}, listed at the top of the text` : 'with no warnings'}`);
+  toastMore(`Imported ${n ? `with ${n} warning${n === 1 ? '' : 's'}, listed at the top of the text` : 'with no warnings'}`);
 }
