@@ -101,3 +101,38 @@ test('a stepped joint equality holds its coupling as a soft constraint; forward(
   assert.ok(Math.abs(sim.q[2] - 0.02) < 5e-3, `the slide held near 0.02: ${sim.q[2]}`);
   sim.dispose();
 });
+
+test('a limited tendon is held within its range by the constraint solve, as a joint limit is', async () => {
+  const text = `gravity 0 0 -9.81
+body a
+  parent base
+  joint revolute y
+  mass 1
+  com 0.3 0 0
+  inertia 0.01 0.03 0.03
+end
+body b
+  parent a
+  joint revolute y
+  pos 0.6 0 0
+  mass 1
+  com 0.3 0 0
+  inertia 0.01 0.03 0.03
+end
+tendon sum
+  joint a 1
+  joint b 0.5
+  range -0.2 0.2
+end
+`;
+  const sim = await openModel({ text, name: 'ranged' }, { backend: 'runtime' });
+  const length = () => sim.q[0] + 0.5 * sim.q[1];
+  let extreme = 0;
+  for (let k = 0; k < 2000; k++) { // falling from horizontal: gravity takes the length far past ±0.2
+    sim.step(0.001, 1);
+    extreme = Math.max(extreme, Math.abs(length()));
+  }
+  assert.ok(extreme < 0.25, `the range holds the fall: largest |length| ${extreme}`);
+  assert.ok(Math.abs(Math.abs(length()) - 0.2) < 0.01, `and it rests at an end of the range, softly: ${length()}`);
+  sim.dispose();
+});
