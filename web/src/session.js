@@ -5,7 +5,7 @@
 import TEMPLATE from './template.mech?raw';
 import { STEP_LIMIT_MS } from './engine.js';
 import { createModelView } from './model-view.js';
-import { meshGeometries, modelFiles, setModelFiles } from './mesh-assets.js';
+import { fetchShippedMeshes, meshGeometries, modelFiles, setModelFiles } from './mesh-assets.js';
 import { attachRods } from './rod-view.js';
 import { attachTracks, trackBodies } from './track-view.js';
 import { createGallery } from './gallery.js';
@@ -153,6 +153,10 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
     controls.buildModel(info, inputs);
     const inputsSet = engine.setInputs(controls.inputs());
     if (jit) jitSwitch.start(info, { current: () => gen === page.generation, since, stopped: () => resume(text) });
+    if (!edited) {
+      await fetchShippedMeshes(name, info.model); // a shipped robot's meshes, on its first opening
+      if (name !== page.model || gen !== page.generation) return false;
+    }
     const meshes = meshGeometries(info.model, modelFiles(name));
     setView(attachTracks(attachRods(createModelView(info, { ...trackBodies(info.model), meshes }), info), info));
     page.view.update(info.poses, info);
