@@ -372,7 +372,7 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
       gs.forEach((g, i) => {
         const { c, cls: inFrame } = geoms[i];
         // Every mesh geom counts (a collision mesh in group 3 is not drawn, but it is a collider .mech lacks).
-        const collider = g.shape || g.type === 'mesh' ? contact.collider(c, resolved(c, inFrame), g.type, g.where) : null;
+        const collider = g.shape || g.type === 'mesh' ? contact.collider(c, resolved(c, inFrame), g.type) : null;
         if (g.shape) node.shapes.push({ ...g.shape, t: g.t, collider });
       });
       if (useGeoms) {

@@ -14,8 +14,8 @@ const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
  * (xml.mjs readers), `fail` an ImportError at an element.
  */
 export function contactReader({ warn, drop, num, vec, fail, autolimits }) {
-  const colliders = []; // { solref, solimp, friction, condim, where } of every primitive collider, bodies and world
-  const meshColliders = [];
+  const colliders = []; // the contact attributes (material()) of every primitive collider, bodies' and world's
+  let meshColliders = 0;
   const statics = [];
   let impratio = 1;
   let limits = 0;
@@ -59,15 +59,15 @@ export function contactReader({ warn, drop, num, vec, fail, autolimits }) {
    * for now, for mesh geoms (.mech meshes are drawn only: a collision mesh is counted, and becomes a collider
    * here once .mech meshes collide); else { contype, conaffinity, friction } (condim 1: frictionless).
    */
-  function collider(el, a, type, where) {
+  function collider(el, a, type) {
     const m = material(el, a);
     if (m.contype === 0 && m.conaffinity === 0) return { visual: true };
     if (type === 'mesh') {
-      meshColliders.push(where);
+      meshColliders++;
       return { visual: true };
     }
     differences(el, a, m);
-    colliders.push({ ...m, where });
+    colliders.push(m);
     return { contype: m.contype, conaffinity: m.conaffinity, friction: m.condim === 1 ? 0 : m.friction };
   }
 
@@ -84,7 +84,7 @@ export function contactReader({ warn, drop, num, vec, fail, autolimits }) {
       return;
     }
     differences(el, a, m);
-    colliders.push({ ...m, where });
+    colliders.push(m);
     statics.push({ ...shape, contype: m.contype, conaffinity: m.conaffinity, friction: m.condim === 1 ? 0 : m.friction });
   }
 
@@ -141,7 +141,7 @@ export function contactReader({ warn, drop, num, vec, fail, autolimits }) {
    */
   function finish() {
     for (const [what, n] of counts) warn(`${n} collider geom${n === 1 ? '' : 's'} ${what}`);
-    const n = meshColliders.length;
+    const n = meshColliders;
     if (n) warn(`${n} collision mesh geom${n === 1 ? '' : 's'} (contype or conaffinity not 0) ${n === 1 ? 'does' : 'do'} not collide: .mech meshes are drawn only (visual)`);
     if (!colliders.length) return { contact: null, statics };
     const common = (key) => {
