@@ -6,6 +6,7 @@
 //   const { text, warnings } = importModel(xml, { format: 'mjcf', name: 'panda.xml' });
 
 import { Namer, emit, lower } from './emit.mjs';
+import { excludePairs as excludePairsOf } from './emit_contact.mjs';
 import { readMjcf } from './mjcf.mjs';
 import { lowerActuation } from './mjcf_actuators.mjs';
 import { readUrdf } from './urdf.mjs';
@@ -68,6 +69,7 @@ export function importModel(text, options = {}) {
     if (b.merged.length && format === 'urdf') warnings.push(`link${b.merged.length === 1 ? '' : 's'} ${b.merged.map((n) => `'${n}'`).join(', ')} welded into '${b.source}' by fixed joints`);
   }
   const actuation = lowerActuation(src, lowered.bodies, { warn: (w) => warnings.push(w), fail, names: new Namer((w) => warnings.push(w), 'actuator or keyframe') });
-  const out = emit({ format, file, model: src.model, gravity: src.gravity, integrator: src.integrator, warnings, ...lowered, ...actuation });
+  const excludePairs = src.contact ? excludePairsOf({ ...lowered, excludes: src.excludes, statics: src.statics, fail, warn: (w) => warnings.push(w) }) : [];
+  const out = emit({ format, file, model: src.model, gravity: src.gravity, integrator: src.integrator, warnings, ...lowered, ...actuation, contact: src.contact, statics: src.statics, excludePairs });
   return { text: out, warnings };
 }
