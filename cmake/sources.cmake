@@ -61,16 +61,25 @@ endfunction()
 # docs/import.md), into <build>/robots/; from there they are generated like
 # every other model.  A changed source or importer reconfigures; an unchanged
 # result keeps its timestamp, so nothing downstream reruns.
-file(GLOB MECH_ROBOT_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/robots/*.xml ${CMAKE_SOURCE_DIR}/models/robots/*.urdf)
+# A robot with meshes is a folder holding its scene.xml, named after the folder.
+file(GLOB MECH_ROBOT_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/robots/*.xml ${CMAKE_SOURCE_DIR}/models/robots/*.urdf
+  ${CMAKE_SOURCE_DIR}/models/robots/*/scene.xml)
 set(MECH_ROBOT_MODELS "")
+set(MECH_ROBOT_FOLDERS "") # the robots with meshes: their folders, whose files the WebAssembly tree ships
 if(MECH_ROBOT_SOURCES)
   find_program(MECH_NODE_EXECUTABLE node REQUIRED)
   file(GLOB importer_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/wasm/import/*.mjs)
+  file(GLOB robot_includes CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/robots/*/*.xml)
   set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-    ${importer_sources} ${CMAKE_SOURCE_DIR}/scripts/import.mjs ${MECH_ROBOT_SOURCES})
+    ${importer_sources} ${CMAKE_SOURCE_DIR}/scripts/import.mjs ${MECH_ROBOT_SOURCES} ${robot_includes})
   file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/robots)
   foreach(source ${MECH_ROBOT_SOURCES})
     get_filename_component(stem ${source} NAME_WLE)
+    if(stem STREQUAL "scene")
+      get_filename_component(folder ${source} DIRECTORY)
+      get_filename_component(stem ${folder} NAME)
+      list(APPEND MECH_ROBOT_FOLDERS ${folder})
+    endif()
     set(out ${CMAKE_BINARY_DIR}/robots/${stem}.mech)
     mech_configure_text(importing ${CMAKE_SOURCE_DIR}/scripts/import.mjs ${source} ${out})
     list(APPEND MECH_ROBOT_MODELS ${out})

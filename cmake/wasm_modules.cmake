@@ -119,6 +119,16 @@ foreach(model ${MECH_MODELS})
   mech_add_model(${stem} ${model})
 endforeach()
 
+# The mesh files of each robot folder (cmake/sources.cmake), beside its text as models/<name>/<path>: the page
+# fetches them when the model is opened (web/src/mesh-assets.js), so they add nothing to the first page's download.
+foreach(folder ${MECH_ROBOT_FOLDERS})
+  get_filename_component(stem ${folder} NAME)
+  file(GLOB_RECURSE meshes CONFIGURE_DEPENDS RELATIVE ${folder} ${folder}/*.obj ${folder}/*.stl)
+  foreach(mesh ${meshes})
+    configure_file(${folder}/${mesh} ${dist}/models/${stem}/${mesh} COPYONLY)
+  endforeach()
+endforeach()
+
 # The shipped models without a generated module (the tracked vehicles, while
 # they are not in MECH_MODELS): their texts only, which the shim opens on the
 # runtime engine.

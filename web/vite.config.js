@@ -24,6 +24,8 @@ const TYPES = {
   '.json': 'application/json',
   '.mech': 'text/plain; charset=utf-8',
   '.md': 'text/plain; charset=utf-8',
+  '.obj': 'text/plain; charset=utf-8',
+  '.stl': 'application/octet-stream',
 };
 
 function* walk(dir) {

@@ -23,9 +23,12 @@ export const treeModelNames = stems(modelsDir);
 export const loopModelNames = stems(`${modelsDir}loops`);
 /** models/tracks/*.mech: tracked vehicles (bands of shoes on their rollers, a ground). */
 export const trackModelNames = stems(`${modelsDir}tracks`);
-/** models/robots/*.xml and *.urdf: MJCF and URDF robots, imported into build/robots/<name>.mech when the build is configured. */
+/**
+ * models/robots/*.xml and *.urdf, and the folders models/robots/<name>/ holding a scene.xml: MJCF and URDF robots,
+ * imported into build/robots/<name>.mech when the build is configured.
+ */
 export const robotModelNames = readdirSync(`${modelsDir}robots`)
-  .filter((f) => /\.(xml|urdf)$/.test(f))
+  .filter((f) => /\.(xml|urdf)$/.test(f) || existsSync(`${modelsDir}robots/${f}/scene.xml`))
   .map((f) => f.replace(/\.(xml|urdf)$/, ''))
   .sort();
 /** Every shipped model's name (each has a generated module), in the manifest's order; from models/, not from the manifest under test. */

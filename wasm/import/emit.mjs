@@ -18,6 +18,7 @@
 import { IDENTITY_T, apply, combineMass, compose, eigSym3, qToAxisAngle, rotateInertia } from './math.mjs';
 import { emitTendons } from './mjcf_tendons.mjs';
 import { ImportError } from './xml.mjs';
+import { colliderText, contactLines, excludeLines, jointLines } from './emit_contact.mjs';
 
 /** The .mech limits the importer checks itself (core/model/model.h). */
 const MAX_NAME = 47;
@@ -128,7 +129,7 @@ export function lower(nodes, ctx) {
   }
   /** A point of a source node in its .mech body's frame (body null: the base). */
   const place = (node, p) => ({ body: owner.get(node) ?? null, p: apply(toOwner.get(node), p) });
-  return { bodies, pois, rsdas, place };
+  return { bodies, pois, rsdas, owner, place };
 }
 
 /**
@@ -179,13 +180,19 @@ function hex(rgba) {
   return `#${rgba.slice(0, 3).map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255).toString(16).padStart(2, '0')).join('')}`;
 }
 
-function shapeText(s, what, meshNames) {
-  let t = s.type === 'mesh' ? `shape mesh ${meshNames.get(s.mesh)}` : `shape ${s.type} ${s.size.map((x) => fmt(x, what)).join(' ')}`;
+/** A shape's or static collider's ` pos`, ` rot` and ` color` options. */
+export function placement(s, what) {
+  let t = '';
   if (!isZero(s.t.p)) t += ` pos ${vec(s.t.p, what)}`;
   const r = rotText(s.t.q, what);
   if (r) t += ` ${r}`;
   if (s.color) t += ` color ${hex(s.color)}`;
   return t;
+}
+
+function shapeText(s, what, meshNames) {
+  const t = s.type === 'mesh' ? `shape mesh ${meshNames.get(s.mesh)}` : `shape ${s.type} ${s.size.map((x) => fmt(x, what)).join(' ')}`;
+  return t + placement(s, what) + colliderText(s, what);
 }
 
 /**
@@ -230,6 +237,7 @@ export function emit(m) {
   lines.push(`description ${description}`);
   lines.push(`gravity ${vec(m.gravity, 'gravity')}`);
   if (m.integrator) lines.push(`integrator ${m.integrator}`);
+  contactLines(m, lines);
   const meshNames = meshLines(m.bodies, lines, m.warnings);
   for (const b of m.bodies) {
     const what = `body '${b.name}'`;
@@ -256,11 +264,13 @@ export function emit(m) {
     const off = [I[1], I[2], I[5]];
     lines.push(`  inertia ${vec([I[0], I[4], I[8]], what)}${isZero(off) ? '' : ` ${vec(off, what)}`}`);
     if (j.armature) lines.push(`  armature ${fmt(j.armature, what)}`);
+    jointLines(b, lines, what);
     for (const s of b.shapes) lines.push(`  ${shapeText(s, what, meshNames)}`);
     lines.push('end');
   }
   if (m.pois.length) lines.push('');
   for (const p of m.pois) lines.push(`poi ${p.name} ${p.body ? p.body.name : 'base'} ${vec(p.p, `site '${p.name}'`)}`);
+  excludeLines(m.excludePairs ?? [], lines);
   for (const r of m.rsdas) {
     const deg = r.body.joint.type === 'revolute' ? (r.q0 * 180) / Math.PI : r.q0;
     lines.push('');

@@ -6,6 +6,7 @@
 //   const { text, warnings } = importModel(xml, { format: 'mjcf', name: 'panda.xml' });
 
 import { Namer, emit, lower } from './emit.mjs';
+import { excludePairs as excludePairsOf } from './emit_contact.mjs';
 import { readMjcf } from './mjcf.mjs';
 import { lowerActuation } from './mjcf_actuators.mjs';
 import { bindTendons, lowerTendons } from './mjcf_tendons.mjs';
@@ -72,6 +73,7 @@ export function importModel(text, options = {}) {
   const coupled = lowerTendons(src, lowered, { warn, fail, names: (kind) => new Namer(warn, kind) });
   const actuation = lowerActuation(src, lowered.bodies, { warn, fail, names: new Namer(warn, 'actuator or keyframe') });
   bindTendons(actuation.actuators, coupled.tendons, { warn, fail });
-  const out = emit({ format, file, model: src.model, gravity: src.gravity, integrator: src.integrator, warnings, ...lowered, ...actuation, ...coupled });
+  const excludePairs = src.contact ? excludePairsOf({ ...lowered, excludes: src.excludes, statics: src.statics, fail, warn }) : [];
+  const out = emit({ format, file, model: src.model, gravity: src.gravity, integrator: src.integrator, warnings, ...lowered, ...actuation, ...coupled, contact: src.contact, statics: src.statics, excludePairs });
   return { text: out, warnings };
 }

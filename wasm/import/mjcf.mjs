@@ -5,8 +5,10 @@
 // diaginertia + orientation or fullinertia, inertia inferred from geoms
 // (compiler inertiafromgeom) and from meshes (mjcf-mesh.mjs), geoms as
 // shapes, sites as points of interest, option gravity and integrator,
-// actuators and keyframes (mjcf_actuators.mjs), <include>
-// (mjcf-include.mjs) and <frame>.  Everything else is reported as a warning.
+// actuators and keyframes (mjcf_actuators.mjs), colliders, world planes and
+// boxes, <contact><exclude>, joint limits and friction loss
+// (mjcf_contact.mjs), <include> (mjcf-include.mjs) and <frame>.  Everything
+// else is reported as a warning.
 
 import { IDENTITY_T, apply, combineMass, compose, diag3, qAxisAngle, qmul, qnormalize, qrot, matToQ, rotateInertia } from './math.mjs';
 import { parseXml, readers } from './xml.mjs';
@@ -16,12 +18,13 @@ import { expandIncludes } from './mjcf-include.mjs';
 import { meshAssets } from './mjcf-mesh.mjs';
 import { asMujocoCompiles } from './mujoco-eig.mjs';
 import { readActuators, readIntegrator, readKeyframes } from './mjcf_actuators.mjs';
+import { contactReader } from './mjcf_contact.mjs';
 import { readEqualities, readTendons } from './mjcf_tendons.mjs';
 
 const ORIENTATIONS = ['quat', 'axisangle', 'euler', 'xyaxes', 'zaxis'];
 const DROPPED_SECTIONS = {
   sensor: 'sensors',
-  contact: 'contact pairs and exclusions', visual: 'visual settings',
+  visual: 'visual settings',
   statistic: 'statistics', custom: 'custom data', extension: 'extensions', size: 'size settings',
   deformable: 'deformables',
 };
@@ -59,7 +62,9 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
   let fromGeom = 'auto';
   let meshdir = '';
   let assetdir = '';
+  let autolimits = true; // MuJoCo's default: a range given makes a joint limited
   for (const c of root.children.filter((e) => e.name === 'compiler')) {
+    if (c.attrs.autolimits !== undefined) autolimits = c.attrs.autolimits === 'true';
     meshdir = c.attrs.meshdir ?? meshdir;
     assetdir = c.attrs.assetdir ?? assetdir;
     if (c.attrs.angle !== undefined) {
@@ -82,6 +87,7 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
     }
   }
   const toRad = angle === 'degree' ? Math.PI / 180 : 1;
+  const contact = contactReader({ warn, drop, num, vec, fail, autolimits });
 
   // option
   let gravity = [0, 0, -9.81];
@@ -89,7 +95,8 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
   const integrator = readIntegrator(options.findLast((o) => o.attrs.integrator !== undefined), { fail, warn });
   for (const o of options) {
     gravity = vec(o, 'gravity', 3, gravity);
-    const other = Object.keys(o.attrs).filter((k) => k !== 'gravity' && k !== 'integrator');
+    contact.option(o);
+    const other = Object.keys(o.attrs).filter((k) => !['gravity', 'integrator', ...contact.option.reads].includes(k));
     if (other.length) warn(`<option> ${other.join(', ')} dropped (.mech has gravity and the integrator; runs choose their own step)`);
     if (o.children.length) warn('<option> flags dropped');
   }
@@ -350,7 +357,7 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
     if (isWorld) {
       if (joints.length) throw fail(joints[0].c, 'the world body cannot have joints');
       if (inertial) drop('<inertial> of the world body');
-      worldGeoms += geoms.length;
+      for (const { c, T, cls: inFrame } of geoms) worldGeom(c, T, inFrame);
     } else {
       if (joints.length > 1) {
         const names = joints.map(({ c: j }) => `'${j.attrs.name ?? j.name}'`).join(', ');
@@ -363,7 +370,12 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
         const g = geom(c, inFrame, bodyName, useGeoms);
         return { ...g, t: compose(T, g.t), com: apply(T, g.com) };
       });
-      for (const g of gs) if (g.shape) node.shapes.push({ ...g.shape, t: g.t });
+      gs.forEach((g, i) => {
+        const { c, cls: inFrame } = geoms[i];
+        // Every mesh geom counts (a collision mesh in group 3 is not drawn, but it is a collider .mech lacks).
+        const collider = g.shape || g.type === 'mesh' ? contact.collider(c, resolved(c, inFrame), g.type) : null;
+        if (g.shape) node.shapes.push({ ...g.shape, t: g.t, collider });
+      });
       if (useGeoms) {
         const bad = gs.find((g) => Number.isNaN(g.mass));
         if (bad) {
@@ -436,8 +448,8 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
         if (v < 0) throw fail(el, `joint ${label}: negative ${k} ${v}`);
         j[k] = v;
       }
-      if (j.frictionloss) drop('joint frictionloss');
-      if (a.range !== undefined && a.limited !== 'false') drop('joint ranges (limits)');
+      if (j.frictionloss) drop('ball joint frictionloss values (.mech friction loss is on hinge and slide joints)');
+      if (contact.range(el, a, label, toRad)) drop('ball joint ranges (limits)');
       return { ...j, type: 'spherical' };
     }
     j.type = type === 'hinge' ? 'revolute' : 'prismatic';
@@ -456,33 +468,45 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
       warn(`joint ${label}: ref dropped: the .mech coordinate is MuJoCo's qpos − ref (${a.ref})`);
       j.springref -= ref;
     }
-    if (j.frictionloss) drop('joint frictionloss');
-    if (a.range !== undefined && a.limited !== 'false') drop('joint ranges (limits)');
+    j.range = contact.range(el, a, label, unit);
     return j;
   }
 
+  /** A geom of the world body: a static collider, or a warning (mjcf_contact.mjs). */
+  function worldGeom(c, T, cls) {
+    const a = resolved(c, cls);
+    const where = `world geom${c.attrs.name !== undefined ? ` '${c.attrs.name}'` : ''} (line ${c.line})`;
+    let shape = null;
+    if (a.type === 'plane') shape = { type: 'plane', t: compose(T, { p: vec(c, 'pos', 3, [0, 0, 0], a), q: orientation(c, a) }), color: rgbaOf(c, a) };
+    else if (a.type === 'box') {
+      const g = geom(c, cls, 'world', false);
+      if (g.shape) shape = { ...g.shape, t: compose(T, g.t) };
+    }
+    contact.worldGeom(c, a, shape, where);
+  }
+
   const world0 = [];
-  let worldGeoms = 0;
   for (const w of world) walk(w, null, 'main');
   meshes.finish();
   if (world0.length) {
     // World sites become points of interest on the base: a node with no mass merged into it.
     nodes.unshift({ name: 'world', el: world[0], parent: null, X: { p: [0, 0, 0], q: [1, 0, 0, 0] }, joint: null, weld: 'merge', parts: [], shapes: [], sites: world0 });
   }
-  if (worldGeoms) warn(`${worldGeoms} geom${worldGeoms === 1 ? '' : 's'} of the world body dropped (.mech shapes belong to moving bodies)`);
   for (const e of root.children) {
     if (DROPPED_SECTIONS[e.name]) {
       const n = e.children.length;
       warn(`<${e.name}> dropped: ${n} ${DROPPED_SECTIONS[e.name]}${n ? '' : ' (empty)'}`);
-    } else if (!['compiler', 'option', 'default', 'asset', 'worldbody', 'actuator', 'keyframe', 'tendon', 'equality'].includes(e.name)) {
+    } else if (!['compiler', 'option', 'default', 'asset', 'worldbody', 'actuator', 'keyframe', 'contact', 'tendon', 'equality'].includes(e.name)) {
       warn(`<${e.name}> dropped`);
     }
   }
   const sections = (name) => root.children.filter((e) => e.name === name);
   const { actuators, kept } = readActuators(sections('actuator'), { resolved, fail, vec, num, warn });
   const keyframes = readKeyframes(sections('keyframe'), { fail, vec });
+  const excludes = contact.excludes(sections('contact'));
+  const { contact: settings, statics } = contact.finish();
   const tendons = readTendons(sections('tendon'), { resolved, fail, vec, num, warn });
   const equalities = readEqualities(sections('equality'), { resolved, fail, vec, warn });
   for (const [what, n] of tally) warnings.push(`${n} ${what} dropped`);
-  return { model: root.attrs.model ?? 'MuJoCo model', gravity, integrator, nodes, actuators, kept, keyframes, tendons, equalities, warnings };
+  return { model: root.attrs.model ?? 'MuJoCo model', gravity, integrator, nodes, actuators, kept, keyframes, tendons, equalities, warnings, contact: settings, statics, excludes };
 }

@@ -1,7 +1,8 @@
 // urdf.mjs — ROS URDF to source nodes (emit.mjs), following the URDF XML
 // specification of the ROS wiki: links with <inertial> (origin, mass,
 // inertia), joints revolute/continuous/prismatic/fixed/floating with origin
-// xyz/rpy and axis, visual box/cylinder/sphere.  Fixed joints weld the child
+// xyz/rpy, axis, limit and dynamics, visual and collision box/cylinder/sphere
+// (collisions as colliders with MuJoCo's default friction 1).  Fixed joints weld the child
 // link to its parent (emit.mjs combines the mass properties exactly); the
 // root link is welded to the world unless it has no mass, when it *is* the
 // world.
@@ -26,6 +27,7 @@ const JOINT_PARTS = new Set(['origin', 'parent', 'child', 'axis', 'dynamics', 'l
 
 export function readUrdf(text, { file }) {
   const actuators = []; // a motor per joint with an effort limit
+  let colliders = 0;
   const root = parseXml(text, file);
   const { fail, vec, num } = readers(file);
   if (root.name !== 'robot') throw fail(root, 'the root element of a URDF file is <robot>');
@@ -137,11 +139,12 @@ export function readUrdf(text, { file }) {
       const I = [g('ixx'), g('ixy'), g('ixz'), g('ixy'), g('iyy'), g('iyz'), g('ixz'), g('iyz'), g('izz')];
       node.parts.push({ mass, com: t.p, inertia: rotateInertia(t.q, I) });
     }
-    // visuals
-    for (const v of el.children.filter((c) => c.name === 'visual')) {
+    // visuals (drawn only) and collisions (colliders)
+    for (const v of el.children.filter((c) => c.name === 'visual' || c.name === 'collision')) {
+      const kind = `${v.name}s`;
       const geo = v.children.find((c) => c.name === 'geometry');
       const shapeEl = geo?.children[0];
-      if (!shapeEl) { drop('visuals without geometry'); continue; }
+      if (!shapeEl) { drop(`${kind} without geometry`); continue; }
       const matEl = v.children.find((c) => c.name === 'material');
       const color = colorOf(matEl) ?? (matEl?.attrs.name !== undefined ? materials.get(matEl.attrs.name) ?? null : null);
       let shape = null;
@@ -150,13 +153,14 @@ export function readUrdf(text, { file }) {
         case 'cylinder': shape = { type: 'cylinder', size: [num(shapeEl, 'radius', 0), num(shapeEl, 'length', 0)] }; break;
         case 'capsule': shape = { type: 'capsule', size: [num(shapeEl, 'radius', 0), num(shapeEl, 'length', 0)] }; break;
         case 'sphere': shape = { type: 'sphere', size: [num(shapeEl, 'radius', 0)] }; break;
-        case 'mesh': drop('mesh visuals (their bounding size is unknown without the mesh files)'); break;
-        default: drop(`<${shapeEl.name}> visuals`);
+        case 'mesh': drop(`mesh ${kind} (URDF meshes are not read yet)`); break;
+        default: drop(`<${shapeEl.name}> ${kind}`);
       }
-      if (shape && !shape.size.every((x) => x > 0)) { drop('visuals with a zero or negative size'); shape = null; }
-      if (shape) node.shapes.push({ ...shape, color, t: origin(v) });
+      if (shape && !shape.size.every((x) => x > 0)) { drop(`${kind} with a zero or negative size`); shape = null; }
+      if (!shape) continue;
+      node.shapes.push({ ...shape, color, t: origin(v), collider: v.name === 'visual' ? { visual: true } : { contype: 1, conaffinity: 1, friction: 1 } });
+      if (v.name === 'collision') colliders++;
     }
-    if (el.children.some((c) => c.name === 'collision')) drop('collision elements');
     for (const c of el.children) if (!LINK_PARTS.has(c.name)) drop(`<${c.name}> elements in links`); // a nested <link> too
     // the joint to the parent
     if (!joint) {
@@ -176,10 +180,11 @@ export function readUrdf(text, { file }) {
         const dyn = joint.children.find((c) => c.name === 'dynamics');
         const damping = dyn ? num(dyn, 'damping', 0) : 0;
         if (damping < 0) throw fail(dyn, `joint '${name}': negative damping ${damping}`);
-        if (dyn && num(dyn, 'friction', 0) !== 0) drop('joint friction values');
-        if (type !== 'continuous' && joint.children.some((c) => c.name === 'limit')) drop('joint limits');
+        const frictionloss = dyn ? num(dyn, 'friction', 0) : 0; // MuJoCo's URDF import: frictionloss
+        if (frictionloss < 0) throw fail(dyn, `joint '${name}': negative friction ${frictionloss}`);
+        const range = type === 'continuous' ? null : jointRange(joint, { num, drop });
         if (joint.children.some((c) => c.name === 'mimic')) warnings.push(`joint '${name}': <mimic> dropped, the joint moves freely`);
-        node.joint = { type: type === 'prismatic' ? 'prismatic' : 'revolute', name, el: joint, axis, damping, from: `URDF ${type}` };
+        node.joint = { type: type === 'prismatic' ? 'prismatic' : 'revolute', name, el: joint, axis, damping, frictionloss, range, from: `URDF ${type}` };
         const motor = effortMotor(joint, name, { fail, num });
         if (motor) actuators.push(motor);
       } else if (type === 'planar') {
@@ -195,7 +200,22 @@ export function readUrdf(text, { file }) {
     }
   }
   for (const [what, n] of tally) warnings.push(`${n} ${what} dropped`);
-  return { model: root.attrs.name ?? 'URDF robot', gravity: [0, 0, -9.81], nodes, actuators, kept: actuators.map(() => true), warnings };
+  // Colliders touch as MuJoCo's default geoms do (its URDF import's): friction 1, its default solref and solimp.
+  const contact = colliders ? { solref: [0.02, 1], solimp: [0.9, 0.95, 0.001], impratio: 1 } : null;
+  return { model: root.attrs.name ?? 'URDF robot', gravity: [0, 0, -9.81], nodes, actuators, kept: actuators.map(() => true), warnings, contact, statics: [], excludes: [] };
+}
+
+/** A revolute or prismatic joint's <limit lower upper> (URDF: radians or metres, both default 0), or null. */
+function jointRange(joint, { num, drop }) {
+  const limit = joint.children.find((c) => c.name === 'limit');
+  if (!limit || (limit.attrs.lower === undefined && limit.attrs.upper === undefined)) return null;
+  const r = [num(limit, 'lower', 0), num(limit, 'upper', 0)];
+  if (r[0] === r[1]) return null; // no range: MuJoCo's URDF import leaves the joint unlimited
+  if (!(r[0] < r[1])) {
+    drop('joint limits with lower > upper');
+    return null;
+  }
+  return r;
 }
 
 /** A joint's <limit effort>: a motor on it whose force range is ±effort (none without an effort). */

@@ -27,6 +27,26 @@ export function modelFiles(name) {
   return filesByModel.get(name) ?? null;
 }
 
+/**
+ * Fetches the mesh files of a shipped model (models/<name>/ beside the texts in wasm/dist, cmake/wasm_modules.cmake)
+ * and keeps them as its files, when it names meshes and none are kept: they load when the model is opened. A file
+ * that does not load is left out (its shapes are not drawn).
+ */
+export async function fetchShippedMeshes(name, model) {
+  if (!model.meshes?.length || filesByModel.has(name)) return;
+  const files = {};
+  await Promise.all([...new Set(model.meshes.map((m) => normalize(m.file)))].map(async (path) => {
+    const rel = `../wasm/dist/models/${name}/${path}`; // a variable, so that the bundler does not resolve it
+    try {
+      const response = await fetch(new URL(rel, import.meta.url));
+      if (response.ok) files[path] = new Uint8Array(await response.arrayBuffer());
+    } catch {
+      // not drawn
+    }
+  }));
+  setModelFiles(name, files);
+}
+
 /** A path as the files are keyed: '/' separators, '.' and '..' resolved. */
 function normalize(path) {
   const out = [];

@@ -5,7 +5,7 @@
 import TEMPLATE from './template.mech?raw';
 import { STEP_LIMIT_MS } from './engine.js';
 import { createModelView } from './model-view.js';
-import { meshGeometries, modelFiles, setModelFiles } from './mesh-assets.js';
+import { fetchShippedMeshes, meshGeometries, modelFiles, setModelFiles } from './mesh-assets.js';
 import { keptFiles, keepMineFiles, forgetMineFiles, moveMineFiles, pruneMineFiles } from './model-store.js';
 import { attachRods } from './rod-view.js';
 import { attachTracks, trackBodies } from './track-view.js';
@@ -162,6 +162,7 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
       return false;
     }
     if (name !== page.model) return false; // another model was picked meanwhile
+    if (!edited) await fetchShippedMeshes(name, info.model); // a shipped robot's meshes, on its first opening
     const meshes = await meshGeometries(info.model, modelFiles(name)); // heavy ones simplified: a chunk loads
     if (name !== page.model) return false;
     const gen = opened(info);
