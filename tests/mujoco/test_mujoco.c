@@ -339,7 +339,28 @@ static void constrain(const mech_model *m, constraint_solve *cs, dense_ws *ws, c
  * linear solve). */
 static errors run_trials(const mech_model *m, mjcf_sim *sim, dense_ws *ws, fwd_dyn_fn gen, state_buf *s, double *scratch)
 {
-    constraint_solve *cs = m->nequality ? constraint_new(m) : NULL;
+    /* The equality rows alone, as MuJoCo runs them here (limits, friction loss and contacts off on its side):
+     * a copy of the model without the rest. */
+    mech_model eqm = *m;
+    mech_body *bodies = m->nequality ? malloc((size_t)m->nb * sizeof *bodies) : NULL;
+    mech_tendon *tendons = m->nequality && m->ntendon ? malloc((size_t)m->ntendon * sizeof *tendons) : NULL;
+    if (bodies) {
+        for (int i = 0; i < m->nb; i++) {
+            bodies[i] = m->bodies[i];
+            bodies[i].xj.has_limit = 0;
+            bodies[i].frictionloss = 0;
+        }
+        eqm.bodies = bodies;
+        eqm.solver.line = 0;
+    }
+    if (tendons) {
+        for (int i = 0; i < m->ntendon; i++) {
+            tendons[i] = m->tendons[i];
+            tendons[i].limited = 0;
+        }
+        eqm.tendons = tendons;
+    }
+    constraint_solve *cs = bodies ? constraint_new(&eqm) : NULL;
     errors e = { 0, 0, 0 };
     mech_rng rng;
     mech_rng_seed(&rng, 20261129);
@@ -351,14 +372,16 @@ static errors run_trials(const mech_model *m, mjcf_sim *sim, dense_ws *ws, fwd_d
         if (!m->nrsda && !m->nu && !m->ntendon && !m->nequality)
             e.pipeline = fmax(e.pipeline, pipeline_error(sim, s, scratch));
         dense_fd_full(m, ws, s->q, s->qd, s->tau, s->fext, s->act, s->want);
-        constrain(m, cs, ws, s, s->want);
+        constrain(&eqm, cs, ws, s, s->want);
         e.dense = fmax(e.dense, mech_scaled_error(s->got, s->want, m->nv));
         if (!gen) continue;
         gen(s->q, s->qd, s->tau, s->fext, s->act, m->gravity, s->want);
-        constrain(m, cs, ws, s, s->want);
+        constrain(&eqm, cs, ws, s, s->want);
         e.generated = fmax(e.generated, mech_scaled_error(s->got, s->want, m->nv));
     }
     constraint_free(cs);
+    free(bodies);
+    free(tendons);
     return e;
 }
 
