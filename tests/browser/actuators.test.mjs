@@ -1,5 +1,5 @@
 // actuators.test.mjs — the actuator panel (headless chromium): the Panda's Actuators folder has one slider per
-// servo, named, over its ctrlrange, and moving actuator4's moves joint 4; the M113 shows its drive controls and
+// servo (the gripper's on its tendon among them), named, over its ctrlrange, and moving actuator4's moves joint 4; the M113 shows its drive controls and
 // no slider per track shoe; a share link carries the ctrl values and reopens them.  Every wait is on the state
 // the page shows, never on a fixed time.
 import { test } from 'node:test';
@@ -17,7 +17,7 @@ test('panda: one slider per servo; actuator4 moves joint 4; a share link reopens
   const { page, context, errors } = await openPage(pg.browser, pg.base);
   await pick(page, 'panda');
   const model = await page.evaluate(() => window.playground.describe());
-  assert.equal(model.actuators.length, 7);
+  assert.equal(model.actuators.length, 8, 'the seven joint servos and the gripper\'s, on its tendon');
   for (const a of model.actuators) assert.equal(await control(page, 'Actuators', a.name).count(), 1, `a slider for ${a.name}`);
   const link4 = model.bodies.find((b) => b.name === 'link4');
   const first = (await page.evaluate(() => window.playground.inputs())).act.length - model.actuators.length;
