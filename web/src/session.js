@@ -24,7 +24,7 @@ const $ = (id) => document.getElementById(id);
 const sameVector = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 export function createSession({ engine, scene, editor, controls, plots, inspector, sideBySide, rodControls, jitSwitch,
-  downloads, playback }) {
+  downloads, playback, contacts }) {
   let gallery = null; // gallery.js object, once the models are known
   let mine = null; // my-models.js object, likewise
 
@@ -157,6 +157,7 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
     setView(attachTracks(attachRods(createModelView(info, { ...trackBodies(info.model), meshes }), info), info));
     page.view.update(info.poses, info);
     const moved = scene.setModel(page.view); // true: another extent, which a kept camera may not show
+    contacts.opened(info, page.view.bounds(), { fresh: page.framed !== name, linked: inputs.floor });
     inspector.setModel(page.view, info);
     if (page.framed !== name) controls.viewDefaults(info.model);
     applyView();
