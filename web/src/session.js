@@ -3,7 +3,7 @@
 // (storage.js; the user's own models in my-models.js), reloaded and reverted, and the model closed when its step
 // ran too long.
 import TEMPLATE from './template.mech?raw';
-import { STEP_LIMIT_MS } from './engine.js';
+import { STEP_LIMIT_MS, restarted } from './engine.js';
 import { createModelView } from './model-view.js';
 import { meshGeometries, modelFiles, setModelFiles } from './mesh-assets.js';
 import { attachRods } from './rod-view.js';
@@ -149,10 +149,15 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
     }
     if (name !== page.model) return false; // another model was picked meanwhile
     const gen = opened(info);
-    // The sliders' values reach the worker before the jit's compile holds it (up to COMPILE_LIMIT_MS).
-    controls.buildModel(info, inputs);
-    const inputsSet = engine.setInputs(controls.inputs());
+    // The jit's compile is asked first, so that the worker starts it while the page builds the sliders and the view
+    // (the main thread's share of the time to the jit). The sliders' values follow before any frame is asked for
+    // (from the next animation frame on), so the worker's first steps have them; a compile stopped meanwhile
+    // restarts the worker without them, and the model opens again with them (resume).
     if (jit) jitSwitch.start(info, { current: () => gen === page.generation, since, stopped: () => resume(text) });
+    controls.buildModel(info, inputs);
+    const inputsSet = engine.setInputs(controls.inputs()).catch((e) => {
+      if (!restarted(e)) throw e;
+    });
     const meshes = meshGeometries(info.model, modelFiles(name));
     setView(attachTracks(attachRods(createModelView(info, { ...trackBodies(info.model), meshes }), info), info));
     page.view.update(info.poses, info);
