@@ -95,9 +95,11 @@ export function createPlayback({ engine, scene, controls, plots, sideBySide, ins
     const stepsPerFrame = meter.draws ? Math.max(0, steps - meter.stepsSince) / meter.draws : 0;
     const contact = load ? Math.min(load.contactMs, load.stepMs) * stepsPerFrame : 0;
     const draw = meter.draws ? perFrame(meter.drawMs / meter.draws) : '–';
-    $('stages').textContent = load && meter.draws
-      ? `dynamics ${perFrame(load.stepMs * stepsPerFrame - contact)} · contact ${perFrame(contact)} · draw ${draw} ms/frame`
-      : `draw ${draw} ms/frame`;
+    // XPBD solves its contacts inside its substeps' iterations, too finely interleaved to time apart.
+    const split = page.info?.engine === 'xpbd'
+      ? `dynamics+contact ${perFrame(load?.stepMs * stepsPerFrame)}`
+      : `dynamics ${perFrame(load?.stepMs * stepsPerFrame - contact)} · contact ${perFrame(contact)}`;
+    $('stages').textContent = load && meter.draws ? `${split} · draw ${draw} ms/frame` : `draw ${draw} ms/frame`;
     $('stages').title = `Per frame drawn: the engine's dynamics, its contact (the contact stage and the constraint solve), and the drawing${load ? `; the worker's copy of the state for the page: ${perFrame(load.snapshotMs)} ms` : ''}`;
     meter.fps = meter.draws / span;
     meter.rtf = page.playing ? Math.max(0, simTime - meter.simSince) / span : 0;
