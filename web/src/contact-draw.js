@@ -74,10 +74,12 @@ export function createContactDraw(root, invalidate) {
     const head = reach * HEAD;
     let arrows = 0;
     for (let k = 0; k < n; k++) {
-      const c = contacts.subarray(STRIDE * k, STRIDE * k + STRIDE);
-      at.set(c[0], c[1], c[2]);
+      const c = STRIDE * k; // point, normal, normal force, friction force
+      at.set(contacts[c], contacts[c + 1], contacts[c + 2]);
       meshes.marker.setMatrixAt(k, matrix.compose(at, turn.identity(), size.setScalar(marker)));
-      force.set(c[3] * c[6] + c[7], c[4] * c[6] + c[8], c[5] * c[6] + c[9]);
+      const fn = contacts[c + 6];
+      force.set(contacts[c + 3] * fn + contacts[c + 7], contacts[c + 4] * fn + contacts[c + 8],
+        contacts[c + 5] * fn + contacts[c + 9]);
       const length = Math.min(force.length() * perNewton, reach * LONGEST);
       if (!(length > marker)) continue; // no force worth an arrow
       turn.setFromUnitVectors(UP, force.normalize());
@@ -113,7 +115,9 @@ export function createContactDraw(root, invalidate) {
     },
     hooks: {
       /** The contact markers and force arrows drawn now. */
-      contactsDrawn: () => ({ markers: meshes?.marker.count ?? 0, arrows: meshes?.shaft.count ?? 0, visible: group.visible }),
+      contactsDrawn: () => ({
+        markers: meshes?.marker.count ?? 0, arrows: meshes?.shaft.count ?? 0, visible: group.visible,
+      }),
     },
   };
 }
