@@ -3,7 +3,7 @@
 // draws its contacts (instanced markers and force arrows); a Ctrl+drag pushes it along the floor; the stages
 // readout shows the dynamics, the contact and the drawing in ms per frame; share links carry the floor toggle, and
 // one without the floor lets the model fall through. The robot is the Unitree Go2's gallery card when the build
-// ships it, else a box typed as .mech text (opened through a share link). Screenshots: contact-<model>.png, contact-<model>-pushed.png.
+// ships it, else a box typed as .mech text (opened through a share link). Screenshots: contact-<model>.png, contact-<model>-pushed.png, contact-help.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -51,6 +51,7 @@ async function openRobot() {
 test('a robot stands on the floor, its contacts drawn on C, a Ctrl+drag pushes it, the stages timed', async (t) => {
   const { page, context, errors, name, body } = await openRobot();
   t.diagnostic(`model: ${name}`);
+  assert.doesNotMatch((await status(page)).lastToast, /free fall/, 'standing on the floor is no free fall');
   const settings = await hooks(page, 'settings');
   const ownFloor = (await hooks(page, 'describe')).statics.some((s) => s.type === 'plane');
   assert.equal(settings.floor, !ownFloor, 'the floor collides by default for a floating model with contact and no floor');
@@ -134,7 +135,7 @@ test('a link whose floor is not true or false is refused, naming the field', asy
   await context.close();
 });
 
-test('a model fixed to the world and the shipped floating demos keep the floor off', async () => {
+test('a model fixed to the world and the shipped floating demos keep the floor off; the help lists C', async () => {
   const { page, context, errors } = await openPage(pg.browser, pg.base);
   for (const name of ['threelink', 'satellite', 'quartercar']) {
     await pick(page, name);
@@ -142,6 +143,13 @@ test('a model fixed to the world and the shipped floating demos keep the floor o
   }
   await pick(page, 'hmmwv');
   assert.equal((await hooks(page, 'settings')).floor, false, 'hmmwv has its own ground');
+
+  // The help lists the C key and says what the floor toggle does.
+  await page.keyboard.press('?');
+  await page.locator('#help').waitFor({ state: 'visible', ...WAIT });
+  assert.ok((await page.locator('#help-keys tr td:first-child').allTextContents()).includes('C'), 'the help lists C');
+  assert.match(await page.locator('#help').textContent(), /floor collides/);
+  await page.screenshot({ path: join(shots, 'contact-help.png') });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -201,10 +201,11 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
     }
   }
 
-  /** A Featherstone model with a floating body and nothing to stand on, under gravity. */
+  /** A Featherstone model with a floating body and nothing to stand on (no floor collides), under gravity. */
   function freeFalling(info) {
     const { model } = info;
     return info.engine === 'featherstone' && !page.view.anchored && !model.ground && !model.tracks.length
+      && !controls.settings.floor && !(model.contact && model.statics.some((s) => s.type === 'plane'))
       && model.gravity.some((g) => g !== 0);
   }
 
