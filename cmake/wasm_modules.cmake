@@ -25,7 +25,9 @@ file(MAKE_DIRECTORY ${dist}/models)
 set(MECH_WASM_INCLUDES ${MECH_CORE_INCLUDES} ${CMAKE_SOURCE_DIR}/wasm)
 # 1 MiB of stack and 2 MiB to start: a module holds one model's state; memory
 # grows on demand and index.mjs refreshes its views when it does.
-set(MECH_WASM_LINK -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1MB -sINITIAL_MEMORY=2MB)
+# cmake/mech_now_ms.js declares the clock core/sim/clock.c imports (env.mech_now_ms, from wasm/module.mjs).
+set(MECH_WASM_LINK -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1MB -sINITIAL_MEMORY=2MB
+  --js-library=${CMAKE_SOURCE_DIR}/cmake/mech_now_ms.js)
 set(MECH_WASM_EXPORTS -sEXPORTED_FUNCTIONS=_malloc,_free)
 # Added for the per-model modules' own sources (the generated dynamics,
 # model.c; not the shared archive): wasm SIMD, so that

@@ -106,6 +106,8 @@ export interface ModelDescription {
   ground: GroundDescription | null;
   /** The step (s) a model with a band, a ground or a tire takes (its contact period / 90); 0 without contact. */
   contactDt: number;
+  /** The file has a `contact` line: its body colliders touch each other and its statics on Featherstone. */
+  contact: boolean;
   /** The file's step (s): its `xpbd` block's dt (0.01 without one), what engine 'xpbd' steps it at. */
   dt: number;
   /** The actuators, in file order (docs/mech-format.md, "Actuators"). */
@@ -369,6 +371,11 @@ export class Sim {
   setFloor(on: boolean, height?: number): void;
   /** The floor's height when on, else null. */
   readonly floor: number | null;
+  /**
+   * Wall-clock ms the steps have spent since the Sim opened in the penalty contact stage and in the constraint
+   * solve (Featherstone; zeros on XPBD); a report, subtract two readings.
+   */
+  stageTimes(): { contact: number; solve: number };
   /** The last step's constraint solve: rows, Gauss–Seidel sweeps, residual. */
   solverStats(): { rows: number; sweeps: number; residual: number };
   /** The rods (`rod` blocks) in file order on XPBD; [] on Featherstone, which ignores rods. */

@@ -590,6 +590,19 @@ export class Sim {
   }
 
   /**
+   * The wall-clock ms this Sim's steps have spent, since it was opened, in
+   * the penalty contact stage (bands, grounds) and in the constraint solve
+   * (its collision detection included) on Featherstone; zeros on XPBD.  A
+   * report (no result depends on it): subtract two readings for the steps
+   * between them.
+   * @returns {{ contact: number, solve: number }}
+   */
+  stageTimes() {
+    const [contact, solve] = this.#mod.f64(this.#mod.exports.mw_stage_times(this.#handle()), 2);
+    return { contact, solve };
+  }
+
+  /**
    * The last step's constraint solve on Featherstone: its rows, Gauss–Seidel
    * sweeps and residual (the largest force change of its last sweep); zeros
    * when it did not run.
