@@ -395,7 +395,7 @@ void mech_data_constrained_fd(void *ctx, const double *q, const double *qd, cons
 {
     mech_data *d = ctx;
     d->fd(d, q, qd, tau, fext, qdd);
-    if (constraint_apply(d->cs, &d->eval, d->fd, d, q, qd, tau, fext, qdd)) d->cs_failed = 1;
+    if (constraint_apply(d->cs, &d->eval, d->fd, d, q, qd, tau, fext, d->act, qdd)) d->cs_failed = 1;
 }
 
 int mech_data_set_floor(mech_data *d, int on, double height)
