@@ -47,7 +47,8 @@ struct constraint_solve {
     aba_ws *aws;
     int per_row; /* constraint_per_row: the loops' way on a tree too */
     int *lambda;
-    double *LD; /* nv x nv */
+    double *LD;   /* nv x nv */
+    double *dinv; /* nv: 1 / D */
     /* rows */
     int nrow, caprow;
     double *J, *Y, *A; /* nrow x nv; nrow x nv (rows of L⁻ᵀ Jᵀ on a tree, of H⁻¹ Jᵀ with loops); nrow x nrow */
@@ -112,8 +113,9 @@ constraint_solve *constraint_new(const mech_model *m)
         s->aws = aba_ws_new(m);
         s->lambda = calloc((size_t)(m->nv + 1), sizeof *s->lambda);
         s->LD = calloc((size_t)m->nv * (size_t)m->nv + 1, sizeof *s->LD);
+        s->dinv = calloc((size_t)m->nv + 1, sizeof *s->dinv);
     }
-    if (!s->colliders || !s->placed || !s->kin || !s->dq || (!m->nc && (!s->aws || !s->lambda || !s->LD))) {
+    if (!s->colliders || !s->placed || !s->kin || !s->dq || (!m->nc && (!s->aws || !s->lambda || !s->LD || !s->dinv))) {
         constraint_free(s);
         return NULL;
     }
@@ -135,6 +137,7 @@ void constraint_free(constraint_solve *s)
     aba_ws_free(s->aws);
     free(s->lambda);
     free(s->LD);
+    free(s->dinv);
     free(s->sup);
     free(s->nsup);
     free(s->dq);
@@ -594,6 +597,7 @@ static int delassus_tree(constraint_solve *s, const mech_model *m, const double 
     aba_set_implicit_step(s->aws, mech_model_implicit_step(m, act));
     aba_mass_matrix(m, s->aws, q, s->LD);
     if (ltdl_factor(nv, s->lambda, s->LD)) return -1;
+    for (int c = 0; c < nv; c++) s->dinv[c] = 1.0 / s->LD[(size_t)c * nv + c];
     for (int i = 0; i < nr; i++) {
         double *Y = s->Y + (size_t)i * nv;
         int *sup = s->sup + (size_t)i * nv, n = 0;
@@ -609,7 +613,7 @@ static int delassus_tree(constraint_solve *s, const mech_model *m, const double 
         for (int j = i; j < nr; j++) {
             const double *Yj = s->Y + (size_t)j * nv;
             double a = 0;
-            for (int k = 0; k < s->nsup[i]; k++) a += Yi[sup[k]] * Yj[sup[k]] / s->LD[(size_t)sup[k] * nv + sup[k]];
+            for (int k = 0; k < s->nsup[i]; k++) a += Yi[sup[k]] * Yj[sup[k]] * s->dinv[sup[k]];
             s->A[(size_t)i * nr + j] = s->A[(size_t)j * nr + i] = a;
         }
     }
@@ -627,7 +631,7 @@ static void response_tree(constraint_solve *s, double *qdd)
         const int *sup = s->sup + (size_t)i * nv;
         for (int k = 0; k < s->nsup[i]; k++) x[sup[k]] += Y[sup[k]] * s->f[i];
     }
-    for (int c = 0; c < nv; c++) x[c] /= s->LD[(size_t)c * nv + c];
+    for (int c = 0; c < nv; c++) x[c] *= s->dinv[c];
     ltdl_solve_l(nv, s->lambda, s->LD, x);
     for (int c = 0; c < nv; c++) qdd[c] += x[c];
 }
