@@ -40,7 +40,8 @@ struct constraint_solve {
     int nv, ncollider, floor, needs; /* needs: constraint_model_needs of its model */
     double floor_z;
     collider *colliders;
-    placed *placed; /* ncollider */
+    placed *placed;     /* ncollider */
+    double (*reach)[4]; /* ncollider: a sphere holding the collider, centre in its body's frame and radius */
     mech_body_kin *kin;
     double *dq, *ydq; /* nv scratch: a perturbed tau and its qdd, or H⁻¹ Jᵀ f */
     /* a tree (no loops): H = Lᵀ D L (rbda/ltdl.h), H from aba_mass_matrix */
@@ -107,6 +108,7 @@ constraint_solve *constraint_new(const mech_model *m)
     s->needs = constraint_model_needs(m);
     s->colliders = calloc((size_t)(m->nshape + m->nstatic + 1), sizeof *s->colliders);
     s->placed = calloc((size_t)(m->nshape + m->nstatic + 1), sizeof *s->placed);
+    s->reach = calloc((size_t)(m->nshape + m->nstatic + 1), sizeof *s->reach);
     s->kin = calloc((size_t)(m->nb + 1), sizeof *s->kin);
     s->dq = calloc(2 * (size_t)(m->nv + 1), sizeof *s->dq);
     if (!m->nc) {
@@ -115,7 +117,8 @@ constraint_solve *constraint_new(const mech_model *m)
         s->LD = calloc((size_t)m->nv * (size_t)m->nv + 1, sizeof *s->LD);
         s->dinv = calloc((size_t)m->nv + 1, sizeof *s->dinv);
     }
-    if (!s->colliders || !s->placed || !s->kin || !s->dq || (!m->nc && (!s->aws || !s->lambda || !s->LD || !s->dinv))) {
+    if (!s->colliders || !s->placed || !s->reach || !s->kin || !s->dq ||
+        (!m->nc && (!s->aws || !s->lambda || !s->LD || !s->dinv))) {
         constraint_free(s);
         return NULL;
     }
@@ -125,6 +128,17 @@ constraint_solve *constraint_new(const mech_model *m)
         const mech_shape *sh = i < m->nshape ? &m->shapes[i] : &m->statics[i - m->nshape];
         if (!sh->visual) collider_from_shape(sh, &s->colliders[s->ncollider++]);
     }
+    for (int i = 0; i < s->ncollider; i++) /* the box of the collider at its body's frame holds it: its sphere too */
+        if (s->colliders[i].body >= 0) {
+            static const double I[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, o[3] = { 0, 0, 0 };
+            collide_placed p;
+            double lo[3], hi[3], *r = s->reach[i];
+            collide_shape_place(&s->colliders[i].shape, o, I, &p);
+            collide_placed_aabb(&p, lo, hi);
+            for (int k = 0; k < 3; k++) r[k] = 0.5 * (lo[k] + hi[k]);
+            r[3] = 0.5 * sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                              (hi[2] - lo[2]) * (hi[2] - lo[2]));
+        }
     return s;
 }
 
@@ -133,6 +147,7 @@ void constraint_free(constraint_solve *s)
     if (!s) return;
     free(s->colliders);
     free(s->placed);
+    free(s->reach);
     free(s->kin);
     aba_ws_free(s->aws);
     free(s->lambda);
@@ -347,13 +362,22 @@ static int pair_allowed(const mech_model *m, const collider *a, const collider *
     return 1;
 }
 
-/* Every collider at the kinematics' q, with its box (a plane's unbounded). */
-static void place_all(constraint_solve *s)
+/* Every collider at the kinematics' q, with its box (a plane's unbounded).
+ * With the floor alone to touch (floor_only), a body collider whose sphere
+ * is above the floor is left unplaced, its box's bottom at +∞. */
+static void place_all(constraint_solve *s, int floor_only)
 {
     static const double I[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, o[3] = { 0, 0, 0 };
     for (int i = 0; i < s->ncollider; i++) {
         const collider *c = &s->colliders[i];
         placed *p = &s->placed[i];
+        if (floor_only && c->body >= 0) {
+            const double *R = s->kin[c->body].R, *r = s->reach[i];
+            if (s->kin[c->body].p[2] + R[6] * r[0] + R[7] * r[1] + R[8] * r[2] - r[3] > s->floor_z) {
+                p->lo[2] = INFINITY;
+                continue;
+            }
+        }
         if (c->body >= 0) collide_shape_place(&c->shape, s->kin[c->body].p, s->kin[c->body].R, &p->p);
         else collide_shape_place(&c->shape, o, I, &p->p);
         if (p->p.kind != COLLIDE_PLANE) collide_placed_aabb(&p->p, p->lo, p->hi);
@@ -374,7 +398,7 @@ static int overlap(const placed *a, const placed *b)
 static int find_contacts(constraint_solve *s, const mech_model *m, const double *v)
 {
     collide_manifold man;
-    place_all(s);
+    place_all(s, !m->solver.line);
     for (int i = 0; i < s->ncollider; i++) {
         const collider *a = &s->colliders[i];
         const placed *pa = &s->placed[i];
@@ -477,6 +501,10 @@ static void disk_minimum(const double M[3], const double b[2], double L, double 
 {
     f[0] = f[1] = 0;
     if (!(L > 0)) return;
+    const double det = M[0] * M[2] - M[1] * M[1]; /* inside: −M⁻¹ b itself (a sticking contact) */
+    f[0] = -(M[2] * b[0] - M[1] * b[1]) / det;
+    f[1] = -(M[0] * b[1] - M[1] * b[0]) / det;
+    if (f[0] * f[0] + f[1] * f[1] <= L * L) return;
     /* M's eigenvalues e and unit eigenvectors (columns of V) */
     double h = 0.5 * (M[0] - M[2]), r = sqrt(h * h + M[1] * M[1]), mid = 0.5 * (M[0] + M[2]);
     double e[2] = { mid + r, mid - r }, cth = 1, sth = 0;
@@ -491,7 +519,6 @@ static void disk_minimum(const double M[3], const double b[2], double L, double 
         ft[0] = -bt[0] / (e[0] + lam);
         ft[1] = -bt[1] / (e[1] + lam);
         double norm2 = ft[0] * ft[0] + ft[1] * ft[1], norm = sqrt(norm2);
-        if (it == 0 && norm <= L) break; /* inside: the unconstrained minimum */
         if (fabs(norm - L) <= 1e-14 * L) break;
         /* d|f|/dλ = −Σ ft_k² / (e_k + λ) / |f| */
         double dn = -(ft[0] * ft[0] / (e[0] + lam) + ft[1] * ft[1] / (e[1] + lam)) / norm;
@@ -575,11 +602,14 @@ static double update(constraint_solve *s, int i)
 
 /* One symmetric sweep, the rows in order then back (symmetric Gauss–Seidel:
  * a force found at one end of a chain of contacts, a stack's top or its
- * floor, reaches the other end within a sweep); the largest force change. */
-static double sweep(constraint_solve *s)
+ * floor, reaches the other end within a sweep); the largest force change.
+ * A forward pass that changes nothing beyond tol found a fixed point: the
+ * sweep ends there. */
+static double sweep(constraint_solve *s, double tol)
 {
     double change = 0;
     for (int i = 0; i < s->nrow; i += s->kind[i] == ROW_FRICTION ? 2 : 1) change = fmax(change, update(s, i));
+    if (change <= tol) return change;
     for (int i = s->nrow - 1; i >= 0; i -= s->kind[i] == ROW_FRICTION ? 2 : 1)
         change = fmax(change, update(s, s->kind[i] == ROW_FRICTION ? i - 1 : i));
     return change;
@@ -695,7 +725,7 @@ int constraint_apply(constraint_solve *s, const mech_model *m, constraint_fd_fn 
     int it = 0;
     double change = 0;
     while (it < m->solver.iterations) {
-        change = sweep(s);
+        change = sweep(s, m->solver.tolerance);
         it++;
         if (change <= m->solver.tolerance) break;
     }
