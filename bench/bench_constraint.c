@@ -16,8 +16,6 @@
 #include "mech/mech.h"
 #include "sim/data.h"
 
-#include "test_support.h"
-
 #define KP 100.0
 #define KD 2.0
 #define DT 0.002
@@ -70,9 +68,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_constraint MODEL.mech KEYFRAME BASE_Z\n");
         return 2;
     }
-    mech_model *m = test_load_model(argv[1]);
     mech_error err;
-    mech_data *d = mech_data_new_aba(m, &err);
+    mech_model *m = mech_model_load(argv[1], &err);
+    mech_data *d = m ? mech_data_new_aba(m, &err) : NULL;
     if (!d) {
         fprintf(stderr, "bench_constraint: %s\n", err.message);
         return 1;
