@@ -401,7 +401,7 @@ void mech_data_constrained_fd(void *ctx, const double *q, const double *qd, cons
     mech_data *d = ctx;
     d->fd(d, q, qd, tau, fext, qdd);
     double t0 = mech_clock_ms();
-    if (constraint_apply(d->cs, &d->eval, d->fd, d, q, qd, tau, fext, qdd)) d->cs_failed = 1;
+    if (constraint_apply(d->cs, &d->eval, d->fd, d, q, qd, tau, fext, d->act, qdd)) d->cs_failed = 1;
     d->stage_ms[1] += mech_clock_ms() - t0;
 }
 
