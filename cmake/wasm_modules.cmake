@@ -69,7 +69,7 @@ endfunction()
 # table is exported (as __indirect_function_table, which STANDALONE_WASM
 # exports) and may grow, for the jitted modules' functions.
 add_executable(runtime ${CMAKE_SOURCE_DIR}/wasm/runtime.c ${CMAKE_SOURCE_DIR}/wasm/jit.c
-  ${CMAKE_SOURCE_DIR}/wasm/observe.c ${CMAKE_SOURCE_DIR}/wasm/xpbd.c
+  ${CMAKE_SOURCE_DIR}/wasm/observe.c ${CMAKE_SOURCE_DIR}/wasm/xpbd.c ${CMAKE_SOURCE_DIR}/wasm/mesh_hull.c
   ${MECHGEN_SOURCES})
 target_include_directories(runtime PRIVATE ${MECH_WASM_INCLUDES})
 mech_wasm_executable(runtime runtime)

@@ -77,13 +77,13 @@ int constraint_model_needs(const mech_model *m)
     return 0;
 }
 
-static void collider_from_shape(const mech_shape *s, collider *c)
+static void collider_from_shape(const mech_model *m, const mech_shape *s, collider *c)
 {
-    static const collide_kind kinds[] = { [MECH_SHAPE_BOX] = COLLIDE_BOX,
-                                          [MECH_SHAPE_SPHERE] = COLLIDE_SPHERE,
-                                          [MECH_SHAPE_CYLINDER] = COLLIDE_CYLINDER,
-                                          [MECH_SHAPE_CAPSULE] = COLLIDE_CAPSULE,
-                                          [MECH_SHAPE_PLANE] = COLLIDE_PLANE };
+    static const collide_kind kinds[] = {
+        [MECH_SHAPE_BOX] = COLLIDE_BOX,           [MECH_SHAPE_SPHERE] = COLLIDE_SPHERE,
+        [MECH_SHAPE_CYLINDER] = COLLIDE_CYLINDER, [MECH_SHAPE_CAPSULE] = COLLIDE_CAPSULE,
+        [MECH_SHAPE_PLANE] = COLLIDE_PLANE,       [MECH_SHAPE_MESH] = COLLIDE_HULL
+    };
     c->shape.kind = kinds[s->type];
     c->body = s->body;
     memcpy(c->shape.pos, s->pos, sizeof c->shape.pos);
@@ -94,6 +94,10 @@ static void collider_from_shape(const mech_shape *s, collider *c)
         c->shape.size[0] = s->size[0];
         c->shape.size[1] = 0.5 * s->size[1];
         c->shape.size[2] = 0;
+    }
+    if (s->type == MECH_SHAPE_MESH) {
+        c->shape.hull = m->meshes[s->mesh].hull;
+        c->shape.nhull = m->meshes[s->mesh].nhull;
     }
     c->mu = s->mu_s;
     c->contype = s->contype;
@@ -126,7 +130,7 @@ constraint_solve *constraint_new(const mech_model *m)
     s->ydq = s->dq + m->nv + 1;
     for (int i = 0; i < m->nshape + m->nstatic; i++) {
         const mech_shape *sh = i < m->nshape ? &m->shapes[i] : &m->statics[i - m->nshape];
-        if (!sh->visual) collider_from_shape(sh, &s->colliders[s->ncollider++]);
+        if (mech_shape_collides(m, sh)) collider_from_shape(m, sh, &s->colliders[s->ncollider++]);
     }
     for (int i = 0; i < s->ncollider; i++) /* the box of the collider at its body's frame holds it: its sphere too */
         if (s->colliders[i].body >= 0) {
