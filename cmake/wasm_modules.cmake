@@ -25,7 +25,9 @@ file(MAKE_DIRECTORY ${dist}/models)
 set(MECH_WASM_INCLUDES ${MECH_CORE_INCLUDES} ${CMAKE_SOURCE_DIR}/wasm)
 # 1 MiB of stack and 2 MiB to start: a module holds one model's state; memory
 # grows on demand and index.mjs refreshes its views when it does.
-set(MECH_WASM_LINK -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1MB -sINITIAL_MEMORY=2MB)
+# cmake/mech_now_ms.js declares the clock core/sim/clock.c imports (env.mech_now_ms, from wasm/module.mjs).
+set(MECH_WASM_LINK -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1MB -sINITIAL_MEMORY=2MB
+  --js-library=${CMAKE_SOURCE_DIR}/cmake/mech_now_ms.js)
 set(MECH_WASM_EXPORTS -sEXPORTED_FUNCTIONS=_malloc,_free)
 # Added for the per-model modules' own sources (the generated dynamics,
 # model.c; not the shared archive): wasm SIMD, so that
@@ -67,7 +69,7 @@ endfunction()
 # table is exported (as __indirect_function_table, which STANDALONE_WASM
 # exports) and may grow, for the jitted modules' functions.
 add_executable(runtime ${CMAKE_SOURCE_DIR}/wasm/runtime.c ${CMAKE_SOURCE_DIR}/wasm/jit.c
-  ${CMAKE_SOURCE_DIR}/wasm/observe.c ${CMAKE_SOURCE_DIR}/wasm/xpbd.c
+  ${CMAKE_SOURCE_DIR}/wasm/observe.c ${CMAKE_SOURCE_DIR}/wasm/xpbd.c ${CMAKE_SOURCE_DIR}/wasm/mesh_hull.c
   ${MECHGEN_SOURCES})
 target_include_directories(runtime PRIVATE ${MECH_WASM_INCLUDES})
 mech_wasm_executable(runtime runtime)

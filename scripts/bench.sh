@@ -29,6 +29,15 @@ benchmarks() {
   "$build/bench/bench_native" models/*.mech models/loops/*.mech
   # What actuators cost the generated forward dynamics (the Panda with and without its servos).
   [ ! -x "$build/bench/bench_actuators" ] || "$build/bench/bench_actuators"
+  # The constraint solve natively: the Unitree Go2 (imported) standing on the floor, H⁻¹ through the factors vs
+  # one dynamics call per row (docs/benchmarks.md "The constraint solve"); skipped without the shared robots.
+  robots=${MECH_ROBOTS:-$(for d in ../shared/data/robots ../../shared/data/robots; do [ -d "$d" ] && echo "$d" && break; done)}
+  if [ -n "$robots" ] && [ -f "$robots/unitree_go2/scene.xml" ] && [ -x "$build/bench/bench_constraint" ]; then
+    go2=$(mktemp -d)
+    node scripts/import.mjs "$robots/unitree_go2/scene.xml" > "$go2/go2.mech" 2>/dev/null
+    "$build/bench/bench_constraint" "$go2/go2.mech" home 0.27
+    rm -rf "$go2"
+  fi
 
   [ "$build" = build ] || return 0
 
@@ -53,6 +62,8 @@ benchmarks() {
   # The tracked vehicles' contact stage by part, the whole step native, and the same step in WebAssembly (docs/contact.md).
   "$build/bench/bench_contact" models/tracks/*.mech
   node bench/contact_wasm.mjs
+  # The Go2 standing: the generated engine with the constraint solve in WebAssembly against mujoco-js's mj_step.
+  node bench/contact_solve.mjs
   # The HMMWVs driven on their Fiala tires in WebAssembly at their own step (docs/contact.md "Tires").
   node bench/tires_wasm.mjs
 

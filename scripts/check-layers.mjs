@@ -52,6 +52,8 @@ const EXCEPTIONS = [
    'the validate and energy subcommands run the dense reference and ABA directly'],
   ['bench/bench_actuators.c', ['core/rbda/sample.h', 'core/sim/generated.h'],
    'times two generated models, the Panda with and without its actuators, on random states'],
+  ['bench/bench_constraint.c', ['core/sim/data.h'],
+   'switches the run\'s constraint solve to one dynamics call per row (constraint_per_row), the yardstick it times'],
   ['bench/bench_contact.c', ['core/contact/contact.h', 'core/contact/ground_contact.h', 'core/contact/track_contact.h', 'core/rbda/kinematics.h', 'core/rbda/sample.h', 'core/sim/generated.h'],
    'times the contact stage\'s parts one by one'],
   ['bench/bench_native.c', ['core/rbda/dense.h', 'core/rbda/loop_project.h', 'core/rbda/loop_sample.h', 'core/rbda/loops.h', 'core/rbda/sample.h', 'core/sim/generated.h', 'tests/mujoco/mjcf.h'],

@@ -59,7 +59,10 @@ export interface ModelDescription {
   bodies: BodyDescription[];
   pois: { name: string; body: number; pos: [number, number, number] }[];
   shapes: {
-    /** 'mesh': drawn only, the mesh `meshes[mesh]` (docs/mech-format.md, "Meshes"); size unused. */
+    /**
+     * 'mesh': the mesh `meshes[mesh]`, colliding through its convex hull unless visual when the model is opened with
+     * its file (OpenOptions.files; docs/mech-format.md, "Meshes"); size unused.
+     */
     type: 'box' | 'sphere' | 'cylinder' | 'capsule' | 'mesh';
     body: number;
     /** Type 'mesh' only: its index into `meshes`. */
@@ -106,6 +109,8 @@ export interface ModelDescription {
   ground: GroundDescription | null;
   /** The step (s) a model with a band, a ground or a tire takes (its contact period / 90); 0 without contact. */
   contactDt: number;
+  /** The file has a `contact` line: its body colliders touch each other and its statics on Featherstone. */
+  contact: boolean;
   /** The file's step (s): its `xpbd` block's dt (0.01 without one), what engine 'xpbd' steps it at. */
   dt: number;
   /** The fixed tendons, in file order (docs/mech-format.md, "Tendons"). */
@@ -277,6 +282,14 @@ export interface OpenOptions {
    * Default 1000, under the page's two-second watchdog.  step()'s options.budgetMs overrides it per call.
    */
   stepBudgetMs?: number;
+  /**
+   * The mesh files the model's `mesh` lines name, by their path as written there (OBJ or STL; docs/mech-format.md,
+   * "Meshes"): each mesh that a shape not marked visual draws collides through the convex hull of its file's points
+   * (at most 64 of them: the extreme points along evenly spread directions), on backend 'runtime' and engine 'xpbd'
+   * ('generated' and 'jit' refuse files).  A colliding mesh whose file is missing is drawn only, named in
+   * Sim.warnings; a malformed file, or one whose points span no volume, is an error naming it.
+   */
+  files?: Record<string, string | Uint8Array>;
 }
 
 /** .mech text to run on the runtime engine. */
@@ -343,6 +356,11 @@ export class Sim {
   /** Actuators: their ctrl is the last nu entries of act. */
   readonly nu: number;
   readonly bodyNames: readonly string[];
+  /**
+   * What opened but will not behave as written: each mesh that a colliding `shape mesh` draws whose file was not in
+   * OpenOptions.files (its shapes are drawn only).  Empty otherwise.
+   */
+  readonly warnings: readonly string[];
   /** nq joint positions; a floating body's slice is qw qx qy qz x y z.  On XPBD: read back from the bodies after each step. */
   readonly q: Float64Array;
   /** nv joint velocities; a floating body's slice is its body-frame [ω; v]. */
@@ -402,6 +420,11 @@ export class Sim {
   setFloor(on: boolean, height?: number): void;
   /** The floor's height when on, else null. */
   readonly floor: number | null;
+  /**
+   * Wall-clock ms the steps have spent since the Sim opened in the penalty contact stage and in the constraint
+   * solve (Featherstone; zeros on XPBD); a report, subtract two readings.
+   */
+  stageTimes(): { contact: number; solve: number };
   /** The last step's constraint solve: rows, Gauss–Seidel sweeps, residual. */
   solverStats(): { rows: number; sweeps: number; residual: number };
   /** The rods (`rod` blocks) in file order on XPBD; [] on Featherstone, which ignores rods. */

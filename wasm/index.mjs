@@ -157,7 +157,7 @@ function openOptions(options) {
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`openModel: options must be an object such as { backend: 'runtime' }, got ${shown(options)}`);
   }
-  const keys = [...Object.keys(OPTIONS), 'stepBudgetMs'];
+  const keys = [...Object.keys(OPTIONS), 'stepBudgetMs', 'files'];
   const unknown = Object.keys(options).find((key) => !keys.includes(key));
   if (unknown !== undefined) {
     throw new TypeError(`openModel: unknown option '${unknown}'; the options are ${keys.join(', ').replace(/, ([^,]*)$/, ' and $1')}`);
@@ -172,6 +172,7 @@ function openOptions(options) {
   }
   checked.stepBudgetMs = options.stepBudgetMs === undefined ? STEP_BUDGET_MS
     : budgetMs('openModel: stepBudgetMs', options.stepBudgetMs);
+  checked.files = meshFiles(options.files);
   return checked;
 }
 
@@ -198,9 +199,12 @@ export async function openModel(source, options) {
 
 /** openModel without its step budget. @param {string | ModelText} source @param {OpenOptions} options */
 async function openSource(source, options) {
-  const { backend, engine = 'featherstone' } = options;
+  const { backend, engine = 'featherstone', files } = options;
   if (engine === 'xpbd' && (backend === 'generated' || backend === 'jit')) {
     throw new RangeError(`openModel: engine 'xpbd' runs in the runtime module; backend '${backend}' is Featherstone only`);
+  }
+  if (files && (backend === 'generated' || backend === 'jit')) {
+    throw new RangeError(`openModel: files (mesh colliders) run on backend 'runtime' and engine 'xpbd'; backend '${backend}' has none`);
   }
   if (typeof source === 'string') {
     const shipped = await shippedModel(source);
@@ -209,7 +213,7 @@ async function openSource(source, options) {
     }
     if (backend === 'jit') return openJit(await loadModelText(source), source);
     if (backend === 'runtime' || engine === 'xpbd' || shipped.backend !== 'generated') {
-      return openText(await loadModelText(source), source, engine);
+      return openText(await loadModelText(source), source, engine, files);
     }
     if (shipped.module) return openScene(shipped.module, await loadModelText(source), source);
     const mod = await instance(source);
@@ -225,7 +229,7 @@ async function openSource(source, options) {
   const name = source.name ?? 'model';
   if (typeof name !== 'string') throw new TypeError('openModel: source.name must be a string');
   sized(text, name);
-  return backend === 'jit' ? openJit(text, name) : openText(text, name, engine);
+  return backend === 'jit' ? openJit(text, name) : openText(text, name, engine, files);
 }
 
 /**
@@ -268,12 +272,119 @@ async function openJit(text, name) {
   return new Sim(mod, ptr, 'jit', 'featherstone', close, { model: forwardModelGravity, any: forward });
 }
 
-async function openText(text, name, engine) {
+/**
+ * A Sim of `text` on the runtime module's ABA or XPBD: parsed, its colliding mesh shapes given their hulls from
+ * `files` (attachMeshHulls), then run.
+ * @param {string | Uint8Array} text @param {string} name @param {Engine} engine
+ * @param {Record<string, string | Uint8Array> | undefined} files
+ */
+async function openText(text, name, engine, files) {
   const mod = await instance('runtime');
-  const open = engine === 'xpbd' ? mod.exports.mw_open_text_xpbd : mod.exports.mw_open_text;
-  const ptr = mod.withString(name, (namePtr) =>
-    mod.withString(text, (textPtr, length) => open(textPtr, length, namePtr)));
-  return new Sim(mod, opened(mod, ptr), 'runtime', engine);
+  const x = mod.exports;
+  const model = opened(mod, mod.withString(name, (namePtr) =>
+    mod.withString(text, (textPtr, length) => x.mw_model_parse(textPtr, length, namePtr))));
+  let warnings;
+  try {
+    warnings = await attachMeshHulls(mod, model, files);
+  } catch (e) {
+    x.mw_model_free(model);
+    throw e;
+  }
+  const ptr = x.mw_model_open(model, engine === 'xpbd' ? 1 : 0); // adopts the model, or frees it
+  return new Sim(mod, opened(mod, ptr), 'runtime', engine, undefined, null, warnings);
+}
+
+/**
+ * openModel's files, checked: undefined, or an object of file contents (string or Uint8Array) by path.
+ * @param {unknown} files @returns {Record<string, string | Uint8Array> | undefined}
+ */
+function meshFiles(files) {
+  if (files === undefined) return undefined;
+  if (files === null || typeof files !== 'object' || Array.isArray(files)) {
+    throw new TypeError(`openModel: files must be an object of file contents by path, such as { 'assets/foot.obj': text }, got ${shown(files)}`);
+  }
+  const files_ = /** @type {Record<string, unknown>} */ (files);
+  for (const [path, data] of Object.entries(files_)) {
+    if (typeof data !== 'string' && !(data instanceof Uint8Array)) {
+      throw new TypeError(`openModel: files['${path}'] must be a string or a Uint8Array, got ${shown(data)}`);
+    }
+  }
+  return /** @type {Record<string, string | Uint8Array>} */ (files_);
+}
+
+/** The most points of a mesh collider's hull (MECH_MESH_HULL_MAX in include/mech/model.h). */
+const MESH_HULL_MAX = 64;
+
+/**
+ * Give each mesh that a colliding shape draws (not `visual`; docs/mech-format.md, "Meshes") its convex hull, read
+ * from `files`: the file parsed (import/mesh.mjs), the hull of its points (import/hull.mjs), cut to at most
+ * MESH_HULL_MAX points (hullPoints); the C side places them by the mesh line's scale, refpos and refquat and checks
+ * them.  A malformed file or a flat mesh is an error naming the file; a mesh whose file is not in `files` stays
+ * drawn only, and the returned warnings name it.
+ * @param {WasmModule} mod @param {number} model @param {Record<string, string | Uint8Array> | undefined} files
+ * @returns {Promise<string[]>}
+ */
+async function attachMeshHulls(mod, model, files) {
+  const x = mod.exports;
+  const warnings = [];
+  for (let i = 0; i < x.mw_model_mesh_count(model); i++) {
+    if (!x.mw_model_mesh_collides(model, i)) continue;
+    const name = mod.string(x.mw_model_mesh_name(model, i)), file = mod.string(x.mw_model_mesh_file(model, i));
+    const data = files?.[file] ?? files?.[file.replace(/^\.\//, '')];
+    if (data === undefined) {
+      warnings.push(`mesh '${name}': its file '${file}' was not given (openModel's files), so its shapes are drawn only and do not collide`);
+      continue;
+    }
+    const [{ parseMesh }, { convexHull }] = await Promise.all([import('./import/mesh.mjs'), import('./import/hull.mjs')]);
+    const { vertices } = parseMesh(data, file);
+    let hull;
+    try {
+      hull = convexHull(vertices);
+    } catch (e) {
+      throw new MechError(`mesh '${name}' (${file}): ${/** @type {Error} */ (e).message}: it cannot collide; mark its shapes visual`, 0, 0);
+    }
+    const points = hullPoints(vertices, hull.vertices);
+    const ptr = x.malloc(points.length * 8);
+    if (!ptr) throw new RangeError(`out of WebAssembly memory for the hull of mesh '${name}'`);
+    try {
+      mod.f64(ptr, points.length).set(points);
+      if (x.mw_model_set_mesh_hull(model, i, ptr, points.length / 3)) opened(mod, 0);
+    } finally {
+      x.free(ptr);
+    }
+  }
+  return warnings;
+}
+
+/**
+ * At most MESH_HULL_MAX of the hull's points, x y z each: all of them when few enough, else the extreme points
+ * along the most directions of a Fibonacci sphere (64, 128, ... evenly spread) that still give no more, so the
+ * collider is the hull of extreme points spread over the surface, inside the mesh's hull by at most the sagitta
+ * of the directions' spacing.
+ * @param {Float64Array} v all points, x y z each @param {number[]} ids the hull's points (indices into v)
+ * @returns {Float64Array}
+ */
+function hullPoints(v, ids) {
+  let chosen = ids;
+  if (ids.length > MESH_HULL_MAX) {
+    chosen = [];
+    for (let k = MESH_HULL_MAX; k <= 64 * MESH_HULL_MAX; k *= 2) {
+      const set = new Set();
+      for (let j = 0; j < k; j++) {
+        const z = 1 - (2 * j + 1) / k, r = Math.sqrt(1 - z * z), phi = j * 2.399963229728653;
+        const d = [r * Math.cos(phi), r * Math.sin(phi), z];
+        let best = ids[0], top = -Infinity;
+        for (const i of ids) {
+          const h = d[0] * v[3 * i] + d[1] * v[3 * i + 1] + d[2] * v[3 * i + 2];
+          if (h > top) top = h, best = i;
+        }
+        set.add(best);
+      }
+      if (set.size > MESH_HULL_MAX) break;
+      chosen = [...set].sort((a, b) => a - b);
+    }
+  }
+  return Float64Array.from(chosen.flatMap((i) => [v[3 * i], v[3 * i + 1], v[3 * i + 2]]));
 }
 
 /**
@@ -333,9 +444,10 @@ export class Sim {
    * @param {(ptr: number) => void} [close] what dispose() does with the handle (default mw_close)
    * @param {{ model: (ptr: number) => number, any: (ptr: number) => number } | null} [forwards] a fast path of forward()
    *   (a jitted module's, at the model's gravity and at any: 0 done, else the module's mw_forward runs; wasm/jit.mjs)
+   * @param {string[]} [warnings] what opened but will not behave as written (a mesh collider without its file)
    */
   constructor(mod, ptr, backend, engine = 'featherstone', close = (handle) => mod.exports.mw_close(handle),
-    forwards = null) {
+    forwards = null, warnings = []) {
     this.#mod = mod;
     this.#ptr = ptr;
     this.#close = close;
@@ -357,6 +469,8 @@ export class Sim {
     this.description = mod.string(mod.exports.mw_description(ptr));
     this.bodyNames = Object.freeze(Array.from({ length: this.nb }, (_, i) =>
       mod.string(mod.exports.mw_body_name(ptr, i))));
+    /** what opened but will not behave as written: each colliding mesh whose file openModel was not given */
+    this.warnings = Object.freeze([...warnings]);
     Object.freeze(this);
   }
 
@@ -587,6 +701,19 @@ export class Sim {
   get floor() {
     const h = this.#mod.exports.mw_floor(this.#handle());
     return Number.isNaN(h) ? null : h;
+  }
+
+  /**
+   * The wall-clock ms this Sim's steps have spent, since it was opened, in
+   * the penalty contact stage (bands, grounds) and in the constraint solve
+   * (its collision detection included) on Featherstone; zeros on XPBD.  A
+   * report (no result depends on it): subtract two readings for the steps
+   * between them.
+   * @returns {{ contact: number, solve: number }}
+   */
+  stageTimes() {
+    const [contact, solve] = this.#mod.f64(this.#mod.exports.mw_stage_times(this.#handle()), 2);
+    return { contact, solve };
   }
 
   /**

@@ -1,6 +1,6 @@
 // module.mjs — one instantiated WebAssembly module of this project and the
 // plumbing around it: loading (fetch in browsers, the file system in Node),
-// the one import the modules need, C strings, and views into linear memory.
+// the two imports the modules need, C strings, and views into linear memory.
 // Internal to wasm/index.mjs; not part of the public API.
 
 /** Word offsets in a handle's arrays (mw_arrays: mech_data_arrays, include/mech/sim.h). */
@@ -58,7 +58,10 @@ export class WasmModule {
       throw e;
     }
     const self = new WasmModule();
-    const imports = { env: { emscripten_notify_memory_growth: () => { self.generation++; } } };
+    // The memory-growth notification, and the clock of the stage times (core/sim/clock.h, cmake/mech_now_ms.js).
+    const imports = {
+      env: { emscripten_notify_memory_growth: () => { self.generation++; }, mech_now_ms: () => performance.now() },
+    };
     const instance = await WebAssembly.instantiate(module, imports);
     self.exports = instance.exports;
     self.exports._initialize();

@@ -190,6 +190,14 @@ EMSCRIPTEN_KEEPALIVE double mw_floor(const mw_sim *s)
     return mech_data_floor(s, &h) ? h : __builtin_nan("");
 }
 
+/* The ms spent in the contact stage and the constraint solve since the run opened (mech_data_stage_times). */
+EMSCRIPTEN_KEEPALIVE const double *mw_stage_times(const mw_sim *s)
+{
+    static double out[2];
+    mech_data_stage_times(s, out);
+    return out;
+}
+
 /* The last step's constraint solve: rows, sweeps, residual (mech_data_solver_stats). */
 EMSCRIPTEN_KEEPALIVE const double *mw_solver_stats(const mw_sim *s)
 {

@@ -11,16 +11,6 @@
 #include "mech/xpbd.h"
 #include "sim.h"
 
-/* A handle running `len` bytes of .mech text on XPBD, or NULL with the error
- * set: a parse error (file:line:col), or what XPBD cannot run. */
-EMSCRIPTEN_KEEPALIVE mw_sim *mw_open_text_xpbd(const char *text, size_t len, const char *name)
-{
-    mech_model *m = mw_parse(text, len, name);
-    if (!m) return NULL;
-    mech_error err;
-    return mw_sim_adopt(mech_data_new_xpbd(m, &err), m, &err);
-}
-
 /* [primal, constraint] residuals (eqs. 51, 52) of the last substep, or NULL
  * when the handle does not run XPBD. */
 EMSCRIPTEN_KEEPALIVE const double *mw_xpbd_residuals(const mw_sim *s) { return mech_data_xpbd_residuals(s); }

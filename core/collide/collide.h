@@ -18,14 +18,20 @@ typedef enum {
     COLLIDE_CAPSULE,  /* size[0] = r, size[1] = half the straight part (along z) */
     COLLIDE_BOX,      /* size = half extents                          */
     COLLIDE_CYLINDER, /* size[0] = r, size[1] = half length (along z) */
-    COLLIDE_PLANE     /* the z = 0 plane of its frame, solid below (static only) */
+    COLLIDE_PLANE,    /* the z = 0 plane of its frame, solid below (static only) */
+    COLLIDE_HULL      /* the convex hull of hull[0 .. nhull) (points in its frame) */
 } collide_kind;
+
+/* A hull's vertex count: at least 4 spanning a volume, at most this. */
+#define COLLIDE_HULL_MAX 64
 
 /* A shape at its local pose in its owner's frame: centre pos, axes R (columns). */
 typedef struct {
     collide_kind kind;
     double size[3];
     double pos[3], R[9];
+    const double *hull; /* COLLIDE_HULL: nhull points x y z, not owned */
+    int nhull;
 } collide_shape;
 
 /* A body's world pose: position and unit quaternion [w x y z]. */
@@ -37,6 +43,8 @@ typedef struct {
 typedef struct {
     collide_kind kind;
     double c[3], R[9], size[3];
+    const double *hull; /* COLLIDE_HULL: the shape's points, in its frame */
+    int nhull;
 } collide_placed;
 
 /* The shape on a body at world position p, rotation R: c = p + R pos,
@@ -55,8 +63,8 @@ typedef struct {
 } collide_manifold;
 
 /* The manifold of A against B within `margin`; 0 when the pair has no
- * narrow phase (a cylinder against anything but a plane or a sphere, two
- * planes) or no point is closer than margin.  Returns the point count. */
+ * narrow phase (a cylinder against a box, capsule or cylinder; two planes)
+ * or no point is closer than margin.  Returns the point count. */
 int collide_pair(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *out);
 
 /* The pair functions (A of the first kind, B of the second); collide_pair
@@ -72,6 +80,30 @@ int collide_sphere_cylinder(const collide_placed *a, const collide_placed *b, do
 int collide_sphere_box(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *o);
 int collide_capsule_box(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *o);
 int collide_box_box(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *o);
+/* A hull against a plane (every vertex closer than margin, at most
+ * COLLIDE_MAX_MANIFOLD deep and spread ones), and against any convex shape
+ * (GJK and EPA, then the touching features clipped: narrow_hull.c). */
+int collide_hull_plane(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *o);
+int collide_hull_convex(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *o);
+
+/* ---- support mapping (gjk.c) ---- */
+
+/* A convex shape as a core and a radius: a sphere is a point, a capsule a
+ * segment, each swollen by size[0]; a box, cylinder or hull is its own core
+ * (radius 0). */
+double collide_radius(const collide_placed *s);
+/* The point of s's core farthest along d (world): its support point. */
+void collide_support(const collide_placed *s, const double d[3], double out[3]);
+
+/* Closest points of two cores: the distance (0 when they overlap, then the
+ * points are a penetration's deepest pair from EPA and depth its length);
+ * n the unit normal from B to A.  Returns 0, or -1 when the iteration caps
+ * ended it (the best estimate is still written). */
+typedef struct {
+    double dist, depth; /* one of them is 0 */
+    double n[3], pa[3], pb[3];
+} collide_gjk;
+int collide_gjk_epa(const collide_placed *a, const collide_placed *b, collide_gjk *out);
 
 /* Small geometry shared by the pair files. */
 /* Closest points of segments p1 + s d1, p2 + t d2 (s, t in [0, 1]). */

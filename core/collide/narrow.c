@@ -1,6 +1,6 @@
 /* narrow.c — a shape placed at its body's pose, and the narrow phase's
  * dispatch: each pair of shape kinds to its function (narrow_plane.c,
- * _round.c, _box.c, _cylinder.c), with A and B swapped and the manifold
+ * _round.c, _box.c, _cylinder.c, _hull.c), with A and B swapped and the manifold
  * flipped when the table has the pair the other way round. */
 #include "collide/collide.h"
 
@@ -13,6 +13,8 @@ void collide_shape_place(const collide_shape *s, const double p[3], const double
 {
     out->kind = s->kind;
     memcpy(out->size, s->size, sizeof out->size);
+    out->hull = s->hull;
+    out->nhull = s->nhull;
     m3_mulv(R, s->pos, out->c);
     for (int k = 0; k < 3; k++) out->c[k] += p[k];
     m3_mul(R, s->R, out->R);
@@ -38,7 +40,7 @@ void collide_manifold_add(collide_manifold *o, const double pa[3], const double 
 typedef int (*pair_fn)(const collide_placed *, const collide_placed *, double, collide_manifold *);
 
 /* [A][B] in the order of collide_kind; NULL: see the transposed entry, or no narrow phase. */
-static const pair_fn table[5][5] = {
+static const pair_fn table[6][6] = {
     [COLLIDE_SPHERE] = { [COLLIDE_SPHERE] = collide_sphere_sphere,
                          [COLLIDE_CAPSULE] = collide_sphere_capsule,
                          [COLLIDE_BOX] = collide_sphere_box,
@@ -47,6 +49,12 @@ static const pair_fn table[5][5] = {
     [COLLIDE_CAPSULE] = { [COLLIDE_CAPSULE] = collide_capsule_capsule, [COLLIDE_BOX] = collide_capsule_box, [COLLIDE_PLANE] = collide_capsule_plane },
     [COLLIDE_BOX] = { [COLLIDE_BOX] = collide_box_box, [COLLIDE_PLANE] = collide_box_plane },
     [COLLIDE_CYLINDER] = { [COLLIDE_PLANE] = collide_cylinder_plane },
+    [COLLIDE_HULL] = { [COLLIDE_SPHERE] = collide_hull_convex,
+                       [COLLIDE_CAPSULE] = collide_hull_convex,
+                       [COLLIDE_BOX] = collide_hull_convex,
+                       [COLLIDE_CYLINDER] = collide_hull_convex,
+                       [COLLIDE_PLANE] = collide_hull_plane,
+                       [COLLIDE_HULL] = collide_hull_convex },
 };
 
 int collide_pair(const collide_placed *a, const collide_placed *b, double margin, collide_manifold *out)
@@ -66,9 +74,21 @@ int collide_pair(const collide_placed *a, const collide_placed *b, double margin
 }
 
 /* World AABB: centre ± the support extents Σ_k |R_ik| h_k of the core shape
- * plus its radius. */
+ * plus its radius; a hull's, its support points along ± each world axis. */
 void collide_placed_aabb(const collide_placed *s, double lo[3], double hi[3])
 {
+    if (s->kind == COLLIDE_HULL) {
+        for (int i = 0; i < 3; i++) {
+            double d[3] = { 0, 0, 0 }, x[3];
+            d[i] = 1;
+            collide_support(s, d, x);
+            hi[i] = x[i];
+            d[i] = -1;
+            collide_support(s, d, x);
+            lo[i] = x[i];
+        }
+        return;
+    }
     for (int i = 0; i < 3; i++) {
         const double *R = s->R + 3 * i;
         double e;

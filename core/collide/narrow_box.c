@@ -195,19 +195,23 @@ int collide_capsule_box(const collide_placed *a, const collide_placed *b, double
 
 /* ---- box–box ---- */
 
-/* Keep the part of polygon in (n, c) with (x − c)·u ≤ lim; returns its size. */
+/* Keep the part of polygon in (n, c) with (x − c)·u ≤ lim; returns its size.
+ * A vertex within rounding of the line (|d| ≤ tol) is on it: kept, and no
+ * crossing is made next to it, so aligned faces (a box resting square on
+ * another) give their corners and no spurious midpoints. */
 static int clip(double (*in)[3], int n, double (*out)[3], const double c[3], const double u[3], double lim)
 {
+    const double tol = 1e-12 * fabs(lim);
     int m = 0;
     for (int i = 0; i < n; i++) {
         const double *p = in[i], *q = in[(i + 1) % n];
         double dp = (p[0] - c[0]) * u[0] + (p[1] - c[1]) * u[1] + (p[2] - c[2]) * u[2] - lim;
         double dq = (q[0] - c[0]) * u[0] + (q[1] - c[1]) * u[1] + (q[2] - c[2]) * u[2] - lim;
-        if (dp <= 0) {
+        if (dp <= tol) {
             for (int k = 0; k < 3; k++) out[m][k] = p[k];
             m++;
         }
-        if ((dp < 0 && dq > 0) || (dp > 0 && dq < 0)) {
+        if ((dp < -tol && dq > tol) || (dp > tol && dq < -tol)) {
             double s = dp / (dp - dq);
             for (int k = 0; k < 3; k++) out[m][k] = p[k] + s * (q[k] - p[k]);
             m++;

@@ -1,5 +1,5 @@
 /* collide_sdf.c — signed distance functions of the collider shapes (negative
- * inside) and their outward unit normals, for the rigid–rod narrow phase
+ * inside; a hull's from gjk.c) and their outward unit normals, for the rigid–rod narrow phase
  * (Tobin & Rucker §7.1.1).  Each is evaluated in the shape's frame, l =
  * Rᵀ(x − c), and its normal turned back to the world. */
 #include "collide/collide.h"
@@ -26,8 +26,19 @@ static double box2(double qa, double qb, double *wa, double *wb)
 
 static double sign(double v) { return v < 0 ? -1.0 : 1.0; }
 
+/* A hull's: GJK's distance from the point, or EPA's depth inside. */
+static double hull_sdf(const collide_placed *s, const double x[3], double n[3])
+{
+    collide_placed p = { .kind = COLLIDE_SPHERE, .c = { x[0], x[1], x[2] }, .R = { 1, 0, 0, 0, 1, 0, 0, 0, 1 } };
+    collide_gjk g;
+    collide_gjk_epa(&p, s, &g);
+    for (int k = 0; k < 3; k++) n[k] = g.n[k];
+    return g.dist - g.depth;
+}
+
 double collide_sdf(const collide_placed *s, const double x[3], double n[3])
 {
+    if (s->kind == COLLIDE_HULL) return hull_sdf(s, x, n);
     const double *h = s->size;
     double r[3], l[3], g[3] = { 0, 0, 1 }, phi;
     for (int k = 0; k < 3; k++) r[k] = x[k] - s->c[k];

@@ -1,8 +1,12 @@
 /* constraint.c — see constraint.h.  One apply: the rows at (q, v)
  * (contacts from the narrow phase, violated limits, friction loss), their
- * Jacobian J, Y = H⁻¹ Jᵀ through the engine's dynamics, A = J Y, MuJoCo's
- * soft-constraint reference and regularizer per row, then projected
- * Gauss–Seidel for f and qdd += Y f. */
+ * Jacobian J, the Delassus operator A = J H⁻¹ Jᵀ (delassus_tree or
+ * delassus_fd), MuJoCo's soft-constraint reference and regularizer per row,
+ * then projected Gauss–Seidel for f and qdd += H⁻¹ Jᵀ f.
+ *
+ * A new kind of row adds its J row, its distance (a0 before soft_rows) and
+ * its bound in a function beside contact_rows and joint_rows, called from
+ * collect_rows, and its projection in sweep. */
 #include "contact/constraint.h"
 
 #include <math.h>
@@ -11,8 +15,11 @@
 
 #include "collide/collide.h"
 #include "contact/equality.h"
+#include "rbda/aba.h"
 #include "rbda/elements.h"
 #include "rbda/kinematics.h"
+#include "rbda/ltdl.h"
+#include "spatial/linalg.h"
 #include "spatial/spatial.h"
 
 enum { ROW_NORMAL, ROW_FRICTION, ROW_LIMIT, ROW_FLOSS, ROW_EQUALITY };
@@ -25,17 +32,34 @@ typedef struct {
     unsigned contype, conaffinity;
 } collider;
 
+/* A collider placed at the apply's q, and its box. */
+typedef struct {
+    collide_placed p;
+    double lo[3], hi[3];
+} placed;
+
 struct constraint_solve {
     int nv, ncollider, floor, needs; /* needs: constraint_model_needs of its model */
+    equality_set *eq;                /* the model's equality constraints, NULL without */
     double floor_z;
     collider *colliders;
-    equality_set *eq; /* the model's equality constraints, NULL without */
+    placed *placed;     /* ncollider */
+    double (*reach)[4]; /* ncollider: a sphere holding the collider, centre in its body's frame and radius */
     mech_body_kin *kin;
-    double *dq, *ydq; /* nv scratch: a perturbed tau and its qdd */
+    double *dq, *ydq; /* nv scratch: a perturbed tau and its qdd, or H⁻¹ Jᵀ f */
+    /* a tree (no loops): H = Lᵀ D L (rbda/ltdl.h), H from aba_mass_matrix */
+    aba_ws *aws;
+    int per_row; /* constraint_per_row: the loops' way on a tree too */
+    int *lambda;
+    double *LD;   /* nv x nv */
+    double *dinv; /* nv: 1 / D */
     /* rows */
     int nrow, caprow;
-    double *J, *Y, *A;                        /* nrow x nv, nrow x nv (rows of H⁻¹ Jᵀ), nrow x nrow */
-    double *a0, *aref, *R, *f, *bound, *bias; /* per row (one block, a0 first); bound: friction loss's; bias below */
+    double *J, *Y, *A; /* nrow x nv; nrow x nv (rows of L⁻ᵀ Jᵀ on a tree, of H⁻¹ Jᵀ with loops); nrow x nrow */
+    double *M;         /* nrow x nrow: the factor of A + R (start_forces) */
+    int *sup, *nsup;   /* a tree: per row the dofs where its row of Y is nonzero (nrow x nv), their count */
+    double *a0, *aref, *R, *f, *bound,
+        *bias; /* per row (one block, a0 first); bound: friction loss's, a friction row's mu; bias below */
     int *kind;
     /* contacts: first row, and the output */
     int ncontact, capcontact;
@@ -58,13 +82,13 @@ int constraint_model_needs(const mech_model *m)
     return 0;
 }
 
-static void collider_from_shape(const mech_shape *s, collider *c)
+static void collider_from_shape(const mech_model *m, const mech_shape *s, collider *c)
 {
-    static const collide_kind kinds[] = { [MECH_SHAPE_BOX] = COLLIDE_BOX,
-                                          [MECH_SHAPE_SPHERE] = COLLIDE_SPHERE,
-                                          [MECH_SHAPE_CYLINDER] = COLLIDE_CYLINDER,
-                                          [MECH_SHAPE_CAPSULE] = COLLIDE_CAPSULE,
-                                          [MECH_SHAPE_PLANE] = COLLIDE_PLANE };
+    static const collide_kind kinds[] = {
+        [MECH_SHAPE_BOX] = COLLIDE_BOX,           [MECH_SHAPE_SPHERE] = COLLIDE_SPHERE,
+        [MECH_SHAPE_CYLINDER] = COLLIDE_CYLINDER, [MECH_SHAPE_CAPSULE] = COLLIDE_CAPSULE,
+        [MECH_SHAPE_PLANE] = COLLIDE_PLANE,       [MECH_SHAPE_MESH] = COLLIDE_HULL
+    };
     c->shape.kind = kinds[s->type];
     c->body = s->body;
     memcpy(c->shape.pos, s->pos, sizeof c->shape.pos);
@@ -75,6 +99,10 @@ static void collider_from_shape(const mech_shape *s, collider *c)
         c->shape.size[0] = s->size[0];
         c->shape.size[1] = 0.5 * s->size[1];
         c->shape.size[2] = 0;
+    }
+    if (s->type == MECH_SHAPE_MESH) {
+        c->shape.hull = m->meshes[s->mesh].hull;
+        c->shape.nhull = m->meshes[s->mesh].nhull;
     }
     c->mu = s->mu_s;
     c->contype = s->contype;
@@ -88,18 +116,39 @@ constraint_solve *constraint_new(const mech_model *m)
     s->nv = m->nv;
     s->needs = constraint_model_needs(m);
     s->colliders = calloc((size_t)(m->nshape + m->nstatic + 1), sizeof *s->colliders);
+    s->placed = calloc((size_t)(m->nshape + m->nstatic + 1), sizeof *s->placed);
+    s->reach = calloc((size_t)(m->nshape + m->nstatic + 1), sizeof *s->reach);
     s->kin = calloc((size_t)(m->nb + 1), sizeof *s->kin);
     s->dq = calloc(2 * (size_t)(m->nv + 1), sizeof *s->dq);
+    if (!m->nc) {
+        s->aws = aba_ws_new(m);
+        s->lambda = calloc((size_t)(m->nv + 1), sizeof *s->lambda);
+        s->LD = calloc((size_t)m->nv * (size_t)m->nv + 1, sizeof *s->LD);
+        s->dinv = calloc((size_t)m->nv + 1, sizeof *s->dinv);
+    }
     if (m->nequality) s->eq = equality_new(m);
-    if (!s->colliders || !s->kin || !s->dq || (m->nequality && !s->eq)) {
+    if (!s->colliders || !s->placed || !s->reach || !s->kin || !s->dq || (m->nequality && !s->eq) ||
+        (!m->nc && (!s->aws || !s->lambda || !s->LD || !s->dinv))) {
         constraint_free(s);
         return NULL;
     }
+    if (!m->nc) ltdl_parents(m, s->lambda);
     s->ydq = s->dq + m->nv + 1;
     for (int i = 0; i < m->nshape + m->nstatic; i++) {
         const mech_shape *sh = i < m->nshape ? &m->shapes[i] : &m->statics[i - m->nshape];
-        if (!sh->visual) collider_from_shape(sh, &s->colliders[s->ncollider++]);
+        if (mech_shape_collides(m, sh)) collider_from_shape(m, sh, &s->colliders[s->ncollider++]);
     }
+    for (int i = 0; i < s->ncollider; i++) /* the box of the collider at its body's frame holds it: its sphere too */
+        if (s->colliders[i].body >= 0) {
+            static const double I[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, o[3] = { 0, 0, 0 };
+            collide_placed p;
+            double lo[3], hi[3], *r = s->reach[i];
+            collide_shape_place(&s->colliders[i].shape, o, I, &p);
+            collide_placed_aabb(&p, lo, hi);
+            for (int k = 0; k < 3; k++) r[k] = 0.5 * (lo[k] + hi[k]);
+            r[3] = 0.5 * sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                              (hi[2] - lo[2]) * (hi[2] - lo[2]));
+        }
     return s;
 }
 
@@ -108,11 +157,20 @@ void constraint_free(constraint_solve *s)
     if (!s) return;
     equality_free(s->eq);
     free(s->colliders);
+    free(s->placed);
+    free(s->reach);
     free(s->kin);
+    aba_ws_free(s->aws);
+    free(s->lambda);
+    free(s->LD);
+    free(s->dinv);
+    free(s->sup);
+    free(s->nsup);
     free(s->dq);
     free(s->J);
     free(s->Y);
     free(s->A);
+    free(s->M);
     free(s->a0);
     free(s->kind);
     free(s->crow);
@@ -128,6 +186,8 @@ void constraint_set_floor(constraint_solve *s, int on, double height)
 }
 
 int constraint_active(const constraint_solve *s) { return s->floor || s->needs; }
+
+void constraint_per_row(constraint_solve *s, int on) { s->per_row = on != 0; }
 
 int constraint_floor(const constraint_solve *s, double *height)
 {
@@ -150,6 +210,8 @@ static int grow_rows(constraint_solve *s, int n)
     if (Y) s->Y = Y;
     double *A = realloc(s->A, (size_t)cap * (size_t)cap * sizeof *A);
     if (A) s->A = A;
+    double *M = realloc(s->M, (size_t)cap * (size_t)cap * sizeof *M);
+    if (M) s->M = M;
     double *a0 = malloc(6 * (size_t)cap * sizeof *a0);
     if (a0 && s->a0) /* the six per-row arrays, each to its new place */
         for (int k = 0; k < 6; k++)
@@ -160,7 +222,11 @@ static int grow_rows(constraint_solve *s, int n)
     }
     int *kind = realloc(s->kind, (size_t)cap * sizeof *kind);
     if (kind) s->kind = kind;
-    if (!J || !Y || !A || !a0 || !kind) return -1;
+    int *sup = realloc(s->sup, (size_t)cap * nv * sizeof *sup);
+    if (sup) s->sup = sup;
+    int *nsup = realloc(s->nsup, (size_t)cap * sizeof *nsup);
+    if (nsup) s->nsup = nsup;
+    if (!J || !Y || !A || !M || !a0 || !kind || !sup || !nsup) return -1;
     s->aref = s->a0 + cap;
     s->R = s->aref + cap;
     s->f = s->R + cap;
@@ -276,7 +342,7 @@ static int contact_rows(constraint_solve *s, const mech_model *m, const double *
         int first = s->nrow;
         const double *dir[3] = { c->n, t1, t2 };
         for (int r = 0; r < (mu > 0 ? 3 : 1); r++) {
-            int i = new_row(s, r ? ROW_FRICTION : ROW_NORMAL, r ? 0.0 : -c->depth[p], 0);
+            int i = new_row(s, r ? ROW_FRICTION : ROW_NORMAL, r ? 0.0 : -c->depth[p], r ? mu : 0.0);
             if (i < 0) return -1;
             double *row = s->J + (size_t)i * s->nv;
             if (ba >= 0) constraint_point_row(m, s->kin, ba, x, dir[r], 1.0, v, row, &s->bias[i]);
@@ -307,45 +373,58 @@ static int pair_allowed(const mech_model *m, const collider *a, const collider *
     return 1;
 }
 
-static void place(const constraint_solve *s, const collider *c, collide_placed *out)
+/* Every collider at the kinematics' q, with its box (a plane's unbounded).
+ * With the floor alone to touch (floor_only), a body collider whose sphere
+ * is above the floor is left unplaced, its box's bottom at +∞. */
+static void place_all(constraint_solve *s, int floor_only)
 {
     static const double I[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, o[3] = { 0, 0, 0 };
-    if (c->body >= 0) collide_shape_place(&c->shape, s->kin[c->body].p, s->kin[c->body].R, out);
-    else collide_shape_place(&c->shape, o, I, out);
+    for (int i = 0; i < s->ncollider; i++) {
+        const collider *c = &s->colliders[i];
+        placed *p = &s->placed[i];
+        if (floor_only && c->body >= 0) {
+            const double *R = s->kin[c->body].R, *r = s->reach[i];
+            if (s->kin[c->body].p[2] + R[6] * r[0] + R[7] * r[1] + R[8] * r[2] - r[3] > s->floor_z) {
+                p->lo[2] = INFINITY;
+                continue;
+            }
+        }
+        if (c->body >= 0) collide_shape_place(&c->shape, s->kin[c->body].p, s->kin[c->body].R, &p->p);
+        else collide_shape_place(&c->shape, o, I, &p->p);
+        if (p->p.kind != COLLIDE_PLANE) collide_placed_aabb(&p->p, p->lo, p->hi);
+    }
 }
 
-static int overlap(const collide_placed *a, const collide_placed *b)
+static int overlap(const placed *a, const placed *b)
 {
-    if (a->kind == COLLIDE_PLANE || b->kind == COLLIDE_PLANE) return 1;
-    double la[3], ha[3], lb[3], hb[3];
-    collide_placed_aabb(a, la, ha);
-    collide_placed_aabb(b, lb, hb);
+    if (a->p.kind == COLLIDE_PLANE || b->p.kind == COLLIDE_PLANE) return 1;
     for (int i = 0; i < 3; i++)
-        if (la[i] > hb[i] || lb[i] > ha[i]) return 0;
+        if (a->lo[i] > b->hi[i] || b->lo[i] > a->hi[i]) return 0;
     return 1;
 }
 
 /* Every touching pair: body colliders with each other and the statics
- * (with a `contact` line), and with the floor. */
+ * (with a `contact` line), and with the floor (a collider whose box is
+ * above it cannot touch it). */
 static int find_contacts(constraint_solve *s, const mech_model *m, const double *v)
 {
     collide_manifold man;
-    collide_placed pa, pb;
+    place_all(s, !m->solver.line);
     for (int i = 0; i < s->ncollider; i++) {
         const collider *a = &s->colliders[i];
+        const placed *pa = &s->placed[i];
         if (a->body < 0) continue;
-        place(s, a, &pa);
-        if (s->floor) {
+        if (s->floor && pa->lo[2] <= s->floor_z) {
             collide_placed fl = { .kind = COLLIDE_PLANE, .c = { 0, 0, s->floor_z }, .R = { 1, 0, 0, 0, 1, 0, 0, 0, 1 } };
             double mu = fmax(a->mu, MECH_FLOOR_MU);
-            if (collide_pair(&pa, &fl, 0.0, &man) && contact_rows(s, m, v, a->body, -1, mu, &man)) return -1;
+            if (collide_pair(&pa->p, &fl, 0.0, &man) && contact_rows(s, m, v, a->body, -1, mu, &man)) return -1;
         }
         if (!m->solver.line) continue;
         for (int j = 0; j < s->ncollider; j++) {
             const collider *b = &s->colliders[j];
-            if ((b->body >= 0 && j <= i) || !pair_allowed(m, a, b)) continue;
-            place(s, b, &pb);
-            if (overlap(&pa, &pb) && collide_pair(&pa, &pb, 0.0, &man) &&
+            const placed *pb = &s->placed[j];
+            if ((b->body >= 0 && j <= i) || !overlap(pa, pb) || !pair_allowed(m, a, b)) continue;
+            if (collide_pair(&pa->p, &pb->p, 0.0, &man) &&
                 contact_rows(s, m, v, a->body, b->body, fmax(a->mu, b->mu), &man))
                 return -1;
         }
@@ -466,6 +545,10 @@ static void disk_minimum(const double M[3], const double b[2], double L, double 
 {
     f[0] = f[1] = 0;
     if (!(L > 0)) return;
+    const double det = M[0] * M[2] - M[1] * M[1]; /* inside: −M⁻¹ b itself (a sticking contact) */
+    f[0] = -(M[2] * b[0] - M[1] * b[1]) / det;
+    f[1] = -(M[0] * b[1] - M[1] * b[0]) / det;
+    if (f[0] * f[0] + f[1] * f[1] <= L * L) return;
     /* M's eigenvalues e and unit eigenvectors (columns of V) */
     double h = 0.5 * (M[0] - M[2]), r = sqrt(h * h + M[1] * M[1]), mid = 0.5 * (M[0] + M[2]);
     double e[2] = { mid + r, mid - r }, cth = 1, sth = 0;
@@ -480,7 +563,6 @@ static void disk_minimum(const double M[3], const double b[2], double L, double 
         ft[0] = -bt[0] / (e[0] + lam);
         ft[1] = -bt[1] / (e[1] + lam);
         double norm2 = ft[0] * ft[0] + ft[1] * ft[1], norm = sqrt(norm2);
-        if (it == 0 && norm <= L) break; /* inside: the unconstrained minimum */
         if (fabs(norm - L) <= 1e-14 * L) break;
         /* d|f|/dλ = −Σ ft_k² / (e_k + λ) / |f| */
         double dn = -(ft[0] * ft[0] / (e[0] + lam) + ft[1] * ft[1] / (e[1] + lam)) / norm;
@@ -496,54 +578,146 @@ static void disk_minimum(const double M[3], const double b[2], double L, double 
     f[1] = sth * ft[0] + cth * ft[1];
 }
 
-/* One projected Gauss–Seidel sweep; the largest force change. */
-static double sweep(constraint_solve *s)
+/* The sweeps' first forces: the solution of (A + R) f = aref − a0, every
+ * row an equality (the answer itself when every contact holds and sticks,
+ * as in a resting stack), projected onto the bounds: a normal or limit
+ * force at least 0, friction loss within its bound, friction within its
+ * disk.  Zero when that system is too ill-conditioned to give finite
+ * forces. */
+static void start_forces(constraint_solve *s)
 {
-    double change = 0;
-    int c = 0;
-    for (int i = 0; i < s->nrow; i++) {
-        const int n = s->nrow;
-        double old = s->f[i];
-        switch (s->kind[i]) {
+    const int n = s->nrow;
+    for (int i = 0; i < n; i++) {
+        memcpy(s->M + (size_t)i * n, s->A + (size_t)i * n, (size_t)n * sizeof *s->M);
+        s->M[(size_t)i * n + i] += s->R[i];
+        s->f[i] = s->aref[i] - s->a0[i];
+    }
+    spd_solve(n, s->M, s->f);
+    for (int i = 0; i < n; i++)
+        if (!isfinite(s->f[i])) {
+            memset(s->f, 0, (size_t)n * sizeof *s->f);
+            return;
+        }
+    for (int i = 0; i < n; i++) switch (s->kind[i]) {
         case ROW_NORMAL:
-        case ROW_LIMIT: s->f[i] = fmax(0.0, old - residual(s, i) / (s->A[(size_t)i * n + i] + s->R[i])); break;
-        case ROW_EQUALITY: s->f[i] = old - residual(s, i) / (s->A[(size_t)i * n + i] + s->R[i]); break;
-        case ROW_FLOSS: {
-            double f = old - residual(s, i) / (s->A[(size_t)i * n + i] + s->R[i]);
-            s->f[i] = fmin(s->bound[i], fmax(-s->bound[i], f));
+        case ROW_LIMIT: s->f[i] = fmax(0.0, s->f[i]); break;
+        case ROW_FLOSS: s->f[i] = fmin(s->bound[i], fmax(-s->bound[i], s->f[i])); break;
+        case ROW_EQUALITY: break; /* bilateral: unbounded */
+        case ROW_FRICTION: {
+            double L = s->bound[i] * s->f[i - 1], t = hypot(s->f[i], s->f[i + 1]);
+            if (t > L) {
+                s->f[i] = t > 0 ? s->f[i] * L / t : 0.0;
+                s->f[i + 1] = t > 0 ? s->f[i + 1] * L / t : 0.0;
+            }
+            i++;
             break;
         }
-        case ROW_FRICTION: { /* the 2 x 2 block of the two tangents within the disk |f_t| <= mu f_n */
-            while (s->crow[c] + 1 != i) c++;
-            double M[3] = { s->A[(size_t)i * n + i] + s->R[i], s->A[(size_t)i * n + i + 1],
-                            s->A[(size_t)(i + 1) * n + i + 1] + s->R[i + 1] };
-            double b[2] = { residual(s, i) - M[0] * s->f[i] - M[1] * s->f[i + 1],
-                            residual(s, i + 1) - M[1] * s->f[i] - M[2] * s->f[i + 1] };
-            double ft[2];
-            disk_minimum(M, b, s->cmu[c] * s->f[i - 1], ft);
-            double f1 = ft[0], f2 = ft[1];
-            change = fmax(change, fmax(fabs(f1 - s->f[i]), fabs(f2 - s->f[i + 1])));
-            s->f[i] = f1;
-            s->f[i + 1] = f2;
-            i++;
-            continue;
         }
-        }
-        change = fmax(change, fabs(s->f[i] - old));
+}
+
+/* Projected Gauss–Seidel on the block of row i (a friction row: the pair
+ * of tangents i, i + 1); the largest force change. */
+static double update(constraint_solve *s, int i)
+{
+    const int n = s->nrow;
+    double old = s->f[i];
+    switch (s->kind[i]) {
+    case ROW_NORMAL:
+    case ROW_LIMIT: s->f[i] = fmax(0.0, old - residual(s, i) / (s->A[(size_t)i * n + i] + s->R[i])); break;
+    case ROW_EQUALITY: s->f[i] = old - residual(s, i) / (s->A[(size_t)i * n + i] + s->R[i]); break;
+    case ROW_FLOSS: {
+        double f = old - residual(s, i) / (s->A[(size_t)i * n + i] + s->R[i]);
+        s->f[i] = fmin(s->bound[i], fmax(-s->bound[i], f));
+        break;
     }
+    case ROW_FRICTION: { /* the 2 x 2 block of the two tangents within the disk |f_t| <= mu f_n */
+        double M[3] = { s->A[(size_t)i * n + i] + s->R[i], s->A[(size_t)i * n + i + 1],
+                        s->A[(size_t)(i + 1) * n + i + 1] + s->R[i + 1] };
+        double b[2] = { residual(s, i) - M[0] * s->f[i] - M[1] * s->f[i + 1],
+                        residual(s, i + 1) - M[1] * s->f[i] - M[2] * s->f[i + 1] };
+        double ft[2];
+        disk_minimum(M, b, s->bound[i] * s->f[i - 1], ft);
+        double change = fmax(fabs(ft[0] - s->f[i]), fabs(ft[1] - s->f[i + 1]));
+        s->f[i] = ft[0];
+        s->f[i + 1] = ft[1];
+        return change;
+    }
+    }
+    return fabs(s->f[i] - old);
+}
+
+/* One symmetric sweep, the rows in order then back (symmetric Gauss–Seidel:
+ * a force found at one end of a chain of contacts, a stack's top or its
+ * floor, reaches the other end within a sweep); the largest force change.
+ * A forward pass that changes nothing beyond tol found a fixed point: the
+ * sweep ends there. */
+static double sweep(constraint_solve *s, double tol)
+{
+    double change = 0;
+    for (int i = 0; i < s->nrow; i += s->kind[i] == ROW_FRICTION ? 2 : 1) change = fmax(change, update(s, i));
+    if (change <= tol) return change;
+    for (int i = s->nrow - 1; i >= 0; i -= s->kind[i] == ROW_FRICTION ? 2 : 1)
+        change = fmax(change, update(s, s->kind[i] == ROW_FRICTION ? i - 1 : i));
     return change;
 }
 
-int constraint_apply(constraint_solve *s, const mech_model *m, constraint_fd_fn fd, void *ctx, const double *q,
-                     const double *v, const double *tau, const double *fext, double *qdd)
+/* ---- the Delassus operator A = J H⁻¹ Jᵀ ---- */
+
+/* A tree: H = Lᵀ D L from the composite-rigid-body algorithm, then per row
+ * Y_i = L⁻ᵀ J_iᵀ, which stays on the dofs of the row's chains (a contact on
+ * one leg of a walker: the base and that leg), and A_ij = Σ_k Y_ik Y_jk / D_k
+ * over row i's dofs.  -1 when H is not positive definite. */
+static int delassus_tree(constraint_solve *s, const mech_model *m, const double *q, const double *act)
 {
-    s->nrow = s->ncontact = 0;
-    s->stats[0] = s->stats[1] = s->stats[2] = 0;
-    mech_world_kinematics(m, q, NULL, s->kin);
-    if (find_contacts(s, m, v) || joint_rows(s, m, q) || tendon_equality_rows(s, m, q, v)) return -1;
     const int nr = s->nrow, nv = s->nv;
-    if (!nr) return 0;
-    /* Y_i = H⁻¹ J_iᵀ = FD(tau + J_iᵀ) − FD(tau) */
+    aba_set_implicit_step(s->aws, mech_model_implicit_step(m, act));
+    aba_mass_matrix(m, s->aws, q, s->LD);
+    if (ltdl_factor(nv, s->lambda, s->LD)) return -1;
+    for (int c = 0; c < nv; c++) s->dinv[c] = 1.0 / s->LD[(size_t)c * nv + c];
+    for (int i = 0; i < nr; i++) {
+        double *Y = s->Y + (size_t)i * nv;
+        int *sup = s->sup + (size_t)i * nv, n = 0;
+        memcpy(Y, s->J + (size_t)i * nv, (size_t)nv * sizeof *Y);
+        ltdl_solve_lt(nv, s->lambda, s->LD, Y);
+        for (int c = 0; c < nv; c++)
+            if (Y[c] != 0) sup[n++] = c;
+        s->nsup[i] = n;
+    }
+    for (int i = 0; i < nr; i++) {
+        const double *Yi = s->Y + (size_t)i * nv;
+        const int *sup = s->sup + (size_t)i * nv;
+        for (int j = i; j < nr; j++) {
+            const double *Yj = s->Y + (size_t)j * nv;
+            double a = 0;
+            for (int k = 0; k < s->nsup[i]; k++) a += Yi[sup[k]] * Yj[sup[k]] * s->dinv[sup[k]];
+            s->A[(size_t)i * nr + j] = s->A[(size_t)j * nr + i] = a;
+        }
+    }
+    return 0;
+}
+
+/* qdd += H⁻¹ Jᵀ f = L⁻¹ D⁻¹ Σ_i Y_i f_i on a tree. */
+static void response_tree(constraint_solve *s, double *qdd)
+{
+    const int nv = s->nv;
+    double *x = s->ydq;
+    memset(x, 0, (size_t)nv * sizeof *x);
+    for (int i = 0; i < s->nrow; i++) {
+        const double *Y = s->Y + (size_t)i * nv;
+        const int *sup = s->sup + (size_t)i * nv;
+        for (int k = 0; k < s->nsup[i]; k++) x[sup[k]] += Y[sup[k]] * s->f[i];
+    }
+    for (int c = 0; c < nv; c++) x[c] *= s->dinv[c];
+    ltdl_solve_l(nv, s->lambda, s->LD, x);
+    for (int c = 0; c < nv; c++) qdd[c] += x[c];
+}
+
+/* With loops: H⁻¹ is the engine's constrained response, affine in tau:
+ * Y_i = FD(tau + J_iᵀ) − FD(tau), one dynamics call per row; A = J Y. */
+static void delassus_fd(constraint_solve *s, constraint_fd_fn fd, void *ctx, const double *q, const double *v,
+                        const double *tau, const double *fext, const double *qdd)
+{
+    const int nr = s->nrow, nv = s->nv;
     for (int i = 0; i < nr; i++) {
         const double *J = s->J + (size_t)i * nv;
         for (int c = 0; c < nv; c++) s->dq[c] = tau[c] + J[c];
@@ -563,18 +737,46 @@ int constraint_apply(constraint_solve *s, const mech_model *m, constraint_fd_fn 
             double a = 0.5 * (s->A[(size_t)i * nr + j] + s->A[(size_t)j * nr + i]);
             s->A[(size_t)i * nr + j] = s->A[(size_t)j * nr + i] = a;
         }
+}
+
+/* qdd += Y f with loops. */
+static void response_fd(constraint_solve *s, double *qdd)
+{
+    for (int i = 0; i < s->nrow; i++) {
+        const double *Y = s->Y + (size_t)i * s->nv;
+        for (int c = 0; c < s->nv; c++) qdd[c] += Y[c] * s->f[i];
+    }
+}
+
+/* The rows at (q, v): contacts, then limits and friction loss. */
+static int collect_rows(constraint_solve *s, const mech_model *m, const double *q, const double *v)
+{
+    mech_world_kinematics(m, q, NULL, s->kin);
+    return find_contacts(s, m, v) || joint_rows(s, m, q) || tendon_equality_rows(s, m, q, v) ? -1 : 0;
+}
+
+int constraint_apply(constraint_solve *s, const mech_model *m, constraint_fd_fn fd, void *ctx, const double *q,
+                     const double *v, const double *tau, const double *fext, const double *act, double *qdd)
+{
+    s->nrow = s->ncontact = 0;
+    s->stats[0] = s->stats[1] = s->stats[2] = 0;
+    if (collect_rows(s, m, q, v)) return -1;
+    const int nr = s->nrow;
+    if (!nr) return 0;
+    const int tree = s->aws && !s->per_row;
+    if (!tree) delassus_fd(s, fd, ctx, q, v, tau, fext, qdd);
+    else if (delassus_tree(s, m, q, act)) return -1;
     soft_rows(s, m, v, qdd);
+    start_forces(s);
     int it = 0;
     double change = 0;
     while (it < m->solver.iterations) {
-        change = sweep(s);
+        change = sweep(s, m->solver.tolerance);
         it++;
         if (change <= m->solver.tolerance) break;
     }
-    for (int i = 0; i < nr; i++) {
-        const double *Y = s->Y + (size_t)i * nv;
-        for (int c = 0; c < nv; c++) qdd[c] += Y[c] * s->f[i];
-    }
+    if (tree) response_tree(s, qdd);
+    else response_fd(s, qdd);
     for (int k = 0; k < s->ncontact; k++) {
         double *o = s->out + 10 * k;
         int r = s->crow[k];

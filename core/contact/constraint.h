@@ -6,10 +6,13 @@
  *
  * It runs beside any engine's forward dynamics: given the unconstrained
  * acceleration qdd at (q, v), it finds the constraint forces f and adds
- * H⁻¹ Jᵀ f to qdd.  H⁻¹ is applied through the engine's own dynamics, which
- * are affine in tau: H⁻¹ x = FD(q, v, tau + x) − FD(q, v, tau), one call per
- * constraint row, so the generated code's factorization (or ABA's, or the
- * dense LU's, or loops' method 2) serves the solve unchanged.  The forces
+ * H⁻¹ Jᵀ f to qdd.  On a tree H⁻¹ is applied through the sparse factors
+ * H = Lᵀ D L (RBDA §6.5) of the joint-space inertia at q, made once per
+ * apply by the composite-rigid-body algorithm (rbda/aba.h, rbda/ltdl.h),
+ * whichever engine runs: a contact row on one branch costs that branch.
+ * With loops H⁻¹ is the engine's constrained response, applied through its
+ * own dynamics, which are affine in tau: H⁻¹ x = FD(q, v, tau + x) −
+ * FD(q, v, tau), one call per constraint row.  The forces
  * are MuJoCo's soft constraints (solref, solimp; MuJoCo documentation,
  * "Computation": "Soft constraints") found by projected Gauss–Seidel on the
  * regularized Delassus operator A + R, A = J H⁻¹ Jᵀ (Erleben 2007; Catto
@@ -49,14 +52,21 @@ void constraint_free(constraint_solve *s);
 /* The floor: the plane z = height under every body collider (on), or none. */
 void constraint_set_floor(constraint_solve *s, int on, double height);
 int constraint_floor(const constraint_solve *s, double *height);
+/* on: H⁻¹ by one dynamics call per row on a tree too, as with loops (the
+ * yardstick of the tests and of bench/contact_solve.mjs); off: the
+ * factors (the default). */
+void constraint_per_row(constraint_solve *s, int on);
+
 /* 1 when the solve has anything to do: the floor is on or its model needs it. */
 int constraint_active(const constraint_solve *s);
 
-/* qdd (the engine's fd at (q, v, tau, fext)) += H⁻¹ Jᵀ f for the constraint
- * forces f at (q, v).  0, or -1 when out of memory.  With no active
- * constraint qdd is left as it is, bit for bit. */
+/* qdd (the engine's fd at (q, v, tau, fext, act)) += H⁻¹ Jᵀ f for the
+ * constraint forces f at (q, v); act (may be NULL) gives an implicit
+ * step's h (mech_model_implicit_step), which H then includes as the engine
+ * does.  0, or -1 when out of memory (or H not positive definite).  With no
+ * active constraint qdd is left as it is, bit for bit. */
 int constraint_apply(constraint_solve *s, const mech_model *m, constraint_fd_fn fd, void *ctx, const double *q,
-                     const double *v, const double *tau, const double *fext, double *qdd);
+                     const double *v, const double *tau, const double *fext, const double *act, double *qdd);
 
 /* The last apply's contacts: their count, and per contact 10 doubles
  * [x y z (world point, midway between the surfaces); nx ny nz (unit

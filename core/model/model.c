@@ -14,6 +14,7 @@ void mech_model_free(mech_model *m)
     free(m->pois);
     free(m->shapes);
     free(m->statics);
+    for (int i = 0; i < m->nmesh; i++) free(m->meshes[i].hull);
     free(m->meshes);
     free(m->loops);
     free(m->tsdas);

@@ -57,7 +57,7 @@ typedef enum {
     MECH_SHAPE_CYLINDER, /* size[0] = radius, size[1] = length along z    */
     MECH_SHAPE_CAPSULE,  /* size[0] = radius, size[1] = length of the straight part, along z */
     MECH_SHAPE_PLANE,    /* static colliders only: the z = 0 plane of the shape frame, solid below */
-    MECH_SHAPE_MESH      /* body shapes only, drawn only (visual): the mesh asset mech_model.meshes[mesh] */
+    MECH_SHAPE_MESH      /* body shapes only: the mesh asset mech_model.meshes[mesh], colliding through its hull */
 } mech_shape_type;
 
 /* A mesh asset (docs/mech-format.md, "Meshes"): an OBJ or STL file the text
@@ -70,6 +70,8 @@ typedef struct {
     double refpos[3];
     double refquat[4]; /* unit, w x y z */
     int line;
+    double *hull; /* its convex hull's points in the mesh frame (x y z each), NULL until   */
+    int nhull;    /* mech_model_set_mesh_hull gives them: what `shape mesh` collides with */
 } mech_mesh;
 
 /* Contact material defaults of a collider (docs/mech-format.md, "Colliders"). */
@@ -84,7 +86,7 @@ typedef struct {
     double pos[3];        /* shape origin in the body frame                */
     double rot[9];        /* shape axes in the body frame, row-major R     */
     float rgba[4];        /* display colour; alpha 0 = let the page choose */
-    int visual;           /* 1: display only; else an XPBD collider        */
+    int visual;           /* 1: display only; else a collider (mech_shape_collides) */
     int mesh;             /* MECH_SHAPE_MESH: index into mech_model.meshes */
     double mu_s, mu_d;    /* static and dynamic friction coefficients      */
     double restitution;   /* coefficient of restitution, in [0, 1]         */
@@ -548,5 +550,9 @@ int mech_model_has_contact(const mech_model *m);
  * (docs/contact.md, "The step"). */
 #define MECH_CONTACT_SAMPLES 90
 double mech_model_contact_step(const mech_model *m);
+
+/* 1 when shape s is a collider: not `visual`, and a mesh shape only once
+ * its mesh has a hull (mech_model_set_mesh_hull; mesh_hull.c). */
+int mech_shape_collides(const mech_model *m, const mech_shape *s);
 
 #endif

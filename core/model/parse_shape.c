@@ -59,8 +59,7 @@ static int shape_mesh(parser *p, mech_shape *s)
     if (mp_next_tok(p, &t, "shape mesh", "the name of a mesh") || mp_check_name(p, &t, "shape mesh")) return -1;
     for (int i = 0; i < p->m->nmesh; i++)
         if ((int)strlen(p->m->meshes[i].name) == t.n && memcmp(p->m->meshes[i].name, t.s, (size_t)t.n) == 0) {
-            s->mesh = i;
-            s->visual = 1; /* drawn only: meshes do not collide */
+            s->mesh = i; /* collides through the mesh's hull unless `visual` (mesh_hull.c) */
             return 0;
         }
     return mp_fail_at(p, &t, "unknown mesh ", ": declare it with a top-level 'mesh' line above this body");
@@ -112,9 +111,8 @@ static int key_shape(parser *p, int col, int is_static)
         if (shape_option(p, s, &t, line, ocol, is_static)) return -1;
     if (s->visual && (line[SO_FRICTION] || line[SO_RESTITUTION])) {
         int o = line[SO_FRICTION] ? SO_FRICTION : SO_RESTITUTION;
-        return mp_fail(p, p->ln.no, ocol[o], "'%s' on a visual shape: a visual shape never collides%s",
-                       o == SO_FRICTION ? "friction" : "restitution",
-                       s->type == MECH_SHAPE_MESH ? " (mesh shapes are drawn only)" : "");
+        return mp_fail(p, p->ln.no, ocol[o], "'%s' on a visual shape: a visual shape never collides",
+                       o == SO_FRICTION ? "friction" : "restitution");
     }
     (*count)++;
     return 0;

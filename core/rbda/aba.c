@@ -28,6 +28,7 @@ typedef struct {
     /* at q (aba_factor) */
     sxform X, X0;      /* iX_lambda, iX0                                   */
     sinertia IA;       /* IA_i, then Ia_i = IA_i - U D^-1 U^T              */
+    sinertia IC;       /* aba_mass_matrix: the composite inertia            */
     double U[6], Dinv; /* 1 DOF: U = IA S, 1 / D                           */
     double L[36];      /* floating: D = IA = L L^T (lower triangle); 2-3 DOF: D = L L^T */
     double S[3][6];    /* 2-3 DOF: the columns of S                         */
@@ -125,20 +126,26 @@ static void block_velocity(aba_body *B, const double *qd, double *v, double *c)
 /* Table 7.1 per right-hand side.  Pass 1: v_i: iX_lambda = XJ XT, iX0,
  * and backward U_i = IA_i S_i, D_i = S_i^T U_i, Ia_i = IA_i - U_i D_i^-1 U_i^T,
  * IA_lambda += lambdaX*_i Ia_i iX_lambda (lambdaX*_i = iX_lambda^T, eq. 2.25). */
-void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
+/* iX_lambda = XJ XT and, where wanted, iX0 at q. */
+static void transforms(const mech_model *m, aba_ws *ws, const double *q)
 {
     for (int i = 0; i < ws->nb; i++) {
         const mech_body *mb = &m->bodies[i];
         aba_body *B = &ws->b[i];
         sxform XJ;
         sxform_jcalc(mb, q + mb->qidx, &XJ);
-        sxform_compose(&XJ, &B->XT, &B->X); /* iX_lambda = XJ XT */
+        sxform_compose(&XJ, &B->XT, &B->X);
         if (B->x0) {
             if (B->parent < 0) sxform_copy(&B->X, &B->X0);
             else sxform_compose(&B->X, &ws->b[B->parent].X0, &B->X0);
         }
-        sinertia_copy(&B->I, &B->IA);
     }
+}
+
+void aba_factor(const mech_model *m, aba_ws *ws, const double *q)
+{
+    transforms(m, ws, q);
+    for (int i = 0; i < ws->nb; i++) sinertia_copy(&ws->b[i].I, &ws->b[i].IA);
     for (int i = ws->nb - 1; i >= 0; i--) {
         aba_body *B = &ws->b[i];
         if (B->nv == 6) { /* floating, parent the base: U = D = IA */
@@ -259,4 +266,66 @@ void aba_engine_fd(void *ctx, const double *q, const double *qd, const double *t
 {
     aba_engine *e = ctx;
     aba_fd(e->m, e->ws, q, qd, tau, fext, qdd);
+}
+
+/* The columns F = IC S of body i's joint (nv of them, 6 each). */
+static void composite_columns(const aba_body *B, double F[6][6])
+{
+    if (B->nv == 1) sinertia_mul_axis(&B->IC, B->off, B->s, F[0]);
+    else if (B->nv == 6) { /* S = 1: F = IC, its columns its rows (symmetric) */ double M[36];
+        sinertia_full(&B->IC, M);
+        for (int k = 0; k < 6; k++) memcpy(F[k], M + 6 * k, sizeof F[k]);
+    } else
+        for (int k = 0; k < B->nv; k++) sinertia_mulv(&B->IC, B->S[k], F[k]);
+}
+
+/* S_jᵀ f for body j's joint, its nv values into out. */
+static void subspace_dot(const aba_body *B, const double f[6], double *out)
+{
+    if (B->nv == 1) out[0] = v3_dot(B->s, f + B->off);
+    else if (B->nv == 6) memcpy(out, f, 6 * sizeof *out);
+    else
+        for (int k = 0; k < B->nv; k++) out[k] = v6_dot(B->S[k], f);
+}
+
+/* RBDA Table 6.2 in the efficient forms: IC_i = I_i + Σ children λX*_c IC_c cX_λ,
+ * then per joint F = IC_i S_i, H_ii = S_iᵀ F (+ rotor), and up the chain
+ * F = jX*_λ F, H_ij = S_jᵀ F.  The rotor terms are the ones aba_factor
+ * adds to D (armature, an implicit step's h D), so H is what ABA inverts. */
+void aba_mass_matrix(const mech_model *m, aba_ws *ws, const double *q, double *H)
+{
+    const int nv = m->nv;
+    transforms(m, ws, q);
+    memset(H, 0, (size_t)nv * (size_t)nv * sizeof *H);
+    for (int i = 0; i < ws->nb; i++) sinertia_copy(&ws->b[i].I, &ws->b[i].IC);
+    for (int i = ws->nb - 1; i >= 0; i--) {
+        aba_body *B = &ws->b[i];
+        if (B->parent >= 0) sinertia_tcongruence_add(&B->X, &B->IC, &ws->b[B->parent].IC);
+        if (!B->nv) continue;
+        double F[6][6], col[6];
+        composite_columns(B, F);
+        for (int k = 0; k < B->nv; k++) {
+            const int r = B->vidx + k;
+            subspace_dot(B, F[k], col);
+            for (int c = 0; c < B->nv; c++) H[(size_t)r * nv + B->vidx + c] = col[c];
+        }
+        if (B->nv == 1) H[(size_t)B->vidx * nv + B->vidx] += m->bodies[i].armature + ws->h * B->damping;
+        else if (B->nv < 6)
+            for (int k = 0; k < B->nv; k++) H[(size_t)(B->vidx + k) * nv + B->vidx + k] += m->bodies[i].armature;
+        for (int j = i; ws->b[j].parent >= 0;) {
+            const aba_body *Bj = &ws->b[j];
+            for (int k = 0; k < B->nv; k++) {
+                double t[6];
+                sxform_tforce(&Bj->X, F[k], t);
+                memcpy(F[k], t, sizeof t);
+            }
+            j = Bj->parent;
+            const aba_body *P = &ws->b[j];
+            for (int k = 0; k < B->nv; k++) {
+                subspace_dot(P, F[k], col);
+                for (int c = 0; c < P->nv; c++)
+                    H[(size_t)(B->vidx + k) * nv + P->vidx + c] = H[(size_t)(P->vidx + c) * nv + B->vidx + k] = col[c];
+            }
+        }
+    }
 }

@@ -32,6 +32,12 @@ void aba_factor(const mech_model *m, aba_ws *ws, const double *q);
  * (3 doubles: the model's, or zeros for the bias-free columns of method 2). */
 void aba_solve(const mech_model *m, aba_ws *ws, const double g[3], const double *qd, const double *tau,
                const double *fext, double *qdd);
+/* H (nv x nv, row-major, both triangles) at q by the composite-rigid-body
+ * algorithm (RBDA Table 6.2) over the workspace's transforms and
+ * inertias: the matrix aba_factor's articulated inertias invert, its rotor
+ * terms (armature, an implicit step's h D) included.  Overwrites the
+ * transforms of the last aba_factor. */
+void aba_mass_matrix(const mech_model *m, aba_ws *ws, const double *q, double *H);
 /* aba_factor + aba_solve. */
 void aba_fd(const mech_model *m, aba_ws *ws, const double *q, const double *qd, const double *tau, const double *fext,
             double *qdd);

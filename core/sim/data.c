@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/clock.h"
 #include "spatial/spatial.h"
 
 mech_data *mech_data_new(const mech_model *m, const mech_engine *engine, void *state, mech_error *err)
@@ -350,7 +351,11 @@ int mech_data_step_forces(void *d, const double *q, const double *qd, double dt,
 const double *mech_data_step_fstep(mech_data *d, const double *q, const double *qd, double dt)
 {
     memcpy(d->fstep, d->fext, sizeof(double) * 6 * (size_t)d->nb);
-    if (d->contact) contact_forces(d->contact, &d->eval, q, qd, dt, d->fstep);
+    if (d->contact) {
+        double t0 = mech_clock_ms();
+        contact_forces(d->contact, &d->eval, q, qd, dt, d->fstep);
+        d->stage_ms[0] += mech_clock_ms() - t0;
+    }
     for (int i = 0; i < d->nproducer; i++) {
         mech_error why = { .line = 0 };
         if (d->producer[i].fn(d->model, d, d->time, d->fstep, d->producer[i].user, &why)) {
@@ -395,7 +400,9 @@ void mech_data_constrained_fd(void *ctx, const double *q, const double *qd, cons
 {
     mech_data *d = ctx;
     d->fd(d, q, qd, tau, fext, qdd);
-    if (constraint_apply(d->cs, &d->eval, d->fd, d, q, qd, tau, fext, qdd)) d->cs_failed = 1;
+    double t0 = mech_clock_ms();
+    if (constraint_apply(d->cs, &d->eval, d->fd, d, q, qd, tau, fext, d->act, qdd)) d->cs_failed = 1;
+    d->stage_ms[1] += mech_clock_ms() - t0;
 }
 
 int mech_data_set_floor(mech_data *d, int on, double height)
@@ -436,6 +443,13 @@ int mech_data_featherstone_contacts(mech_data *d, const double **out, int forces
 }
 
 int mech_data_contact_forces(mech_data *d, const double **out) { return mech_data_featherstone_contacts(d, out, 1); }
+
+int mech_data_stage_times(const mech_data *d, double out[2])
+{
+    out[0] = d->stage_ms[0];
+    out[1] = d->stage_ms[1];
+    return 0;
+}
 
 int mech_data_solver_stats(const mech_data *d, double out[3])
 {

@@ -87,6 +87,7 @@ struct mech_data {
     contact_state *contact;    /* models with a band or a ground, else NULL */
     constraint_solve *cs;      /* Featherstone runs with contacts, limits or friction loss (or the floor), else NULL */
     int cs_failed;             /* the solve ran out of memory in this step */
+    double stage_ms[2];        /* ms in the contact stage and the constraint solve since the run opened (a report) */
     double *cpoints, *cforces; /* mech_data_contacts' and mech_data_contact_forces' buffers */
     double *vmid;              /* Verlet's midpoint velocity (nv) */
     double *tstep;             /* nv: tau plus the fext of bodies that do not read it (mech_data_step_tau) */

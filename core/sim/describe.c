@@ -288,6 +288,8 @@ char *mech_model_describe(const mech_model *m)
     put_ground(&b, &m->ground);
     /* The step a model with contact takes (mech_model_contact_step), else 0. */
     put(&b, ",\"contactDt\":%.17g", mech_model_has_contact(m) ? mech_model_contact_step(m) : 0.0);
+    /* Whether the file has a `contact` line: its body colliders touch on the Featherstone engines. */
+    put(&b, ",\"contact\":%s", m->solver.line ? "true" : "false");
     /* The file's step: its `xpbd` block's dt (0.01 without one), what an XPBD run of it steps at. */
     put(&b, ",\"dt\":%.17g", mech_model_options(m).dt);
     /* One entry per act[] slot of a force element, in slot order: the (first) element that reads it. */

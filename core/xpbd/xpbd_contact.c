@@ -60,6 +60,12 @@ static double motion(const xpbd_model *m, const xpbd_data *d, int i, double t)
     switch (c->shape.kind) {
     case COLLIDE_SPHERE: reach += s[0]; break;
     case COLLIDE_BOX: reach += sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]); break;
+    case COLLIDE_HULL: {
+        double far = 0;
+        for (int k = 0; k < c->shape.nhull; k++) far = fmax(far, dot(c->shape.hull + 3 * k, c->shape.hull + 3 * k));
+        reach += sqrt(far);
+        break;
+    }
     default: reach += s[0] + s[1]; break;
     }
     return (sqrt(dot(v, v)) + sqrt(dot(w, w)) * reach) * t + sqrt(dot(d->gravity, d->gravity)) * t * t;

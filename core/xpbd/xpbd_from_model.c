@@ -327,23 +327,25 @@ static int build_rods(const mech_model *mm, xpbd_mech *x, mech_error *err)
     return 0;
 }
 
-/* Every shape that is not `visual` and every static collider: sizes to
- * half extents, body shapes placed about the body's CoM. */
+/* Every shape that collides (mech_shape_collides) and every static
+ * collider: sizes to half extents, body shapes placed about the body's
+ * CoM, a mesh shape as its mesh's hull. */
 static int build_colliders(const mech_model *mm, xpbd_model *m)
 {
     int n = mm->nstatic;
-    for (int i = 0; i < mm->nshape; i++) n += !mm->shapes[i].visual;
+    for (int i = 0; i < mm->nshape; i++) n += mech_shape_collides(mm, &mm->shapes[i]);
     if (n == 0) return 0;
     if (xpbd_model_colliders(m, n)) return -1;
-    static const collide_kind kinds[] = { [MECH_SHAPE_BOX] = COLLIDE_BOX,
-                                          [MECH_SHAPE_SPHERE] = COLLIDE_SPHERE,
-                                          [MECH_SHAPE_CYLINDER] = COLLIDE_CYLINDER,
-                                          [MECH_SHAPE_CAPSULE] = COLLIDE_CAPSULE,
-                                          [MECH_SHAPE_PLANE] = COLLIDE_PLANE };
+    static const collide_kind kinds[] = {
+        [MECH_SHAPE_BOX] = COLLIDE_BOX,           [MECH_SHAPE_SPHERE] = COLLIDE_SPHERE,
+        [MECH_SHAPE_CYLINDER] = COLLIDE_CYLINDER, [MECH_SHAPE_CAPSULE] = COLLIDE_CAPSULE,
+        [MECH_SHAPE_PLANE] = COLLIDE_PLANE,       [MECH_SHAPE_MESH] = COLLIDE_HULL
+    };
+    _Static_assert(MECH_MESH_HULL_MAX <= COLLIDE_HULL_MAX, "a mesh hull fits the narrow phase");
     int k = 0;
     for (int i = 0; i < mm->nshape + mm->nstatic; i++) {
         const mech_shape *s = i < mm->nshape ? &mm->shapes[i] : &mm->statics[i - mm->nshape];
-        if (s->visual) continue;
+        if (!mech_shape_collides(mm, s)) continue;
         xpbd_collider *c = &m->colliders[k++];
         c->shape.kind = kinds[s->type];
         c->body = s->body;
@@ -354,6 +356,10 @@ static int build_colliders(const mech_model *mm, xpbd_model *m)
         else {
             c->shape.size[0] = s->size[0];
             c->shape.size[1] = 0.5 * s->size[1];
+        }
+        if (s->type == MECH_SHAPE_MESH) {
+            c->shape.hull = mm->meshes[s->mesh].hull;
+            c->shape.nhull = mm->meshes[s->mesh].nhull;
         }
         c->mu_s = s->mu_s;
         c->mu_d = s->mu_d;

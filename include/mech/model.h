@@ -108,6 +108,27 @@ MECH_API double mech_model_ground_height(const mech_model *m, double x, double y
  * memory. */
 MECH_API char *mech_model_describe(const mech_model *m);
 
+/* Mesh colliders (docs/mech-format.md, "Meshes"): the text names mesh
+ * files but does not hold them, so a `shape mesh` line collides through the
+ * convex hull of its mesh that the caller reads from the file and gives
+ * here, before any engine is made from the model: `points` x y z each, as
+ * the file has them (this applies the mesh's scale, refpos and refquat),
+ * 4 to MECH_MESH_HULL_MAX of them, finite, distinct and not all on one
+ * plane (a point inside the others' hull is harmless).
+ * Replaces an earlier hull; 0, or -1 with err naming the mesh and its line.
+ * Without one, a mesh shape is drawn only (mech_model_mesh_hull_missing). */
+#define MECH_MESH_HULL_MAX 64
+MECH_API int mech_model_set_mesh_hull(mech_model *m, int mesh, const double *points, int n, mech_error *err);
+/* 1 when a shape not marked `visual` draws mesh i: the meshes that need a hull. */
+MECH_API int mech_model_mesh_collides(const mech_model *m, int mesh);
+/* The first mesh that a shape not marked `visual` draws and that has no
+ * hull, or -1: the mesh shapes that will not collide. */
+MECH_API int mech_model_mesh_hull_missing(const mech_model *m);
+/* Mesh i's name and file (as the text gives them), NULL when out of range. */
+MECH_API const char *mech_model_mesh_name(const mech_model *m, int i);
+MECH_API const char *mech_model_mesh_file(const mech_model *m, int i);
+MECH_API int mech_model_mesh_count(const mech_model *m);
+
 /* Warnings: what parsed but is suspect (a track's pitch against its end
  * rollers, ...), each with its place; at most 16 are kept.  Entry i, or
  * NULL when i is out of range. */

@@ -123,6 +123,12 @@ MECH_API int mech_data_contact_forces(mech_data *d, const double **out);
  * residual (the largest force change of the last sweep)]; zeros when it
  * did not run. */
 MECH_API int mech_data_solver_stats(const mech_data *d, double out[3]);
+/* The wall-clock time spent in the contact stages of d's steps since it
+ * was made, in ms: out = [the penalty contact stage (bands, grounds), the
+ * constraint solve (its collision detection included)]; zeros on XPBD.  A
+ * report read from a monotonic clock, which no step result depends on;
+ * subtract two readings for the time of the steps between them. */
+MECH_API int mech_data_stage_times(const mech_data *d, double out[2]);
 /* NULL is fine. */
 MECH_API void mech_data_free(mech_data *d);
 

@@ -85,8 +85,8 @@ for (const [width, height] of SIZES) {
     await page.click('#play');
     await page.waitForFunction((t) => window.playground.status().time > t + 0.05, t0, WAIT);
     if (width >= 1600) {
-      // The stages readout: stepping, the worker's copy of the state and drawing, in ms per frame.
-      await page.waitForFunction(() => /^step [\d.]+ · copy [\d.]+ · draw [\d.]+ ms\/frame$/.test(
+      // The stages readout: the dynamics, the contact and the drawing, in ms per frame.
+      await page.waitForFunction(() => /^dynamics [\d.]+ · contact [\d.]+ · draw [\d.]+ ms\/frame$/.test(
         document.getElementById('stages').textContent), null, WAIT);
     }
     await page.click('#play');

@@ -210,7 +210,7 @@ test('a share link reproduces text, sliders, dt and time scale in a fresh page',
   assert.ok(TEXT_ENGINES.includes(got.status.backend), got.status.backend);
   assert.equal(got.text, want.text);
   assert.deepEqual(got.inputs, want.inputs);
-  assert.deepEqual(got.settings, { dt: 0.002, timeScale: 0.5 });
+  assert.deepEqual(got.settings, { dt: 0.002, timeScale: 0.5, floor: false });
   got.camera.forEach((c, i) => assert.ok(Math.abs(c - want.camera[i]) < 1e-9, `camera[${i}]`));
   await fresh.context.close();
 });
@@ -221,7 +221,7 @@ test('a share link\'s numbers outside their controls\' ranges are clamped to the
   }));
   const { page, context } = await open(hash);
   const got = await page.evaluate(() => ({ settings: window.playground.settings(), inputs: window.playground.inputs() }));
-  assert.deepEqual(got.settings, { dt: 1e-4, timeScale: 4 });
+  assert.deepEqual(got.settings, { dt: 1e-4, timeScale: 4, floor: false });
   assert.deepEqual(got.inputs.gravity, [0, 0, -20]);
   assert.ok(got.inputs.tau[0] > 0 && got.inputs.tau[0] < 1e3, `tau[0] ${got.inputs.tau[0]} within its slider`);
   await page.waitForFunction(() => /the link's dt 1e-300 is outside its control's range 0.0001 to 0.01: set to 0.0001/

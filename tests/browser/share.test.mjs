@@ -11,7 +11,7 @@ test('a link round-trips every field, the state shown bit for bit', () => {
   const saved = Float64Array.of(0.25, -0, 1 / 3, 5e-324, -1.7976931348623157e308);
   const state = { model: 'threelink', text: 'body a\n# <script>alert(1)</script>\n', tau: [1.5, -2, 0], act: [], gravity: [0, 0, -3.7],
     camera: [1, 2, 3, 0, 0, 0.5], dt: 0.002, timeScale: 0.5, brake: [0, 0.25, 1], scene: { motor: 300, speed: 12.5 },
-    shown: { time: 0.25, steps: 250, state: saved } };
+    floor: true, shown: { time: 0.25, steps: 250, state: saved } };
   const got = decodeShare(encodeShare(state));
   assert.deepEqual(got, state);
   assert.deepEqual(new Uint8Array(got.shown.state.buffer), new Uint8Array(saved.buffer), '-0 and the last bits kept');

@@ -155,9 +155,9 @@ test('track_demo: the brake slider stops the driven sprocket; bad brake values a
   const { page, context, errors } = await open();
   await pick(page, 'track_demo');
   const vidx = (await vehicle(page)).sprocketVidx;
-  // The ground-force toggle (off by default) shows an arrow per shoe and the total.
+  // The contacts toggle (off by default) shows the ground's force: an arrow per shoe and the total.
   assert.equal((await page.evaluate(() => window.playground.tracks())).shoeArrows, 0);
-  await page.locator('.lil-controller').filter({ hasText: 'ground force' }).locator('input').check();
+  await page.locator('.lil-controller').filter({ hasText: 'contacts (C)' }).locator('input').check();
   await setSlider(page, 'Track drive', 'sprocket drive', BRAKE_DRIVE);
   const moving = await playUntil(page, 1);
   const arrows = await page.evaluate(() => window.playground.tracks());

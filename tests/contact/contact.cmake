@@ -84,3 +84,9 @@ add_test(NAME tires_crawl_hmmwv COMMAND test_tire_vehicle ${CMAKE_SOURCE_DIR}/mo
 add_executable(test_stop ${CMAKE_CURRENT_LIST_DIR}/test_stop.c)
 target_link_libraries(test_stop PRIVATE mech_internal m)
 add_test(NAME contact_stop COMMAND test_stop)
+
+# Mesh shapes colliding through their convex hulls on the Featherstone solve and on XPBD
+# (tests/contact/test_mesh_collider.c).
+add_executable(test_mesh_collider ${CMAKE_CURRENT_LIST_DIR}/test_mesh_collider.c)
+target_link_libraries(test_mesh_collider PRIVATE mech_internal m)
+add_test(NAME mesh_collider COMMAND test_mesh_collider)

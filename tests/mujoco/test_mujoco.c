@@ -331,7 +331,7 @@ static void dense_act_fd(void *ctx, const double *q, const double *qd, const dou
 static void constrain(const mech_model *m, constraint_solve *cs, dense_ws *ws, const state_buf *s, double *qdd)
 {
     dense_with_act eng = { m, ws, s->act };
-    if (cs) constraint_apply(cs, m, dense_act_fd, &eng, s->q, s->qd, s->tau, s->fext, qdd);
+    if (cs) constraint_apply(cs, m, dense_act_fd, &eng, s->q, s->qd, s->tau, s->fext, s->act, qdd);
 }
 
 /* TRIALS random states through MuJoCo, dense_fd and (if given) gen; with

@@ -13,9 +13,9 @@ export const BOX = `body box
 end
 `;
 
-/** The state of a tilted box dropped on the floor, after 2 s on the runtime backend, as a SHA-256 of q and qd. */
-export async function boxHash() {
-  const sim = await openModel({ text: BOX, name: 'box' }, { backend: 'runtime' });
+/** The state of a tilted box dropped on the floor, after 2 s on `backend`, as a SHA-256 of q and qd. */
+export async function boxHash(backend = 'runtime') {
+  const sim = await openModel({ text: BOX, name: 'box' }, { backend });
   try {
     sim.setFloor(true);
     sim.step(1e-3, 2000);

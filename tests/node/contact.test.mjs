@@ -1,7 +1,7 @@
 // The Featherstone constraint solve through the JavaScript API (docs/contact.md, "The constraint solve"): the floor
 // toggle on a runtime, generated and jit Sim, contacts() and contactForces() on Featherstone (a box at rest: its
 // normal forces sum to its weight), the three backends agreeing on a shipped model dropped on the floor, bad floor
-// arguments refused, and a scene stepped in two Node processes giving the same state bit for bit.
+// arguments refused, and a scene stepped in separate Node processes giving the same state bit for bit (runtime and jit).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
@@ -62,10 +62,13 @@ test('bad floor arguments and engines are refused', async () => {
   t.dispose();
 });
 
-test('two processes step the scene to the same state bit for bit', async () => {
-  const here = await boxHash();
+test('two processes step the scene to the same state bit for bit, on the runtime and the jit', async () => {
   const url = new URL('./contact-scene.mjs', import.meta.url).href;
-  const other = execFileSync(process.execPath, ['--input-type=module', '-e',
-    `const m = await import(${JSON.stringify(url)}); console.log(await m.boxHash());`], { encoding: 'utf8' }).trim();
-  assert.equal(other, here);
+  const child = (backend) => execFileSync(process.execPath, ['--input-type=module', '-e',
+    `const m = await import(${JSON.stringify(url)}); console.log(await m.boxHash('${backend}'));`], { encoding: 'utf8' }).trim();
+  for (const backend of ['runtime', 'jit']) {
+    const here = await boxHash(backend);
+    assert.equal(child(backend), here, backend);
+    assert.equal(child(backend), here, `${backend}, a second child`);
+  }
 });

@@ -164,8 +164,14 @@ test('a robot whose masses MuJoCo infers from OBJ and STL meshes (an included tr
   assert.ok(cube.refquat.every((x, i) => Math.abs(x - unit[i]) < 1e-15), `refquat ${cube.refquat}`);
   const drawn = shapes.filter((x) => x.type === 'mesh');
   assert.equal(drawn.length, 7);
-  assert.ok(drawn.every((x) => x.visual && meshes[x.mesh]));
+  // They collide, as MuJoCo's mesh geoms of contype 1 do, through their hulls: opened without the files, each
+  // mesh is named in a warning; with them, none.
+  assert.ok(drawn.every((x) => !x.visual && meshes[x.mesh]));
+  assert.equal(sim.warnings.length, new Set(drawn.map((x) => x.mesh)).size);
   sim.dispose();
+  const withFiles = await openModel({ text, name: 'mesh_robot' }, { files });
+  assert.deepEqual(withFiles.warnings, []);
+  withFiles.dispose();
 });
 
 test('MJCF ball joints (an anchor off the body origin, armature, a hinge below) match MuJoCo', async () => {

@@ -23,7 +23,7 @@ test('an unknown option is a TypeError listing the options', async () => {
   for (const key of ['backends', 'Backend', 'engines', 'dt', 'keepState']) {
     await assert.rejects(openModel('threelink', { [key]: 'runtime' }), {
       name: 'TypeError',
-      message: `openModel: unknown option '${key}'; the options are backend, engine and stepBudgetMs`,
+      message: `openModel: unknown option '${key}'; the options are backend, engine, stepBudgetMs and files`,
     });
   }
   // The known keys around it do not hide it.

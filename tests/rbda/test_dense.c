@@ -12,7 +12,10 @@
  *
  * Model checks: CRBA route vs ABA route (1000 random states incl. fext),
  * RNEA of the forward result vs tau, qd == dq/dt through the poses, poses vs
- * the Plücker composition, exact drift reversibility, Euler energy sanity.
+ * the Plücker composition, exact drift reversibility, Euler energy sanity;
+ * aba_mass_matrix against dense_crba (with an implicit step's h D), and
+ * the sparse H = Lᵀ D L solve against the dense LU, a unit vector's
+ * L⁻ᵀ e_k staying on k's ancestors.
  * Exit 0 on pass, 1 on any failure, 2 on usage or load errors. */
 #include <math.h>
 #include <stdio.h>
@@ -24,8 +27,10 @@
 #include "rbda/dense.h"
 #include "rbda/energy.h"
 #include "rbda/jcalc.h"
+#include "rbda/ltdl.h"
 #include "rbda/sample.h"
 #include "sim/integrate.h"
+#include "spatial/linalg.h"
 #include "spatial/spatial.h"
 
 #include "test_support.h"
@@ -321,6 +326,71 @@ static void check_fd(const mech_model *m, dense_ws *dws, aba_ws *aws)
     free(qdd_a);
 }
 
+/* 1 when dof a is dof k or one of its ancestors along lambda. */
+static int on_chain(const int *lambda, int k, int a)
+{
+    for (int j = k; j >= 0; j = lambda[j])
+        if (j == a) return 1;
+    return 0;
+}
+
+/* aba_mass_matrix = dense_crba (+ h D, the implicit step's), scaled by
+ * max|H|; H x = b by the sparse factors = by LU; L⁻ᵀ e_k on k's chain only. */
+static void check_mass_matrix(const mech_model *m, dense_ws *dws, aba_ws *aws)
+{
+    int nq = m->nq, nv = m->nv;
+    size_t n2 = (size_t)nv * (size_t)nv + 1;
+    double *q = calloc((size_t)nq + 1, sizeof *q), *qd = calloc((size_t)nv + 1, sizeof *qd);
+    double *tau = calloc((size_t)nv + 1, sizeof *tau), *fext = calloc(6 * (size_t)m->nb + 1, sizeof *fext);
+    double *Hd = calloc(n2, sizeof *Hd), *Ha = calloc(n2, sizeof *Ha), *x = calloc((size_t)nv + 1, sizeof *x);
+    double *y = calloc((size_t)nv + 1, sizeof *y);
+    int *lambda = calloc((size_t)nv + 1, sizeof *lambda), *piv = calloc((size_t)nv + 1, sizeof *piv);
+    double e_h = 0, e_x = 0, off_chain = 0;
+    mech_rng rng;
+    mech_rng_seed(&rng, 777);
+    ltdl_parents(m, lambda);
+    for (int t = 0; t < 100; t++) {
+        double h = t % 2 ? 1e-3 : 0.0;
+        mech_sample_state(m, &rng, q, qd, tau, fext);
+        dense_crba(m, dws, q, Hd);
+        for (int j = 0; j < nv; j++) Hd[(size_t)j * nv + j] += h * mech_model_joint_damping(m, j);
+        aba_set_implicit_step(aws, h);
+        aba_mass_matrix(m, aws, q, Ha);
+        double big = 0;
+        for (size_t k = 0; k < (size_t)nv * nv; k++) big = fmax(big, fabs(Hd[k]));
+        e_h = fmax(e_h, max_abs_diff(Ha, Hd, nv * nv) / fmax(big, 1e-300));
+        if (ltdl_factor(nv, lambda, Ha)) e_x = INFINITY;
+        for (int j = 0; j < nv; j++) x[j] = y[j] = tau[j];
+        ltdl_solve_lt(nv, lambda, Ha, x);
+        for (int j = 0; j < nv; j++) x[j] /= Ha[(size_t)j * nv + j];
+        ltdl_solve_l(nv, lambda, Ha, x);
+        dense_lu(nv, Hd, piv);
+        dense_lu_solve(nv, Hd, piv, y);
+        e_x = fmax(e_x, mech_scaled_error(x, y, nv));
+        for (int k = 0; k < nv; k++) {
+            memset(x, 0, (size_t)nv * sizeof *x);
+            x[k] = 1;
+            ltdl_solve_lt(nv, lambda, Ha, x);
+            for (int j = 0; j < nv; j++)
+                if (!on_chain(lambda, k, j)) off_chain = fmax(off_chain, fabs(x[j]));
+        }
+    }
+    aba_set_implicit_step(aws, 0);
+    report(m->name, "|H_aba - H_crba| / max|H|", e_h, 0, GATE);
+    report(m->name, "|x_ltdl - x_lu| scaled", e_x, 0, 1e-10);
+    report(m->name, "L^-T e_k off k's chain", off_chain, 0, 0);
+    free(q);
+    free(qd);
+    free(tau);
+    free(fext);
+    free(Hd);
+    free(Ha);
+    free(x);
+    free(y);
+    free(lambda);
+    free(piv);
+}
+
 /* Body spatial velocities v_i (body frame) and transforms iX0 by the test's
  * own Plücker recursion v_i = iX_lambda v_lambda + S qd (Table 5.1). */
 static void plucker_kinematics(const mech_model *m, const double *q, const double *qd, double (*v)[6], double (*X0)[36])
@@ -517,6 +587,7 @@ static void check_model(const mech_model *m)
     }
     printf("%s: nb %d, nq %d, nv %d\n", m->name, m->nb, m->nq, m->nv);
     check_fd(m, dws, aws);
+    check_mass_matrix(m, dws, aws);
     check_kinematics(m);
     check_reversible(m);
     check_energy(m, dws, aws);

@@ -99,7 +99,7 @@ static void test_fall_on_box(void)
     if (scene_open(&s, SETTINGS "gravity 0 0 -9.81\nstatic box 2 2 0.2 pos 0 0 -0.1\n" FALLING)) return;
     xpbd_rod *fall = &s.x.rods[0];
     set_velocity(fall, (double[3]){ 0, 0, -10 });
-    collide_placed box = { COLLIDE_BOX, { 0, 0, -0.1 }, { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, { 1, 1, 0.1 } };
+    collide_placed box = { COLLIDE_BOX, { 0, 0, -0.1 }, { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, { 1, 1, 0.1 }, NULL, 0 };
     double least = INFINITY, d = fall->desc.diameter;
     for (int k = 0; k < 50 && !step(&s); k++) least = fmin(least, rod_shape_separation(fall, &box));
     printf("     fall on a box: least separation %.3e m\n", least);

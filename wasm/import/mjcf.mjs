@@ -266,7 +266,8 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
         com = apply(t, props.com);
       }
       const group = num(el, 'group', 0, a);
-      if (group >= 3) drop('mesh geoms in groups 3 and above (MuJoCo does not draw them by default)');
+      const collides = num(el, 'contype', 1, a) !== 0 || num(el, 'conaffinity', 1, a) !== 0;
+      if (group >= 3 && !collides) drop('visual mesh geoms in groups 3 and above (MuJoCo does not draw them by default)');
       else if (m.path === null) drop('mesh geoms of meshes given inline (.mech draws mesh files)');
       else if (!/^[^\s#]+\.(obj|stl)$/i.test(m.path)) drop('mesh geoms whose file is not an .obj or .stl path without spaces or #');
       else if (meshes.present(m)) shape = { type, mesh: m, size: [] };
@@ -373,7 +374,7 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
       gs.forEach((g, i) => {
         const { c, cls: inFrame } = geoms[i];
         // Every mesh geom counts (a collision mesh in group 3 is not drawn, but it is a collider .mech lacks).
-        const collider = g.shape || g.type === 'mesh' ? contact.collider(c, resolved(c, inFrame), g.type) : null;
+        const collider = g.shape || g.type === 'mesh' ? contact.collider(c, resolved(c, inFrame)) : null;
         if (g.shape) node.shapes.push({ ...g.shape, t: g.t, collider });
       });
       if (useGeoms) {

@@ -15,7 +15,6 @@ const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
  */
 export function contactReader({ warn, drop, num, vec, fail, autolimits }) {
   const colliders = []; // the contact attributes (material()) of every primitive collider, bodies' and world's
-  let meshColliders = 0;
   const statics = [];
   let impratio = 1;
   let limits = 0;
@@ -55,17 +54,13 @@ export function contactReader({ warn, drop, num, vec, fail, autolimits }) {
   }
 
   /**
-   * A body geom's collider options: { visual: true } for MuJoCo's visual geoms (contype and conaffinity both 0) and,
-   * for now, for mesh geoms (.mech meshes are drawn only: a collision mesh is counted, and becomes a collider
-   * here once .mech meshes collide); else { contype, conaffinity, friction } (condim 1: frictionless).
+   * A body geom's collider options: { visual: true } for MuJoCo's visual geoms (contype and conaffinity both 0);
+   * else { contype, conaffinity, friction } (condim 1: frictionless).  A mesh geom collides through its convex hull
+   * when the model is opened with its files (docs/mech-format.md, "Meshes").
    */
-  function collider(el, a, type) {
+  function collider(el, a) {
     const m = material(el, a);
     if (m.contype === 0 && m.conaffinity === 0) return { visual: true };
-    if (type === 'mesh') {
-      meshColliders++;
-      return { visual: true };
-    }
     differences(el, a, m);
     colliders.push(m);
     return { contype: m.contype, conaffinity: m.conaffinity, friction: m.condim === 1 ? 0 : m.friction };
@@ -141,8 +136,6 @@ export function contactReader({ warn, drop, num, vec, fail, autolimits }) {
    */
   function finish() {
     for (const [what, n] of counts) warn(`${n} collider geom${n === 1 ? '' : 's'} ${what}`);
-    const n = meshColliders;
-    if (n) warn(`${n} collision mesh geom${n === 1 ? '' : 's'} (contype or conaffinity not 0) ${n === 1 ? 'does' : 'do'} not collide: .mech meshes are drawn only (visual)`);
     if (!colliders.length) return { contact: null, statics };
     const common = (key) => {
       const counts = new Map();

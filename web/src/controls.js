@@ -46,10 +46,11 @@ const ms = (s) => `${Number((s * 1e3).toPrecision(2))} ms`;
  * @param onSceneValue (key, value) => void  a live scene slider moved
  * @param onClamped  (why) => void      a typed scene value or a share link's value was outside its control's range
  *                                      and clamped (a sentence)
+ * @param onFloor    (on) => void        the floor toggle changed (contact-settings.js)
  */
-export function createControls(container, { onView, onQuality, onInputs, onAction, onSceneValue, onClamped, onKeyframe }) {
+export function createControls(container, { onView, onQuality, onInputs, onAction, onSceneValue, onClamped, onKeyframe, onFloor }) {
   const gui = new GUI({ container, title: 'Settings' });
-  const settings = { ...DEFAULTS };
+  const settings = { ...DEFAULTS, floor: false };
   const quality = loadSetting('quality');
   const view = {
     quality: QUALITIES.includes(quality) ? quality : 'auto',
@@ -60,6 +61,8 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
   const timeScale = sim.add(settings, 'timeScale', ...TIME_SCALE, 0.05).name('time scale');
   const dtChoice = { dt: settings.dt };
   const dt = sim.add(dtChoice, 'dt', DT_CHOICES).name('dt').onChange((v) => (settings.dt = v));
+  // The page's floor as a collider (contact-settings.js): shown for a floating model once one opens.
+  const floor = sim.add(settings, 'floor').name('floor collides').onChange((on) => onFloor(on)).hide();
   let fitted = '';  // the model and step dt was last fitted to
   let dtBefore = 0; // the dt a model's own step replaced, given back when a model without one opens
   let linked = false; // dt came from a share link: the next model keeps it
@@ -98,7 +101,8 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
   show.add(view, 'pois').name('points of interest').onChange(() => onView(view));
   show.add(view, 'worldFrame').name('world frame').onChange(() => onView(view));
   show.add(view, 'shadows').onChange(() => onView(view));
-  show.add(view, 'contactForces').name('ground force').onChange(() => onView(view));
+  // Contacts (C): the constraint solve's points and forces (contact-draw.js), and a ground's force per body.
+  show.add(view, 'contactForces').name('contacts (C)').onChange(() => onView(view));
   show.add(view, 'follow').name('camera follows').onChange(() => onView(view));
 
   let inputs = { tau: [], act: [], gravity: [0, 0, 0], brake: [] };
@@ -310,6 +314,21 @@ export function createControls(container, { onView, onQuality, onInputs, onActio
       const g = gui.addFolder('Gravity (m/s²)');
       modelFolders.push(g);
       ['x', 'y', 'z'].forEach((c, i) => g.add(inputs.gravity, i, ...GRAVITY, 0.01).name(c).onChange(onInputs));
+    },
+    /**
+     * The floor toggle as a model opens (contact-settings.js): `on`, shown when `shown`, and enabled when the model
+     * can have the floor (`why` is the tooltip when it cannot).
+     */
+    setFloor(on, { why = '', shown = true } = {}) {
+      settings.floor = on;
+      floor.enable(!why).show(shown).domElement.title = why;
+      floor.updateDisplay();
+    },
+    /** The contacts toggle flipped (the C key); the view then. */
+    toggleContacts() {
+      view.contactForces = !view.contactForces;
+      for (const c of show.controllers) c.updateDisplay();
+      onView(view);
     },
     /** The open scene's own slider values (scene-controls.js), by key. */
     sceneValues() {

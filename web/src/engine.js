@@ -247,6 +247,16 @@ export class Engine {
     return this.#call('sideBySide', { on });
   }
 
+  /** The page's floor as a collider at `height` (on) or none; { on }: whether the model has it (floor.js). */
+  floor(on, height) {
+    return this.#call('floor', { on, height });
+  }
+
+  /** Frames with the contacts of the last step (contact-draw.js) or without; the frame now. */
+  showContacts(on) {
+    return this.#call('showContacts', { on });
+  }
+
   /** Pulls { body, point (body frame), target (world) } (grab.js); null lets go. */
   grab(grab) {
     return this.#call('grab', { grab });

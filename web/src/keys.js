@@ -11,6 +11,7 @@ const SHORTCUTS = [
   ['.', 'forward one frame on the time line; at its end, one step (dt)'],
   [',', 'step back: one frame back on the time line'],
   ['F', 'fit the view to the model'],
+  ['C', 'contacts: a marker at each contact point and an arrow for its force (normal and friction)'],
   ['W / S', 'held: throttle forward / back (a tracked vehicle with a drive sprocket on each side, or a vehicle on tires)'],
   ['A / D', 'held: steer left / right'],
   ['?', 'this help'],
@@ -18,14 +19,14 @@ const SHORTCUTS = [
   ['Ctrl/⌘ + Enter', 'in the editor: reload the model from its text'],
 ];
 /** A key (lower case) → its action in installKeys' `actions`, or 'help'. */
-const KEYS = { ' ': 'play', r: 'reset', '.': 'step', ',': 'back', f: 'fit', '?': 'help' };
+const KEYS = { ' ': 'play', r: 'reset', '.': 'step', ',': 'back', f: 'fit', c: 'contacts', '?': 'help' };
 /** The driving keys (lower case) → [throttle, steer] while held; held keys add up (W + A: forward, turning left). */
 const DRIVE_KEYS = { w: [1, 0], s: [-1, 0], a: [0, 1], d: [0, -1] };
 
 const typing = (target) => target.closest?.('.cm-editor, input, select, textarea, [contenteditable]');
 
 /**
- * Listens for the shortcuts; `actions` maps play, reset, step, back and fit to functions, and drive to
+ * Listens for the shortcuts; `actions` maps play, reset, step, back, fit and contacts to functions, and drive to
  * (throttle, steer) => boolean (false: the model has nothing to drive), called as driving keys go down and up. The help overlay
  * (#help, its list #help-keys, #help-close, and #help-button to open it) and the first-visit hint (#hint,
  * #hint-close) are in index.html.

@@ -18,6 +18,7 @@ import { createJitSwitch } from './jit-switch.js';
 import { createPlotPanel } from './plot-panel.js';
 import { createPlayback } from './playback.js';
 import { createSession } from './session.js';
+import { createContactSettings } from './contact-settings.js';
 import { installShareButton, openedLink } from './share-link.js';
 import { installDrop } from './dropped-files.js';
 import { installHooks } from './test-hooks.js';
@@ -58,7 +59,11 @@ const downloads = createDownloads($('revert'), {
 codegen.then((on) => downloads.setAvailable(on));
 
 const controls = createControls($('controls'), {
-  onView: (v) => session.applyView(v),
+  onView(v) {
+    session.applyView(v);
+    contacts.showContacts(v.contactForces);
+  },
+  onFloor: (on) => contacts.setFloor(on),
   onQuality: (mode) => scene.setQuality(mode),
   async onInputs() {
     try {
@@ -84,6 +89,7 @@ const controls = createControls($('controls'), {
 });
 
 scene.setQuality(controls.view.quality);
+const contacts = createContactSettings({ engine, scene, controls });
 
 // Side by side: turning it on or off starts the plot over; on, both runs start over with the gap plotted.
 const sideBySide = createSideBySide(controls.gui, scene, (on) => playback.compare(on));
@@ -98,10 +104,11 @@ const rodControls = createRodControls($('controls'), {
 });
 
 const playback = createPlayback({
-  engine, scene, controls, plots, sideBySide, inspector, timeline, timedOut: (name) => session.timedOut(name),
+  engine, scene, controls, plots, sideBySide, inspector, timeline, contacts: contacts.draw,
+  timedOut: (name) => session.timedOut(name),
 });
 const session = createSession({
-  engine, scene, editor, controls, plots, inspector, sideBySide, rodControls, jitSwitch, downloads, playback,
+  engine, scene, editor, controls, plots, inspector, sideBySide, rodControls, jitSwitch, downloads, playback, contacts,
 });
 
 // ——— buttons and keys ———
@@ -123,13 +130,14 @@ installKeys({
   step: () => timeline.stepForward(),
   back: () => timeline.stepBack(),
   fit,
+  contacts: () => controls.toggleContacts(),
   drive: (throttle, steer) => controls.drive(throttle, steer),
 });
 installShareButton($('share'), { editor, controls, scene, customGravity: session.customGravity });
 const dropsHandled = installDrop({ engine, session });
 installLayout();
 installHooks({
-  scene, editor, controls, plots, playback, dropsHandled, parts: [inspector, timeline, sideBySide, jitSwitch, downloads],
+  scene, editor, controls, plots, playback, dropsHandled, parts: [inspector, timeline, sideBySide, jitSwitch, downloads, contacts.draw],
 });
 
 // ——— start ———

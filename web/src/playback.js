@@ -13,7 +13,7 @@ const $ = (id) => document.getElementById(id);
  * `timedOut(name)`: the engine stopped a step of the model shown that ran past its limit (engine.js), which
  * closed the model.
  */
-export function createPlayback({ engine, scene, controls, plots, sideBySide, inspector, timeline, timedOut }) {
+export function createPlayback({ engine, scene, controls, plots, sideBySide, inspector, timeline, contacts, timedOut }) {
   const meter = { draws: 0, drawMs: 0, since: performance.now(), simSince: 0, stepsSince: 0, fps: 0, rtf: 0 };
   let inFlight = false;
   let lastPlot = 0;
@@ -30,6 +30,7 @@ export function createPlayback({ engine, scene, controls, plots, sideBySide, ins
     sideBySide.update(f);
     inspector.update(f);
     timeline.update(f);
+    contacts.update(f.contacts);
     if (!page.view.anchored && controls.view.follow) scene.follow(page.view.centre());
     scene.invalidate();
     plots.plot.push(f.time, f);
@@ -76,9 +77,10 @@ export function createPlayback({ engine, scene, controls, plots, sideBySide, ins
       .catch(() => {}); // a closed model (StepTimeout) or a stopped compile: requestFrame says why
   }
 
-  // Frame rate counts drawn frames; while paused nothing is drawn unless the view changes. The stages readout:
-  // per frame drawn, the worker's stepping (the engine's dynamics with its contact stage, one call), its copy of
-  // the state for the page, and the drawing here, in ms.
+  // Frame rate counts drawn frames; while paused nothing is drawn unless the view changes. The stages readout,
+  // as the Rapier testbed shows it: per frame drawn, the worker's stepping split into the dynamics and the contact
+  // (the contact stage and the constraint solve, timed inside the step: worker.js), and the drawing here, in ms;
+  // the worker's copy of the state for the page in its tooltip.
   function updateMeters(now, drew, drawMs) {
     if (drew) {
       meter.draws++;
@@ -90,10 +92,15 @@ export function createPlayback({ engine, scene, controls, plots, sideBySide, ins
     const steps = page.lastFrame?.steps ?? 0;
     const load = page.playing && page.lastFrame?.load;
     const perFrame = (ms) => (ms < 0.1 ? ms.toFixed(3) : ms.toFixed(2));
-    $('stages').textContent = load && meter.draws
-      ? `step ${perFrame((load.stepMs * Math.max(0, steps - meter.stepsSince)) / meter.draws)} · copy ${perFrame(load.snapshotMs)}`
-        + ` · draw ${perFrame(meter.drawMs / meter.draws)} ms/frame`
-      : `draw ${meter.draws ? perFrame(meter.drawMs / meter.draws) : '–'} ms/frame`;
+    const stepsPerFrame = meter.draws ? Math.max(0, steps - meter.stepsSince) / meter.draws : 0;
+    const contact = load ? Math.min(load.contactMs, load.stepMs) * stepsPerFrame : 0;
+    const draw = meter.draws ? perFrame(meter.drawMs / meter.draws) : '–';
+    // XPBD solves its contacts inside its substeps' iterations, too finely interleaved to time apart.
+    const split = page.info?.engine === 'xpbd'
+      ? `dynamics+contact ${perFrame(load?.stepMs * stepsPerFrame)}`
+      : `dynamics ${perFrame(load?.stepMs * stepsPerFrame - contact)} · contact ${perFrame(contact)}`;
+    $('stages').textContent = load && meter.draws ? `${split} · draw ${draw} ms/frame` : `draw ${draw} ms/frame`;
+    $('stages').title = `Per frame drawn: the engine's dynamics, its contact (the contact stage and the constraint solve), and the drawing${load ? `; the worker's copy of the state for the page: ${perFrame(load.snapshotMs)} ms` : ''}`;
     meter.fps = meter.draws / span;
     meter.rtf = page.playing ? Math.max(0, simTime - meter.simSince) / span : 0;
     meter.draws = 0;

@@ -309,6 +309,10 @@ export function createScene(container) {
     adapt(fps) {
       return quality.adapt(fps);
     },
+    /** The height of the floor drawn under the model (fitEnvironment), which the floor toggle makes collide. */
+    floorHeight() {
+      return floor.position.z;
+    },
     /** Marks the picture stale: the next render() draws. */
     invalidate() {
       dirty = true;

@@ -50,6 +50,7 @@ export function installShareButton(button, { editor, controls, scene, customGrav
       dt: controls.settings.dt,
       timeScale: controls.settings.timeScale,
       scene: Object.keys(own).length ? own : undefined,
+      floor: controls.settings.floor,
     };
     let hash = encodeShare({ ...link, shown });
     if (hash.length > MAX_HASH) hash = encodeShare(link); // the text alone, from the initial state

@@ -135,6 +135,11 @@ function sceneValues(v) {
   }
   return Object.fromEntries(entries);
 }
+/** A toggle: true or false (the floor: contact-settings.js). */
+function toggle(x, field) {
+  if (x === undefined || typeof x === 'boolean') return x;
+  throw new ShareError(`"${field}" is not true or false`);
+}
 function positive(x, field, max) {
   if (x === undefined) return undefined;
   if (!finite(x) || x <= 0 || x > max) throw new ShareError(`"${field}" is out of range`);
@@ -195,6 +200,7 @@ export function decodeShare(hash) {
     dt: positive(raw.dt, 'dt', 0.1),
     timeScale: positive(raw.timeScale, 'timeScale', 100),
     scene: sceneValues(raw.scene),
+    floor: toggle(raw.floor, 'floor'),
     shown: place(raw.shown),
   };
 }

@@ -50,6 +50,8 @@ let model = null;        // sim.describe() of the open model
 let push = null;         // a scene control's push (scene-controls.js) under way, with `done`: its steps so far
 let openedFrom = null;   // the open model's source: a shipped name or { text, name } (what the jit compiles)
 let opens = 0;           // models opened so far: the open a jit request is for
+let floor = null;        // the page's floor as a collider (setFloor): its height, or null when off
+let showContacts = false; // frames carry the contacts of the last step (contact-draw.js)
 
 function errorInfo(e) {
   const line = Number.isInteger(e?.line) ? e.line : 0;
@@ -166,8 +168,28 @@ function snapshot(extra = {}) {
     ground: hasGround ? sim.groundReaction() : null,
     groundForces: hasGround ? sim.groundForces() : null,
     ghost: xpbdCopy.report(sim), // side by side: the XPBD copy
+    contacts: showContacts ? contacts() : null,
     ...extra,
   };
+}
+
+// The contacts of the last step, 10 per contact: point, unit normal (Sim.contacts()), then the normal force and
+// the friction force (Sim.contactForces(); zeros on XPBD, which reports none).
+function contacts() {
+  const points = sim.contacts();
+  const forces = sim.contactForces();
+  const n = points.length / 6;
+  const out = new Float64Array(10 * n);
+  for (let k = 0; k < n; k++) {
+    out.set(points.subarray(6 * k, 6 * k + 6), 10 * k);
+    if (forces.length) out.set(forces.subarray(4 * k, 4 * k + 4), 10 * k + 6);
+  }
+  return out;
+}
+
+// The floor on the open Sim as the page asked (off on XPBD and for a model with its own ground).
+function applyFloor() {
+  if (sim.engine === 'featherstone' && !model.ground) sim.setFloor(floor !== null, floor ?? 0);
 }
 
 // Runs `n` steps; on a blow-up, replays the chunk one step at a time from its start to name the first bad
@@ -254,8 +276,11 @@ function pace() {
   applyInputs();
   run.owed = Math.min(run.owed + ((now - run.last) / 1000) * timeScale, MAX_OWED * timeScale);
   run.last = now;
+  const stages = sim.stageTimes();
   const { done, blowup } = work(dt, Math.min(Math.floor(run.owed / dt), MAX_STEPS), budget);
+  const after = sim.stageTimes();
   meter.work += performance.now() - now;
+  meter.contact += after.contact - stages.contact + after.solve - stages.solve;
   meter.steps += done;
   run.owed = Math.max(run.owed - done * dt, 0);
   run.behind = run.owed > BEHIND * timeScale;
@@ -302,7 +327,7 @@ function frame({ play, single, dt, timeScale, budget }) {
   if (play) {
     if (!run) {
       run = { owed: 0, last: performance.now(), behind: false };
-      meter = { since: performance.now(), work: 0, steps: 0, snap: 0, frames: 0 };
+      meter = { since: performance.now(), work: 0, contact: 0, steps: 0, snap: 0, frames: 0 };
       load = null;
     }
     Object.assign(run, { dt, timeScale, budget, seen: performance.now() });
@@ -315,15 +340,18 @@ function frame({ play, single, dt, timeScale, budget }) {
   return f;
 }
 
-// The run's load over each second: how much of it went to stepping, per step, and per frame's copy (snapshotMs).
+// The run's load over each second: how much of it went to stepping, per step (stepMs; contactMs of it in the
+// contact stage and the constraint solve, timed inside the step: Sim.stageTimes()), and per frame's copy
+// (snapshotMs).
 function measure(snapshotMs) {
   const now = performance.now();
   meter.snap += snapshotMs;
   meter.frames++;
   if (now - meter.since < 1000) return;
-  load = { busy: meter.work / (now - meter.since), stepMs: meter.work / Math.max(meter.steps, 1),
+  const steps = Math.max(meter.steps, 1);
+  load = { busy: meter.work / (now - meter.since), stepMs: meter.work / steps, contactMs: meter.contact / steps,
     snapshotMs: meter.snap / meter.frames };
-  meter = { since: now, work: 0, steps: 0, snap: 0, frames: 0 };
+  meter = { since: now, work: 0, contact: 0, steps: 0, snap: 0, frames: 0 };
 }
 
 // The open XPBD scene's first steps, then its state back bit for bit. V8 runs a WebAssembly function on its
@@ -390,6 +418,7 @@ async function open({ source }) {
     driver = new WheelDriver(sim, {}, model);
   }
   hasGround = Boolean(model.ground) && sim.engine === 'featherstone';
+  floor = null; // the page sets it for this model (floor())
   if (sim.engine === 'xpbd') warmUp();
   const sideBySide = { reason: await xpbdCopy.prepare(await shim, source, sim.engine) };
   const samples = hasGround ? terrainSamples(model.ground) : null;
@@ -462,6 +491,7 @@ async function jit({ open: which }) {
   }
   sim.dispose();
   sim = next;
+  applyFloor();
   if (driver) driver.sim = sim;
   applyInputs();
   // When the jit began to run, on the clock the page shares (timeOrigin: the worker's differs from the page's).
@@ -590,6 +620,19 @@ const ops = {
     await xpbdCopy.open(await shim);
     return ops.reset();
   },
+  // The page's floor as a collider under the model (floor.js): on at `height`, or off. Only a Featherstone model
+  // without a ground of its own has one; the reply says whether it is on.
+  floor({ on, height }) {
+    if (typeof on !== 'boolean' || !Number.isFinite(height)) throw new TypeError('floor: on (a boolean) and a finite height');
+    floor = on ? height : null;
+    applyFloor();
+    return { on: sim.floor !== null };
+  },
+  // Frames carry the contacts (contact-draw.js) or not; the frame now, with them.
+  showContacts({ on }) {
+    showContacts = Boolean(on);
+    return snapshot();
+  },
   // A Ctrl+drag: pull `point` (body frame) of `body` toward `target` (world); null lets go.
   grab({ grab: next }) {
     const vector = (v) => Array.isArray(v) && v.length === 3 && v.every(Number.isFinite);
@@ -608,7 +651,7 @@ self.onmessage = async ({ data }) => {
     if (!['models', 'text', 'open', 'check', 'features', 'generate'].includes(op) && !sim) throw new Error('no model is open');
     const value = await ops[op](data);
     const transfer = value?.poses
-      ? [value.poses.buffer, value.q.buffer, value.qd.buffer, value.velocities.buffer, value.state.buffer, ...value.rods.map((r) => r.buffer), ...(value.ground ? [value.ground.buffer, value.groundForces.buffer] : [])]
+      ? [value.poses.buffer, value.q.buffer, value.qd.buffer, value.velocities.buffer, value.state.buffer, ...value.rods.map((r) => r.buffer), ...(value.ground ? [value.ground.buffer, value.groundForces.buffer] : []), ...(value.contacts ? [value.contacts.buffer] : [])]
       : [];
     self.postMessage({ id, ok: true, value }, transfer);
   } catch (e) {
