@@ -358,7 +358,8 @@ export class Sim {
   readonly bodyNames: readonly string[];
   /**
    * What opened but will not behave as written: each mesh that a colliding `shape mesh` draws whose file was not in
-   * OpenOptions.files (its shapes are drawn only).  Empty otherwise.
+   * OpenOptions.files (its shapes are drawn only), and on engine 'xpbd' each equality and tendon range (not held
+   * there).  Empty otherwise.
    */
   readonly warnings: readonly string[];
   /** nq joint positions; a floating body's slice is qw qx qy qz x y z.  On XPBD: read back from the bodies after each step. */

@@ -295,6 +295,17 @@ async function openText(text, name, engine, files) {
 }
 
 /**
+ * What an XPBD run leaves out of a model: its equalities and tendon ranges (docs/mech-format.md, "Equality").
+ * @param {ModelDescription} d @returns {string[]}
+ */
+function xpbdUnheld(d) {
+  return [
+    ...(d.equalities ?? []).map((e) => `equality '${e.name}' is not held on engine 'xpbd' (the Featherstone engines hold it)`),
+    ...(d.tendons ?? []).filter((t) => t.range).map((t) => `tendon '${t.name}': its range is not held on engine 'xpbd' (the Featherstone engines hold it)`),
+  ];
+}
+
+/**
  * openModel's files, checked: undefined, or an object of file contents (string or Uint8Array) by path.
  * @param {unknown} files @returns {Record<string, string | Uint8Array> | undefined}
  */
@@ -469,8 +480,9 @@ export class Sim {
     this.description = mod.string(mod.exports.mw_description(ptr));
     this.bodyNames = Object.freeze(Array.from({ length: this.nb }, (_, i) =>
       mod.string(mod.exports.mw_body_name(ptr, i))));
-    /** what opened but will not behave as written: each colliding mesh whose file openModel was not given */
-    this.warnings = Object.freeze([...warnings]);
+    /** what opened but will not behave as written: each colliding mesh whose file openModel was not given, and on
+     * XPBD each equality and tendon range (held by the Featherstone engines' constraint solve only) */
+    this.warnings = Object.freeze([...warnings, ...(engine === 'xpbd' ? xpbdUnheld(this.describe()) : [])]);
     Object.freeze(this);
   }
 

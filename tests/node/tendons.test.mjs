@@ -72,13 +72,17 @@ test('tendon_arm: the tendon force is the generalized force coef_j f on its join
   zero.dispose();
 });
 
-test('XPBD runs a model with tendons and their actuators (and opens one with equalities, which it does not hold)', async () => {
+test('XPBD runs a model with tendons and their actuators (and opens one with equalities, which it does not hold and says so in its warnings)', async () => {
   const xpbd = await openModel(fixture('tendon_arm'), { engine: 'xpbd' });
   xpbd.ctrl.set([0.5, 0.2, 1]);
   xpbd.step(0.001, 200);
   assert.ok(Array.from(xpbd.q).every(Number.isFinite));
   xpbd.dispose();
   const eq = await openModel(fixture('equality_joint'), { engine: 'xpbd' });
+  assert.ok(eq.warnings.length > 0 && eq.warnings.every((w) => /^equality '.+' is not held on engine 'xpbd'/.test(w)), eq.warnings.join('\n'));
+  const runtime = await openModel(fixture('equality_joint'), { backend: 'runtime' });
+  assert.deepEqual(runtime.warnings, []);
+  runtime.dispose();
   eq.step(0.001, 10);
   assert.ok(Array.from(eq.q).every(Number.isFinite));
   eq.dispose();
