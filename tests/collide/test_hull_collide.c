@@ -18,6 +18,7 @@
  *   a box-like hull resting on a face gets four points, not one;
  *   the same call twice gives bitwise the same manifold. */
 #include "collide/collide.h"
+#include "random_shapes.h"
 #include "spatial/spatial.h"
 
 #include <math.h>
@@ -25,30 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-static void expect(const char *what, int ok, double value)
-{
-    printf("%s %s (%.3g)\n", ok ? "ok  " : "FAIL", what, value);
-    if (!ok) failures++;
-}
-
 static unsigned long long rng = 987654321;
-static double uniform(void)
-{
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(rng >> 11) / 9007199254740992.0;
-}
-
-static double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-static void random_rotation(double R[9])
-{
-    double q[4], n = 0;
-    for (int k = 0; k < 4; k++) q[k] = uniform() - 0.5, n += q[k] * q[k];
-    for (int k = 0; k < 4; k++) q[k] /= sqrt(n);
-    quat_to_rot(q, R);
-}
+static double uniform(void) { return test_uniform(&rng); }
+static void random_rotation(double R[9]) { test_random_rotation(&rng, R); }
 
 static collide_placed placed(collide_kind kind, const double c[3], const double R[9], const double size[3])
 {

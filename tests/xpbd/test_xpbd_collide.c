@@ -9,6 +9,7 @@
  *   an all-pairs test, each once;
  *   placing: a shape at a quaternion pose (p, q) has its centre at
  *   p + q pos q* and its axes at q a q*. */
+#include "random_shapes.h"
 #include "spatial/spatial.h"
 #include "xpbd/xpbd_collide.h"
 
@@ -17,32 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-static void expect(const char *what, int ok, double value)
-{
-    printf("%s %s (%.3g)\n", ok ? "ok  " : "FAIL", what, value);
-    if (!ok) failures++;
-}
-
 static unsigned long long rng = 12345;
-static double uniform(void)
-{
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(rng >> 11) / 9007199254740992.0;
-}
-
-static double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-/* A uniformly random rotation (from a random unit quaternion). */
-static void random_rotation(double R[9])
-{
-    double q[4], n = 0;
-    for (int k = 0; k < 4; k++) q[k] = uniform() - 0.5, n += q[k] * q[k];
-    n = sqrt(n);
-    for (int k = 0; k < 4; k++) q[k] /= n;
-    quat_to_rot(q, R);
-}
+static double uniform(void) { return test_uniform(&rng); }
+static void random_rotation(double R[9]) { test_random_rotation(&rng, R); }
 
 static void col(const double R[9], int k, double o[3]) { o[0] = R[k], o[1] = R[3 + k], o[2] = R[6 + k]; }
 

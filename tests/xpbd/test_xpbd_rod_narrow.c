@@ -12,20 +12,13 @@
  *   rod–rod   xpbd_collide_rod_rod equals min over a dense grid of (ξ1, ξ2)
  *             of |x1 − x2| − r1 − r2 within 1e-6 m, for 300 random pairs
  *             of each pair of orders; its points lie on both surfaces. */
+#include "expect.h"
 #include "spatial/spatial.h"
 #include "xpbd/xpbd_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static int failures;
-
-static void expect(const char *what, int ok, double value)
-{
-    printf("%s %s (%.3g)\n", ok ? "ok  " : "FAIL", what, value);
-    if (!ok) failures++;
-}
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ull;
 static double uniform(double a, double b)

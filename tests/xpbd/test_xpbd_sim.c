@@ -2,6 +2,7 @@
  * constraint satisfaction, energy sanity, limits, drives against their static
  * equilibria, damping, the gyroscopic term, and the §9.1 residual orderings
  * that are robust (scalar ≫ vector at release, block below rows). */
+#include "expect.h"
 #include "spatial/so3.h"
 #include "spatial/spatial.h"
 #include "xpbd/xpbd.h"
@@ -11,14 +12,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static int failures;
-
-static void expect(const char *what, int ok, double value)
-{
-    printf("%s %s (%.4g)\n", ok ? "ok  " : "FAIL", what, value);
-    if (!ok) failures++;
-}
 
 /* One body of mass 1 with a diagonal inertia, CoM at p. */
 static void body(xpbd_model *m, int b, const double p[3], double ix, double iy, double iz)

@@ -4,19 +4,12 @@
 #ifndef MECH_XPBD_SCENE_TEST_H
 #define MECH_XPBD_SCENE_TEST_H
 
+#include "expect.h"
 #include "model/model.h"
 #include "xpbd/xpbd_from_model.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static int failures;
-
-static void expect(const char *what, int ok, double value)
-{
-    printf("%s %s (%.6g)\n", ok ? "ok  " : "FAIL", what, value);
-    if (!ok) failures++;
-}
 
 typedef struct {
     mech_model *mm;
