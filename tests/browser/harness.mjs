@@ -112,3 +112,15 @@ export async function until(page, t) {
   assert.equal(s.blown, false, s.banner ?? '');
   return s;
 }
+
+/** Plays from the paused state shown until 0.1 s of simulated time has passed, pauses, and asserts the run did
+ * not blow up; the status then. */
+export async function playBriefly(page) {
+  const t0 = (await status(page)).time;
+  await page.click('#play');
+  await page.waitForFunction((t) => window.playground.status().time > t, t0 + 0.1, WAIT);
+  await page.click('#play');
+  const after = await status(page);
+  assert.equal(after.blown, false, after.banner ?? '');
+  return after;
+}

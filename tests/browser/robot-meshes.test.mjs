@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { WAIT, openPage, repo, shots, status, usePlayground } from './harness.mjs';
+import { WAIT, openPage, playBriefly, repo, shots, status, usePlayground } from './harness.mjs';
 
 const shared = process.env.MECH_ROBOTS
   ?? [join(repo, '../shared/data/robots'), join(repo, '../../shared/data/robots')].find((d) => existsSync(d)) ?? '';
@@ -52,12 +52,7 @@ for (const [label, folder, names, model, meshWarning] of [
     const px = await page.evaluate(() => window.playground.meshPixels());
     await page.screenshot({ path: join(shots, `${folder}-meshes.png`) });
     assert.ok(px.modelFraction > 0.01, `${label}: the meshes cover ${px.modelFraction} of the view`);
-    const t0 = s.time;
-    await page.click('#play');
-    await page.waitForFunction((t) => window.playground.status().time > t, t0 + 0.1, WAIT);
-    await page.click('#play');
-    const after = await status(page);
-    assert.equal(after.blown, false, after.banner ?? '');
+    await playBriefly(page);
     assert.deepEqual(errors, []);
     await context.close();
   });

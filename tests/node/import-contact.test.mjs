@@ -107,14 +107,20 @@ test('MJCF joint ranges: limited, autolimits, degrees and radians; frictionloss;
   sim.dispose();
 });
 
-test('MJCF mesh geoms that collide in MuJoCo are drawn only, counted in one warning', async () => {
+test('MJCF mesh geoms that collide in MuJoCo (groups 3 and above too) collide through their hulls; visual ones are visual', async () => {
   const files = { 'm.obj': 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n' };
   const xml = mjcf(`<body name="a"><freejoint/>${inertial}<geom type="mesh" mesh="m"/><geom type="mesh" mesh="m" contype="0" conaffinity="0"/>
     <geom type="mesh" mesh="m" group="3"/></body>`, { head: '<asset><mesh file="m.obj"/></asset>' });
   const { text, warnings } = await importModel(xml, { name: 't.xml', files });
-  assert.deepEqual(lines(text, /^ {2}shape/), ['  shape mesh m visual', '  shape mesh m visual']);
-  assert.ok(warnings.includes('2 collision mesh geoms (contype or conaffinity not 0) do not collide: .mech meshes are drawn only (visual)'), warnings.join('\n'));
-  assert.ok(!/^contact/m.test(text));
+  assert.deepEqual(lines(text, /^ {2}shape/), ['  shape mesh m friction 1 1', '  shape mesh m visual', '  shape mesh m friction 1 1']);
+  assert.ok(!warnings.some((w) => /collision mesh/.test(w)), warnings.join('\n'));
+  assert.deepEqual(lines(text, /^contact/), ['contact']);
+  const withFiles = await openModel({ text, name: 't' }, { backend: 'runtime', files });
+  assert.deepEqual(withFiles.warnings, []);
+  withFiles.dispose();
+  const without = await openModel({ text, name: 't' }, { backend: 'runtime' });
+  assert.ok(without.warnings.length === 1 && /^mesh 'm': its file 'm.obj' was not given/.test(without.warnings[0]), without.warnings.join('\n'));
+  without.dispose();
 });
 
 test('URDF: collisions as colliders, visuals visual, limits and joint friction', async () => {
