@@ -136,7 +136,7 @@ test('a model dropped with its included file and its OBJ and STL meshes opens wi
   assert.equal(s.model, 'meshy', s.banner ?? '');
   const text = await page.evaluate(() => window.playground.editorText());
   assert.match(text, /^mesh torus assets\/torus\.obj scale 2 2 2$/m);
-  assert.match(text, /^ {2}shape mesh cube pos 0 0 -0\.4 color #3380e6 visual$/m);
+  assert.match(text, /^ {2}shape mesh cube pos 0 0 -0\.4 color #3380e6 friction 1 1$/m);
   assert.match(text, /mesh 'gone': the file 'assets\/gone\.obj' is not among the files given: its geoms are not drawn/);
   await page.waitForFunction(() => window.playground.meshPixels() !== null, null, WAIT);
   const px = await page.evaluate(() => window.playground.meshPixels());
