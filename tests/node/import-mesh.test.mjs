@@ -351,7 +351,9 @@ test('the Shadow Hand (scene_right.xml including right_hand.xml) imports with it
   const files = folder(`${shared}/shadow_hand`);
   const { warnings, text } = importModel(files['scene_right.xml'], { name: 'scene_right.xml', files });
   assert.ok(!warnings.some((w) => /not among the files/.test(w)), warnings.join('\n'));
-  assert.equal((text.match(/^ {2}shape mesh /gm) ?? []).length, 24);
+  // 24 drawn meshes, and the 6 colliding ones (the forearm's and the five fingertips') as hull colliders.
+  assert.equal((text.match(/^ {2}shape mesh .* visual$/gm) ?? []).length, 24);
+  assert.equal((text.match(/^ {2}shape mesh (?!.* visual$)/gm) ?? []).length, 6);
   const { worst } = await againstMujoco('scene_right.xml', files);
   console.log(`Shadow Hand: relative mass ${worst.mass.toExponential(2)}, centre ${worst.com.toExponential(2)} m, inertia ${worst.inertia.toExponential(2)} over ${worst.bodies} bodies`);
   assert.equal(worst.bodies, 26); // the hand's 25 and the scene's free cube
