@@ -203,15 +203,15 @@ async function openSource(source, options) {
   if (engine === 'xpbd' && (backend === 'generated' || backend === 'jit')) {
     throw new RangeError(`openModel: engine 'xpbd' runs in the runtime module; backend '${backend}' is Featherstone only`);
   }
-  if (files && (backend === 'generated' || backend === 'jit')) {
-    throw new RangeError(`openModel: files (mesh colliders) run on backend 'runtime' and engine 'xpbd'; backend '${backend}' has none`);
+  if (files && backend === 'generated') {
+    throw new RangeError("openModel: files (mesh colliders) run on backends 'runtime' and 'jit'; a generated module has none");
   }
   if (typeof source === 'string') {
     const shipped = await shippedModel(source);
     if (backend === 'generated' && shipped.backend !== 'generated') {
       throw new RangeError(`openModel: '${source}' has no generated module (it is shipped as text); open it without a backend, or with backend 'runtime'`);
     }
-    if (backend === 'jit') return openJit(await loadModelText(source), source);
+    if (backend === 'jit') return openJit(await loadModelText(source), source, files);
     if (backend === 'runtime' || engine === 'xpbd' || shipped.backend !== 'generated') {
       return openText(await loadModelText(source), source, engine, files);
     }
@@ -229,7 +229,7 @@ async function openSource(source, options) {
   const name = source.name ?? 'model';
   if (typeof name !== 'string') throw new TypeError('openModel: source.name must be a string');
   sized(text, name);
-  return backend === 'jit' ? openJit(text, name) : openText(text, name, engine, files);
+  return backend === 'jit' ? openJit(text, name, files) : openText(text, name, engine, files);
 }
 
 /**
@@ -265,33 +265,48 @@ export async function generateCode(text, options) {
   return target === 'c' ? new TextDecoder().decode(bytes) : bytes;
 }
 
-/** A Sim of `text` on its generated dynamics, jitted (wasm/jit.mjs; docs/wasm.md, "Jit"). */
-async function openJit(text, name) {
+/**
+ * A Sim of `text` on its generated dynamics, jitted (wasm/jit.mjs; docs/wasm.md, "Jit"), its colliding mesh
+ * shapes given their hulls from `files` as on the runtime engine.
+ * @param {string | Uint8Array} text @param {string} name
+ * @param {Record<string, string | Uint8Array> | undefined} files
+ */
+async function openJit(text, name, files) {
   const mod = await instance('runtime');
-  const { ptr, close, forward, forwardModelGravity } = await jitHandle(mod, text, name, opened);
-  return new Sim(mod, ptr, 'jit', 'featherstone', close, { model: forwardModelGravity, any: forward });
+  const { model, warnings } = await parsedWithHulls(mod, text, name, files);
+  const { ptr, close, forward, forwardModelGravity } = await jitHandle(mod, text, name, opened, model);
+  return new Sim(mod, ptr, 'jit', 'featherstone', close, { model: forwardModelGravity, any: forward }, warnings);
 }
 
 /**
- * A Sim of `text` on the runtime module's ABA or XPBD: parsed, its colliding mesh shapes given their hulls from
- * `files` (attachMeshHulls), then run.
+ * A Sim of `text` on the runtime module's ABA or XPBD: parsed with its mesh colliders' hulls, then run.
  * @param {string | Uint8Array} text @param {string} name @param {Engine} engine
  * @param {Record<string, string | Uint8Array> | undefined} files
  */
 async function openText(text, name, engine, files) {
   const mod = await instance('runtime');
+  const { model, warnings } = await parsedWithHulls(mod, text, name, files);
+  const ptr = mod.exports.mw_model_open(model, engine === 'xpbd' ? 1 : 0); // adopts the model, or frees it
+  return new Sim(mod, opened(mod, ptr), 'runtime', engine, undefined, null, warnings);
+}
+
+/**
+ * `text` parsed in the runtime module `mod` (a mech_model pointer, the caller's to open or free), its colliding
+ * mesh shapes given their hulls from `files` (attachMeshHulls), with the warnings naming meshes left without.
+ * @param {WasmModule} mod @param {string | Uint8Array} text @param {string} name
+ * @param {Record<string, string | Uint8Array> | undefined} files
+ * @returns {Promise<{ model: number, warnings: string[] }>}
+ */
+async function parsedWithHulls(mod, text, name, files) {
   const x = mod.exports;
   const model = opened(mod, mod.withString(name, (namePtr) =>
     mod.withString(text, (textPtr, length) => x.mw_model_parse(textPtr, length, namePtr))));
-  let warnings;
   try {
-    warnings = await attachMeshHulls(mod, model, files);
+    return { model, warnings: await attachMeshHulls(mod, model, files) };
   } catch (e) {
     x.mw_model_free(model);
     throw e;
   }
-  const ptr = x.mw_model_open(model, engine === 'xpbd' ? 1 : 0); // adopts the model, or frees it
-  return new Sim(mod, opened(mod, ptr), 'runtime', engine, undefined, null, warnings);
 }
 
 /**
@@ -337,16 +352,20 @@ const MESH_HULL_MAX = 64;
  */
 async function attachMeshHulls(mod, model, files) {
   const x = mod.exports;
+  const colliding = [];
+  for (let i = 0; i < x.mw_model_mesh_count(model); i++) if (x.mw_model_mesh_collides(model, i)) colliding.push(i);
+  if (!colliding.length) return [];
+  const [{ parseMesh }, { convexHull }, { filesByPath }] = await Promise.all([import('./import/mesh.mjs'),
+    import('./import/hull.mjs'), import('./import/path.mjs')]);
+  const fileAt = filesByPath(files); // paths resolved as the importer resolves them
   const warnings = [];
-  for (let i = 0; i < x.mw_model_mesh_count(model); i++) {
-    if (!x.mw_model_mesh_collides(model, i)) continue;
+  for (const i of colliding) {
     const name = mod.string(x.mw_model_mesh_name(model, i)), file = mod.string(x.mw_model_mesh_file(model, i));
-    const data = files?.[file] ?? files?.[file.replace(/^\.\//, '')];
+    const data = fileAt(file);
     if (data === undefined) {
       warnings.push(`mesh '${name}': its file '${file}' was not given (openModel's files), so its shapes are drawn only and do not collide`);
       continue;
     }
-    const [{ parseMesh }, { convexHull }] = await Promise.all([import('./import/mesh.mjs'), import('./import/hull.mjs')]);
     const { vertices } = parseMesh(data, file);
     let hull;
     try {

@@ -197,18 +197,13 @@ static jit_run *jit_new(const mech_model *m, void *scratch, int fwd_dyn, int fwd
     return j;
 }
 
-/* A handle running the text on its generated module, whose exports JS put at
+/* A handle running model m (parsed by mw_model_parse, its mesh hulls given;
+ * adopted, freed on failure) on its generated module, whose exports JS put at
  * table slots fwd_dyn, fwd_dyn_own_gravity and observe (0 when the model has
  * no observations) and which uses `scratch` (malloc'd; owned from here on);
  * NULL with the error set. */
-EMSCRIPTEN_KEEPALIVE mw_sim *mw_open_jit(const char *text, size_t len, const char *name, void *scratch, int fwd_dyn,
-                                         int fwd_dyn_own_gravity, int observe)
+EMSCRIPTEN_KEEPALIVE mw_sim *mw_open_jit(mech_model *m, void *scratch, int fwd_dyn, int fwd_dyn_own_gravity, int observe)
 {
-    mech_model *m = mw_parse(text, len, name);
-    if (!m) {
-        free(scratch);
-        return NULL;
-    }
     jit_run *j = jit_new(m, scratch, fwd_dyn, fwd_dyn_own_gravity, observe);
     if (!j) {
         free(scratch);

@@ -24,46 +24,49 @@ export function generate(mod, text, name, target, check) {
  * A handle of the runtime module `mod` running `text` on its jitted dynamics, what disposes of it (the run, its
  * scratch and its table slots) and the jitted module's forward(handle), forward()'s fast path (0, or 1 when the
  * runtime's mw_forward must run: core/codegen/emit_wasm.h), with its copy for a run at the model's gravity,
- * forwardModelGravity.  Failures are thrown by check(mod, 0).
+ * forwardModelGravity.  `model`: the text parsed by mw_model_parse (index.mjs: with its mesh colliders' hulls),
+ * adopted and freed on failure; without it the text is parsed here.  Failures are thrown by check(mod, 0).
  * @returns {Promise<{ ptr: number, close: (ptr: number) => void, forward: (ptr: number) => number,
  *   forwardModelGravity: (ptr: number) => number }>}
  */
-export async function jitHandle(mod, text, name, check) {
+export async function jitHandle(mod, text, name, check, model = 0) {
   const x = mod.exports;
-  const { bytes, scratchBytes } = generate(mod, text, name, 1, check);
-  const module = await WebAssembly.compile(bytes);
-  const scratch = x.malloc(scratchBytes);
-  if (!scratch) throw new RangeError(`openModel: out of WebAssembly memory for the jit's ${scratchBytes} bytes of scratch`);
-  let jit;
+  let scratch = 0, slots = null;
   try {
-    jit = (await WebAssembly.instantiate(module, {
+    const { bytes, scratchBytes } = generate(mod, text, name, 1, check);
+    const module = await WebAssembly.compile(bytes);
+    if (!model) {
+      model = mod.withString(name, (namePtr) => mod.withString(text, (textPtr, length) => x.mw_model_parse(textPtr, length, namePtr)));
+      check(mod, model);
+    }
+    scratch = x.malloc(scratchBytes);
+    if (!scratch) throw new RangeError(`openModel: out of WebAssembly memory for the jit's ${scratchBytes} bytes of scratch`);
+    const jit = (await WebAssembly.instantiate(module, {
       env: {
         memory: x.memory, sin: x.mw_libm_sin, cos: x.mw_libm_cos,
         scratch: new WebAssembly.Global({ value: 'i32', mutable: false }, scratch),
       },
     })).exports;
-  } catch (e) {
-    x.free(scratch);
-    throw e;
-  }
-  const slots = mod.tableSlots(jit.observe ? [jit.fwd_dyn, jit.fwd_dyn_own_gravity, jit.observe]
-    : [jit.fwd_dyn, jit.fwd_dyn_own_gravity]);
-  let ptr;
-  try {   // mw_open_jit owns the scratch from here on, and frees it when it fails
-    ptr = mod.withString(name, (namePtr) => mod.withString(text, (textPtr, length) =>
-      x.mw_open_jit(textPtr, length, namePtr, scratch, slots[0], slots[1], slots[2] ?? 0)));
+    slots = mod.tableSlots(jit.observe ? [jit.fwd_dyn, jit.fwd_dyn_own_gravity, jit.observe]
+      : [jit.fwd_dyn, jit.fwd_dyn_own_gravity]);
+    // mw_open_jit owns the model and the scratch from here on, and frees them when it fails
+    const owned = [model, scratch];
+    model = scratch = 0;
+    const ptr = x.mw_open_jit(...owned, slots[0], slots[1], slots[2] ?? 0);
     check(mod, ptr);
+    return {
+      ptr,
+      forward: jit.forward,
+      forwardModelGravity: jit.forward_model_gravity,
+      close: (handle) => {
+        x.mw_close_jit(handle);
+        mod.releaseSlots(slots);
+      },
+    };
   } catch (e) {
-    mod.releaseSlots(slots);
+    if (slots) mod.releaseSlots(slots);
+    if (scratch) x.free(scratch);
+    if (model) x.mw_model_free(model);
     throw e;
   }
-  return {
-    ptr,
-    forward: jit.forward,
-    forwardModelGravity: jit.forward_model_gravity,
-    close: (handle) => {
-      x.mw_close_jit(handle);
-      mod.releaseSlots(slots);
-    },
-  };
 }

@@ -5,7 +5,8 @@
 // a mesh over the drawing budget is drawn simplified while the importer's masses come from the file, and after a
 // reload it reopens from its My models card with its meshes (web/src/model-store.js, IndexedDB), renamed too;
 // deleting the card deletes its files. Among two root MJCF files, scene.xml is the model. A refused write to
-// IndexedDB and a mesh file that gives no triangles are toasts. Then the first page view's download, from the
+// IndexedDB and a mesh file that gives no triangles are toasts. A dropped crate whose collider is its mesh rests
+// on the floor (the page opens it with its files on the runtime engine and the jit). Then the first page view's download, from the
 // built site (dist/), against the figure from before. Headless chromium, software WebGL; screenshots in
 // build/screenshots/.
 import { test } from 'node:test';
@@ -15,7 +16,7 @@ import { join } from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
 import { preview } from 'vite';
 
-import { WAIT, openPage, repo, shots, status, usePlayground } from './harness.mjs';
+import { WAIT, openPage, repo, shots, status, tilt, usePlayground } from './harness.mjs';
 import { importModel } from '../../wasm/import/index.mjs';
 
 const pg = usePlayground(6513);
@@ -279,6 +280,36 @@ test('a mesh file that gives no triangles is named in a toast, and the model ope
   assert.equal(s.banner, null);
   assert.match(s.lastToast, /^Not drawn: assets\/link\.obj \(no triangles read from it as OBJ or STL\)\. Imported with \d+ warnings?/);
   assert.equal((await page.evaluate(() => window.playground.meshTriangles())).length, 1, 'the ball alone is drawn from its mesh');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a dropped crate whose collider is its mesh comes to rest on the floor, on the runtime engine and then the jit', async () => {
+  const { page, context, errors } = await openPage(pg.browser, pg.base);
+  await loaded(page, 'threelink');
+  await dropFolder(page, {
+    'crate/scene.xml': `<mujoco model="crate">
+  <compiler meshdir="assets"/>
+  <asset><mesh file="crate.obj"/></asset>
+  <worldbody>
+    <geom type="plane" size="2 2 0.1"/>
+    <body name="crate" pos="0 0 0.4"><freejoint/><geom type="mesh" mesh="crate" density="500"/></body>
+  </worldbody>
+</mujoco>
+`,
+    'crate/assets/crate.obj': boxObj([-0.15, -0.1, -0.1], [0.15, 0.1, 0.1]),
+  });
+  await loaded(page, 'scene');
+  assert.equal((await status(page)).banner, null);
+  await page.click('#play');
+  await page.waitForFunction(() => window.playground.status().backend === 'jit' && window.playground.status().time > 1.5, null, WAIT);
+  await page.click('#play');
+  const s = await status(page);
+  assert.equal(s.blown, false, s.banner ?? '');
+  // Resting on its face: the centre 0.1 m up (the soft contact's depth below a millimetre), level.
+  const z = s.q[6];
+  assert.ok(z > 0.099 && z < 0.1 + 1e-6, `the crate's centre is at ${z} m: it does not rest on its mesh`);
+  assert.ok(tilt(s.poses, 0) < 0.1, `tilted ${tilt(s.poses, 0)}°`);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -12,6 +12,7 @@ import { diag3, rotateInertia } from '../../wasm/import/math.mjs';
 import { meshInertia, parseMesh, placeMesh } from '../../wasm/import/mesh.mjs';
 import { root } from './helpers.mjs';
 import { loadMujoco, mujocoFromFiles } from './mujoco-side.mjs';
+import { openModel } from '../../wasm/index.mjs';
 
 const fixtures = `${root}tests/fixtures/`;
 const bytes = (path) => new Uint8Array(readFileSync(path));
@@ -325,6 +326,20 @@ test('a missing visual mesh is a warning naming its file, and the model still im
   // No files at all: one warning counts them.
   const none = importModel(xml, { name: 'm.xml' }).warnings;
   assert.ok(none.includes("1 mesh file named and no files given (importModel's files option): their geoms are not drawn"), none.join('\n'));
+});
+
+test('a colliding mesh whose file gives no hull is written visual with a warning naming it, and the model opens', async () => {
+  const xml = '<mujoco><compiler meshdir="assets"/><asset><mesh file="link.obj"/><mesh file="flat.obj"/></asset><worldbody>'
+    + '<body name="a"><joint/><inertial mass="1" diaginertia="1 1 1"/><geom type="mesh" mesh="link"/><geom type="mesh" mesh="link"/>'
+    + '<geom type="mesh" mesh="flat" contype="0" conaffinity="0"/></body></worldbody></mujoco>';
+  const files = { 'assets/link.obj': 'this is not a mesh\n', 'assets/flat.obj': 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n' };
+  const { text, warnings } = importModel(xml, { name: 'm.xml', files });
+  assert.deepEqual(warnings.filter((w) => /cannot collide/.test(w)),
+    ["mesh 'link' cannot collide (assets/link.obj: a mesh needs at least 4 vertices, this one has 0): its geoms are written visual"]);
+  assert.deepEqual(text.match(/^ {2}shape mesh .*$/gm), ['  shape mesh link visual', '  shape mesh link visual', '  shape mesh flat visual']);
+  const sim = await openModel({ text, name: 'm' }, { files });
+  assert.deepEqual(sim.warnings, []);
+  sim.dispose();
 });
 
 // The shared robot folders: MECH_ROBOTS names them, else a 'shared/data/robots' beside the clone (or beside the

@@ -2,7 +2,8 @@
 // convex hull.  A body whose mesh is a box written as an OBJ here, dropped on a plane, comes to rest on its lowest
 // vertices and runs as the same body with a box shape, on the runtime Featherstone engine and on XPBD; a prism
 // (STL) rests on its face; a mesh of more than 64 hull points is cut to 64 and still rests on its base; a missing
-// file is a warning and the mesh is drawn only; a malformed file or a flat mesh is an error naming it.  The sizes
+// file is a warning and the mesh is drawn only; a malformed file or a flat mesh is an error naming it; the jit
+// takes the files as the runtime engine does.  The sizes
 // are binary fractions: mesh files are read in single precision, as MuJoCo reads them.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -75,6 +76,23 @@ test('a hull of 400 points is cut to 64 and still stands on its base', async () 
   }
 });
 
+test('the jit takes the files too: its box-like mesh rests as the runtime engine\'s does; paths resolve as the importer\'s', async () => {
+  const runtime = await openModel({ text: text('mesh hb'), name: 'mesh' }, { files });
+  const jit = await openModel({ text: text('mesh hb'), name: 'mesh' }, { backend: 'jit', files: { 'assets\\.\\box.obj': boxObj } });
+  assert.equal(jit.backend, 'jit');
+  assert.deepEqual(jit.warnings, []);
+  runtime.step(1e-3, 4000);
+  jit.step(1e-3, 4000);
+  const low = lowest(jit.q, corners);
+  assert.ok(low <= 1e-9 && low >= -1e-3, `lowest corner at ${low} m`);
+  for (let k = 0; k < 7; k++) assert.ok(Math.abs(jit.q[k] - runtime.q[k]) <= 1e-9, `q[${k}]: ${jit.q[k]} vs ${runtime.q[k]}`);
+  runtime.dispose();
+  jit.dispose();
+  const without = await openModel({ text: text('mesh hb'), name: 'nofile' }, { backend: 'jit' });
+  assert.match(without.warnings.join('\n'), /mesh 'hb': its file 'assets\/box.obj' was not given/);
+  without.dispose();
+});
+
 test('a colliding mesh without its file is drawn only, with a warning naming it', async () => {
   const sim = await openModel({ text: text('mesh hb'), name: 'nofile' });
   assert.equal(sim.warnings.length, 1);
@@ -93,6 +111,6 @@ test('a malformed or flat mesh file is an error naming it', async () => {
   const flat = 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n';
   await assert.rejects(openModel({ text: text('mesh hb'), name: 'flat' }, { files: { 'assets/box.obj': flat } }),
     (e) => e instanceof MechError && /mesh 'hb' \(assets\/box\.obj\)/.test(e.message));
-  await assert.rejects(openModel({ text: text('mesh hb'), name: 'jit' }, { backend: 'jit', files }), RangeError);
+  await assert.rejects(openModel('threelink', { backend: 'generated', files }), RangeError);
   await assert.rejects(openModel({ text: text('mesh hb'), name: 'files' }, { files: { 'assets/box.obj': 3 } }), TypeError);
 });

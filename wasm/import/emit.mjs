@@ -17,7 +17,7 @@
 
 import { IDENTITY_T, apply, combineMass, compose, eigSym3, qToAxisAngle, rotateInertia } from './math.mjs';
 import { emitTendons } from './mjcf_tendons.mjs';
-import { ImportError } from './xml.mjs';
+import { ImportError } from './error.mjs';
 import { colliderText, contactLines, excludeLines, jointLines } from './emit_contact.mjs';
 
 /** The .mech limits the importer checks itself (core/model/model.h). */

@@ -6,7 +6,7 @@
 // faces are triangles of extreme points, oriented counter-clockwise seen
 // from outside.
 
-import { ImportError } from './xml.mjs';
+import { ImportError } from './error.mjs';
 
 /**
  * @param {Float64Array | number[]} v x y z per point

@@ -11,7 +11,8 @@ import { readMjcf } from './mjcf.mjs';
 import { lowerActuation } from './mjcf_actuators.mjs';
 import { bindTendons, lowerTendons } from './mjcf_tendons.mjs';
 import { readUrdf } from './urdf.mjs';
-import { ImportError, readers } from './xml.mjs';
+import { ImportError } from './error.mjs';
+import { readers } from './xml.mjs';
 import { fileSet } from './files.mjs';
 
 export { ImportError };

@@ -10,7 +10,7 @@
 import { convexHull } from './hull.mjs';
 import { qToMat, qnormalize } from './math.mjs';
 import { globalInertia, mujocoEig3 } from './mujoco-eig.mjs';
-import { ImportError } from './xml.mjs';
+import { ImportError } from './error.mjs';
 
 /** MuJoCo's mjMINVAL: areas and volumes below it are zero. */
 const MINVAL = 1e-15;

@@ -4,7 +4,7 @@
 // to the main model file's folder.  A missing file or a cycle is an error
 // naming the file and line of the <include>.
 
-import { joinPath } from './files.mjs';
+import { joinPath } from './path.mjs';
 import { parseXml, readers } from './xml.mjs';
 
 /** Mark every element of a tree with the file it came from (messages name it). */

@@ -5,7 +5,8 @@
 // needs it.  A missing file is a warning naming it (the geoms using it are
 // not drawn); a mass MuJoCo would infer from a missing file is an error.
 
-import { joinPath } from './files.mjs';
+import { ImportError } from './error.mjs';
+import { joinPath } from './path.mjs';
 import { convexHull } from './hull.mjs';
 import { meshInertia, parseMesh, placeMesh } from './mesh.mjs';
 
@@ -40,6 +41,7 @@ export function meshAssets(assets, { attrsOf, vec, fail, files, meshdir, warn })
         inline: file === undefined && attrs.vertex !== undefined
           ? { vertex: vec(el, 'vertex', undefined, null, attrs), face: vec(el, 'face', undefined, null, attrs) } : null,
         state: null, // 'missing' | { placed, props }
+        hullOk: undefined, // collides(): whether its points span a hull (undefined until asked)
       });
     }
   }
@@ -95,6 +97,25 @@ export function meshAssets(assets, { attrsOf, vec, fail, files, meshdir, warn })
     },
     /** The mesh named `name`, or undefined. */
     get: (name) => meshes.get(name),
+    /**
+     * Whether the mesh can collide through the convex hull of its file's points, as the engine builds it when the
+     * model is opened with its files: false, after one warning naming the mesh and why, when the file does not
+     * read or its points span no volume (its geoms are then written visual, and the model still opens).
+     */
+    collides(m) {
+      if (m.hullOk === undefined) {
+        try {
+          const s = load(m);
+          if (s) convexHull(s.mesh.vertices);
+          m.hullOk = true;
+        } catch (e) {
+          if (!(e instanceof ImportError)) throw e;
+          m.hullOk = false;
+          warn(`mesh '${m.name}' cannot collide (${e.message}): its geoms are written visual`);
+        }
+      }
+      return m.hullOk;
+    },
     /** Whether the mesh's file was given (a warning names it when not); the file is read only for its mass. */
     present(m) {
       if (m.state === null && m.path !== null && files.get(m.path) !== undefined) return true;

@@ -374,7 +374,8 @@ export function readMjcf(text, { file, files = fileSet(undefined) }) {
       gs.forEach((g, i) => {
         const { c, cls: inFrame } = geoms[i];
         // Every mesh geom counts (a collision mesh in group 3 is not drawn, but it is a collider .mech lacks).
-        const collider = g.shape || g.type === 'mesh' ? contact.collider(c, resolved(c, inFrame)) : null;
+        let collider = g.shape || g.type === 'mesh' ? contact.collider(c, resolved(c, inFrame)) : null;
+        if (g.shape?.type === 'mesh' && !collider.visual && !meshes.collides(g.shape.mesh)) collider = { visual: true };
         if (g.shape) node.shapes.push({ ...g.shape, t: g.t, collider });
       });
       if (useGeoms) {

@@ -152,10 +152,11 @@ export class Engine {
 
   /**
    * Opens a shipped model by name (its generated module), or {text, name} (the runtime engine; an XPBD
-   * scene's name runs on XPBD); rejects with EngineError {line, column} on bad text.
+   * scene's name runs on XPBD), with the mesh `files` its text names (by path; its colliding meshes' hulls);
+   * rejects with EngineError {line, column} on bad text.
    */
-  open(source) {
-    return this.#call('open', { source });
+  open(source, files) {
+    return this.#call('open', { source, files });
   }
 
   /** First parse error of `text` ({message, line, column}), or null. */

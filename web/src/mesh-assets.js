@@ -7,6 +7,7 @@
 import * as THREE from 'three';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
+import { filesByPath, normalizePath } from '../../wasm/import/path.mjs';
 import { toastMore } from './status.js';
 
 /** Triangles a mesh is drawn with at most. */
@@ -35,7 +36,8 @@ export function modelFiles(name) {
 export async function fetchShippedMeshes(name, model) {
   if (!model.meshes?.length || filesByModel.has(name)) return;
   const files = {};
-  await Promise.all([...new Set(model.meshes.map((m) => normalize(m.file)))].map(async (path) => {
+  const paths = new Set(model.meshes.map((m) => normalizePath(m.file)).filter(Boolean));
+  await Promise.all([...paths].map(async (path) => {
     const rel = `../wasm/dist/models/${name}/${path}`; // a variable, so that the bundler does not resolve it
     try {
       const response = await fetch(new URL(rel, import.meta.url));
@@ -45,16 +47,6 @@ export async function fetchShippedMeshes(name, model) {
     }
   }));
   setModelFiles(name, files);
-}
-
-/** A path as the files are keyed: '/' separators, '.' and '..' resolved. */
-function normalize(path) {
-  const out = [];
-  for (const part of path.replace(/\\/g, '/').split('/')) {
-    if (part === '..') out.pop();
-    else if (part && part !== '.') out.push(part);
-  }
-  return out.join('/');
 }
 
 /** One mesh file's triangles as a BufferGeometry (every object of an OBJ merged), or null when it is not readable. */
@@ -120,9 +112,9 @@ async function drawnGeometry(path, bytes) {
 export async function meshGeometries(model, files) {
   const out = [];
   const unread = new Set();
+  const fileAt = filesByPath(files ?? undefined); // as the importer and the engine find files
   for (const m of model.meshes ?? []) {
-    const path = normalize(m.file);
-    const bytes = files?.[path] ?? files?.[path.replace(/^.*\//, '')]; // as the importer finds files (files.mjs)
+    const bytes = fileAt(m.file);
     const base = bytes ? await drawnGeometry(m.file, bytes) : null;
     if (bytes && !base) unread.add(m.file);
     out.push(base && placed(base, m));

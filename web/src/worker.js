@@ -49,6 +49,7 @@ let masses = [];         // per body, for the pull
 let model = null;        // sim.describe() of the open model
 let push = null;         // a scene control's push (scene-controls.js) under way, with `done`: its steps so far
 let openedFrom = null;   // the open model's source: a shipped name or { text, name } (what the jit compiles)
+let openedFiles;         // the mesh files it was opened with (openModel's files: its colliding meshes' hulls)
 let opens = 0;           // models opened so far: the open a jit request is for
 let floor = null;        // the page's floor as a collider (setFloor): its height, or null when off
 let showContacts = false; // frames carry the contacts of the last step (contact-draw.js)
@@ -384,15 +385,17 @@ function warmUp() {
   }
 }
 
-// Opens a model, from its initial state at time 0.
-async function open({ source }) {
+// Opens a model, from its initial state at time 0, with the mesh files its text names (`files`, by path; none:
+// undefined), from which its colliding meshes take their hulls.
+async function open({ source, files }) {
   const { openModel } = await shim;
   // The XPBD scenes of models/xpbd (rods) run on engine 'xpbd', by name or as edited text under their name.
   const xpbdName = typeof source === 'string' ? source : source?.name;
   const xpbd = isXpbdModel(xpbdName);
   if (xpbd && typeof source === 'string') source = { text: xpbdTexts.get(source), name: source };
-  const next = await openModel(source, xpbd ? { engine: 'xpbd' } : {});
+  const next = await openModel(source, xpbd ? { engine: 'xpbd', files } : { files });
   openedFrom = source;
+  openedFiles = files;
   const id = ++opens;
   time = 0;
   steps = 0;
@@ -420,7 +423,7 @@ async function open({ source }) {
   hasGround = Boolean(model.ground) && sim.engine === 'featherstone';
   floor = null; // the page sets it for this model (floor())
   if (sim.engine === 'xpbd') warmUp();
-  const sideBySide = { reason: await xpbdCopy.prepare(await shim, source, sim.engine) };
+  const sideBySide = { reason: await xpbdCopy.prepare(await shim, source, sim.engine, files) };
   const samples = hasGround ? terrainSamples(model.ground) : null;
   return {
     name: sim.name,
@@ -474,7 +477,7 @@ async function jit({ open: which }) {
   const { openModel, loadModelText } = await shim;
   const t0 = performance.now();
   const text = typeof from === 'string' ? await loadModelText(from) : from.text;
-  const next = await openModel({ text, name: base.name }, { backend: 'jit' });
+  const next = await openModel({ text, name: base.name }, { backend: 'jit', files: openedFiles });
   const compileMs = performance.now() - t0;
   if (sim !== base) {
     next.dispose();

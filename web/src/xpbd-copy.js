@@ -5,21 +5,24 @@ const LOOP = /^\s*loop\s/m; // a `loop` block: the model is not a kinematic tree
 
 let text = null; // the open model's text, when XPBD can run it beside the main Sim
 let name = '';
+let files; // its mesh files (openModel's files), for its colliding meshes' hulls
 let copy = null; // the XPBD Sim, while side by side is on
 
 /**
- * For a newly opened model (`source`: a shipped name or { text, name }): closes the copy of the last one, and
- * returns why this one cannot run side by side (a sentence), or null when it can.
+ * For a newly opened model (`source`: a shipped name or { text, name }; `meshFiles`: the files it was opened
+ * with): closes the copy of the last one, and returns why this one cannot run side by side (a sentence), or null
+ * when it can.
  */
-export async function prepare({ openModel, loadModelText }, source, engine) {
+export async function prepare({ openModel, loadModelText }, source, engine, meshFiles) {
   close();
   text = null;
+  files = meshFiles;
   if (engine === 'xpbd') return 'An XPBD scene runs on XPBD already.';
   const own = typeof source === 'string' ? await loadModelText(source) : source.text;
   if (LOOP.test(own)) return 'Side by side compares kinematic trees; this model has closed loops.';
   name = typeof source === 'string' ? source : source.name;
   try {
-    (await openModel({ text: own, name }, { engine: 'xpbd' })).dispose();
+    (await openModel({ text: own, name }, { engine: 'xpbd', files })).dispose();
   } catch (e) {
     return `XPBD cannot run this model: ${String(e?.message ?? e).replace(/^[^\n]*?:\d+:\d+: /, '')}`;
   }
@@ -31,7 +34,7 @@ export async function prepare({ openModel, loadModelText }, source, engine) {
 export async function open({ openModel }) {
   if (text === null) throw new Error('this model cannot run side by side on XPBD');
   close();
-  copy = await openModel({ text, name }, { engine: 'xpbd' });
+  copy = await openModel({ text, name }, { engine: 'xpbd', files });
 }
 
 export function close() {
