@@ -286,8 +286,9 @@ export interface OpenOptions {
    * The mesh files the model's `mesh` lines name, by their path as written there ('.' and '..' resolved, '/' or
    * '\\' between folders; OBJ or STL; docs/mech-format.md, "Meshes"): each mesh that a shape not marked visual draws
    * collides through the convex hull of its file's points (at most 64 of them: the extreme points along evenly
-   * spread directions), on backends 'runtime' and 'jit' and engine 'xpbd' (a shipped model's generated module
-   * refuses files).  A colliding mesh whose file is missing is drawn only, named in
+   * spread directions), on backends 'runtime' and 'jit' and engine 'xpbd'.  A shipped model's generated module
+   * takes none: with backend 'generated' files are refused; opened by name without a backend, a model that has a
+   * generated module runs on it and the files are not read.  A colliding mesh whose file is missing is drawn only, named in
    * Sim.warnings; a malformed file, or one whose points span no volume, is an error naming it.
    */
   files?: Record<string, string | Uint8Array>;

@@ -151,19 +151,10 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
   async function openText(text, { keepCamera = false, camera = null, inputs = {}, since = performance.now(), jit = true } = {}) {
     const name = page.model;
     const edited = text !== null && text !== page.shipped;
-    const source = edited ? { text, name } : name;
     let info;
     try {
-      const files = modelFiles(name) ?? undefined; // its colliding meshes' hulls are read from them
-      info = await engine.open(source, files);
-      if (name !== page.model) return false; // another model was picked meanwhile
-      if (!edited && !files) {
-        // A shipped robot's meshes, on its first opening: fetched, then opened again with them when some collide.
-        await fetchShippedMeshes(name, info.model);
-        if (modelFiles(name) && info.model.shapes.some((sh) => sh.type === 'mesh' && !sh.visual)) {
-          info = await engine.open(source, modelFiles(name));
-        }
-      }
+      // With the mesh files kept for it, from which its colliding meshes take their hulls.
+      info = await engine.open(edited ? { text, name } : name, modelFiles(name) ?? undefined);
     } catch (e) {
       if (page.info?.name !== name) clearModel();
       parseStatus(e);
@@ -172,6 +163,7 @@ export function createSession({ engine, scene, editor, controls, plots, inspecto
       return false;
     }
     if (name !== page.model) return false; // another model was picked meanwhile
+    if (!edited) await fetchShippedMeshes(name, info.model); // a shipped robot's meshes, on its first opening
     const meshes = await meshGeometries(info.model, modelFiles(name)); // heavy ones simplified: a chunk loads
     if (name !== page.model) return false;
     const gen = opened(info);
