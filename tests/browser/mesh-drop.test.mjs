@@ -314,6 +314,37 @@ test('a dropped crate whose collider is its mesh comes to rest on the floor, on 
   await context.close();
 });
 
+test('a dropped ROS package whose URDF names its meshes by package:// finds them beside its folder, drawn and colliding', async () => {
+  const { page, context, errors } = await openPage(pg.browser, pg.base);
+  await loaded(page, 'threelink');
+  const mesh = '<mesh filename="package://crate_description/meshes/crate.obj"/>';
+  await dropFolder(page, {
+    'crate_description/urdf/crate.urdf': `<robot name="crate">
+  <link name="world"/>
+  <link name="crate">
+    <inertial><mass value="6"/><inertia ixx="0.04" iyy="0.065" izz="0.065" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><geometry>${mesh}</geometry><material name="magenta"><color rgba="1 0 1 1"/></material></visual>
+    <collision><geometry>${mesh}</geometry></collision>
+  </link>
+  <joint name="free" type="floating"><parent link="world"/><child link="crate"/><origin xyz="0 0 0.4"/></joint>
+</robot>
+`,
+    'crate_description/meshes/crate.obj': boxObj([-0.15, -0.1, -0.1], [0.15, 0.1, 0.1]),
+  });
+  await loaded(page, 'crate');
+  assert.equal((await status(page)).banner, null);
+  await page.waitForFunction(() => window.playground.meshTriangles().length > 0, null, WAIT);
+  await page.click('#play');
+  await page.waitForFunction(() => window.playground.status().time > 1.5, null, WAIT);
+  await page.click('#play');
+  const s = await status(page);
+  assert.equal(s.blown, false, s.banner ?? '');
+  // on the page's floor, which collides by default under a floating model with colliders
+  assert.ok(s.q[6] > 0.099 && s.q[6] < 0.1 + 1e-6, `the crate's centre is at ${s.q[6]} m: it does not rest on its mesh`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a zip holding two models and no scene.xml is refused naming both', async () => {
   const { page, context } = await openPage(pg.browser, pg.base);
   await loaded(page, 'threelink');

@@ -342,6 +342,49 @@ test('a colliding mesh whose file gives no hull is written visual with a warning
   sim.dispose();
 });
 
+/** An axis-aligned box from `lo` to `hi` as OBJ text. */
+function boxObj(lo, hi) {
+  const v = [];
+  for (let i = 0; i < 8; i++) v.push(`v ${i & 1 ? hi[0] : lo[0]} ${i & 2 ? hi[1] : lo[1]} ${i & 4 ? hi[2] : lo[2]}`);
+  return `${v.join('\n')}\nf 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n`;
+}
+
+// A URDF crate on a floating joint: drawn from its package:// mesh, colliding through the same file named by a
+// file:// path elsewhere (found by its name, as MuJoCo's URDF import finds it), a Collada visual dropped.
+const CRATE_URDF = `<robot name="crate">
+  <link name="world"/>
+  <link name="crate">
+    <inertial><mass value="6"/><inertia ixx="0.04" iyy="0.065" izz="0.065" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><geometry><mesh filename="package://crate_description/meshes/crate.obj" scale="0.5 0.5 0.5"/></geometry></visual>
+    <visual><geometry><mesh filename="package://crate_description/meshes/label.dae"/></geometry></visual>
+    <collision><geometry><mesh filename="file:///opt/ros/share/crate_description/meshes/crate.obj" scale="0.5 0.5 0.5"/></geometry></collision>
+  </link>
+  <joint name="free" type="floating"><parent link="world"/><child link="crate"/><origin xyz="0 0 0.4"/></joint>
+</robot>
+`;
+
+test('URDF meshes: found by path or by name, drawn and colliding through the same file, rest on the floor; missing and Collada ones named', async () => {
+  const files = { 'meshes/crate.obj': boxObj([-0.3, -0.2, -0.2], [0.3, 0.2, 0.2]) };
+  const { text, warnings } = importModel(CRATE_URDF, { name: 'crate.urdf', files });
+  assert.deepEqual(text.match(/^(mesh | {2}shape ).*$/gm), ['mesh crate meshes/crate.obj scale 0.5 0.5 0.5',
+    '  shape mesh crate visual', '  shape mesh crate friction 1 1']);
+  assert.ok(warnings.includes('1 mesh visuals not in STL or OBJ (.dae) dropped'), warnings.join('\n'));
+  for (const backend of /** @type {const} */ (['runtime', 'jit'])) {
+    const sim = await openModel({ text, name: 'crate' }, { backend, files });
+    assert.deepEqual(sim.warnings, []);
+    sim.setFloor(true, 0);
+    sim.step(2e-3, 1000);
+    // on its 0.3 × 0.2 face, the centre 0.1 m up less the soft contact's depth
+    assert.ok(sim.q[6] > 0.099 && sim.q[6] < 0.1, `${backend}: centre at ${sim.q[6]} m`);
+    sim.dispose();
+  }
+  const none = importModel(CRATE_URDF, { name: 'crate.urdf' });
+  assert.ok(none.warnings.includes("2 mesh files named and no files given (importModel's files option)"), none.warnings.join('\n'));
+  assert.doesNotMatch(none.text, /^mesh /m);
+  const other = importModel(CRATE_URDF, { name: 'crate.urdf', files: { 'meshes/other.obj': files['meshes/crate.obj'] } });
+  assert.ok(other.warnings.includes("mesh 'package://crate_description/meshes/crate.obj' is not among the files given: its visuals are not drawn, its collisions do not collide"), other.warnings.join('\n'));
+});
+
 // The shared robot folders: MECH_ROBOTS names them, else a 'shared/data/robots' beside the clone (or beside the
 // folder holding it, for a git worktree).
 const shared = process.env.MECH_ROBOTS ?? [`${root}../shared/data/robots`, `${root}../../shared/data/robots`].find((d) => existsSync(d)) ?? '';

@@ -11,10 +11,11 @@ import { ImportError } from './error.mjs';
 /**
  * The set of files an import may read.
  * @param {unknown} files the importModel option
- * @returns {{ get: (path: string) => string | Uint8Array | undefined, size: number }}
+ * @returns {{ get: (path: string) => string | Uint8Array | undefined, paths: string[], size: number }} paths: the
+ *   files' paths, resolved
  */
 export function fileSet(files) {
-  if (files === undefined || files === null) return { get: () => undefined, size: 0 };
+  if (files === undefined || files === null) return { get: () => undefined, paths: [], size: 0 };
   if (typeof files !== 'object' || Array.isArray(files)) throw new ImportError("importModel: files must be an object such as { 'assets/link.stl': bytes }");
   for (const [key, value] of Object.entries(files)) {
     if (typeof value !== 'string' && !(value instanceof Uint8Array)) {
@@ -22,5 +23,5 @@ export function fileSet(files) {
     }
     if (!normalizePath(key)) throw new ImportError(`importModel: files['${key}']: not a path inside the model's folder`);
   }
-  return { get: filesByPath(files), size: Object.keys(files).length };
+  return { get: filesByPath(files), paths: Object.keys(files).map(normalizePath), size: Object.keys(files).length };
 }

@@ -63,7 +63,7 @@ export function importModel(text, options = {}) {
   if (format !== 'mjcf' && format !== 'urdf') {
     throw new ImportError(`importModel: format must be 'mjcf' or 'urdf'${options?.format === undefined ? ` (${file} has neither a <mujoco> nor a <robot> root)` : `, got '${String(format)}'`}`);
   }
-  const src = format === 'mjcf' ? readMjcf(text, { file, files }) : readUrdf(text, { file });
+  const src = format === 'mjcf' ? readMjcf(text, { file, files }) : readUrdf(text, { file, files });
   const { fail } = readers(file);
   const warnings = [...src.warnings];
   const lowered = lower(src.nodes, { warn: (w) => warnings.push(w), fail, format });

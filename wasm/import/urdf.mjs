@@ -1,13 +1,18 @@
 // urdf.mjs — ROS URDF to source nodes (emit.mjs), following the URDF XML
 // specification of the ROS wiki: links with <inertial> (origin, mass,
 // inertia), joints revolute/continuous/prismatic/fixed/floating with origin
-// xyz/rpy, axis, limit and dynamics, visual and collision box/cylinder/sphere
-// (collisions as colliders with MuJoCo's default friction 1).  Fixed joints weld the child
+// xyz/rpy, axis, limit and dynamics, visual and collision box/cylinder/sphere and STL or OBJ mesh
+// (collisions as colliders with MuJoCo's default friction 1; a mesh file found as MuJoCo's URDF import
+// finds it, by its name, whatever folder or package:// the filename gives).  Fixed joints weld the child
 // link to its parent (emit.mjs combines the mass properties exactly); the
 // root link is welded to the world unless it has no mass, when it *is* the
 // world.
 
+import { ImportError } from './error.mjs';
+import { convexHull } from './hull.mjs';
 import { qAxisAngle, qmul, rotateInertia } from './math.mjs';
+import { parseMesh } from './mesh.mjs';
+import { normalizePath } from './path.mjs';
 import { parseXml, readers } from './xml.mjs';
 import { MAX_BODIES } from './emit.mjs';
 
@@ -17,7 +22,7 @@ export function rpyToQ(r, p, y) {
 }
 
 /**
- * @param {string} text @param {{ file: string }} options
+ * @param {string} text @param {{ file: string, files: ReturnType<import('./files.mjs').fileSet> }} options
  * @returns {{ model: string, gravity: number[], nodes: object[], warnings: string[] }}
  */
 // The children of a <link> and of a <joint> that are read (or dropped with their own warning); any other is
@@ -25,7 +30,7 @@ export function rpyToQ(r, p, y) {
 const LINK_PARTS = new Set(['inertial', 'visual', 'collision']);
 const JOINT_PARTS = new Set(['origin', 'parent', 'child', 'axis', 'dynamics', 'limit', 'mimic']);
 
-export function readUrdf(text, { file }) {
+export function readUrdf(text, { file, files }) {
   const actuators = []; // a motor per joint with an effort limit
   let colliders = 0;
   const root = parseXml(text, file);
@@ -50,6 +55,8 @@ export function readUrdf(text, { file }) {
   for (const m of root.children.filter((e) => e.name === 'material')) {
     if (m.attrs.name !== undefined) materials.set(m.attrs.name, colorOf(m));
   }
+
+  const meshes = urdfMeshes({ files, vec, drop, warn: (w) => warnings.push(w) });
 
   const links = new Map();
   const joints = [];
@@ -153,12 +160,13 @@ export function readUrdf(text, { file }) {
         case 'cylinder': shape = { type: 'cylinder', size: [num(shapeEl, 'radius', 0), num(shapeEl, 'length', 0)] }; break;
         case 'capsule': shape = { type: 'capsule', size: [num(shapeEl, 'radius', 0), num(shapeEl, 'length', 0)] }; break;
         case 'sphere': shape = { type: 'sphere', size: [num(shapeEl, 'radius', 0)] }; break;
-        case 'mesh': drop(`mesh ${kind} (URDF meshes are not read yet)`); break;
+        case 'mesh': shape = meshes.shape(shapeEl, kind); break;
         default: drop(`<${shapeEl.name}> ${kind}`);
       }
-      if (shape && !shape.size.every((x) => x > 0)) { drop(`${kind} with a zero or negative size`); shape = null; }
+      if (shape && shape.type !== 'mesh' && !shape.size.every((x) => x > 0)) { drop(`${kind} with a zero or negative size`); shape = null; }
       if (!shape) continue;
-      node.shapes.push({ ...shape, color, t: origin(v), collider: v.name === 'visual' ? { visual: true } : { contype: 1, conaffinity: 1, friction: 1 } });
+      const visual = v.name === 'visual' || (shape.type === 'mesh' && !meshes.collides(shape.mesh));
+      node.shapes.push({ ...shape, color, t: origin(v), collider: visual ? { visual: true } : { contype: 1, conaffinity: 1, friction: 1 } });
       if (v.name === 'collision') colliders++;
     }
     for (const c of el.children) if (!LINK_PARTS.has(c.name)) drop(`<${c.name}> elements in links`); // a nested <link> too
@@ -199,6 +207,7 @@ export function readUrdf(text, { file }) {
       stack.push({ link: j.children.find((c) => c.name === 'child').attrs.link, parent: node, joint: j });
     }
   }
+  meshes.finish();
   for (const [what, n] of tally) warnings.push(`${n} ${what} dropped`);
   // Colliders touch as MuJoCo's default geoms do (its URDF import's): friction 1, its default solref and solimp.
   const contact = colliders ? { solref: [0.02, 1], solimp: [0.9, 0.95, 0.001], impratio: 1 } : null;
@@ -227,5 +236,69 @@ function effortMotor(joint, name, { fail, num }) {
   return {
     name: `${name}_motor`, joint: name, el: joint, kind: 'motor', gain: 1, bias: [0, 0, 0], kp: 0, kv: 0, gear: 1,
     ctrlrange: null, forcerange: [-effort, effort],
+  };
+}
+
+/**
+ * The mesh files of a URDF's <mesh filename scale> visuals and collisions, each found among `files` as MuJoCo's
+ * URDF import finds it: by the path the filename gives (a package:// or file:// prefix taken off), else by its
+ * file name alone in any folder (MuJoCo strips the folders and looks in meshdir).  `shape()` is a 'mesh' shape
+ * (emit.mjs), or null when the file is missing (one warning per file) or not STL or OBJ (dropped, counted);
+ * `collides()` whether a collision mesh's file spans a hull (else one warning, and it is drawn only).
+ */
+function urdfMeshes({ files, vec, drop, warn }) {
+  const byKey = new Map(); // path + scale -> mesh
+  const missing = new Set();
+  const hulls = new Map(); // path -> whether its points span a hull
+
+  /** The path of the file `filename` names among `files`, or null. */
+  function find(filename) {
+    const bare = filename.replace(/^package:\/\/[^/]*\//, '').replace(/^file:\/\//, '');
+    for (const p of [bare, filename.replace(/^package:\/\//, '')].map(normalizePath)) if (p && files.paths.includes(p)) return p;
+    const name = bare.replace(/^.*[\\/]/, '');
+    const same = files.paths.filter((k) => k === name || k.endsWith(`/${name}`));
+    return same.length === 1 ? same[0] : null;
+  }
+
+  return {
+    shape(el, kind) {
+      const filename = el.attrs.filename ?? '';
+      if (!/\.(obj|stl)$/i.test(filename)) {
+        drop(`mesh ${kind} not in STL or OBJ (${filename.replace(/^.*\./, '.') || 'no filename'})`);
+        return null;
+      }
+      const path = find(filename);
+      if (path === null) {
+        if (files.size && !missing.has(filename)) warn(`mesh '${filename}' is not among the files given: its visuals are not drawn, its collisions do not collide`);
+        missing.add(filename);
+        return null;
+      }
+      if (!/^[^\s#]+$/.test(path)) {
+        drop(`mesh ${kind} whose file path has spaces or #`);
+        return null;
+      }
+      const scale = vec(el, 'scale', 3, [1, 1, 1]);
+      const key = `${path} ${scale.join(' ')}`;
+      if (!byKey.has(key)) {
+        byKey.set(key, { name: path.replace(/^.*\//, '').replace(/\.[^.]*$/, ''), path, scale, refpos: [0, 0, 0], refquat: [1, 0, 0, 0] });
+      }
+      return { type: 'mesh', mesh: byKey.get(key), size: [] };
+    },
+    collides(m) {
+      if (!hulls.has(m.path)) {
+        try {
+          convexHull(parseMesh(files.get(m.path), m.path).vertices);
+          hulls.set(m.path, true);
+        } catch (e) {
+          if (!(e instanceof ImportError)) throw e;
+          hulls.set(m.path, false);
+          warn(`mesh '${m.path}' cannot collide (${e.message}): its collisions are drawn only`);
+        }
+      }
+      return hulls.get(m.path);
+    },
+    finish() {
+      if (missing.size && !files.size) warn(`${missing.size} mesh file${missing.size === 1 ? '' : 's'} named and no files given (importModel's files option)`);
+    },
   };
 }

@@ -85,9 +85,13 @@ async function mainFile(list) {
   return { why: `The drop was not opened: it holds ${roots.length} model files (${roots.map((m) => m.path).join(', ')}); drop one of them with the files it names` };
 }
 
-/** The files beside `main` (its folder and below) as { 'relative/path': Uint8Array }, or { why }. */
+/**
+ * The files beside `main` as { 'relative/path': Uint8Array }, or { why }: an MJCF file's folder and below; for a
+ * URDF file every file of the drop (a ROS package keeps its meshes in a folder beside the URDF's, and the importer
+ * finds a URDF's mesh by its name, as MuJoCo does).
+ */
 async function filesBeside(main, list) {
-  const dir = main.path.includes('/') ? main.path.replace(/\/[^/]*$/, '/') : '';
+  const dir = main.path.includes('/') && !/\.urdf$/i.test(main.path) ? main.path.replace(/\/[^/]*$/, '/') : '';
   const files = {};
   let total = 0;
   for (const x of list) {
